@@ -1,0 +1,29 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+
+export interface EmbeddedPostgres {
+  /** a libpq URL that `pg` and TypeORM's postgres driver connect to */
+  connectionString: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs PGlite in this process and serves it on a loopback port, so every part of the code talks
+ * to it through `pg` exactly as it would to a real Postgres: one code path. `dataDir` undefined
+ * keeps the database in memory (tests). PGlite runs one transaction at a time: a query on a second
+ * connection waits until the open transaction on another connection ends.
+ */
+export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+  const db = await PGlite.create(dataDir);
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
+  await server.start();
+  const address = server.getServerConn();
+  const port = Number(address.split(':').pop());
+  return {
+    connectionString: `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
+    async close() {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
