@@ -1,0 +1,54 @@
+import type { CustomerEvent, CustomerFields } from '../../events/customers.ts';
+import type { Decider } from '../shared/decider.ts';
+import { DomainError } from '../shared/domain-error.ts';
+
+export type CustomerCommand =
+  | {
+      type: 'RegisterCustomer';
+      customer_id: string;
+      organisation_id: string;
+      company_id: string | null;
+      fields: CustomerFields;
+      at: string;
+    }
+  | { type: 'ArchiveCustomer'; customer_id: string; at: string };
+
+export type CustomerState =
+  | { status: 'none' }
+  | { status: 'active' | 'archived'; customer_id: string; organisation_id: string };
+
+export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerState> = {
+  initialState: { status: 'none' },
+
+  decide(command, state) {
+    switch (command.type) {
+      case 'RegisterCustomer':
+        if (state.status !== 'none') throw new DomainError('customer_exists', 409, 'customer already exists');
+        return [
+          {
+            type: 'CustomerRegistered',
+            data: {
+              customer_id: command.customer_id,
+              organisation_id: command.organisation_id,
+              company_id: command.company_id,
+              ...command.fields,
+              registered_at: command.at,
+            },
+          },
+        ];
+      case 'ArchiveCustomer':
+        if (state.status === 'none') throw new DomainError('customer_not_found', 404, 'customer not found');
+        if (state.status === 'archived') return []; // archiving twice changes nothing
+        return [{ type: 'CustomerArchived', data: { customer_id: command.customer_id, archived_at: command.at } }];
+    }
+  },
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'CustomerRegistered':
+        return { status: 'active', customer_id: event.data.customer_id, organisation_id: event.data.organisation_id };
+      case 'CustomerArchived':
+        return state.status === 'none' ? state : { ...state, status: 'archived' };
+    }
+  },
+};

@@ -1,0 +1,23 @@
+/** An event as a decider sees it: a type and its data, nothing about storage. */
+export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
+  type: Type;
+  data: Data;
+}
+
+/**
+ * A stream family's rules as two pure functions (Emmett's shape): `decide` turns a command and the
+ * current state into new events or a DomainError; `evolve` folds an event into state. Ids, clock
+ * and actor come in with the command, so both are deterministic and tested without I/O.
+ */
+export interface Decider<Command, Event extends DomainEvent, State> {
+  decide(command: Command, state: State): Event[];
+  evolve(state: State, event: Event): State;
+  initialState: State;
+}
+
+export function fold<Event extends DomainEvent, State>(
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  events: readonly Event[],
+): State {
+  return events.reduce(decider.evolve, decider.initialState);
+}

@@ -1,0 +1,35 @@
+import type { DomainEvent } from '../commands/shared/decider.ts';
+
+/** The fields of a directory customer, named as in the spec's create body. */
+export interface CustomerFields {
+  name: string;
+  /** IČ DPH (or a foreign VAT ID); '' for a customer that is not VAT-registered */
+  vat_id: string;
+  ico: string | null;
+  dic: string | null;
+  email: string | null;
+  phone: string | null;
+  street: string;
+  city: string;
+  postal_code: string;
+  country_code: string;
+  peppol_id: string | null;
+  /** internal, never printed on invoices */
+  note: string | null;
+}
+
+export type CustomerRegistered = DomainEvent<
+  'CustomerRegistered',
+  CustomerFields & { customer_id: string; organisation_id: string; company_id: string | null; registered_at: string }
+>;
+export type CustomerArchived = DomainEvent<'CustomerArchived', { customer_id: string; archived_at: string }>;
+export type CustomerEvent = CustomerRegistered | CustomerArchived;
+
+/** Holds a VAT ID for one customer of an organisation: the write-side uniqueness guard. */
+export type CustomerVatIdReserved = DomainEvent<
+  'CustomerVatIdReserved',
+  { organisation_id: string; vat_id: string; customer_id: string }
+>;
+
+export const customerStream = (customerId: string) => `customer-${customerId}`;
+export const customerVatIdStream = (organisationId: string, vatId: string) => `customer_vat_id-${organisationId}-${vatId}`;
