@@ -9,13 +9,13 @@ export interface DomainEvent<Type extends string = string, Data extends object =
  * current state into new events or a DomainError; `evolve` folds an event into state. Ids, clock
  * and actor come in with the command, so both are deterministic and tested without I/O.
  */
-export interface Decider<Command, Event extends DomainEvent, State> {
+export interface Decider<Command, Event extends DomainEvent<string, object>, State> {
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
   initialState: State;
 }
 
-export function fold<Event extends DomainEvent, State>(
+export function fold<Event extends DomainEvent<string, object>, State>(
   decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
   events: readonly Event[],
 ): State {

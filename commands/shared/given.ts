@@ -3,7 +3,7 @@ import { DomainError } from './domain-error.ts';
 import { fold, type Decider, type DomainEvent } from './decider.ts';
 
 /** Given/When/Then for any decider: given past events, when a command, then events or a refusal. */
-export function specFor<Command, Event extends DomainEvent, State>(decider: Decider<Command, Event, State>) {
+export function specFor<Command, Event extends DomainEvent<string, object>, State>(decider: Decider<Command, Event, State>) {
   return (history: Event[]) => ({
     when(command: Command) {
       const run = () => decider.decide(command, fold(decider, history));
