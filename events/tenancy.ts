@@ -1,0 +1,78 @@
+import type { Role } from '../commands/shared/actor.ts';
+import type { DomainEvent } from '../commands/shared/decider.ts';
+
+export type OrganisationCreated = DomainEvent<
+  'OrganisationCreated',
+  { organisation_id: string; name: string; plan: string; created_at: string }
+>;
+export type WorkspaceCreated = DomainEvent<
+  'WorkspaceCreated',
+  { organisation_id: string; workspace_id: string; name: string; created_at: string }
+>;
+export type UserAdded = DomainEvent<
+  'UserAdded',
+  {
+    organisation_id: string;
+    user_id: string;
+    email: string;
+    name: string;
+    role: Role;
+    /** scrypt hash with its parameters and salt; never the password */
+    password_hash: string;
+    added_at: string;
+  }
+>;
+export type OrganisationEvent = OrganisationCreated | WorkspaceCreated | UserAdded;
+
+export interface CompanyFields {
+  name: string;
+  vat_id: string;
+  ico: string;
+  dic: string;
+  peppol_id: string;
+  iban: string;
+}
+export type CompanyRegistered = DomainEvent<
+  'CompanyRegistered',
+  CompanyFields & { company_id: string; organisation_id: string; workspace_id: string; registered_at: string }
+>;
+export type CompanyEvent = CompanyRegistered;
+
+export type ApiKeyIssued = DomainEvent<
+  'ApiKeyIssued',
+  {
+    api_key_id: string;
+    organisation_id: string;
+    name: string;
+    /** first characters of the key, shown so a person can tell keys apart */
+    key_prefix: string;
+    /** SHA-256 (hex) of the key: the plaintext is never stored */
+    key_hash: string;
+    scopes: string[];
+    expires_at: string | null;
+    issued_at: string;
+    issued_by: string;
+  }
+>;
+export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { api_key_id: string; revoked_at: string }>;
+export type ApiKeyEvent = ApiKeyIssued | ApiKeyRevoked;
+
+/** SAPI-SK connector credentials: one company, locked to one participant ID. */
+export type SapiClientIssued = DomainEvent<
+  'SapiClientIssued',
+  {
+    client_id: string;
+    organisation_id: string;
+    company_id: string;
+    participant_id: string;
+    /** SHA-256 (hex) of the client secret */
+    secret_hash: string;
+    issued_at: string;
+  }
+>;
+export type SapiClientEvent = SapiClientIssued;
+
+export const organisationStream = (id: string) => `organisation-${id}`;
+export const companyStream = (id: string) => `company-${id}`;
+export const apiKeyStream = (id: string) => `api_key-${id}`;
+export const sapiClientStream = (clientId: string) => `sapi_client-${clientId}`;
