@@ -58,6 +58,11 @@ export interface EventStore {
   readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
   /** Live feed of every event after `after`, in order, catching up first. Unsubscribe to stop. */
   subscribe(after: Position): Observable<RecordedEvent>;
+  /**
+   * The position after each successful append made through THIS instance, so in-process pollers
+   * wake at once instead of waiting for their poll interval. Completes on close().
+   */
+  readonly appended$: Observable<Position>;
   close(): Promise<void>;
 }
 

@@ -1,0 +1,2 @@
+export { EsdbEventStore, createEsdbEventStore } from './store.ts';
+export { encodePosition, decodePosition } from './position.ts';

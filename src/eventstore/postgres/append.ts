@@ -1,0 +1,75 @@
+import type pg from 'pg';
+import type { ExpectedRevision, NewEvent } from '../port.ts';
+
+/*
+ * An append is ONE statement, so it needs no explicit transaction and one round trip:
+ * the events arrive as parallel arrays, unnest(...) WITH ORDINALITY numbers them 1..n, and the
+ * WHERE clause checks the expected revision in the same snapshot that inserts. Revisions are
+ * base + ord. If another append got there first, either the WHERE filters every row out (zero
+ * rows) or the UNIQUE (stream_id, stream_revision) constraint fires (the two raced past the
+ * check): both mean "wrong expected revision", and the statement writes nothing either way.
+ * ORDER BY ord makes global_position follow revision order inside the batch.
+ */
+
+interface Guard {
+  /** SQL for the revision just before the first new event */
+  base: string;
+  /** SQL condition the stream must satisfy */
+  check: string;
+}
+
+const GUARDS = {
+  // the event at revision N must exist; if N is not the last one, N + 1 collides on the unique key
+  revision: {
+    base: '$6::bigint',
+    check: 'EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)',
+  },
+  no_stream: {
+    base: '-1',
+    check: 'NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1)',
+  },
+  any: {
+    base: '(SELECT coalesce(max(stream_revision), -1) FROM events WHERE stream_id = $1)',
+    check: 'TRUE',
+  },
+} satisfies Record<string, Guard>;
+
+function sql(guard: Guard): string {
+  return `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
+SELECT e.event_id, $1, ${guard.base} + e.ord, e.type, e.data, e.metadata
+FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+WHERE ${guard.check}
+ORDER BY e.ord
+RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
+  stream_revision::text AS stream_revision`;
+}
+
+export interface AppendedRow {
+  global_position: string;
+  transaction_id: string;
+  stream_revision: string;
+}
+
+/**
+ * The statement the adapter runs for one append, exported so a test can run exactly the same
+ * insert inside a transaction it holds open (the out-of-order proof).
+ */
+export function appendStatement(streamId: string, events: NewEvent[], expected: ExpectedRevision): pg.QueryConfig {
+  if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
+  if (expected === -1) expected = 'no_stream';
+  if (typeof expected === 'number' && !(Number.isSafeInteger(expected) && expected >= 0)) {
+    throw new RangeError(`append to ${streamId}: expected revision ${expected} is not a revision`);
+  }
+  const guard = typeof expected === 'number' ? GUARDS.revision : GUARDS[expected];
+  const values: unknown[] = [
+    streamId,
+    events.map((e) => e.id),
+    events.map((e) => e.type),
+    events.map((e) => JSON.stringify(e.data)),
+    events.map((e) => JSON.stringify(e.metadata)),
+  ];
+  if (typeof expected === 'number') values.push(expected);
+  // unnamed on purpose: pglite-socket runs every connection in ONE backend session, so a named
+  // prepared statement made on one pg connection collides with the same name on the next
+  return { text: sql(guard), values };
+}

@@ -1,0 +1,31 @@
+import type { EventMetadata, RecordedEvent } from '../port.ts';
+import { encodePosition } from './position.ts';
+
+/** The columns every read selects, with the 64-bit numbers as text so nothing loses precision. */
+export const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id,
+  event_id::text AS event_id, stream_id, stream_revision::text AS stream_revision, type, data, metadata, recorded_at`;
+
+export interface EventRow {
+  global_position: string;
+  transaction_id: string;
+  event_id: string;
+  stream_id: string;
+  stream_revision: string;
+  type: string;
+  data: Record<string, unknown>;
+  metadata: EventMetadata;
+  recorded_at: Date;
+}
+
+export function toRecordedEvent(row: EventRow): RecordedEvent {
+  return {
+    id: row.event_id,
+    streamId: row.stream_id,
+    revision: Number(row.stream_revision),
+    position: encodePosition(row.transaction_id, row.global_position),
+    type: row.type,
+    data: row.data,
+    metadata: row.metadata,
+    recordedAt: row.recorded_at,
+  };
+}

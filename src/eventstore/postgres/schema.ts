@@ -1,0 +1,45 @@
+import type pg from 'pg';
+
+/** Named so the append can tell a revision conflict from a duplicate event id. */
+export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_key';
+export const EVENT_ID_CONSTRAINT = 'events_event_id_key';
+
+// Any constant works: it only keeps two processes from running the DDL at the same moment.
+const MIGRATION_LOCK = 7_406_113_201;
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS events (
+  global_position BIGSERIAL PRIMARY KEY,
+  transaction_id  XID8        NOT NULL DEFAULT pg_current_xact_id(),
+  event_id        UUID        NOT NULL,
+  stream_id       TEXT        NOT NULL,
+  stream_revision BIGINT      NOT NULL,
+  type            TEXT        NOT NULL,
+  data            JSONB       NOT NULL,
+  metadata        JSONB       NOT NULL,
+  recorded_at     TIMESTAMPTZ NOT NULL DEFAULT now(),
+  CONSTRAINT ${EVENT_ID_CONSTRAINT} UNIQUE (event_id),
+  CONSTRAINT ${STREAM_REVISION_CONSTRAINT} UNIQUE (stream_id, stream_revision)
+);
+CREATE INDEX IF NOT EXISTS events_transaction_position_idx ON events (transaction_id, global_position);
+`;
+
+/**
+ * Creates the events table and its indexes if missing; safe to run on every start. The advisory
+ * lock serializes concurrent starters (IF NOT EXISTS alone races on the catalog). One client, one
+ * short transaction: nothing else is awaited while it is open.
+ */
+export async function migrateEventStore(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query(DDL);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw error;
+  } finally {
+    client.release();
+  }
+}

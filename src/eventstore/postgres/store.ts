@@ -1,0 +1,144 @@
+import type pg from 'pg';
+import { Subject, takeUntil, throwError, type Observable } from 'rxjs';
+import { pollingSubscription } from '../polling.ts';
+import {
+  WrongExpectedRevision,
+  type AppendResult,
+  type EventStore,
+  type ExpectedRevision,
+  type NewEvent,
+  type Position,
+  type RecordedEvent,
+} from '../port.ts';
+import { appendStatement, type AppendedRow } from './append.ts';
+import { decodePosition, encodePosition } from './position.ts';
+import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.ts';
+import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
+
+export interface PostgresEventStoreOptions {
+  /** sleep between polls once a subscription has caught up; appends through this instance wake it sooner */
+  pollIntervalMs?: number;
+  /** events per query while a subscription catches up */
+  pageSize?: number;
+  /** end the pool in close(); by default whoever created the pool ends it */
+  ownsPool?: boolean;
+}
+
+/** 'any' appends that lose a race on the next revision simply try again after the new head. */
+const ANY_ATTEMPTS = 5;
+
+const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`;
+
+// Only transactions below the snapshot's xmin have all finished: see position.ts for why.
+const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events
+WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY transaction_id, global_position
+LIMIT $3`;
+
+const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
+
+/**
+ * The event store on Postgres through `pg`; the same SQL runs on PGlite behind pglite-socket.
+ * Every operation is a single statement on whichever pool connection is free, so no transaction
+ * is ever held open while waiting for another connection. Run migrateEventStore(pool) first.
+ */
+export class PostgresEventStore implements EventStore {
+  readonly appended$: Observable<Position>;
+  private readonly appended = new Subject<Position>();
+  private readonly closing = new Subject<void>();
+  private readonly loops = new Set<Promise<void>>();
+  private readonly pollIntervalMs: number;
+  private readonly pageSize: number;
+  private readonly ownsPool: boolean;
+  private closed = false;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.appended$ = this.appended.asObservable();
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.pageSize = options.pageSize ?? 500;
+    this.ownsPool = options.ownsPool ?? false;
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    const statement = appendStatement(streamId, events, expected);
+    for (let attempt = 1; ; attempt++) {
+      let rows: AppendedRow[];
+      try {
+        rows = (await this.pool.query<AppendedRow>(statement)).rows;
+      } catch (error) {
+        if (!isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw error;
+        if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
+        throw await this.conflict(streamId, expected);
+      }
+      const last = rows.at(-1);
+      if (!last) throw await this.conflict(streamId, expected);
+      // rows come back in insertion order (ORDER BY ord): the last one has the highest revision
+      const position = encodePosition(last.transaction_id, last.global_position);
+      this.appended.next(position);
+      return { nextRevision: Number(last.stream_revision), position };
+    }
+  }
+
+  async readStream(streamId: string): Promise<RecordedEvent[]> {
+    const { rows } = await this.pool.query<EventRow>(READ_STREAM, [streamId]);
+    return rows.map(toRecordedEvent);
+  }
+
+  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+    if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAll: limit ${limit} is not a positive integer`);
+    const { transactionId, globalPosition } = decodePosition(after);
+    const { rows } = await this.pool.query<EventRow>(READ_ALL, [transactionId, globalPosition, limit]);
+    return rows.map(toRecordedEvent);
+  }
+
+  subscribe(after: Position): Observable<RecordedEvent> {
+    if (this.closed) return throwError(() => new Error('event store is closed'));
+    decodePosition(after); // a bad checkpoint fails here, not on the first poll
+    return pollingSubscription((from, limit) => this.readAll(from, limit), this.appended$, after, {
+      pageSize: this.pageSize,
+      pollIntervalMs: this.pollIntervalMs,
+      track: (loop) => {
+        this.loops.add(loop);
+        void loop.finally(() => this.loops.delete(loop));
+      },
+    }).pipe(takeUntil(this.closing));
+  }
+
+  /** Completes every subscription and appended$, waits for running polls, ends the pool if owned. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.next();
+    this.closing.complete();
+    this.appended.complete();
+    await Promise.all([...this.loops]);
+    if (this.ownsPool) await this.pool.end();
+  }
+
+  /** The conflict error, with the stream's head as read just now (one extra query, failures only). */
+  private async conflict(streamId: string, expected: ExpectedRevision): Promise<WrongExpectedRevision> {
+    const actual = await this.pool
+      .query<{ revision: string | null }>(STREAM_HEAD, [streamId])
+      .then(({ rows }) => {
+        const revision = rows[0]?.revision;
+        return revision == null ? ('no_stream' as const) : Number(revision);
+      })
+      .catch(() => 'unknown' as const);
+    return new WrongExpectedRevision(streamId, expected, actual);
+  }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    'code' in error &&
+    error.code === '23505' &&
+    'constraint' in error &&
+    error.constraint === constraint
+  );
+}

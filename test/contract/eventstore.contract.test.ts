@@ -1,0 +1,237 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import type { Subscription } from 'rxjs';
+import { createEsdbEventStore } from '../../src/eventstore/esdb/index.ts';
+import { START, WrongExpectedRevision, type EventStore, type Position, type RecordedEvent } from '../../src/eventstore/index.ts';
+import { createPostgresEventStore } from '../../src/eventstore/postgres/index.ts';
+import { freshDatabase } from '../support/database.ts';
+import { endPool, eventually, mark, newEvent, readAllOf, sleep, streamId } from './support.ts';
+
+interface Harness {
+  store: EventStore;
+  teardown(): Promise<void>;
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the promise to reject');
+}
+
+/** The one behaviour every adapter must have; `setup` gives a store for the whole suite. */
+function eventStoreContract(setup: () => Promise<Harness>): void {
+  let harness: Harness | undefined;
+  let store: EventStore;
+
+  before(async function () {
+    this.timeout(60_000);
+    harness = await setup();
+    store = harness.store;
+  });
+  after(async () => harness?.teardown());
+
+  it('reads back an appended event with its data and metadata', async () => {
+    const stream = streamId('roundtrip');
+    const event = newEvent('InvoiceIssued', { number: 'FA-2025-001', amount: '123.45', lines: [{ vat: '20' }] });
+    const result = await store.append(stream, [event], 'no_stream');
+
+    const [read, ...rest] = await store.readStream(stream);
+    expect(rest).to.deep.equal([]);
+    expect(read).to.include({ id: event.id, streamId: stream, revision: 0, type: 'InvoiceIssued', position: result.position });
+    expect(read?.data).to.deep.equal(event.data);
+    expect(read?.metadata).to.deep.equal(event.metadata);
+    expect(read?.recordedAt).to.be.instanceOf(Date);
+    expect(result.nextRevision).to.equal(0);
+    expect(result.position > START).to.equal(true);
+  });
+
+  it('numbers revisions from 0 and returns the new last revision', async () => {
+    const stream = streamId('revisions');
+    expect((await store.append(stream, [newEvent('A'), newEvent('B')], 'no_stream')).nextRevision).to.equal(1);
+    expect((await store.append(stream, [newEvent('C')], 1)).nextRevision).to.equal(2);
+    const events = await store.readStream(stream);
+    expect(events.map((e) => [e.revision, e.type])).to.deep.equal([[0, 'A'], [1, 'B'], [2, 'C']]);
+  });
+
+  it('reads a stream that does not exist as []', async () => {
+    expect(await store.readStream(streamId('missing'))).to.deep.equal([]);
+  });
+
+  it("rejects 'no_stream' when the stream exists, with a typed error", async () => {
+    const stream = streamId('no-stream-conflict');
+    await store.append(stream, [newEvent('A')], 'no_stream');
+    const error = await rejection(store.append(stream, [newEvent('B')], 'no_stream'));
+    expect(error).to.be.instanceOf(WrongExpectedRevision);
+    expect(error).to.include({ streamId: stream, expected: 'no_stream', actual: 0 });
+    expect(await store.readStream(stream)).to.have.length(1);
+  });
+
+  it('rejects a stale or future expected revision and writes nothing', async () => {
+    const stream = streamId('stale');
+    await store.append(stream, [newEvent('A'), newEvent('B')], 'no_stream');
+
+    const stale = await rejection(store.append(stream, [newEvent('C'), newEvent('D')], 0));
+    expect(stale).to.be.instanceOf(WrongExpectedRevision);
+    expect(stale).to.include({ streamId: stream, expected: 0, actual: 1 });
+
+    const future = await rejection(store.append(stream, [newEvent('C')], 5));
+    expect(future).to.be.instanceOf(WrongExpectedRevision);
+
+    const missing = await rejection(store.append(streamId('stale-missing'), [newEvent('C')], 0));
+    expect(missing).to.be.instanceOf(WrongExpectedRevision);
+    expect(missing).to.include({ actual: 'no_stream' });
+
+    expect((await store.readStream(stream)).map((e) => e.type)).to.deep.equal(['A', 'B']);
+  });
+
+  it("appends with 'any' after whatever the stream holds", async () => {
+    const stream = streamId('any');
+    expect((await store.append(stream, [newEvent('A')], 'any')).nextRevision).to.equal(0);
+    expect((await store.append(stream, [newEvent('B'), newEvent('C')], 'any')).nextRevision).to.equal(2);
+    expect((await store.readStream(stream)).map((e) => e.revision)).to.deep.equal([0, 1, 2]);
+  });
+
+  it('appends several events atomically and contiguously', async () => {
+    const stream = streamId('batch');
+    const other = streamId('batch-other');
+    const after = await mark(store);
+    const batch = [newEvent('A'), newEvent('B'), newEvent('C')];
+    const [result] = await Promise.all([store.append(stream, batch, 'no_stream'), store.append(other, [newEvent('X')], 'no_stream')]);
+
+    const read = await store.readStream(stream);
+    expect(read.map((e) => e.id)).to.deep.equal(batch.map((e) => e.id));
+    expect(result.nextRevision).to.equal(2);
+    expect(result.position).to.equal(read[2]?.position);
+
+    const all = await readAllOf(store, after, [stream, other], 4);
+    const ours = all.map((e) => e.streamId === stream);
+    expect(ours.join()).to.be.oneOf(['true,true,true,false', 'false,true,true,true']);
+
+    const conflict = await rejection(store.append(stream, [newEvent('D'), newEvent('E')], 'no_stream'));
+    expect(conflict).to.be.instanceOf(WrongExpectedRevision);
+    expect(await store.readStream(stream)).to.have.length(3);
+  });
+
+  it('reads all events after a position in append order, page by page', async () => {
+    const a = streamId('all-a');
+    const b = streamId('all-b');
+    const after = await mark(store);
+    const appended = [];
+    for (const [stream, event] of [[a, newEvent('A0')], [b, newEvent('B0')], [a, newEvent('A1')], [b, newEvent('B1')], [a, newEvent('A2')]] as const) {
+      await store.append(stream, [event], 'any');
+      appended.push(event.id);
+    }
+    await readAllOf(store, after, [a, b], 5);
+
+    const pages: RecordedEvent[][] = [];
+    let position: Position = after;
+    for (;;) {
+      const page = await store.readAll(position, 2);
+      expect(page.length).to.be.at.most(2);
+      if (page.length === 0) break;
+      pages.push(page);
+      position = page.at(-1)?.position ?? position;
+    }
+    const read = pages.flat().filter((e) => e.streamId === a || e.streamId === b);
+    expect(read.map((e) => e.id)).to.deep.equal(appended);
+    const positions = pages.flat().map((e) => e.position);
+    expect([...positions].sort()).to.deep.equal(positions);
+    expect(new Set(positions).size).to.equal(positions.length);
+    expect(positions.every((p) => p > after)).to.equal(true);
+  });
+
+  it('subscribes: catches up, follows live appends, and stops on unsubscribe', async () => {
+    const stream = streamId('subscribe');
+    const after = await mark(store);
+    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+
+    const received: RecordedEvent[] = [];
+    let failure: unknown;
+    const subscription: Subscription = store.subscribe(after).subscribe({
+      next: (e) => {
+        if (e.streamId === stream) received.push(e);
+      },
+      error: (error: unknown) => (failure = error),
+    });
+    try {
+      await eventually(async () => received.length, (n) => n >= 3);
+      await store.append(stream, [newEvent('D')], 2);
+      await store.append(stream, [newEvent('E')], 3);
+      await eventually(async () => received.length, (n) => n >= 5);
+    } finally {
+      subscription.unsubscribe();
+    }
+    await store.append(stream, [newEvent('F')], 4);
+    await sleep(400);
+    expect(failure).to.equal(undefined);
+    expect(received.map((e) => e.type)).to.deep.equal(['A', 'B', 'C', 'D', 'E']);
+    expect(received.map((e) => e.revision)).to.deep.equal([0, 1, 2, 3, 4]);
+  });
+
+  it('lets exactly one of several concurrent appends at the same revision win', async () => {
+    const stream = streamId('race');
+    await store.append(stream, [newEvent('Created')], 'no_stream');
+    const contenders = Array.from({ length: 8 }, (_, i) => newEvent('Updated', { contender: i }));
+    const outcomes = await Promise.allSettled(contenders.map((event) => store.append(stream, [event], 0)));
+
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    expect(won).to.have.length(1);
+    expect(lost).to.have.length(7);
+    for (const error of lost) expect(error).to.be.instanceOf(WrongExpectedRevision);
+
+    const events = await store.readStream(stream);
+    expect(events).to.have.length(2);
+    const winner = contenders[outcomes.findIndex((o) => o.status === 'fulfilled')];
+    expect(events[1]?.id).to.equal(winner?.id);
+  });
+
+  it('emits on appended$ the position of every append made through it', async () => {
+    const emitted: Position[] = [];
+    const subscription = store.appended$.subscribe((p) => emitted.push(p));
+    try {
+      const first = await store.append(streamId('appended'), [newEvent('A')], 'no_stream');
+      const second = await store.append(streamId('appended'), [newEvent('B'), newEvent('C')], 'no_stream');
+      await rejection(store.append(streamId('appended-missing'), [newEvent('D')], 3));
+      expect(emitted).to.deep.equal([first.position, second.position]);
+      expect(second.position > first.position).to.equal(true);
+    } finally {
+      subscription.unsubscribe();
+    }
+  });
+}
+
+describe('event store contract', () => {
+  const kind = process.env.DATABASE_URL ? 'Postgres' : 'PGlite';
+  describe(`postgres adapter on ${kind}`, () => {
+    eventStoreContract(async () => {
+      const db = await freshDatabase();
+      const pool = new pg.Pool({ connectionString: db.connectionString, max: 10 });
+      // small pages and a short poll so the suite exercises paged catch-up and polling
+      const store = await createPostgresEventStore(pool, { pageSize: 2, pollIntervalMs: 50 });
+      return {
+        store,
+        async teardown() {
+          await store.close();
+          await endPool(pool);
+          await db.drop();
+        },
+      };
+    });
+  });
+
+  describe('esdb adapter on EventStoreDB', () => {
+    const url = process.env.EVENTSTORE_URL;
+    if (!url) {
+      it('EventStoreDB: not run — no EventStoreDB server on this machine; set EVENTSTORE_URL to run this suite');
+      return;
+    }
+    eventStoreContract(async () => {
+      const store = createEsdbEventStore(url);
+      return { store, teardown: () => store.close() };
+    });
+  });
+});
