@@ -1,0 +1,38 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+/** Domain error body: clients branch on detail.error; other keys depend on the error. */
+export const ErrorBody = Type.Object(
+  {
+    detail: Type.Object(
+      {
+        error: Type.String({ description: 'machine-readable error code' }),
+        message: Type.Optional(Type.String({ description: 'human-readable explanation' })),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { title: 'ErrorBody', description: 'Domain error: `detail.error` is the code to branch on.' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+/** One request-validation problem, shaped like pydantic's error entries. */
+export const ValidationIssue = Type.Object(
+  {
+    loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
+      description: "where: first 'body', 'query' or 'path', then keys and array indices",
+    }),
+    msg: Type.String(),
+    type: Type.String({ description: 'problem kind, e.g. missing, string_too_long, extra_forbidden' }),
+    input: Type.Optional(Type.Unknown({ description: 'the offending value' })),
+    ctx: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  },
+  { title: 'ValidationIssue' },
+);
+export type ValidationIssue = Static<typeof ValidationIssue>;
+
+/** 422 request-validation body: one entry per problem. */
+export const ValidationErrorBody = Type.Object(
+  { detail: Type.Array(ValidationIssue) },
+  { title: 'ValidationErrorBody', description: 'Request validation failed (path, query or body).' },
+);
+export type ValidationErrorBody = Static<typeof ValidationErrorBody>;

@@ -1,0 +1,59 @@
+import type { IncomingMessage } from 'node:http';
+import { parse as parseContentType, type ContentType } from 'content-type';
+import getRawBody from 'raw-body';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** raw-body's errors carry a `type`; anything else is not a body problem. */
+function rawBodyErrorType(err: unknown): string | undefined {
+  if (err instanceof Error && 'type' in err && typeof err.type === 'string') return err.type;
+  return undefined;
+}
+
+/** Reads the whole request body as bytes, refusing more than `limit` (413) before buffering it. */
+export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await getRawBody(req, { limit, length: req.headers['content-length'] });
+  } catch (err) {
+    switch (rawBodyErrorType(err)) {
+      case 'entity.too.large':
+        // let the rest of the upload drain so the client can read our answer
+        req.resume();
+        throw new DomainError('payload_too_large', 413, `request body exceeds ${limit} bytes`, { limit_bytes: limit });
+      case 'request.aborted':
+        throw new DomainError('request_aborted', 400, 'the client closed the request before the body was complete');
+      case 'request.size.invalid':
+        throw new DomainError('malformed_request', 400, 'request body length does not match Content-Length');
+      default:
+        throw err;
+    }
+  }
+}
+
+function isJsonMediaType(type: string): boolean {
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+/**
+ * Parses a JSON body. An empty body is `undefined` (validation then says the body is missing);
+ * a non-empty one must be declared as JSON in UTF-8.
+ */
+export function parseJsonBody(raw: Buffer, contentTypeHeader: string | undefined): unknown {
+  if (raw.length === 0) return undefined;
+  let media: ContentType;
+  try {
+    media = parseContentType(contentTypeHeader ?? '');
+  } catch {
+    throw new DomainError('unsupported_content_type', 400, 'request body must be sent as Content-Type: application/json');
+  }
+  const charset = media.parameters['charset']?.toLowerCase();
+  if (!isJsonMediaType(media.type) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
+    throw new DomainError('unsupported_content_type', 400, `expected application/json in UTF-8, got ${contentTypeHeader ?? 'none'}`);
+  }
+  try {
+    return JSON.parse(raw.toString('utf8')) as unknown;
+  } catch (err) {
+    throw new DomainError('malformed_json', 400, err instanceof Error ? err.message : 'request body is not valid JSON');
+  }
+}

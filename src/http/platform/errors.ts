@@ -1,0 +1,72 @@
+import type { Middleware, ParameterizedContext } from 'koa';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { WrongExpectedRevision } from '../../eventstore/port.ts';
+import type { ValidationIssue } from '../../../schemas/common/errors.ts';
+import type { PlatformState } from './state.ts';
+
+/** A request that failed schema validation: answered as 422 with pydantic-like entries. */
+export class RequestValidationError extends Error {
+  constructor(readonly issues: ValidationIssue[]) {
+    super(`request validation failed (${issues.length} issue${issues.length === 1 ? '' : 's'})`);
+    this.name = 'RequestValidationError';
+  }
+}
+
+type Ctx = ParameterizedContext<PlatformState>;
+
+function send(ctx: Ctx, status: number, body: unknown): void {
+  ctx.status = status;
+  ctx.body = body;
+}
+
+function detail(error: string, message: string | undefined, extra: Record<string, unknown> = {}) {
+  return { detail: { error, ...(message === undefined ? {} : { message }), ...extra } };
+}
+
+function concurrency(ctx: Ctx, err: WrongExpectedRevision): void {
+  // with If-Match the client asserted a version: it is stale (412); without, two writers raced (409)
+  if (ctx.get('if-match') !== '') {
+    const current = typeof err.actual === 'number' ? { current_version: err.actual } : {};
+    send(ctx, 412, detail('version_mismatch', 'the resource has changed since the version given in If-Match', current));
+  } else {
+    send(ctx, 409, detail('concurrency_conflict', 'the resource was changed by a concurrent request; retry'));
+  }
+}
+
+/** Koa's and http-errors' own exposed 4xx errors (e.g. from ctx.throw). */
+function exposedHttpError(err: unknown): { status: number; message: string } | undefined {
+  if (!(err instanceof Error) || !('status' in err) || !('expose' in err)) return undefined;
+  const { status, expose } = err as Error & { status: unknown; expose: unknown };
+  if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
+  return { status, message: err.message };
+}
+
+function toBody(ctx: Ctx, err: unknown): void {
+  if (err instanceof DomainError) return send(ctx, err.status, detail(err.code, err.message, err.extra));
+  if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
+  if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
+  const http = exposedHttpError(err);
+  if (http) return send(ctx, http.status, detail('bad_request', http.message));
+  ctx.state.log.error({ err }, 'unhandled error');
+  // no message or stack: they may carry internals; the request id finds the log line
+  send(ctx, 500, detail('internal_error', undefined, { request_id: ctx.state.requestId }));
+}
+
+/** Every failure becomes the spec's `{detail: {error, ...}}` body (or the 422 list); nothing leaks. */
+export function errorHandler(): Middleware<PlatformState> {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (err) {
+      toBody(ctx, err);
+      return;
+    }
+    // the router leaves these without a body
+    if (ctx.body == null) {
+      if (ctx.status === 404) send(ctx, 404, detail('not_found', `no route for ${ctx.path}`));
+      else if (ctx.status === 405 || ctx.status === 501) {
+        send(ctx, 405, detail('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`));
+      }
+    }
+  };
+}

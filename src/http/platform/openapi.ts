@@ -1,0 +1,123 @@
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
+import type { Route, RouteResponseDoc } from './route.ts';
+
+export interface OpenApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+type Json = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: '3.1.0';
+  info: OpenApiInfo;
+  servers: { url: string }[];
+  tags: { name: string }[];
+  paths: Record<string, Record<string, Json>>;
+  components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
+}
+
+/** Shared schemas referenced by name rather than repeated inline. */
+const COMPONENT_SCHEMAS = new Map<TSchema, string>([
+  [ErrorBody, 'ErrorBody'],
+  [ValidationErrorBody, 'ValidationErrorBody'],
+]);
+
+// TypeBox marks schemas with symbol keys; a JSON round trip leaves plain JSON Schema
+const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
+const ref = (schema: TSchema): Json => {
+  const name = COMPONENT_SCHEMAS.get(schema);
+  return name ? { $ref: `#/components/schemas/${name}` } : plain(schema);
+};
+const json = (schema: TSchema): Json => ({ 'application/json': { schema: ref(schema) } });
+
+/** Responses every route may give whatever it declares: produced by the platform itself. */
+const STANDARD_RESPONSES: Record<string, Json> = {
+  BadRequest: { description: 'Malformed request: bad JSON, wrong content type, or invalid If-Match', content: json(ErrorBody) },
+  Unauthorized: { description: 'Missing or invalid API key or token', content: json(ErrorBody) },
+  PayloadTooLarge: { description: 'Request body above the size limit', content: json(ErrorBody) },
+  ValidationError: { description: 'Request validation failed (path, query or body)', content: json(ValidationErrorBody) },
+  InternalError: { description: 'Unexpected failure; quote detail.request_id when reporting it', content: json(ErrorBody) },
+};
+const stdRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+function parameters(where: 'path' | 'query', schema: TObject | undefined): Json[] {
+  if (!schema) return [];
+  const required = new Set(schema.required ?? []);
+  return Object.entries(schema.properties).map(([name, prop]) => {
+    const s = plain(prop);
+    // a query key with a default may be left out, even though handlers always receive it
+    const isRequired = where === 'path' || (required.has(name) && s['default'] === undefined);
+    return {
+      name,
+      in: where,
+      required: isRequired,
+      ...(typeof s['description'] === 'string' ? { description: s['description'] } : {}),
+      schema: s,
+    };
+  });
+}
+
+function response(status: number, doc: RouteResponseDoc): Json {
+  // an error status without its own schema still has the spec's error body
+  const schema = doc.schema ?? (status === 422 ? ValidationErrorBody : status >= 400 ? ErrorBody : undefined);
+  return { description: doc.description, ...(schema ? { content: json(schema) } : {}) };
+}
+
+function operation(route: Route): Json {
+  const responses: Record<string, Json> = {};
+  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(Number(status), doc);
+  const add = (status: number, name: string, when: boolean) => {
+    if (when && !(String(status) in responses)) responses[String(status)] = stdRef(name);
+  };
+  add(400, 'BadRequest', route.body !== undefined || route.method !== 'GET');
+  add(401, 'Unauthorized', route.auth === 'api');
+  add(413, 'PayloadTooLarge', route.body !== undefined);
+  add(422, 'ValidationError', route.params !== undefined || route.query !== undefined || route.body !== undefined);
+  add(500, 'InternalError', true);
+
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: route.tags,
+    parameters: [...parameters('path', route.params), ...parameters('query', route.query)],
+    ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
+    responses,
+    security: route.auth === 'api' ? [{ ApiKey: [] }, { Bearer: [] }] : [],
+  };
+}
+
+/** The OpenAPI 3.1 document, built from the same routes and schemas that validate requests. */
+export function buildOpenApi(routes: readonly Route[], opts: { prefix: string; info: OpenApiInfo }): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  const tags = new Set<string>();
+  for (const route of routes) {
+    const item = (paths[route.path] ??= {});
+    item[route.method.toLowerCase()] = operation(route);
+    route.tags.forEach((t) => tags.add(t));
+  }
+  const schemas: Record<string, Json> = {};
+  for (const [schema, name] of COMPONENT_SCHEMAS) schemas[name] = plain(schema);
+  return {
+    openapi: '3.1.0',
+    info: opts.info,
+    servers: [{ url: opts.prefix }],
+    tags: [...tags].sort().map((name) => ({ name })),
+    paths,
+    components: {
+      schemas,
+      responses: STANDARD_RESPONSES,
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key (server to server)' },
+        Bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'JWT access token, OAuth 2.0 client-credentials token, or an API key starting with svc_',
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,27 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from 'pino';
+import type { PlatformState } from './state.ts';
+
+// a client's id is reused only if it cannot smuggle anything into logs or headers
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
+
+/** Request id (client's X-Request-Id if sane, else a UUID), a child logger, and one log line per request. */
+export function requestContext(logger: Logger): Middleware<PlatformState> {
+  return async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    const incoming = ctx.get('x-request-id');
+    const requestId = SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.state.log = logger.child({ request_id: requestId });
+    ctx.set('X-Request-Id', requestId);
+    try {
+      await next();
+    } finally {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      if (ctx.status >= 500) ctx.state.log.error(line, 'request');
+      else ctx.state.log.info(line, 'request');
+    }
+  };
+}
