@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { ExtendedQueryQueue } from './pglite-queue.ts';
 
 export interface EmbeddedPostgres {
   /** a libpq URL that `pg` and TypeORM's postgres driver connect to */
@@ -16,6 +17,9 @@ export interface EmbeddedPostgres {
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
   const db = await PGlite.create(dataDir);
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
+  // Replace the library's queue (a private field, exact version pinned) with one that keeps each
+  // connection's extended-query messages together; see pglite-queue.ts.
+  (server as unknown as { queryQueue: ExtendedQueryQueue }).queryQueue = new ExtendedQueryQueue(db);
   await server.start();
   const address = server.getServerConn();
   const port = Number(address.split(':').pop());

@@ -1,0 +1,34 @@
+import type { ApiKeyIssued, ApiKeyRevoked, SapiClientIssued } from '../../events/tenancy.ts';
+import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { ApiKeys1763800000600 } from './migration.ts';
+
+/** Credentials by hash: what authentication looks a presented key or client secret up in. */
+export const apiKeys: Projector = {
+  name: 'api-keys',
+  handles: ['ApiKeyIssued', 'ApiKeyRevoked', 'SapiClientIssued'],
+  tables: ['api_keys', 'sapi_clients'],
+  migrations: [ApiKeys1763800000600],
+
+  async apply(events, tx) {
+    for (const event of events) {
+      if (event.type === 'ApiKeyIssued') {
+        const d = eventData<ApiKeyIssued>(event);
+        await tx.query(
+          `INSERT INTO api_keys (id, organisation_id, name, key_prefix, key_hash, scopes, is_active, created_at, expires_at)
+           VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8) ON CONFLICT DO NOTHING`,
+          [d.api_key_id, d.organisation_id, d.name, d.key_prefix, d.key_hash, d.scopes, d.issued_at, d.expires_at],
+        );
+      } else if (event.type === 'ApiKeyRevoked') {
+        const d = eventData<ApiKeyRevoked>(event);
+        await tx.query('UPDATE api_keys SET is_active = false, revoked_at = $2 WHERE id = $1', [d.api_key_id, d.revoked_at]);
+      } else if (event.type === 'SapiClientIssued') {
+        const d = eventData<SapiClientIssued>(event);
+        await tx.query(
+          `INSERT INTO sapi_clients (client_id, organisation_id, company_id, participant_id, secret_hash, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
+          [d.client_id, d.organisation_id, d.company_id, d.participant_id, d.secret_hash, d.issued_at],
+        );
+      }
+    }
+  },
+};

@@ -1,0 +1,50 @@
+import type { CompanyRegistered, OrganisationCreated, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
+import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { Tenancy1763800000500 } from './migration.ts';
+
+/** Organisations, workspaces, users and companies: few events, one statement each. */
+export const tenancy: Projector = {
+  name: 'tenancy',
+  handles: ['OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered'],
+  tables: ['organisations', 'workspaces', 'users', 'companies'],
+  migrations: [Tenancy1763800000500],
+
+  async apply(events, tx) {
+    for (const event of events) {
+      switch (event.type) {
+        case 'OrganisationCreated': {
+          const d = eventData<OrganisationCreated>(event);
+          await tx.query('INSERT INTO organisations (id, name, plan, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+            d.organisation_id, d.name, d.plan, d.created_at,
+          ]);
+          break;
+        }
+        case 'WorkspaceCreated': {
+          const d = eventData<WorkspaceCreated>(event);
+          await tx.query('INSERT INTO workspaces (id, organisation_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+            d.workspace_id, d.organisation_id, d.name, d.created_at,
+          ]);
+          break;
+        }
+        case 'UserAdded': {
+          const d = eventData<UserAdded>(event);
+          await tx.query(
+            `INSERT INTO users (id, organisation_id, email, name, role, password_hash, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+            [d.user_id, d.organisation_id, d.email, d.name, d.role, d.password_hash, d.added_at],
+          );
+          break;
+        }
+        case 'CompanyRegistered': {
+          const d = eventData<CompanyRegistered>(event);
+          await tx.query(
+            `INSERT INTO companies (id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
+            [d.company_id, d.organisation_id, d.workspace_id, d.name, d.vat_id, d.ico, d.dic, d.peppol_id, d.iban, d.registered_at],
+          );
+          break;
+        }
+      }
+    }
+  },
+};

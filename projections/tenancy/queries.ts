@@ -1,0 +1,27 @@
+import type { DataSource } from 'typeorm';
+
+export interface CompanyRow {
+  id: string;
+  organisation_id: string;
+  workspace_id: string;
+  name: string;
+  vat_id: string;
+  ico: string;
+  dic: string;
+  peppol_id: string;
+  iban: string;
+}
+
+/** A company of the caller's organisation, or null (another organisation's company is not found). */
+export async function findCompany(db: DataSource, organisationId: string, companyId: string): Promise<CompanyRow | null> {
+  const rows: CompanyRow[] = await db.query(
+    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies WHERE id = $1 AND organisation_id = $2',
+    [companyId, organisationId],
+  );
+  return rows[0] ?? null;
+}
+
+export async function countOrganisations(db: DataSource): Promise<number> {
+  const rows: { n: string }[] = await db.query('SELECT count(*) AS n FROM organisations');
+  return Number(rows[0]?.n ?? 0);
+}

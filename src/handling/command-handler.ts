@@ -1,0 +1,42 @@
+import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
+import { fold } from '../../commands/shared/decider.ts';
+import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position } from '../eventstore/port.ts';
+import type { Ids } from '../ports/ids.ts';
+
+export interface Handled<Event, State> {
+  events: Event[];
+  /** the stream's version after the command: what clients send back in If-Match */
+  version: number;
+  /** where read models must reach to show the effect; null when nothing was appended */
+  position: Position | null;
+  state: State;
+}
+
+/**
+ * Read the stream, fold it, decide, append at the revision that was read. When the client sent
+ * If-Match, its version must equal the current one (else WrongExpectedRevision → 412); a write
+ * racing in between the read and the append fails the same way instead of being overwritten.
+ */
+export async function handleCommand<Command, Event extends DomainEvent<string, object>, State>(
+  deps: { store: EventStore; ids: Ids },
+  streamId: string,
+  decider: Decider<Command, Event, State>,
+  command: Command,
+  options: { metadata: EventMetadata; expectedVersion?: number },
+): Promise<Handled<Event, State>> {
+  const history = await deps.store.readStream(streamId);
+  const current = history.length > 0 ? (history[history.length - 1]?.revision ?? -1) : -1;
+  if (options.expectedVersion !== undefined && options.expectedVersion !== current) {
+    throw new WrongExpectedRevision(streamId, options.expectedVersion, current < 0 ? 'no_stream' : current);
+  }
+  const past = history.map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
+  const state = fold(decider, past);
+  const events = decider.decide(command, state);
+  if (events.length === 0) return { events, version: current, position: null, state };
+  const appended = await deps.store.append(
+    streamId,
+    events.map((e) => ({ id: deps.ids.next(), type: e.type, data: e.data as Record<string, unknown>, metadata: options.metadata })),
+    current < 0 ? 'no_stream' : current,
+  );
+  return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
+}

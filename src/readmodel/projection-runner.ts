@@ -1,0 +1,162 @@
+import type { Logger } from 'pino';
+import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { START, type EventStore, type Position } from '../eventstore/port.ts';
+import type { Projector } from './projector.ts';
+
+export interface ProjectorStatus {
+  name: string;
+  position: Position;
+  /** events after the checkpoint, counted up to `lagCap` */
+  lag: number;
+  lagCapped: boolean;
+  updatedAt: Date | null;
+}
+
+interface Options {
+  batchSize?: number;
+  pollMs?: number;
+}
+
+/**
+ * Runs projectors over the event store. Each batch is applied in one read-model transaction that
+ * also moves the projector's checkpoint. The checkpoint row is locked and compared first, so two
+ * runners (a second instance, or a rebuild from the CLI) never apply the same events twice: the one
+ * that finds the checkpoint moved follows it instead.
+ */
+export class ProjectionRunner {
+  private readonly positions: Map<string, BehaviorSubject<Position>>;
+  private running = false;
+  private wake = new BehaviorSubject<number>(0);
+  private loops: Promise<void>[] = [];
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: DataSource,
+    readonly projectors: readonly Projector[],
+    private readonly log: Logger,
+    options: Options = {},
+  ) {
+    this.positions = new Map(projectors.map((p) => [p.name, new BehaviorSubject<Position>(START)]));
+    this.batchSize = options.batchSize ?? 1000;
+    this.pollMs = options.pollMs ?? 250;
+  }
+
+  /** Loads checkpoints and starts one catch-up-then-follow loop per projector. */
+  async start(): Promise<void> {
+    for (const projector of this.projectors) this.position(projector.name).next(await this.loadCheckpoint(projector.name));
+    this.running = true;
+    const subscription = this.store.appended$.subscribe(() => this.wake.next(this.wake.value + 1));
+    this.loops = this.projectors.map((p) => this.follow(p));
+    void Promise.all(this.loops).finally(() => subscription.unsubscribe());
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.next(this.wake.value + 1);
+    await Promise.all(this.loops);
+  }
+
+  /**
+   * Read-your-writes: resolves once every named projector (all by default) has passed `position`,
+   * or after `timeoutMs`, whichever is first. Resolves true when caught up.
+   */
+  async caughtUp(position: Position, timeoutMs = 3000, names?: readonly string[]): Promise<boolean> {
+    const subjects = (names ?? this.projectors.map((p) => p.name)).map((n) => this.position(n));
+    const reached = Promise.all(subjects.map((s) => firstValueFrom(s.pipe(filter((p) => p >= position)))));
+    return firstValueFrom(race(timer(timeoutMs).pipe(map(() => false)), reached.then(() => true)));
+  }
+
+  /** Applies every event up to the head of the store for one projector; returns how many were read. */
+  async catchUp(projector: Projector): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const read = await this.step(projector);
+      if (read === 0) return total;
+      total += read;
+    }
+  }
+
+  /** Empties a projector's tables and resets its checkpoint in one transaction; replay with catchUp. */
+  async reset(projector: Projector): Promise<void> {
+    await this.db.transaction(async (tx) => {
+      await tx.query(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
+      if (projector.tables.length > 0) await tx.query(`TRUNCATE ${projector.tables.join(', ')}`);
+      await tx.query(`UPDATE projection_checkpoints SET position = '', updated_at = now() WHERE name = $1`, [projector.name]);
+    });
+    this.position(projector.name).next(START);
+  }
+
+  async status(lagCap = 10_000): Promise<ProjectorStatus[]> {
+    const rows: { name: string; position: string; updated_at: Date }[] = await this.db.query(
+      'SELECT name, position, updated_at FROM projection_checkpoints',
+    );
+    return Promise.all(
+      this.projectors.map(async (p) => {
+        const row = rows.find((r) => r.name === p.name);
+        const position = row?.position ?? START;
+        const ahead = await this.store.readAll(position, lagCap + 1);
+        return { name: p.name, position, lag: Math.min(ahead.length, lagCap), lagCapped: ahead.length > lagCap, updatedAt: row?.updated_at ?? null };
+      }),
+    );
+  }
+
+  private position(name: string): BehaviorSubject<Position> {
+    const subject = this.positions.get(name);
+    if (!subject) throw new Error(`unknown projector ${name}`);
+    return subject;
+  }
+
+  private async loadCheckpoint(name: string): Promise<Position> {
+    await this.db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+    const rows: { position: string }[] = await this.db.query('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
+    return rows[0]?.position ?? START;
+  }
+
+  private async follow(projector: Projector): Promise<void> {
+    let failures = 0;
+    while (this.running) {
+      try {
+        const read = await this.step(projector);
+        failures = 0;
+        if (read < this.batchSize) await this.idle();
+      } catch (error) {
+        failures++;
+        this.log.error({ err: error, projector: projector.name }, 'projector failed; retrying');
+        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 250 * 2 ** failures)));
+      }
+    }
+  }
+
+  /** Waits for an in-process append or the poll interval (appends by other processes). */
+  private async idle(): Promise<void> {
+    const seen = this.wake.value;
+    await firstValueFrom(race(timer(this.pollMs), this.wake.pipe(filter((n) => n !== seen))));
+  }
+
+  /** One batch: read outside any transaction, then apply and move the checkpoint atomically. */
+  private async step(projector: Projector): Promise<number> {
+    const subject = this.position(projector.name);
+    const from = subject.value;
+    const batch = await this.store.readAll(from, this.batchSize);
+    const last = batch[batch.length - 1];
+    if (!last) return 0;
+    const handles = new Set(projector.handles);
+    const handled = batch.filter((e) => handles.has(e.type));
+    const reached = await this.db.transaction(async (tx) => {
+      const rows: { position: string }[] = await tx.query(
+        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
+        [projector.name],
+      );
+      const stored = rows[0]?.position ?? START;
+      if (stored !== from) return stored; // another runner moved it: follow, apply nothing
+      if (handled.length > 0) await projector.apply(handled, tx);
+      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projector.name, last.position]);
+      return last.position;
+    });
+    subject.next(reached);
+    return batch.length;
+  }
+}
