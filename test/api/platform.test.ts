@@ -80,6 +80,30 @@ const echoRaw = defineRoute({
   },
 });
 
+// a shared schema with an $id, reached through Type.Ref: one component in the document
+const Party = Type.Object({ name: Type.String(), ico: Type.String({ pattern: '^[0-9]{8}$' }) }, { $id: 'Party' });
+const createInvoice = defineRoute({
+  method: 'POST',
+  path: '/invoices',
+  operationId: 'createInvoice',
+  summary: 'Nested bodies',
+  tags: ['invoices'],
+  auth: 'api',
+  body: Type.Object({
+    buyer: Type.Ref(Party),
+    lines: Type.Array(
+      Type.Object({ quantity: Type.String({ pattern: '^[0-9]+(\\.[0-9]+)?$' }), note: Type.Union([Type.String({ maxLength: 5 }), Type.Null()]) }),
+      { minItems: 1 },
+    ),
+  }),
+  responses: { 201: { description: 'Created', schema: Type.Object({ id: Uuid }) } },
+  async handle({ body }) {
+    // a buyer named 'liar' makes the handler break its own response contract
+    const id = body.buyer.name === 'liar' ? 'not-a-uuid' : COMPANY;
+    return { status: 201, body: { id, lines: body.lines.length } };
+  },
+});
+
 const failures = [
   defineRoute({
     method: 'POST',
@@ -155,7 +179,9 @@ describe('HTTP platform (real HTTP)', () => {
 
   before(async () => {
     const app = createHttpApp({
-      routes: [createCustomer, listCustomers, echoRaw, ...failures],
+      routes: [createCustomer, listCustomers, echoRaw, createInvoice, ...failures],
+      schemas: [Party],
+      validateResponses: true,
       prefix: '/api/v1',
       authenticate,
       health: async () => ({ eventstore: 'up' }),
@@ -271,6 +297,18 @@ describe('HTTP platform (real HTTP)', () => {
       expect(zero).to.deep.include({ loc: ['query', 'page'], type: 'greater_than_equal', input: 0 });
     });
 
+    it('nested loc with array indices, nullable unions and $ref schemas', async () => {
+      const body = { buyer: { name: 'B', ico: '123' }, lines: [{ quantity: '1.5', note: null }, { quantity: 2, note: 'too long' }] };
+      const detail = await issues(await fetch(url('/invoices'), json(body)));
+      expect(detail.map((d) => [d.loc, d.type])).to.have.deep.members([
+        [['body', 'buyer', 'ico'], 'string_pattern_mismatch'],
+        [['body', 'lines', 1, 'quantity'], 'string_type'],
+        [['body', 'lines', 1, 'note'], 'string_too_long'],
+      ]);
+      const ok = await fetch(url('/invoices'), json({ buyer: { name: 'B', ico: '12345678' }, lines: [{ quantity: '1', note: null }] }));
+      expect(ok.status).to.equal(201);
+    });
+
     it('path params: uuid_parsing', async () => {
       const [bad] = await issues(await fetch(url('/companies/not-a-uuid/customers'), { headers: { 'x-api-key': 'good' } }));
       expect(bad).to.deep.include({ loc: ['path', 'company_id'], type: 'uuid_parsing', input: 'not-a-uuid' });
@@ -333,6 +371,13 @@ describe('HTTP platform (real HTTP)', () => {
       }
     });
 
+    it('a handler answering outside its declared responses is a 500 when responses are checked', async () => {
+      const res = await fetch(url('/invoices'), json({ buyer: { name: 'liar', ico: '12345678' }, lines: [{ quantity: '1', note: null }] }, { 'x-request-id': 'liar-1' }));
+      expect(res.status).to.equal(500);
+      const logged = lines.find((l) => l['request_id'] === 'liar-1' && l['err'] !== undefined);
+      expect((logged?.['err'] as { message?: string } | undefined)?.message).to.include('createInvoice answered 201');
+    });
+
     it('500 internal_error with the request id, no message or stack; logged with the stack', async () => {
       const res = await fetch(url('/invoices/inv-1'), { headers: { 'x-request-id': 'crash-1' } });
       expect(res.status).to.equal(500);
@@ -384,7 +429,7 @@ describe('HTTP platform (real HTTP)', () => {
       expect(doc.servers).to.deep.equal([{ url: '/api/v1' }]);
       expect(doc.components.securitySchemes['ApiKey']).to.include({ type: 'apiKey', name: 'X-Api-Key' });
       expect(doc.components.securitySchemes['Bearer']).to.include({ type: 'http', scheme: 'bearer' });
-      expect(doc.components.schemas).to.have.keys('ErrorBody', 'ValidationErrorBody');
+      expect(doc.components.schemas).to.have.keys('ErrorBody', 'ValidationErrorBody', 'Party');
     });
 
     it('documents the fake routes from the same schemas that validate them', () => {
@@ -402,6 +447,9 @@ describe('HTTP platform (real HTTP)', () => {
       expect(pageSize?.schema).to.include({ maximum: 100, default: 20 });
       expect(doc.paths['/health']?.['get']).to.include({ operationId: 'getHealth' }).and.have.deep.property('security', []);
       expect(doc.paths['/invoices/export']?.['get']).to.include({ operationId: 'exportInvoices' });
+      const invoiceBody = (doc.paths['/invoices']?.['post']?.['requestBody'] as { content: Record<string, { schema: { properties: Record<string, unknown> } }> })
+        .content['application/json']?.schema;
+      expect(invoiceBody?.properties['buyer']).to.deep.equal({ $ref: '#/components/schemas/Party' });
     });
 
     it('/docs serves Swagger UI from local assets pointing at /openapi.json', async () => {

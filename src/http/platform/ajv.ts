@@ -26,3 +26,6 @@ export const createBodyAjv = (): Ajv => withFormats(new Ajv({ ...common, coerceT
 
 /** Validators for path and query strings: '2' becomes 2, a lone value becomes a one-item array. */
 export const createStringAjv = (): Ajv => withFormats(new Ajv({ ...common, coerceTypes: 'array' }));
+
+/** Validators for handler results: neither coercion nor defaults, a response is checked as sent. */
+export const createResponseAjv = (): Ajv => withFormats(new Ajv({ ...common, useDefaults: false, coerceTypes: false }));

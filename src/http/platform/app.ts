@@ -1,8 +1,10 @@
 import Router from '@koa/router';
+import type { TSchema } from '@sinclair/typebox';
+import type { Ajv } from 'ajv';
 import Koa from 'koa';
 import type { Logger } from 'pino';
 import type { Actor } from '../../../commands/shared/actor.ts';
-import { createBodyAjv, createStringAjv } from './ajv.ts';
+import { createBodyAjv, createResponseAjv, createStringAjv } from './ajv.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
 import { errorHandler } from './errors.ts';
@@ -27,6 +29,10 @@ export interface HttpAppOptions {
   /** default 1 MiB; a route may set its own */
   bodyLimitBytes?: number;
   info: OpenApiInfo;
+  /** shared schemas with an `$id` that route schemas reach through `Type.Ref` */
+  schemas?: TSchema[];
+  /** check every handler result against its route's declared responses (tests, development) */
+  validateResponses?: boolean;
 }
 
 function assertUnique(routes: readonly Route[]): void {
@@ -54,7 +60,13 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
   assertUnique(routes);
   routes.forEach(assertRoutePath);
 
-  const ajvs = { strings: createStringAjv(), body: createBodyAjv() };
+  const ajvs = {
+    strings: createStringAjv(),
+    body: createBodyAjv(),
+    ...(opts.validateResponses ? { responses: createResponseAjv() } : {}),
+  };
+  const shared = (ajv: Ajv) => (opts.schemas ?? []).forEach((schema) => ajv.addSchema(schema));
+  [ajvs.strings, ajvs.body, ajvs.responses].forEach((ajv) => ajv && shared(ajv));
   const pipeline = { authenticate: opts.authenticate, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES };
   const router = new Router<PlatformState>();
   for (const route of [...routes].sort(bySpecificity)) {
@@ -62,7 +74,7 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
   }
 
-  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info }));
+  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [] }));
   router.get(OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
   router.get(DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title)));
   router.get(`${DOCS_ASSETS_PATH}/:file`, async (ctx) => {

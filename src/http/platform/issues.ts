@@ -36,9 +36,9 @@ function collapseUnions(errors: readonly ErrorObject[]): Err[] {
     const u = unions.reduce((a, b) => (b.schemaPath.length < a.schemaPath.length ? b : a));
     const prefix = `${u.schemaPath}/`;
     const inside = (e: Err): e is ErrorObject => !('literal' in e) && e.schemaPath.startsWith(prefix);
-    const branchErrors = rest.filter(inside);
-    rest = rest.filter((e) => e !== u && !inside(e));
-    rest.push(...chooseBranch(u, prefix, branchErrors));
+    const chosen = chooseBranch(u, prefix, rest.filter(inside));
+    // the chosen errors take the union's place, keeping the order ajv reported things in
+    rest = rest.flatMap((e) => (e === u ? chosen : inside(e) ? [] : [e]));
   }
 }
 

@@ -1,5 +1,6 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
+import { SchemaComponents } from './components.ts';
 import type { Route, RouteResponseDoc } from './route.ts';
 
 export interface OpenApiInfo {
@@ -20,34 +21,27 @@ export interface OpenApiDocument {
 }
 
 /** Shared schemas referenced by name rather than repeated inline. */
-const COMPONENT_SCHEMAS = new Map<TSchema, string>([
+const NAMED_SCHEMAS = new Map<TSchema, string>([
   [ErrorBody, 'ErrorBody'],
   [ValidationErrorBody, 'ValidationErrorBody'],
 ]);
-
-// TypeBox marks schemas with symbol keys; a JSON round trip leaves plain JSON Schema
-const plain = (schema: TSchema): Json => JSON.parse(JSON.stringify(schema)) as Json;
-const ref = (schema: TSchema): Json => {
-  const name = COMPONENT_SCHEMAS.get(schema);
-  return name ? { $ref: `#/components/schemas/${name}` } : plain(schema);
-};
-const json = (schema: TSchema): Json => ({ 'application/json': { schema: ref(schema) } });
+const errorJson = (schema: TSchema): Json => ({ 'application/json': { schema: { $ref: `#/components/schemas/${NAMED_SCHEMAS.get(schema) ?? ''}` } } });
 
 /** Responses every route may give whatever it declares: produced by the platform itself. */
 const STANDARD_RESPONSES: Record<string, Json> = {
-  BadRequest: { description: 'Malformed request: bad JSON, wrong content type, or invalid If-Match', content: json(ErrorBody) },
-  Unauthorized: { description: 'Missing or invalid API key or token', content: json(ErrorBody) },
-  PayloadTooLarge: { description: 'Request body above the size limit', content: json(ErrorBody) },
-  ValidationError: { description: 'Request validation failed (path, query or body)', content: json(ValidationErrorBody) },
-  InternalError: { description: 'Unexpected failure; quote detail.request_id when reporting it', content: json(ErrorBody) },
+  BadRequest: { description: 'Malformed request: bad JSON, wrong content type, or invalid If-Match', content: errorJson(ErrorBody) },
+  Unauthorized: { description: 'Missing or invalid API key or token', content: errorJson(ErrorBody) },
+  PayloadTooLarge: { description: 'Request body above the size limit', content: errorJson(ErrorBody) },
+  ValidationError: { description: 'Request validation failed (path, query or body)', content: errorJson(ValidationErrorBody) },
+  InternalError: { description: 'Unexpected failure; quote detail.request_id when reporting it', content: errorJson(ErrorBody) },
 };
 const stdRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
-function parameters(where: 'path' | 'query', schema: TObject | undefined): Json[] {
+function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObject | undefined): Json[] {
   if (!schema) return [];
   const required = new Set(schema.required ?? []);
   return Object.entries(schema.properties).map(([name, prop]) => {
-    const s = plain(prop);
+    const s = c.use(prop);
     // a query key with a default may be left out, even though handlers always receive it
     const isRequired = where === 'path' || (required.has(name) && s['default'] === undefined);
     return {
@@ -60,15 +54,15 @@ function parameters(where: 'path' | 'query', schema: TObject | undefined): Json[
   });
 }
 
-function response(status: number, doc: RouteResponseDoc): Json {
+function response(c: SchemaComponents, status: number, doc: RouteResponseDoc): Json {
   // an error status without its own schema still has the spec's error body
   const schema = doc.schema ?? (status === 422 ? ValidationErrorBody : status >= 400 ? ErrorBody : undefined);
-  return { description: doc.description, ...(schema ? { content: json(schema) } : {}) };
+  return { description: doc.description, ...(schema ? { content: { 'application/json': { schema: c.use(schema) } } } : {}) };
 }
 
-function operation(route: Route): Json {
+function operation(c: SchemaComponents, route: Route): Json {
   const responses: Record<string, Json> = {};
-  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(Number(status), doc);
+  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(c, Number(status), doc);
   const add = (status: number, name: string, when: boolean) => {
     if (when && !(String(status) in responses)) responses[String(status)] = stdRef(name);
   };
@@ -83,24 +77,35 @@ function operation(route: Route): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
-    parameters: [...parameters('path', route.params), ...parameters('query', route.query)],
-    ...(route.body ? { requestBody: { required: true, content: json(route.body) } } : {}),
+    parameters: [...parameters(c, 'path', route.params), ...parameters(c, 'query', route.query)],
+    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
     responses,
     security: route.auth === 'api' ? [{ ApiKey: [] }, { Bearer: [] }] : [],
   };
 }
 
+function schemasOf(route: Route): TSchema[] {
+  const responses = Object.values(route.responses).flatMap((r) => (r.schema ? [r.schema] : []));
+  return [route.params, route.query, route.body, ...responses].filter((s): s is TSchema => s !== undefined);
+}
+
+export interface OpenApiOptions {
+  prefix: string;
+  info: OpenApiInfo;
+  /** schemas with an `$id` that routes reach through `Type.Ref`; listed as components */
+  schemas?: readonly TSchema[];
+}
+
 /** The OpenAPI 3.1 document, built from the same routes and schemas that validate requests. */
-export function buildOpenApi(routes: readonly Route[], opts: { prefix: string; info: OpenApiInfo }): OpenApiDocument {
+export function buildOpenApi(routes: readonly Route[], opts: OpenApiOptions): OpenApiDocument {
+  const components = new SchemaComponents(NAMED_SCHEMAS, opts.schemas ?? [], routes.flatMap(schemasOf));
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
-    item[route.method.toLowerCase()] = operation(route);
+    item[route.method.toLowerCase()] = operation(components, route);
     route.tags.forEach((t) => tags.add(t));
   }
-  const schemas: Record<string, Json> = {};
-  for (const [schema, name] of COMPONENT_SCHEMAS) schemas[name] = plain(schema);
   return {
     openapi: '3.1.0',
     info: opts.info,
@@ -108,7 +113,7 @@ export function buildOpenApi(routes: readonly Route[], opts: { prefix: string; i
     tags: [...tags].sort().map((name) => ({ name })),
     paths,
     components: {
-      schemas,
+      schemas: components.schemas,
       responses: STANDARD_RESPONSES,
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key (server to server)' },

@@ -76,7 +76,9 @@ export function routeMiddleware(route: Route, v: RouteValidators, opts: Pipeline
       requestId: ctx.state.requestId,
       ifMatch,
       log: ctx.state.log,
-    } as Parameters<Route['handle']>[0];
-    applyResult(ctx, await route.handle(req));
+    };
+    const result = await route.handle(req);
+    v.response?.(result.status, result.body);
+    applyResult(ctx, result);
   };
 }

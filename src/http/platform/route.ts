@@ -83,5 +83,5 @@ export function defineRoute<
   B extends TSchema | undefined = undefined,
   A extends RouteAuth = RouteAuth,
 >(spec: RouteSpec<P, Q, B, A>): Route {
-  return spec as unknown as Route;
+  return spec;
 }

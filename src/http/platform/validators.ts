@@ -21,15 +21,46 @@ export interface RouteValidators {
   body: Check;
   /** query keys the route declares; others are dropped before validation (unknown ones are ignored) */
   queryKeys: readonly string[];
+  /** set when responses are checked: throws on a result outside the declared responses */
+  response?: (status: number, body: unknown) => void;
 }
 
 /** Compiles a route's schemas once, at startup, so a broken schema fails the boot, not a request. */
-export function compileRoute(route: Route, ajvs: { strings: Ajv; body: Ajv }): RouteValidators {
+export function compileRoute(route: Route, ajvs: { strings: Ajv; body: Ajv; responses?: Ajv }): RouteValidators {
   const query: TObject | undefined = route.query;
   return {
     params: compile(ajvs.strings, 'path', route.params),
     query: compile(ajvs.strings, 'query', route.query),
     body: compile(ajvs.body, 'body', route.body),
     queryKeys: query ? Object.keys(query.properties) : [],
+    ...(ajvs.responses ? { response: compileResponseCheck(route, ajvs.responses) } : {}),
+  };
+}
+
+/** A handler answered outside its declared responses: the OpenAPI document would be lying. */
+export class ResponseContractError extends Error {
+  constructor(route: Route, status: number, problems: string) {
+    super(`${route.operationId} answered ${status} outside its declared responses: ${problems}`);
+    this.name = 'ResponseContractError';
+  }
+}
+
+/** Checks a handler's result against the route's `responses` (opt-in: for tests and development). */
+export function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown) => void {
+  const checks = new Map<number, ((body: unknown) => string | undefined) | undefined>();
+  for (const [status, doc] of Object.entries(route.responses)) {
+    if (!doc.schema) {
+      checks.set(Number(status), undefined);
+      continue;
+    }
+    const validate = ajv.compile(doc.schema);
+    checks.set(Number(status), (body) => (validate(body) ? undefined : ajv.errorsText(validate.errors)));
+  }
+  return (status, body) => {
+    if (!checks.has(status)) throw new ResponseContractError(route, status, 'status not declared');
+    // raw bytes and text are not JSON documents the schema describes
+    if (Buffer.isBuffer(body) || typeof body === 'string') return;
+    const problem = checks.get(status)?.(body);
+    if (problem !== undefined) throw new ResponseContractError(route, status, problem);
   };
 }
