@@ -33,6 +33,8 @@ function concurrency(ctx: Ctx, err: WrongExpectedRevision): void {
   }
 }
 
+const HTTP_CODES: Record<number, string> = { 400: 'bad_request', 403: 'forbidden', 404: 'not_found', 406: 'not_acceptable', 415: 'unsupported_content_type' };
+
 /** Koa's and http-errors' own exposed 4xx errors (e.g. from ctx.throw). */
 function exposedHttpError(err: unknown): { status: number; message: string } | undefined {
   if (!(err instanceof Error) || !('status' in err) || !('expose' in err)) return undefined;
@@ -46,7 +48,7 @@ function toBody(ctx: Ctx, err: unknown): void {
   if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
   if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
   const http = exposedHttpError(err);
-  if (http) return send(ctx, http.status, detail('bad_request', http.message));
+  if (http) return send(ctx, http.status, detail(HTTP_CODES[http.status] ?? 'http_error', http.message));
   ctx.state.log.error({ err }, 'unhandled error');
   // no message or stack: they may carry internals; the request id finds the log line
   send(ctx, 500, detail('internal_error', undefined, { request_id: ctx.state.requestId }));
