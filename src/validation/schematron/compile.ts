@@ -1,0 +1,129 @@
+// Schematron model -> XSLT 3.0 text.
+//
+// Shape of the output:
+//  - schema- and pattern-level lets become global variables (evaluated against the document node);
+//  - xsl:function and other XSLT declarations are copied through;
+//  - each pattern gets its own mode; its rules become templates whose priorities fall in document
+//    order, so the first rule whose context matches a node wins, as ISO Schematron requires;
+//  - every assert/report is wrapped in xsl:try, so a dynamic error inside one rule becomes a finding;
+//  - a finding is one string `kind US id US flag US location US message` (US = U+001F): cheap to build,
+//    and returned to JavaScript as a plain array by SaxonJS's raw delivery.
+import type { MessagePart, SchCheck, SchLet, SchRule, SchSchema } from './model.ts';
+import { MOD97_DECLARATION, rewriteMod97 } from './mod97.ts';
+
+/** Bumped whenever the generated XSLT changes meaning; part of every cache key. */
+export const COMPILER_VERSION = '1';
+export const FIELD_SEPARATOR = '\u001f';
+export const ENGINE_NS = 'urn:sk-einvoicing:validation';
+
+const XSL_NS = 'http://www.w3.org/1999/XSL/Transform';
+const XS_NS = 'http://www.w3.org/2001/XMLSchema';
+const ERR_NS = 'http://www.w3.org/2005/xqt-errors';
+
+export function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+}
+
+/** XPath string literal. */
+export function lit(s: string): string {
+  return `'${s.replace(/'/g, "''")}'`;
+}
+
+function xp(expr: string): string {
+  return escapeAttr(rewriteMod97(expr));
+}
+
+function letVar(l: SchLet): string {
+  return `<xsl:variable name="${escapeAttr(l.name)}" select="${xp(l.value)}"/>`;
+}
+
+/** Message as an XPath string expression; whitespace normalized like SVRL text. */
+function messageExpr(parts: MessagePart[]): string {
+  const pieces = parts.map((p) => {
+    if ('text' in p) return lit(p.text);
+    if ('select' in p) return `string-join(for $skv_v in (${rewriteMod97(p.select)}) return string($skv_v), ' ')`;
+    return p.name === null ? 'name(.)' : `name(${p.name})`;
+  });
+  if (pieces.length === 0) return "''";
+  const joined = pieces.length === 1 ? pieces[0] ?? "''" : `concat(${pieces.join(', ')}, '')`;
+  return `normalize-space(${joined})`;
+}
+
+function findingExpr(kind: string, check: SchCheck, message: string): string {
+  const sep = `'${FIELD_SEPARATOR}'`;
+  return `concat(${lit(kind)}, ${sep}, ${lit(check.id)}, ${sep}, ${lit(check.flag)}, ${sep}, skv:path(.), ${sep}, ${message})`;
+}
+
+function checkXslt(check: SchCheck): string {
+  const fires = check.kind === 'assert' ? `not(${rewriteMod97(check.test)})` : `(${rewriteMod97(check.test)})`;
+  const error = `concat('Rule ${check.id.replace(/'/g, "''")} could not be evaluated: ', $err:code, ' ', $err:description)`;
+  return [
+    `<xsl:try>`,
+    `<xsl:if test="${escapeAttr(fires)}"><xsl:sequence select="${escapeAttr(findingExpr('F', check, messageExpr(check.message)))}"/></xsl:if>`,
+    `<xsl:catch><xsl:sequence select="${escapeAttr(findingExpr('E', check, error))}"/></xsl:catch>`,
+    `</xsl:try>`,
+  ].join('');
+}
+
+/** True when a context's last step may select attributes, so the mode must visit them. */
+function mayMatchAttributes(context: string): boolean {
+  return /(^|\/|\||\()\s*(@|attribute::)/.test(context);
+}
+
+function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: string): string {
+  return [
+    `<xsl:template match="${xp(rule.context)}" mode="${mode}" priority="${priority}">`,
+    ...rule.lets.map(letVar),
+    ...rule.checks.map(checkXslt),
+    `<xsl:apply-templates select="${descend}" mode="${mode}"/>`,
+    `</xsl:template>`,
+  ].join('\n');
+}
+
+export interface CompileOptions {
+  /** Extra XSLT declarations appended verbatim (used by optimisation passes). */
+  extraDeclarations?: string[];
+}
+
+export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): string {
+  const globals = new Map<string, string>();
+  const addGlobal = (l: SchLet, where: string): void => {
+    if (globals.has(l.name)) throw new Error(`let $${l.name} is declared twice at global level (${where})`);
+    globals.set(l.name, letVar(l));
+  };
+  schema.lets.forEach((l) => addGlobal(l, 'schema'));
+  schema.patterns.forEach((p, i) => p.lets.forEach((l) => addGlobal(l, `pattern ${p.id ?? i + 1}`)));
+
+  const ns = [...schema.namespaces].map(([prefix, uri]) => `xmlns:${prefix}="${escapeAttr(uri)}"`).join(' ');
+  const out: string[] = [
+    `<xsl:stylesheet version="3.0" xmlns:xsl="${XSL_NS}" xmlns:xs="${XS_NS}" xmlns:err="${ERR_NS}" xmlns:skv="${ENGINE_NS}" ${ns} exclude-result-prefixes="#all">`,
+    ...globals.values(),
+    ...schema.xslDeclarations,
+    MOD97_DECLARATION,
+    // Location of a node as a prefixed XPath with positions, built only when a rule fires.
+    `<xsl:function name="skv:path" as="xs:string">
+      <xsl:param name="n" as="node()"/>
+      <xsl:sequence select="concat('/', string-join(for $a in $n/ancestor-or-self::node()[parent::node()] return
+        if ($a instance of attribute()) then concat('@', name($a))
+        else if ($a instance of element()) then concat(name($a), '[', count($a/preceding-sibling::*[node-name(.) eq node-name($a)]) + 1, ']')
+        else 'node()', '/'))"/>
+    </xsl:function>`,
+    ...(options.extraDeclarations ?? []),
+  ];
+
+  const modes: string[] = [];
+  schema.patterns.forEach((pattern, pi) => {
+    const mode = `skv:p${pi + 1}`;
+    modes.push(mode);
+    const descend = pattern.rules.some((r) => mayMatchAttributes(r.context)) ? '@*|*' : '*';
+    out.push(`<xsl:mode name="${mode}" on-no-match="shallow-skip"/>`);
+    out.push(`<xsl:template match="document-node()" mode="${mode}" priority="-100"><xsl:apply-templates select="*" mode="${mode}"/></xsl:template>`);
+    out.push(`<xsl:template match="*" mode="${mode}" priority="-100"><xsl:apply-templates select="${descend}" mode="${mode}"/></xsl:template>`);
+    const n = pattern.rules.length;
+    pattern.rules.forEach((rule, ri) => out.push(ruleTemplate(rule, mode, n - ri, descend)));
+  });
+
+  out.push(`<xsl:template match="/">${modes.map((m) => `<xsl:apply-templates select="." mode="${m}"/>`).join('')}</xsl:template>`);
+  out.push(`</xsl:stylesheet>`);
+  return out.join('\n');
+}

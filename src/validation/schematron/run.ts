@@ -1,0 +1,23 @@
+// Runs a compiled rule set on one document and turns the engine's strings into findings.
+import { FIELD_SEPARATOR } from './compile.ts';
+import { SaxonJS, type SefNode } from './saxon.ts';
+import type { Finding, SchematronSet } from '../types.ts';
+
+export function parseFindingLine(line: string, source: SchematronSet): Finding {
+  const [kind = 'F', rule = '', flag = 'fatal', location = '', ...rest] = line.split(FIELD_SEPARATOR);
+  const message = rest.join(FIELD_SEPARATOR);
+  // A rule that raised a dynamic error is reported as fatal: we cannot claim it passed.
+  return { rule, flag: kind === 'E' || flag !== 'warning' ? 'fatal' : 'warning', location, message, source };
+}
+
+/** Runs the rule set; an error that escapes the per-rule guards becomes one fatal finding. */
+export function runSef(sef: SefNode, xml: string, source: SchematronSet): Finding[] {
+  try {
+    const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, sourceText: xml, destination: 'raw' }, 'sync');
+    const items = Array.isArray(principalResult) ? principalResult : principalResult == null ? [] : [principalResult];
+    return items.map((item) => parseFindingLine(String(item), source));
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    return [{ rule: `${source.toUpperCase()}-ENGINE-ERROR`, flag: 'fatal', location: '/', message: `Rule set could not run: ${message}`, source }];
+  }
+}

@@ -1,0 +1,54 @@
+// Typed view of the parts of SaxonJS 2 the engine uses. saxon-js ships no type declarations.
+import { createRequire } from 'node:module';
+
+/** A node of a SEF tree (the compiled stylesheet, JSON). */
+export interface SefNode {
+  N: string;
+  C?: SefNode[];
+  parentNode?: SefNode;
+  [key: string]: unknown;
+}
+
+export interface TransformOptions {
+  stylesheetInternal?: SefNode;
+  sourceText?: string;
+  sourceNode?: unknown;
+  destination?: 'raw' | 'serialized' | 'application';
+  initialMode?: string;
+  templateParams?: Record<string, unknown>;
+  stylesheetParams?: unknown;
+  async?: boolean;
+  [key: string]: unknown;
+}
+
+export interface TransformResult {
+  principalResult: unknown;
+}
+
+interface CheckedOptions {
+  resultPromise: Promise<TransformResult>;
+}
+
+interface XdmMapLike {
+  inSituPut(key: unknown, value: unknown[]): void;
+}
+
+export interface SaxonJsApi {
+  transform(options: TransformOptions, mode?: 'sync'): TransformResult;
+  getResource(options: { text: string; type: 'xml' }): Promise<unknown>;
+  checkOptions(options: TransformOptions): CheckedOptions;
+  internalTransform(stylesheet: SefNode, source: unknown, options: CheckedOptions): void;
+  getPlatform(): { resource(name: 'compiler'): SefNode; parseXmlFromString(text: string): DomDocumentLike };
+  XdmMap: new () => XdmMapLike;
+  XS: { QName: { fromParts(prefix: string, uri: string, local: string): unknown } };
+  XPath: { sefToJSON(node: unknown, flag: boolean): SefNode };
+  getProcessorInfo(): { productVersion: string };
+}
+
+export interface DomDocumentLike {
+  _saxonBaseUri?: string;
+  firstChild: unknown;
+}
+
+const require = createRequire(import.meta.url);
+export const SaxonJS = require('saxon-js') as SaxonJsApi;
