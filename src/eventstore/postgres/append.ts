@@ -16,19 +16,24 @@ interface Guard {
   base: string;
   /** SQL condition the stream must satisfy */
   check: string;
+  /** prepared-statement name, used only where statements may be named (see below) */
+  name: string;
 }
 
 const GUARDS = {
   // the event at revision N must exist; if N is not the last one, N + 1 collides on the unique key
   revision: {
+    name: 'eventstore_append_revision',
     base: '$6::bigint',
     check: 'EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)',
   },
   no_stream: {
+    name: 'eventstore_append_no_stream',
     base: '-1',
     check: 'NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1)',
   },
   any: {
+    name: 'eventstore_append_any',
     base: '(SELECT coalesce(max(stream_revision), -1) FROM events WHERE stream_id = $1)',
     check: 'TRUE',
   },
@@ -54,7 +59,12 @@ export interface AppendedRow {
  * The statement the adapter runs for one append, exported so a test can run exactly the same
  * insert inside a transaction it holds open (the out-of-order proof).
  */
-export function appendStatement(streamId: string, events: NewEvent[], expected: ExpectedRevision): pg.QueryConfig {
+export function appendStatement(
+  streamId: string,
+  events: NewEvent[],
+  expected: ExpectedRevision,
+  prepared = false,
+): pg.QueryConfig {
   if (events.length === 0) throw new RangeError(`append to ${streamId}: no events`);
   if (expected === -1) expected = 'no_stream';
   if (typeof expected === 'number' && !(Number.isSafeInteger(expected) && expected >= 0)) {
@@ -69,7 +79,5 @@ export function appendStatement(streamId: string, events: NewEvent[], expected: 
     events.map((e) => JSON.stringify(e.metadata)),
   ];
   if (typeof expected === 'number') values.push(expected);
-  // unnamed on purpose: pglite-socket runs every connection in ONE backend session, so a named
-  // prepared statement made on one pg connection collides with the same name on the next
-  return { text: sql(guard), values };
+  return prepared ? { name: guard.name, text: sql(guard), values } : { text: sql(guard), values };
 }

@@ -7,8 +7,17 @@ export { PostgresEventStore, type PostgresEventStoreOptions } from './store.ts';
 export { appendStatement } from './append.ts';
 export { encodePosition, decodePosition, type PgPosition } from './position.ts';
 
-/** Migrates (idempotently) and returns the store; the pool stays the caller's unless options.ownsPool. */
-export async function createPostgresEventStore(pool: pg.Pool, options?: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+/**
+ * Migrates (idempotently) and returns the store; the pool stays the caller's unless
+ * options.ownsPool. Prepared statements are used unless the server is PGlite (see the option).
+ */
+export async function createPostgresEventStore(pool: pg.Pool, options: PostgresEventStoreOptions = {}): Promise<PostgresEventStore> {
   await migrateEventStore(pool);
-  return new PostgresEventStore(pool, options);
+  const preparedStatements = options.preparedStatements ?? !(await isPglite(pool));
+  return new PostgresEventStore(pool, { ...options, preparedStatements });
+}
+
+async function isPglite(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ version: string }>('SELECT version() AS version');
+  return rows[0]?.version.includes('PGlite') ?? false;
 }

@@ -22,6 +22,13 @@ export interface PostgresEventStoreOptions {
   pageSize?: number;
   /** end the pool in close(); by default whoever created the pool ends it */
   ownsPool?: boolean;
+  /**
+   * Use named prepared statements (parsed and planned once per connection: about a third more
+   * appends per second on Postgres). Off by default because pglite-socket runs every connection
+   * in ONE backend session, where a name prepared by one pg connection collides with the same
+   * name on the next; createPostgresEventStore turns it on when the server is not PGlite.
+   */
+  preparedStatements?: boolean;
 }
 
 /** 'any' appends that lose a race on the next revision simply try again after the new head. */
@@ -51,6 +58,7 @@ export class PostgresEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
   private readonly ownsPool: boolean;
+  private readonly prepared: boolean;
   private closed = false;
 
   constructor(
@@ -61,10 +69,11 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.pageSize = options.pageSize ?? 500;
     this.ownsPool = options.ownsPool ?? false;
+    this.prepared = options.preparedStatements ?? false;
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    const statement = appendStatement(streamId, events, expected);
+    const statement = appendStatement(streamId, events, expected, this.prepared);
     for (let attempt = 1; ; attempt++) {
       let rows: AppendedRow[];
       try {
@@ -84,14 +93,16 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(READ_STREAM, [streamId]);
+    const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_stream', READ_STREAM, [streamId]));
     return rows.map(toRecordedEvent);
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
     if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAll: limit ${limit} is not a positive integer`);
     const { transactionId, globalPosition } = decodePosition(after);
-    const { rows } = await this.pool.query<EventRow>(READ_ALL, [transactionId, globalPosition, limit]);
+    const { rows } = await this.pool.query<EventRow>(
+      this.statement('eventstore_read_all', READ_ALL, [transactionId, globalPosition, limit]),
+    );
     return rows.map(toRecordedEvent);
   }
 
@@ -117,6 +128,10 @@ export class PostgresEventStore implements EventStore {
     this.appended.complete();
     await Promise.all([...this.loops]);
     if (this.ownsPool) await this.pool.end();
+  }
+
+  private statement(name: string, text: string, values: unknown[]): pg.QueryConfig {
+    return this.prepared ? { name, text, values } : { text, values };
   }
 
   /** The conflict error, with the stream's head as read just now (one extra query, failures only). */
