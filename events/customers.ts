@@ -28,7 +28,7 @@ export type CustomerEvent = CustomerRegistered | CustomerArchived;
 /** Holds a VAT ID for one customer of an organisation: the write-side uniqueness guard. */
 export type CustomerVatIdReserved = DomainEvent<
   'CustomerVatIdReserved',
-  { organisation_id: string; vat_id: string; customer_id: string }
+  { organisation_id: string; vat_id: string; customer_id: string; claimed_at: string }
 >;
 
 export const customerStream = (customerId: string) => `customer-${customerId}`;

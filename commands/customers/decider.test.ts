@@ -37,16 +37,27 @@ describe('customers', () => {
 
   it('archives an active customer', () =>
     given([registered])
-      .when({ type: 'ArchiveCustomer', customer_id: 'c1', at: '2026-11-23T00:00:00Z' })
+      .when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: '2026-11-23T00:00:00Z' })
       .then([{ type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: '2026-11-23T00:00:00Z' } }]));
 
   it('archiving twice changes nothing', () =>
     given([registered, { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: 'x' } }])
-      .when({ type: 'ArchiveCustomer', customer_id: 'c1', at: 'y' })
+      .when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: 'y' })
       .then([]));
 
   it('cannot archive a customer that does not exist', () =>
-    given([]).when({ type: 'ArchiveCustomer', customer_id: 'c1', at: 'x' }).thenThrows('customer_not_found'));
+    given([]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: 'x' }).thenThrows('customer_not_found'));
+
+  it('a customer of another organisation is not found', () =>
+    given([registered]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o2', company_id: null, at: 'x' }).thenThrows('customer_not_found'));
+
+  it('a company sees its own and organisation-wide customers, not another company’s', () => {
+    const ofCompany = { ...registered, data: { ...registered.data, company_id: 'k1' } };
+    given([ofCompany]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: 'k2', at: 'x' }).thenThrows('customer_not_found');
+    given([registered]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: 'k2', at: 'x' }).then([
+      { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: 'x' } },
+    ]);
+  });
 
   describe('fields', () => {
     it('normalises identifiers, postal code and phone', () => {
@@ -85,15 +96,19 @@ describe('customers', () => {
 
   describe('VAT ID uniqueness in the organisation', () => {
     const spec = specFor(vatIdReservationDecider);
-    const reserved = { type: 'CustomerVatIdReserved', data: { organisation_id: 'o1', vat_id: 'SK2020273893', customer_id: 'c1' } } as const;
-    const claim = (customer_id: string, holder_exists: boolean) =>
-      ({ type: 'ReserveVatId', organisation_id: 'o1', vat_id: 'SK2020273893', customer_id, holder_exists }) as const;
+    const t0 = '2026-11-22T10:00:00.000Z';
+    const later = '2026-11-22T10:05:00.000Z';
+    const reserved = { type: 'CustomerVatIdReserved', data: { organisation_id: 'o1', vat_id: 'SK2020273893', customer_id: 'c1', claimed_at: t0 } } as const;
+    const claim = (customer_id: string, holder_exists: boolean, at = t0) =>
+      ({ type: 'ReserveVatId', organisation_id: 'o1', vat_id: 'SK2020273893', customer_id, holder_exists, at }) as const;
 
     it('claims a free VAT ID', () => spec([]).when(claim('c1', false)).then([reserved]));
     it('refuses a VAT ID another existing customer holds, naming it', () =>
-      spec([reserved]).when(claim('c2', true)).thenThrows('customer_vat_id_conflict', { customer_id: 'c1' }));
-    it('takes over a claim whose customer was never written', () =>
-      spec([reserved]).when(claim('c2', false)).then([{ ...reserved, data: { ...reserved.data, customer_id: 'c2' } }]));
+      spec([reserved]).when(claim('c2', true, later)).thenThrows('customer_vat_id_conflict', { customer_id: 'c1' }));
+    it('refuses a fresh claim whose registration may still be in flight', () =>
+      spec([reserved]).when(claim('c2', false, '2026-11-22T10:00:30.000Z')).thenThrows('customer_vat_id_conflict'));
+    it('takes over a claim whose customer was never written, once it is a minute old', () =>
+      spec([reserved]).when(claim('c2', false, later)).then([{ ...reserved, data: { ...reserved.data, customer_id: 'c2', claimed_at: later } }]));
     it('a repeated claim by the same customer changes nothing', () => spec([reserved]).when(claim('c1', true)).then([]));
   });
 });

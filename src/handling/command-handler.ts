@@ -26,12 +26,17 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
 ): Promise<Handled<Event, State>> {
   const history = await deps.store.readStream(streamId);
   const current = history.length > 0 ? (history[history.length - 1]?.revision ?? -1) : -1;
-  if (options.expectedVersion !== undefined && options.expectedVersion !== current) {
-    throw new WrongExpectedRevision(streamId, options.expectedVersion, current < 0 ? 'no_stream' : current);
-  }
+  const stale = options.expectedVersion !== undefined && options.expectedVersion !== current;
+  const refuseStale = () => {
+    throw new WrongExpectedRevision(streamId, options.expectedVersion ?? current, current < 0 ? 'no_stream' : current);
+  };
+  // An existing stream checks If-Match before deciding; a missing one lets the decider answer
+  // first, so a client gets 404 for what does not exist rather than 412.
+  if (stale && current >= 0) refuseStale();
   const past = history.map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
   const state = fold(decider, past);
   const events = decider.decide(command, state);
+  if (stale) refuseStale();
   if (events.length === 0) return { events, version: current, position: null, state };
   const appended = await deps.store.append(
     streamId,

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { InvalidFields } from '../../../commands/shared/invalid-fields.ts';
 import { WrongExpectedRevision } from '../../eventstore/port.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import type { PlatformState } from './state.ts';
@@ -46,6 +47,8 @@ function exposedHttpError(err: unknown): { status: number; message: string } | u
 function toBody(ctx: Ctx, err: unknown): void {
   if (err instanceof DomainError) return send(ctx, err.status, detail(err.code, err.message, err.extra));
   if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
+  // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
+  if (err instanceof InvalidFields) return send(ctx, 422, { detail: err.problems });
   if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
   const http = exposedHttpError(err);
   if (http) return send(ctx, http.status, detail(HTTP_CODES[http.status] ?? 'http_error', http.message));

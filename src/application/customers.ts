@@ -1,0 +1,93 @@
+import { customerFields, type CustomerInput } from '../../commands/customers/customer-fields.ts';
+import { customerDecider } from '../../commands/customers/decider.ts';
+import { vatIdReservationDecider } from '../../commands/customers/vat-id-reservation.ts';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { customerStream, customerVatIdStream, type CustomerFields } from '../../events/customers.ts';
+import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+import { requestMetadata } from './metadata.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+
+export interface Registered {
+  customer_id: string;
+  organisation_id: string;
+  company_id: string | null;
+  fields: CustomerFields;
+  registered_at: string;
+  version: number;
+  position: Position;
+}
+
+/** Claims the VAT ID for the customer; one retry turns a lost race into the proper 409. */
+async function claimVatId(deps: Deps, organisationId: string, vatId: string, customerId: string, metadata: EventMetadata) {
+  const stream = customerVatIdStream(organisationId, vatId);
+  for (let attempt = 0; ; attempt++) {
+    const claims = await deps.store.readStream(stream);
+    const holder = claims.length > 0 ? String(claims[claims.length - 1]?.data.customer_id) : null;
+    const holderExists = holder !== null && (await deps.store.readStream(customerStream(holder))).length > 0;
+    const command = {
+      type: 'ReserveVatId',
+      organisation_id: organisationId,
+      vat_id: vatId,
+      customer_id: customerId,
+      holder_exists: holderExists,
+      at: deps.clock.now().toISOString(),
+    } as const;
+    try {
+      return await handleCommand(deps, stream, vatIdReservationDecider, command, { metadata });
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt > 0) throw error;
+    }
+  }
+}
+
+/** Registers a directory customer: fields checked, VAT ID claimed in the organisation, then the customer written. */
+export async function registerCustomer(
+  deps: Deps,
+  request: { actor: Actor; requestId: string; companyId: string | null; input: CustomerInput },
+): Promise<Registered> {
+  const fields = customerFields(request.input);
+  const customerId = deps.ids.next();
+  const organisationId = request.actor.organisationId;
+  const metadata = requestMetadata(request.actor, request.requestId);
+  if (fields.vat_id) await claimVatId(deps, organisationId, fields.vat_id, customerId, metadata);
+  const at = deps.clock.now().toISOString();
+  const handled = await handleCommand(
+    deps,
+    customerStream(customerId),
+    customerDecider,
+    { type: 'RegisterCustomer', customer_id: customerId, organisation_id: organisationId, company_id: request.companyId, fields, at },
+    { metadata },
+  );
+  return {
+    customer_id: customerId,
+    organisation_id: organisationId,
+    company_id: request.companyId,
+    fields,
+    registered_at: at,
+    version: handled.version,
+    position: handled.position as Position,
+  };
+}
+
+export async function archiveCustomer(
+  deps: Deps,
+  request: { actor: Actor; requestId: string; companyId: string | null; customerId: string; expectedVersion?: number },
+): Promise<{ position: Position | null; version: number }> {
+  const handled = await handleCommand(
+    deps,
+    customerStream(request.customerId),
+    customerDecider,
+    {
+      type: 'ArchiveCustomer',
+      customer_id: request.customerId,
+      organisation_id: request.actor.organisationId,
+      company_id: request.companyId,
+      at: deps.clock.now().toISOString(),
+    },
+    { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: request.expectedVersion },
+  );
+  return { position: handled.position, version: handled.version };
+}

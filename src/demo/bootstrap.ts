@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Position } from '../eventstore/port.ts';
+import {
+  addUser,
+  createOrganisation,
+  createWorkspace,
+  issueApiKey,
+  issueSapiClient,
+  registerCompany,
+  systemMetadata,
+} from '../application/tenancy.ts';
+import type { Services } from '../services.ts';
+import { randomSandboxIdentity } from './identifiers.ts';
+
+export interface DemoCompany {
+  id: string;
+  name: string;
+  vat_id: string;
+  ico: string;
+  dic: string;
+  peppol_id: string;
+  iban: string;
+  sapi: { client_id: string; client_secret: string; participant_id: string };
+}
+
+/** The exact shape of DATA_DIR/demo-credentials.json: tests and newcomers rely on it. */
+export interface DemoCredentials {
+  base_url: string;
+  sapi_url: string;
+  organisation_id: string;
+  workspace_id: string;
+  plan: string;
+  api_key: string;
+  admin: { email: string; password: string };
+  companies: DemoCompany[];
+  second_organisation: { organisation_id: string; api_key: string; company_id: string };
+}
+
+export const DEMO_PLAN = 'Team Business';
+const metadata = systemMetadata('demo-bootstrap');
+
+/** A password that meets the spec's policy: upper, lower, digit and special character. */
+const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
+
+async function sandboxCompany(services: Services, organisationId: string, workspaceId: string, name: string): Promise<DemoCompany> {
+  const identity = randomSandboxIdentity();
+  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity } }, metadata);
+  const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
+  return {
+    id: company_id,
+    name,
+    ...identity,
+    sapi: { client_id: sapi.client_id, client_secret: sapi.client_secret, participant_id: sapi.participant_id },
+  };
+}
+
+/**
+ * Creates the demo: an organisation on Team Business with a workspace, two sandbox companies
+ * that can invoice each other through the closed-loop network, an admin user, an organisation API
+ * key and SAPI-SK credentials per company, plus a second organisation with one company and its
+ * own key (to see that organisations cannot see each other). Waits until read models show it all.
+ */
+export async function createDemo(services: Services, baseUrl: string): Promise<DemoCredentials> {
+  const { organisation_id } = await createOrganisation(services, 'Demo Organizácia s.r.o.', DEMO_PLAN, metadata);
+  const { workspace_id } = await createWorkspace(services, organisation_id, 'Hlavný workspace', metadata);
+  const admin = { email: `admin+${organisation_id.slice(0, 8)}@demo.example.sk`, password: demoPassword() };
+  await addUser(services, { organisationId: organisation_id, email: admin.email, name: 'Demo Admin', role: 'admin', password: admin.password }, metadata);
+  const key = await issueApiKey(services, { organisationId: organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
+  const companies = [
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.'),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.'),
+  ];
+
+  const second = await createOrganisation(services, 'Druhá Organizácia s.r.o.', DEMO_PLAN, metadata);
+  const secondWorkspace = await createWorkspace(services, second.organisation_id, 'Workspace', metadata);
+  const secondKey = await issueApiKey(services, { organisationId: second.organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
+  const secondCompany = await sandboxCompany(services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.');
+
+  const head = (await services.store.readAll('', 1_000_000)).at(-1)?.position as Position;
+  await services.projections.caughtUp(head, 30_000);
+
+  const root = baseUrl.replace(/\/api\/v1$/, '');
+  return {
+    base_url: baseUrl,
+    sapi_url: `${root}/sapi`,
+    organisation_id,
+    workspace_id,
+    plan: DEMO_PLAN,
+    api_key: key.api_key,
+    admin,
+    companies,
+    second_organisation: { organisation_id: second.organisation_id, api_key: secondKey.api_key, company_id: secondCompany.id },
+  };
+}
+
+export async function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
+  await mkdir(dataDir, { recursive: true });
+  const file = path.join(dataDir, 'demo-credentials.json');
+  await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
+  return file;
+}
+
+export function describeDemo(credentials: DemoCredentials, file: string): string {
+  const [a, b] = credentials.companies;
+  return [
+    'Demo organisation created (sandbox: nothing leaves this machine).',
+    `  API:        ${credentials.base_url}   (docs: ${credentials.base_url.replace(/\/api\/v1$/, '')}/docs)`,
+    `  API key:    ${credentials.api_key}`,
+    `  Admin:      ${credentials.admin.email} / ${credentials.admin.password}`,
+    `  Company 1:  ${a?.name} ${a?.vat_id} id ${a?.id}`,
+    `  Company 2:  ${b?.name} ${b?.vat_id} id ${b?.id}`,
+    `  Second organisation key: ${credentials.second_organisation.api_key}`,
+    `  Everything, with SAPI-SK credentials: ${file}`,
+  ].join('\n');
+}

@@ -1,0 +1,37 @@
+import { createServer } from 'node:http';
+import { loadConfig } from './config.ts';
+import { createDemo, describeDemo, writeDemoCredentials } from './demo/bootstrap.ts';
+import { START } from './eventstore/port.ts';
+import { createApp } from './http/app.ts';
+import { API_PREFIX } from './http/prefix.ts';
+import { openServices } from './services.ts';
+
+// Composition root: configuration, databases, read models, HTTP. `npm start`.
+const config = loadConfig();
+const services = await openServices(config);
+const { log } = services;
+
+// First start of the embedded default on an empty DATA_DIR: a ready-to-use demo.
+if (!config.databaseUrl && (await services.store.readAll(START, 1)).length === 0) {
+  const credentials = await createDemo(services, `http://${config.host}:${config.port}${API_PREFIX}`);
+  const file = await writeDemoCredentials(config.dataDir, credentials);
+  console.log(`\n${describeDemo(credentials, file)}\n`);
+}
+
+const server = createServer(createApp(services).callback());
+server.listen(config.port, config.host, () => {
+  log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database }, 'service listening');
+});
+
+let stopping = false;
+async function stop(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  log.info({ signal }, 'stopping');
+  server.close();
+  server.closeAllConnections();
+  await services.close();
+  process.exit(0);
+}
+process.on('SIGINT', () => void stop('SIGINT'));
+process.on('SIGTERM', () => void stop('SIGTERM'));

@@ -1,0 +1,86 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import { pino, type Logger } from 'pino';
+import type { DataSource } from 'typeorm';
+import { apiKeys } from '../projections/api-keys/projector.ts';
+import { CustomerEntity } from '../projections/customer-directory/entity.ts';
+import { customerDirectory } from '../projections/customer-directory/projector.ts';
+import { tenancy } from '../projections/tenancy/projector.ts';
+import type { Config } from './config.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { createEventStore, type EventStore } from './eventstore/index.ts';
+import { systemClock, type Clock } from './ports/clock.ts';
+import { randomIds, type Ids } from './ports/ids.ts';
+import { openReadModels } from './readmodel/data-source.ts';
+import { ProjectionRunner } from './readmodel/projection-runner.ts';
+import type { Projector } from './readmodel/projector.ts';
+
+/** Every read model of the service, in the order their migrations apply. */
+export const projectors: readonly Projector[] = [tenancy, apiKeys, customerDirectory];
+const entities = [CustomerEntity];
+
+/** The wired-up service: what HTTP routes, the CLI and reactors are given. */
+export interface Services {
+  config: Config;
+  log: Logger;
+  store: EventStore;
+  readModels: DataSource;
+  projections: ProjectionRunner;
+  clock: Clock;
+  ids: Ids;
+  /** 'pglite' when running on the embedded default */
+  database: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the databases the configuration names (PGlite under DATA_DIR when no DATABASE_URL),
+ * the event store and the read models. `runProjections: false` is for one-shot CLI commands that
+ * drive projectors themselves.
+ */
+export async function openServices(
+  config: Config,
+  options: { log?: Logger; runProjections?: boolean; clock?: Clock; ids?: Ids } = {},
+): Promise<Services> {
+  const log = options.log ?? pino({ level: config.logLevel });
+  let url = config.databaseUrl;
+  let closeEmbedded = async () => {};
+  if (!url) {
+    const dir = path.join(config.dataDir, 'pgdata');
+    await mkdir(dir, { recursive: true });
+    const unlock = await lockDataDir(config.dataDir);
+    const embedded = await startEmbeddedPostgres(dir);
+    url = embedded.connectionString;
+    closeEmbedded = async () => {
+      await embedded.close();
+      await unlock();
+    };
+  }
+  const embedded = !config.databaseUrl;
+  // PGlite runs one transaction at a time: a few connections are plenty there.
+  const pool = new pg.Pool({ connectionString: url, max: embedded ? 4 : 20 });
+  const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
+  const readModels = await openReadModels(url, projectors, entities, embedded ? 4 : 10);
+  const projections = new ProjectionRunner(store, readModels, projectors, log);
+  if (options.runProjections !== false) await projections.start();
+
+  return {
+    config,
+    log,
+    store,
+    readModels,
+    projections,
+    clock: options.clock ?? systemClock,
+    ids: options.ids ?? randomIds,
+    database: embedded ? 'pglite' : 'postgres',
+    async close() {
+      await projections.stop();
+      await readModels.destroy();
+      await store.close();
+      await pool.end();
+      await closeEmbedded();
+    },
+  };
+}
