@@ -16,13 +16,14 @@ export interface EngineOptions {
 
 const SETS: SchematronSet[] = ['cen', 'peppol', 'sk'];
 
-function missingWarning(what: string, file: string): Finding {
+function missingWarning(source: Finding['source'], file: string): Finding {
+  const what = { xsd: 'UBL 2.1 XSD', cen: 'CEN EN16931 rules', peppol: 'Peppol BIS rules', sk: 'Slovak rules' }[source];
   return {
     rule: 'VALIDATION-UNAVAILABLE',
     flag: 'warning',
     location: '',
     message: `${what} not run: ${file} is missing. Set VALIDATION_ARTIFACTS_DIR or run scripts/fetch-validation-artifacts.sh.`,
-    source: what === 'XSD' ? 'xsd' : what === 'Slovak rules' ? 'sk' : 'peppol',
+    source,
   };
 }
 
@@ -96,7 +97,7 @@ export class Engine {
         t = performance.now();
         findings.push(...this.xsd.validate(doc, documentType));
         timings.xsd = performance.now() - t;
-      } else findings.push(missingWarning('XSD', this.options.artifactsDir));
+      } else findings.push(missingWarning('xsd', `${this.options.artifactsDir}/xsd/ubl-2.1`));
     } finally {
       doc.dispose();
     }
@@ -104,7 +105,7 @@ export class Engine {
     for (const set of SETS) {
       const rs = this.ruleSets[set];
       if (!rs) {
-        findings.push(missingWarning(set === 'sk' ? 'Slovak rules' : set === 'cen' ? 'CEN EN16931 rules' : 'Peppol BIS rules', this.files[set]));
+        findings.push(missingWarning(set, this.files[set]));
         continue;
       }
       t = performance.now();

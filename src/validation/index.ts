@@ -1,0 +1,126 @@
+/**
+ * UBL validation engine: XSD (UBL 2.1), the official CEN EN16931 and Peppol BIS Billing 3.0 Schematron
+ * (release 3.0.21 / CEN 1.3.16) and our Slovak Schematron (schemas/sk/SK-UBL.sch), run by our own
+ * Schematron -> XSLT 3.0 -> SaxonJS compiler in a pool of worker threads.
+ *
+ * ```ts
+ * import { createValidator } from './validation/index.ts';
+ * const validator = await createValidator({ artifactsDir, cacheDir, workers: 2 });
+ * const report = await validator.validate(xmlStringOrBytes);
+ * // report.xsd_valid / peppol_valid / slovak_valid: true | false | null (null = bundle missing, not run)
+ * // report.errors / report.warnings: Finding { rule, flag: 'fatal'|'warning', location, message, source }
+ * // report.schemas_available: { xsd_invoice, schematron_peppol, schematron_slovak }
+ * // report.document_type: 'Invoice' | 'CreditNote' | null
+ * await validator.close();
+ * ```
+ *
+ * - `validate` never throws for a bad document: unsafe XML (DTDs, entities, too large or too deep),
+ *   non-UBL roots, XSD errors and errors raised inside a rule all come back as fatal findings.
+ *   It rejects only when the engine itself is unusable (worker crash) or the validator is closed.
+ * - `*_valid` is `true` only when that stage ran and produced no fatal finding. `peppol_valid` covers
+ *   CEN + Peppol together; a missing bundle gives `null`, `schemas_available` false and a warning
+ *   with rule `VALIDATION-UNAVAILABLE`. Strict callers (SAPI) must fail closed on `null`.
+ * - The first start compiles the rule sets (CEN ~15-25 s, ~700 MB) into `cacheDir`, keyed by SHA-256;
+ *   later starts load the cached SEF in well under a second per worker.
+ * - `workers: 0` runs in the calling thread (blocks the event loop; CLI and tests only).
+ */
+import os from 'node:os';
+import { Piscina } from 'piscina';
+import { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
+import { Engine, type EngineOptions } from './engine.ts';
+import type { WorkerResult, WorkerTask } from './worker.ts';
+import type { Finding, SchemasAvailable, ValidationReport } from './types.ts';
+
+export type { DocumentType, Finding, FindingSource, SchemasAvailable, StageTimings, ValidationReport } from './types.ts';
+export { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
+
+export interface ValidatorOptions {
+  /** Official artifacts (xsd/, schematron/); default VALIDATION_ARTIFACTS_DIR or ../shared/validation. */
+  artifactsDir?: string;
+  /** Where compiled SEF files are cached; default `.cache/validation` in the repo. */
+  cacheDir?: string;
+  /** Worker threads; default min(2, CPUs). 0 = validate in the calling thread. */
+  workers?: number;
+  /** A document taking longer than this is abandoned (its worker is replaced). Default 60 s. */
+  timeoutMs?: number;
+}
+
+export interface Validator {
+  validate(xml: string | Uint8Array): Promise<ValidationReport>;
+  readonly schemasAvailable: SchemasAvailable;
+  close(): Promise<void>;
+}
+
+function timeoutReport(schemas: SchemasAvailable, ms: number): ValidationReport {
+  const finding: Finding = {
+    rule: 'VALIDATION-TIMEOUT',
+    flag: 'fatal',
+    location: '',
+    message: `Validation did not finish within ${ms} ms.`,
+    source: 'xsd',
+  };
+  return {
+    document_type: null,
+    xsd_valid: null,
+    peppol_valid: null,
+    slovak_valid: null,
+    errors: [finding],
+    warnings: [],
+    schemas_available: schemas,
+    timings_ms: {},
+  };
+}
+
+export async function createValidator(opts: ValidatorOptions = {}): Promise<Validator> {
+  const options: EngineOptions = {
+    artifactsDir: opts.artifactsDir ?? defaultArtifactsDir(),
+    cacheDir: opts.cacheDir ?? defaultCacheDir(),
+  };
+  const workers = opts.workers ?? Math.min(2, os.availableParallelism());
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+
+  if (workers === 0) {
+    const engine = await Engine.create(options);
+    return {
+      schemasAvailable: engine.schemasAvailable,
+      validate: (xml) => Promise.resolve(engine.validate(xml)),
+      close: () => {
+        engine.close();
+        return Promise.resolve();
+      },
+    };
+  }
+
+  const pool = new Piscina<WorkerTask, WorkerResult>({
+    filename: new URL('./worker-entry.mjs', import.meta.url).href,
+    minThreads: workers,
+    maxThreads: workers,
+    idleTimeout: Number.POSITIVE_INFINITY,
+  });
+  // One worker compiles (or loads) the rule sets first, so the others only ever read the cache; then
+  // every worker loads and warms up before the first real document.
+  const prepared = await pool.run({ kind: 'prepare', options });
+  if (prepared.kind !== 'prepared') throw new Error('validation worker did not prepare');
+  await Promise.all(Array.from({ length: workers }, () => pool.run({ kind: 'prepare', options })));
+  const schemas = prepared.schemas;
+  let closed = false;
+
+  return {
+    schemasAvailable: schemas,
+    async validate(xml) {
+      if (closed) throw new Error('validator is closed');
+      try {
+        const result = await pool.run({ kind: 'validate', options, xml }, { signal: AbortSignal.timeout(timeoutMs) });
+        if (result.kind !== 'report') throw new Error('unexpected worker answer');
+        return result.report;
+      } catch (err) {
+        if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return timeoutReport(schemas, timeoutMs);
+        throw err;
+      }
+    },
+    async close() {
+      closed = true;
+      await pool.destroy();
+    },
+  };
+}

@@ -1,0 +1,7 @@
+// Plain-JS entry for piscina workers: on Node 20 the tsx loader of the main thread does not reach
+// worker threads, so register it here before loading the TypeScript worker.
+import { register } from 'tsx/esm/api';
+
+register();
+const { default: handle } = await import('./worker.ts');
+export default handle;

@@ -1,0 +1,65 @@
+// The library API: worker pool, missing bundles, refusals as findings.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'chai';
+import { createValidator, type Validator } from '../../src/validation/index.ts';
+import { artifact, ARTIFACTS, CACHE } from './support/paths.ts';
+
+const BASE = artifact('examples/peppol-bis-3.0.21/rules/examples/base-example.xml');
+
+describe('validation: createValidator (worker pool)', function () {
+  this.timeout(300_000);
+  let validator: Validator;
+  before(async () => {
+    validator = await createValidator({ artifactsDir: ARTIFACTS, cacheDir: CACHE, workers: 2 });
+  });
+  after(() => validator.close());
+
+  it('validates an official example in the pool without blocking the event loop', async () => {
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 5);
+    const xml = fs.readFileSync(BASE);
+    const reports = await Promise.all([validator.validate(xml), validator.validate(xml.toString('utf8')), validator.validate(xml)]);
+    clearInterval(timer);
+    for (const r of reports) {
+      expect(r.document_type).to.equal('Invoice');
+      expect([r.xsd_valid, r.peppol_valid]).to.deep.equal([true, true]);
+      expect(r.errors).to.deep.equal([]);
+      expect(r.schemas_available).to.deep.equal({ xsd_invoice: true, schematron_peppol: true, schematron_slovak: true });
+    }
+    expect(ticks).to.be.greaterThan(2);
+  });
+
+  it('answers a billion-laughs document with a refusal finding, not a crash', async () => {
+    const r = await validator.validate('<!DOCTYPE a [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;">]><Invoice>&b;</Invoice>');
+    expect(r.errors.map((e) => e.rule)).to.deep.equal(['XML-DOCTYPE']);
+    expect([r.xsd_valid, r.peppol_valid, r.slovak_valid]).to.deep.equal([false, null, null]);
+  });
+
+  it('reports a non-UBL root and a schema-invalid invoice as fatal findings', async () => {
+    const other = await validator.validate('<Order xmlns="urn:x"/>');
+    expect(other.errors[0]?.rule).to.equal('XML-NOT-UBL');
+    const invalid = await validator.validate(fs.readFileSync(BASE, 'utf8').replace('<cbc:IssueDate>', '<cbc:Bogus>x</cbc:Bogus><cbc:IssueDate>'));
+    expect(invalid.xsd_valid).to.equal(false);
+    expect(invalid.errors.some((e) => e.source === 'xsd')).to.equal(true);
+  });
+});
+
+describe('validation: missing bundles', () => {
+  it('never reports a stage valid that did not run, and says why', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-artifacts-'));
+    const v = await createValidator({ artifactsDir: empty, cacheDir: CACHE, workers: 0 });
+    try {
+      const r = await v.validate(fs.readFileSync(BASE));
+      expect(r.schemas_available).to.deep.equal({ xsd_invoice: false, schematron_peppol: false, schematron_slovak: true });
+      expect([r.xsd_valid, r.peppol_valid]).to.deep.equal([null, null]);
+      const unavailable = r.warnings.filter((w) => w.rule === 'VALIDATION-UNAVAILABLE');
+      expect(unavailable.map((w) => w.source).sort()).to.deep.equal(['cen', 'peppol', 'xsd'].sort());
+      expect(unavailable[0]?.message).to.match(/VALIDATION_ARTIFACTS_DIR/);
+    } finally {
+      await v.close();
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
