@@ -1,0 +1,48 @@
+import { pino } from 'pino';
+import { loadConfig } from '../../src/config.ts';
+import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
+import { createApp } from '../../src/http/app.ts';
+import { openServices, type Services } from '../../src/services.ts';
+import { listen } from '../api/support/http.ts';
+import { freshDatabase } from './database.ts';
+
+export interface TestService {
+  /** 'http://127.0.0.1:<port>/api/v1' */
+  api: string;
+  root: string;
+  demo: DemoCredentials;
+  services: Services;
+  /** fetch with the demo organisation's API key and JSON */
+  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): Promise<void>;
+}
+
+/** The whole service on a fresh database (PGlite, or Postgres with DATABASE_URL), with the demo, over real HTTP. */
+export async function startTestService(): Promise<TestService> {
+  const database = await freshDatabase();
+  const config = { ...loadConfig({}), databaseUrl: database.connectionString };
+  const services = await openServices(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const running = await listen(createApp(services, { validateResponses: true }));
+  const api = `${running.base}/api/v1`;
+  const demo = await createDemo(services, api);
+  return {
+    api,
+    root: running.base,
+    demo,
+    services,
+    async call(method, path, body, headers = {}) {
+      const response = await fetch(`${api}${path}`, {
+        method,
+        headers: { 'x-api-key': demo.api_key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
+    },
+    async close() {
+      await running.close();
+      await services.close();
+      await database.drop();
+    },
+  };
+}
