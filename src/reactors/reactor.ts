@@ -1,0 +1,24 @@
+import { createHash } from 'node:crypto';
+import type { RecordedEvent } from '../eventstore/port.ts';
+
+/**
+ * A side effect driven by events (Peppol delivery, FS filing, webhook fan-out, bulk import).
+ * Delivery is at least once: after a crash the last event may come again, so `react` must be
+ * idempotent by `event.id` (derive ids of what it writes with `derivedId`, or record the effect
+ * under the event id). Outcomes are recorded as new events, not as state of the reactor.
+ */
+export interface Reactor {
+  name: string;
+  handles: readonly string[];
+  react(event: RecordedEvent): Promise<void>;
+}
+
+/**
+ * A stable UUID for the n-th thing a reactor writes because of one event, so a repeated
+ * reaction writes the same ids and the store (or the receiver) recognises the duplicate.
+ */
+export function derivedId(sourceEventId: string, reactor: string, n = 0): string {
+  const hex = createHash('sha256').update(`${sourceEventId}/${reactor}/${n}`).digest('hex');
+  // shaped as a version-8 (custom) RFC 9562 UUID
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+}

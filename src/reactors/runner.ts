@@ -1,0 +1,111 @@
+import type { Logger } from 'pino';
+import { BehaviorSubject, filter, firstValueFrom, race, timer } from 'rxjs';
+import type { DataSource } from 'typeorm';
+import { START, type EventStore, type Position } from '../eventstore/port.ts';
+import type { Reactor } from './reactor.ts';
+
+interface Options {
+  batchSize?: number;
+  pollMs?: number;
+  /** first retry delay of a failing reaction; doubles up to 60 s */
+  retryMs?: number;
+}
+
+/**
+ * Runs reactors over the event store, each from its own checkpoint. The checkpoint moves only
+ * after an event's reaction succeeded, so every handled event is reacted to at least once; a
+ * failing reaction is retried (with backoff) before the reactor moves on, keeping order. No
+ * transaction is held open during a reaction: side effects talk to the outside world.
+ */
+export class ReactorRunner {
+  private running = false;
+  private loops: Promise<void>[] = [];
+  private readonly wake = new BehaviorSubject(0);
+  private readonly batchSize: number;
+  private readonly pollMs: number;
+  private readonly retryMs: number;
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly db: DataSource,
+    readonly reactors: readonly Reactor[],
+    private readonly log: Logger,
+    options: Options = {},
+  ) {
+    this.batchSize = options.batchSize ?? 200;
+    this.pollMs = options.pollMs ?? 250;
+    this.retryMs = options.retryMs ?? 500;
+  }
+
+  async start(): Promise<void> {
+    this.running = true;
+    const subscription = this.store.appended$.subscribe(() => this.wake.next(this.wake.value + 1));
+    this.loops = this.reactors.map((r) => this.follow(r));
+    void Promise.all(this.loops).finally(() => subscription.unsubscribe());
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.next(this.wake.value + 1);
+    await Promise.all(this.loops);
+  }
+
+  async checkpoint(name: string): Promise<Position> {
+    await this.db.query('INSERT INTO reactor_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
+    const rows: { position: string }[] = await this.db.query('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]);
+    return rows[0]?.position ?? START;
+  }
+
+  private async save(name: string, position: Position): Promise<void> {
+    await this.db.query('UPDATE reactor_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [name, position]);
+  }
+
+  private async follow(reactor: Reactor): Promise<void> {
+    let position = await this.checkpoint(reactor.name);
+    const handles = new Set(reactor.handles);
+    while (this.running) {
+      let batch;
+      try {
+        batch = await this.store.readAll(position, this.batchSize);
+      } catch (error) {
+        this.log.error({ err: error, reactor: reactor.name }, 'reactor could not read events');
+        await this.pause(this.retryMs);
+        continue;
+      }
+      for (const event of batch) {
+        if (!this.running) return;
+        if (handles.has(event.type)) {
+          await this.reactUntilDone(reactor, event);
+          if (!this.running) return;
+          await this.save(reactor.name, event.position);
+        }
+        position = event.position;
+      }
+      const last = batch[batch.length - 1];
+      if (last) await this.save(reactor.name, last.position);
+      if (batch.length < this.batchSize) await this.idle();
+    }
+  }
+
+  private async reactUntilDone(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<void> {
+    for (let attempt = 0; this.running; attempt++) {
+      try {
+        await reactor.react(event);
+        return;
+      } catch (error) {
+        this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
+        await this.pause(Math.min(60_000, this.retryMs * 2 ** attempt));
+      }
+    }
+  }
+
+  private async pause(ms: number): Promise<void> {
+    const seen = this.wake.value;
+    await firstValueFrom(race(timer(ms), this.wake.pipe(filter((n) => n !== seen && !this.running))));
+  }
+
+  private async idle(): Promise<void> {
+    const seen = this.wake.value;
+    await firstValueFrom(race(timer(this.pollMs), this.wake.pipe(filter((n) => n !== seen))));
+  }
+}

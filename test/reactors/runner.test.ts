@@ -1,0 +1,111 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import { pino } from 'pino';
+import type { DataSource } from 'typeorm';
+import { createEventStore, type EventStore, type RecordedEvent } from '../../src/eventstore/index.ts';
+import { openReadModels } from '../../src/readmodel/data-source.ts';
+import { derivedId, type Reactor } from '../../src/reactors/reactor.ts';
+import { ReactorRunner } from '../../src/reactors/runner.ts';
+import { freshDatabase, type TestDatabase } from '../support/database.ts';
+
+const log = pino({ level: 'silent' });
+
+describe('reactor runner', () => {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let store: EventStore;
+  let db: DataSource;
+  const seen: string[] = [];
+  let failuresLeft = 0;
+
+  /** Sends a "message" per InvoiceQueued event; the receiver deduplicates by event id. */
+  const sender: Reactor = {
+    name: 'sender',
+    handles: ['InvoiceQueued'],
+    async react(event: RecordedEvent) {
+      seen.push(String(event.data.n));
+      if (failuresLeft > 0) {
+        failuresLeft--;
+        throw new Error('network down');
+      }
+      await db.query('INSERT INTO sent (event_id, n) VALUES ($1, $2) ON CONFLICT (event_id) DO NOTHING', [event.id, event.data.n]);
+    },
+  };
+
+  const queue = (n: number) =>
+    store.append(`invoice-${n}`, [{ id: crypto.randomUUID(), type: 'InvoiceQueued', data: { n }, metadata: {} }], 'no_stream');
+  const noise = (n: number) =>
+    store.append(`other-${n}`, [{ id: crypto.randomUUID(), type: 'SomethingElse', data: {}, metadata: {} }], 'no_stream');
+  const sent = async () => (await db.query('SELECT n FROM sent ORDER BY n')).map((r: { n: number }) => r.n);
+  const until = async (check: () => Promise<boolean>) => {
+    for (let i = 0; i < 200 && !(await check()); i++) await new Promise((r) => setTimeout(r, 25));
+  };
+
+  before(async () => {
+    database = await freshDatabase();
+    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
+    store = await createEventStore({ pool });
+    db = await openReadModels(database.connectionString, [], [], 4);
+    await db.query('CREATE TABLE sent (event_id uuid PRIMARY KEY, n int NOT NULL)');
+  });
+  after(async () => {
+    await db.destroy();
+    await store.close();
+    await pool.end();
+    await database.drop();
+  });
+
+  it('reacts to each handled event in order, retrying a failure before moving on', async () => {
+    const runner = new ReactorRunner(store, db, [sender], log, { pollMs: 20, retryMs: 10 });
+    failuresLeft = 2;
+    await runner.start();
+    for (let n = 1; n <= 3; n++) {
+      await queue(n);
+      await noise(n);
+    }
+    await until(async () => (await sent()).length === 3);
+    await runner.stop();
+    expect(await sent()).to.deep.equal([1, 2, 3]);
+    expect(seen).to.deep.equal(['1', '1', '1', '2', '3']);
+  });
+
+  it('continues from its checkpoint after a restart, without reacting twice', async () => {
+    seen.length = 0;
+    await queue(4);
+    const runner = new ReactorRunner(store, db, [sender], log, { pollMs: 20 });
+    await runner.start();
+    await until(async () => (await sent()).length === 4);
+    await runner.stop();
+    expect(seen).to.deep.equal(['4']);
+  });
+
+  it('delivers again after a crash between the effect and the checkpoint; the effect stays single', async () => {
+    seen.length = 0;
+    const before = await runner0Checkpoint();
+    await queue(5);
+    const runner = new ReactorRunner(store, db, [sender], log, { pollMs: 20 });
+    await runner.start();
+    await until(async () => (await sent()).length === 5);
+    await runner.stop();
+    // the crash: the checkpoint write was lost
+    await db.query('UPDATE reactor_checkpoints SET position = $1 WHERE name = $2', [before, 'sender']);
+    const again = new ReactorRunner(store, db, [sender], log, { pollMs: 20 });
+    await again.start();
+    await until(async () => seen.length === 2);
+    await again.stop();
+    expect(seen).to.deep.equal(['5', '5']);
+    expect(await sent()).to.deep.equal([1, 2, 3, 4, 5]);
+  });
+
+  async function runner0Checkpoint(): Promise<string> {
+    return (await db.query("SELECT position FROM reactor_checkpoints WHERE name = 'sender'"))[0].position;
+  }
+
+  it('derives the same id for the same reaction, and different ids otherwise', () => {
+    const id = derivedId('e1', 'sender');
+    expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(derivedId('e1', 'sender')).to.equal(id);
+    expect(derivedId('e1', 'sender', 1)).to.not.equal(id);
+    expect(derivedId('e2', 'sender')).to.not.equal(id);
+  });
+});
