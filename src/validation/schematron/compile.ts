@@ -9,10 +9,11 @@
 //  - a finding is one string `kind US id US flag US location US message` (US = U+001F): cheap to build,
 //    and returned to JavaScript as a plain array by SaxonJS's raw delivery.
 import type { MessagePart, SchCheck, SchLet, SchRule, SchSchema } from './model.ts';
+import { KEY_DECLARATIONS, rewriteDescendantScans } from './keys.ts';
 import { MOD97_DECLARATION, rewriteMod97 } from './mod97.ts';
 
 /** Bumped whenever the generated XSLT changes meaning; part of every cache key. */
-export const COMPILER_VERSION = '1';
+export const COMPILER_VERSION = '2';
 export const FIELD_SEPARATOR = '\u001f';
 export const ENGINE_NS = 'urn:sk-einvoicing:validation';
 
@@ -29,8 +30,24 @@ export function lit(s: string): string {
   return `'${s.replace(/'/g, "''")}'`;
 }
 
+/** Expression rewriting for one compile: the exact mod 97 always, key lookups when optimising. */
+interface Rewriter {
+  expr(e: string): string;
+  pattern(p: string): string;
+}
+
+function rewriter(schema: SchSchema, optimize: boolean): Rewriter {
+  const resolve = (prefix: string): string | undefined => schema.namespaces.get(prefix);
+  return {
+    expr: (e) => rewriteMod97(optimize ? rewriteDescendantScans(e, resolve) : e),
+    pattern: (p) => rewriteMod97(optimize ? rewriteDescendantScans(p, resolve, 1) : p),
+  };
+}
+
+let rw: Rewriter = { expr: rewriteMod97, pattern: rewriteMod97 };
+
 function xp(expr: string): string {
-  return escapeAttr(rewriteMod97(expr));
+  return escapeAttr(rw.expr(expr));
 }
 
 function letVar(l: SchLet): string {
@@ -41,7 +58,7 @@ function letVar(l: SchLet): string {
 function messageExpr(parts: MessagePart[]): string {
   const pieces = parts.map((p) => {
     if ('text' in p) return lit(p.text);
-    if ('select' in p) return `string-join(for $skv_v in (${rewriteMod97(p.select)}) return string($skv_v), ' ')`;
+    if ('select' in p) return `string-join(for $skv_v in (${rw.expr(p.select)}) return string($skv_v), ' ')`;
     return p.name === null ? 'name(.)' : `name(${p.name})`;
   });
   if (pieces.length === 0) return "''";
@@ -55,7 +72,7 @@ function findingExpr(kind: string, check: SchCheck, message: string): string {
 }
 
 function checkXslt(check: SchCheck): string {
-  const fires = check.kind === 'assert' ? `not(${rewriteMod97(check.test)})` : `(${rewriteMod97(check.test)})`;
+  const fires = check.kind === 'assert' ? `not(${rw.expr(check.test)})` : `(${rw.expr(check.test)})`;
   const error = `concat('Rule ${check.id.replace(/'/g, "''")} could not be evaluated: ', $err:code, ' ', $err:description)`;
   return [
     `<xsl:try>`,
@@ -72,7 +89,7 @@ function mayMatchAttributes(context: string): boolean {
 
 function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: string): string {
   return [
-    `<xsl:template match="${xp(rule.context)}" mode="${mode}" priority="${priority}">`,
+    `<xsl:template match="${escapeAttr(rw.pattern(rule.context))}" mode="${mode}" priority="${priority}">`,
     ...rule.lets.map(letVar),
     ...rule.checks.map(checkXslt),
     `<xsl:apply-templates select="${descend}" mode="${mode}"/>`,
@@ -81,11 +98,16 @@ function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: st
 }
 
 export interface CompileOptions {
-  /** Extra XSLT declarations appended verbatim (used by optimisation passes). */
-  extraDeclarations?: string[];
+  /**
+   * Apply the optimisations (default true). `false` gives the literal translation, which the
+   * verification run compares against to prove the optimised rules give identical findings.
+   */
+  optimize?: boolean;
 }
 
 export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): string {
+  const optimize = options.optimize ?? true;
+  rw = rewriter(schema, optimize);
   const globals = new Map<string, string>();
   const addGlobal = (l: SchLet, where: string): void => {
     if (globals.has(l.name)) throw new Error(`let $${l.name} is declared twice at global level (${where})`);
@@ -108,7 +130,7 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
         else if ($a instance of element()) then concat(name($a), '[', count($a/preceding-sibling::*[node-name(.) eq node-name($a)]) + 1, ']')
         else 'node()', '/'))"/>
     </xsl:function>`,
-    ...(options.extraDeclarations ?? []),
+    ...(optimize ? KEY_DECLARATIONS : []),
   ];
 
   const modes: string[] = [];

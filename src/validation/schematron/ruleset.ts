@@ -1,6 +1,6 @@
 // One compiled rule set: .sch -> model -> XSLT -> cached SEF, ready to run.
 import fs from 'node:fs';
-import { compileToXslt } from './compile.ts';
+import { compileToXslt, type CompileOptions } from './compile.ts';
 import { parseSchematron } from './parse.ts';
 import { runSef } from './run.ts';
 import { cachedSef, sha256 } from './sef.ts';
@@ -14,10 +14,10 @@ export interface RuleSet {
 }
 
 /** Reads, compiles (or loads from cache) and returns a runnable rule set. */
-export async function loadRuleSet(file: string, source: SchematronSet, cacheDir: string): Promise<RuleSet> {
+export async function loadRuleSet(file: string, source: SchematronSet, cacheDir: string, options: CompileOptions = {}): Promise<RuleSet> {
   const bytes = fs.readFileSync(file);
-  const xslt = compileToXslt(parseSchematron(bytes));
-  const { sef } = await cachedSef(cacheDir, source, sha256(bytes), xslt);
+  const xslt = compileToXslt(parseSchematron(bytes), options);
+  const { sef } = await cachedSef(cacheDir, options.optimize === false ? `${source}-literal` : source, sha256(bytes), xslt);
   return ruleSetFromSef(sef, file, source);
 }
 
