@@ -1,6 +1,6 @@
 // Each Schematron feature the official rule files use, on a small schema compiled by our compiler.
 import { expect } from 'chai';
-import { compileToXslt } from '../../src/validation/schematron/compile.ts';
+import { allChecks, compileToXslt } from '../../src/validation/schematron/compile.ts';
 import { rewriteMod97 } from '../../src/validation/schematron/mod97.ts';
 import { parseSchematron } from '../../src/validation/schematron/parse.ts';
 import { ruleSetFromSef, type RuleSet } from '../../src/validation/schematron/ruleset.ts';
@@ -58,9 +58,10 @@ describe('validation: Schematron compiler', () => {
 
   before(async function () {
     this.timeout(120_000);
-    const xslt = compileToXslt(parseSchematron(SCH));
+    const schema = parseSchematron(SCH);
+    const xslt = compileToXslt(schema);
     const { sef } = await cachedSef(CACHE, 'compiler-test', sha256(SCH), xslt);
-    rules = ruleSetFromSef(sef, 'inline', 'sk');
+    rules = ruleSetFromSef(sef, 'inline', 'sk', allChecks(schema));
     findings = rules.run(DOC);
   });
 

@@ -13,7 +13,7 @@ import { KEY_DECLARATIONS, rewriteDescendantScans } from './keys.ts';
 import { MOD97_DECLARATION, rewriteMod97 } from './mod97.ts';
 
 /** Bumped whenever the generated XSLT changes meaning; part of every cache key. */
-export const COMPILER_VERSION = '2';
+export const COMPILER_VERSION = '3';
 export const FIELD_SEPARATOR = '\u001f';
 export const ENGINE_NS = 'urn:sk-einvoicing:validation';
 
@@ -71,8 +71,29 @@ function findingExpr(kind: string, check: SchCheck, message: string): string {
   return `concat(${lit(kind)}, ${sep}, ${lit(check.id)}, ${sep}, ${lit(check.flag)}, ${sep}, skv:path(.), ${sep}, ${message})`;
 }
 
-function checkXslt(check: SchCheck): string {
+/** True when the message needs the document (value-of, name); otherwise JavaScript supplies it. */
+export function isDynamicMessage(parts: MessagePart[]): boolean {
+  return parts.some((p) => !('text' in p));
+}
+
+/** XPath normalize-space, for static messages resolved in JavaScript. */
+export function normalizeSpace(s: string): string {
+  return s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
+}
+
+function checkXslt(check: SchCheck, index: number, compact: boolean): string {
   const fires = check.kind === 'assert' ? `not(${rw.expr(check.test)})` : `(${rw.expr(check.test)})`;
+  if (compact) {
+    // Small SEF: SaxonJS re-links the whole SEF tree on every transform, so each node costs time
+    // on every document. Ids, flags and static messages stay in JavaScript, looked up by index.
+    const hit = isDynamicMessage(check.message) ? `skv:hitm(${index}, ., ${messageExpr(check.message)})` : `skv:hit(${index}, .)`;
+    return [
+      `<xsl:try>`,
+      `<xsl:if test="${escapeAttr(fires)}"><xsl:sequence select="${escapeAttr(hit)}"/></xsl:if>`,
+      `<xsl:catch><xsl:sequence select="skv:fail(${index}, ., concat($err:code, ' ', $err:description))"/></xsl:catch>`,
+      `</xsl:try>`,
+    ].join('');
+  }
   const error = `concat('Rule ${check.id.replace(/'/g, "''")} could not be evaluated: ', $err:code, ' ', $err:description)`;
   return [
     `<xsl:try>`,
@@ -82,16 +103,29 @@ function checkXslt(check: SchCheck): string {
   ].join('');
 }
 
+const COMPACT_FUNCTIONS = `<xsl:function name="skv:hit" as="xs:string">
+      <xsl:param name="i" as="xs:integer"/><xsl:param name="n" as="node()"/>
+      <xsl:sequence select="concat('f${FIELD_SEPARATOR}', $i, '${FIELD_SEPARATOR}', skv:path($n))"/>
+    </xsl:function>
+    <xsl:function name="skv:hitm" as="xs:string">
+      <xsl:param name="i" as="xs:integer"/><xsl:param name="n" as="node()"/><xsl:param name="m" as="xs:string"/>
+      <xsl:sequence select="concat('f${FIELD_SEPARATOR}', $i, '${FIELD_SEPARATOR}', skv:path($n), '${FIELD_SEPARATOR}', $m)"/>
+    </xsl:function>
+    <xsl:function name="skv:fail" as="xs:string">
+      <xsl:param name="i" as="xs:integer"/><xsl:param name="n" as="node()"/><xsl:param name="m" as="xs:string"/>
+      <xsl:sequence select="concat('e${FIELD_SEPARATOR}', $i, '${FIELD_SEPARATOR}', skv:path($n), '${FIELD_SEPARATOR}', $m)"/>
+    </xsl:function>`;
+
 /** True when a context's last step may select attributes, so the mode must visit them. */
 function mayMatchAttributes(context: string): boolean {
   return /(^|\/|\||\()\s*(@|attribute::)/.test(context);
 }
 
-function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: string): string {
+function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: string, first: number, compact: boolean): string {
   return [
     `<xsl:template match="${escapeAttr(rw.pattern(rule.context))}" mode="${mode}" priority="${priority}">`,
     ...rule.lets.map(letVar),
-    ...rule.checks.map(checkXslt),
+    ...rule.checks.map((c, k) => checkXslt(c, first + k, compact)),
     `<xsl:apply-templates select="${descend}" mode="${mode}"/>`,
     `</xsl:template>`,
   ].join('\n');
@@ -103,6 +137,11 @@ export interface CompileOptions {
    * verification run compares against to prove the optimised rules give identical findings.
    */
   optimize?: boolean;
+}
+
+/** Every assert/report in document order; compact findings carry an index into this list. */
+export function allChecks(schema: SchSchema): SchCheck[] {
+  return schema.patterns.flatMap((p) => p.rules.flatMap((r) => r.checks));
 }
 
 export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): string {
@@ -130,10 +169,11 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
         else if ($a instance of element()) then concat(name($a), '[', count($a/preceding-sibling::*[node-name(.) eq node-name($a)]) + 1, ']')
         else 'node()', '/'))"/>
     </xsl:function>`,
-    ...(optimize ? KEY_DECLARATIONS : []),
+    ...(optimize ? [...KEY_DECLARATIONS, COMPACT_FUNCTIONS] : []),
   ];
 
   const modes: string[] = [];
+  let checkIndex = 0; // position in allChecks(schema): the compact findings refer to it
   schema.patterns.forEach((pattern, pi) => {
     const mode = `skv:p${pi + 1}`;
     modes.push(mode);
@@ -142,7 +182,10 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
     out.push(`<xsl:template match="document-node()" mode="${mode}" priority="-100"><xsl:apply-templates select="*" mode="${mode}"/></xsl:template>`);
     out.push(`<xsl:template match="*" mode="${mode}" priority="-100"><xsl:apply-templates select="${descend}" mode="${mode}"/></xsl:template>`);
     const n = pattern.rules.length;
-    pattern.rules.forEach((rule, ri) => out.push(ruleTemplate(rule, mode, n - ri, descend)));
+    pattern.rules.forEach((rule, ri) => {
+      out.push(ruleTemplate(rule, mode, n - ri, descend, checkIndex, optimize));
+      checkIndex += rule.checks.length;
+    });
   });
 
   out.push(`<xsl:template match="/">${modes.map((m) => `<xsl:apply-templates select="." mode="${m}"/>`).join('')}</xsl:template>`);

@@ -1,6 +1,7 @@
 // One compiled rule set: .sch -> model -> XSLT -> cached SEF, ready to run.
 import fs from 'node:fs';
-import { compileToXslt, type CompileOptions } from './compile.ts';
+import { allChecks, compileToXslt, type CompileOptions } from './compile.ts';
+import type { SchCheck } from './model.ts';
 import { parseSchematron } from './parse.ts';
 import { runSef } from './run.ts';
 import { cachedSef, sha256 } from './sef.ts';
@@ -16,11 +17,13 @@ export interface RuleSet {
 /** Reads, compiles (or loads from cache) and returns a runnable rule set. */
 export async function loadRuleSet(file: string, source: SchematronSet, cacheDir: string, options: CompileOptions = {}): Promise<RuleSet> {
   const bytes = fs.readFileSync(file);
-  const xslt = compileToXslt(parseSchematron(bytes), options);
+  const schema = parseSchematron(bytes);
+  const xslt = compileToXslt(schema, options);
   const { sef } = await cachedSef(cacheDir, options.optimize === false ? `${source}-literal` : source, sha256(bytes), xslt);
-  return ruleSetFromSef(sef, file, source);
+  return ruleSetFromSef(sef, file, source, allChecks(schema));
 }
 
-export function ruleSetFromSef(sef: SefNode, file: string, source: SchematronSet): RuleSet {
-  return { source, file, run: (xml) => runSef(sef, xml, source) };
+/** `checks` (allChecks of the compiled schema) resolves the compact findings of optimised builds. */
+export function ruleSetFromSef(sef: SefNode, file: string, source: SchematronSet, checks: SchCheck[] = []): RuleSet {
+  return { source, file, run: (xml) => runSef(sef, xml, source, checks) };
 }

@@ -1,9 +1,22 @@
 // Runs a compiled rule set on one document and turns the engine's strings into findings.
-import { FIELD_SEPARATOR } from './compile.ts';
+import { FIELD_SEPARATOR, normalizeSpace } from './compile.ts';
+import type { SchCheck } from './model.ts';
 import { SaxonJS, type SefNode } from './saxon.ts';
 import type { Finding, SchematronSet } from '../types.ts';
 
-export function parseFindingLine(line: string, source: SchematronSet): Finding {
+export function parseFindingLine(line: string, source: SchematronSet, checks: SchCheck[] = []): Finding {
+  if (line.startsWith('f') || line.startsWith('e')) {
+    // Compact form: kind, index of the check, location[, dynamic message | error text].
+    const [kind, index = '', location = '', ...rest] = line.split(FIELD_SEPARATOR);
+    const check = checks[Number(index)];
+    if (!check) return { rule: `${source.toUpperCase()}-ENGINE-ERROR`, flag: 'fatal', location, message: `Unknown check #${index}`, source };
+    const extra = rest.join(FIELD_SEPARATOR);
+    if (kind === 'e') {
+      return { rule: check.id, flag: 'fatal', location, message: `Rule ${check.id} could not be evaluated: ${extra}`, source };
+    }
+    const message = rest.length > 0 ? extra : normalizeSpace(check.message.map((p) => ('text' in p ? p.text : '')).join(''));
+    return { rule: check.id, flag: check.flag, location, message, source };
+  }
   const [kind = 'F', rule = '', flag = 'fatal', location = '', ...rest] = line.split(FIELD_SEPARATOR);
   const message = rest.join(FIELD_SEPARATOR);
   // A rule that raised a dynamic error is reported as fatal: we cannot claim it passed.
@@ -11,11 +24,11 @@ export function parseFindingLine(line: string, source: SchematronSet): Finding {
 }
 
 /** Runs the rule set; an error that escapes the per-rule guards becomes one fatal finding. */
-export function runSef(sef: SefNode, xml: string, source: SchematronSet): Finding[] {
+export function runSef(sef: SefNode, xml: string, source: SchematronSet, checks: SchCheck[] = []): Finding[] {
   try {
     const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, sourceText: xml, destination: 'raw' }, 'sync');
     const items = Array.isArray(principalResult) ? principalResult : principalResult == null ? [] : [principalResult];
-    return items.map((item) => parseFindingLine(String(item), source));
+    return items.map((item) => parseFindingLine(String(item), source, checks));
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     return [{ rule: `${source.toUpperCase()}-ENGINE-ERROR`, flag: 'fatal', location: '/', message: `Rule set could not run: ${message}`, source }];
