@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import { schematronFile } from './artifacts.ts';
 import { parseUntrusted } from './safe-xml.ts';
 import { loadRuleSet, type RuleSet } from './schematron/ruleset.ts';
+import { prepareSource } from './schematron/run.ts';
 import { XsdStage, xsdAvailable } from './xsd.ts';
 import type { Finding, SchemasAvailable, SchematronSet, StageTimings, ValidationReport } from './types.ts';
 
@@ -102,6 +103,10 @@ export class Engine {
       doc.dispose();
     }
     // Schematron runs even on XSD-invalid documents: the findings help, and *_valid stays honest.
+    // SaxonJS parses the document once for all rule sets (counted in the parse stage).
+    t = performance.now();
+    const source = SETS.some((s) => this.ruleSets[s]) ? (prepareSource(text) ?? text) : text;
+    timings.parse += performance.now() - t;
     for (const set of SETS) {
       const rs = this.ruleSets[set];
       if (!rs) {
@@ -109,7 +114,7 @@ export class Engine {
         continue;
       }
       t = performance.now();
-      findings.push(...rs.run(text));
+      findings.push(...rs.run(source));
       timings[set] = performance.now() - t;
     }
     const xsdValid = available.xsd_invoice ? clean('xsd') : null;

@@ -9,11 +9,12 @@
 //  - a finding is one string `kind US id US flag US location US message` (US = U+001F): cheap to build,
 //    and returned to JavaScript as a plain array by SaxonJS's raw delivery.
 import type { MessagePart, SchCheck, SchLet, SchRule, SchSchema } from './model.ts';
-import { KEY_DECLARATIONS, rewriteDescendantScans } from './keys.ts';
+import { candidateNames } from './candidates.ts';
+import { ELEMENT_KEY, KEY_DECLARATIONS, rewriteDescendantScans } from './keys.ts';
 import { MOD97_DECLARATION, rewriteMod97 } from './mod97.ts';
 
 /** Bumped whenever the generated XSLT changes meaning; part of every cache key. */
-export const COMPILER_VERSION = '3';
+export const COMPILER_VERSION = '5';
 export const FIELD_SEPARATOR = '\u001f';
 export const ENGINE_NS = 'urn:sk-einvoicing:validation';
 
@@ -126,7 +127,7 @@ function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: st
     `<xsl:template match="${escapeAttr(rw.pattern(rule.context))}" mode="${mode}" priority="${priority}">`,
     ...rule.lets.map(letVar),
     ...rule.checks.map((c, k) => checkXslt(c, first + k, compact)),
-    `<xsl:apply-templates select="${descend}" mode="${mode}"/>`,
+    ...(descend === '' ? [] : [`<xsl:apply-templates select="${descend}" mode="${mode}"/>`]),
     `</xsl:template>`,
   ].join('\n');
 }
@@ -172,15 +173,27 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
     ...(optimize ? [...KEY_DECLARATIONS, COMPACT_FUNCTIONS] : []),
   ];
 
-  const modes: string[] = [];
+  const modes: string[] = []; // apply-templates instruction that starts each pattern, in order
   let checkIndex = 0; // position in allChecks(schema): the compact findings refer to it
+  const resolve = (prefix: string): string | undefined => schema.namespaces.get(prefix);
   schema.patterns.forEach((pattern, pi) => {
     const mode = `skv:p${pi + 1}`;
-    modes.push(mode);
-    const descend = pattern.rules.some((r) => mayMatchAttributes(r.context)) ? '@*|*' : '*';
-    out.push(`<xsl:mode name="${mode}" on-no-match="shallow-skip"/>`);
-    out.push(`<xsl:template match="document-node()" mode="${mode}" priority="-100"><xsl:apply-templates select="*" mode="${mode}"/></xsl:template>`);
-    out.push(`<xsl:template match="*" mode="${mode}" priority="-100"><xsl:apply-templates select="${descend}" mode="${mode}"/></xsl:template>`);
+    const perRule = pattern.rules.map((r) => candidateNames(r.context, resolve));
+    const keyed = optimize && perRule.every((n) => n !== null);
+    let descend = '';
+    if (keyed) {
+      // Only elements with the local names this pattern's rules can match, in document order; a
+      // same-named element of another namespace is harmless (no rule matches it: deep-skip).
+      const names = [...new Set(perRule.flatMap((n) => n ?? []).map((q) => q.replace(/^Q\{[^}]*\}/, '')))].map(lit).join(', ');
+      out.push(`<xsl:mode name="${mode}" on-no-match="deep-skip"/>`);
+      modes.push(`<xsl:apply-templates select="${escapeAttr(`key('${ELEMENT_KEY}', (${names}))`)}" mode="${mode}"/>`);
+    } else {
+      descend = pattern.rules.some((r) => mayMatchAttributes(r.context)) ? '@*|*' : '*';
+      out.push(`<xsl:mode name="${mode}" on-no-match="shallow-skip"/>`);
+      out.push(`<xsl:template match="document-node()" mode="${mode}" priority="-100"><xsl:apply-templates select="*" mode="${mode}"/></xsl:template>`);
+      out.push(`<xsl:template match="*" mode="${mode}" priority="-100"><xsl:apply-templates select="${descend}" mode="${mode}"/></xsl:template>`);
+      modes.push(`<xsl:apply-templates select="." mode="${mode}"/>`);
+    }
     const n = pattern.rules.length;
     pattern.rules.forEach((rule, ri) => {
       out.push(ruleTemplate(rule, mode, n - ri, descend, checkIndex, optimize));
@@ -188,7 +201,7 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
     });
   });
 
-  out.push(`<xsl:template match="/">${modes.map((m) => `<xsl:apply-templates select="." mode="${m}"/>`).join('')}</xsl:template>`);
+  out.push(`<xsl:template match="/">${modes.join('')}</xsl:template>`);
   out.push(`</xsl:stylesheet>`);
   return out.join('\n');
 }

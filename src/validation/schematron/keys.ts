@@ -12,9 +12,12 @@
 export const ELEMENT_KEY = 'skv:elements';
 export const ATTRIBUTE_KEY = 'skv:attributes';
 
+// Keyed by local name only: building the index is one pass per document, and a string concat per
+// element made it the biggest cost on large invoices. Lookups add a self:: / namespace filter where
+// an exact result is needed.
 export const KEY_DECLARATIONS = [
-  `<xsl:key name="${ELEMENT_KEY}" match="*" use="concat('Q{', namespace-uri(), '}', local-name())"/>`,
-  `<xsl:key name="${ATTRIBUTE_KEY}" match="@*" use="concat('Q{', namespace-uri(), '}', local-name())"/>`,
+  `<xsl:key name="${ELEMENT_KEY}" match="*" use="local-name()"/>`,
+  `<xsl:key name="${ATTRIBUTE_KEY}" match="@*" use="local-name()"/>`,
 ];
 
 const NAME = /^(?:([A-Za-z_][\w.-]*):)?([A-Za-z_][\w.-]*)/;
@@ -104,7 +107,9 @@ export function rewriteDescendantScans(expr: string, resolve: (prefix: string) =
         }
         if (safe) {
           // The predicates stay in the output; the loop copies them (and tracks their depth) as usual.
-          out += `key('${attr ? ATTRIBUTE_KEY : ELEMENT_KEY}', 'Q{${uri}}${m[2] ?? ''}')`;
+          const local = m[2] ?? '';
+          const exact = `[namespace-uri() eq '${uri}']`;
+          out += `key('${attr ? ATTRIBUTE_KEY : ELEMENT_KEY}', '${local}')${exact}`;
           i = after;
           continue;
         }

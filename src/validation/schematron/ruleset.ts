@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { allChecks, compileToXslt, type CompileOptions } from './compile.ts';
 import type { SchCheck } from './model.ts';
 import { parseSchematron } from './parse.ts';
-import { runSef } from './run.ts';
+import { runSef, type PreparedSource } from './run.ts';
 import { cachedSef, sha256 } from './sef.ts';
 import type { SefNode } from './saxon.ts';
 import type { Finding, SchematronSet } from '../types.ts';
@@ -11,7 +11,8 @@ import type { Finding, SchematronSet } from '../types.ts';
 export interface RuleSet {
   source: SchematronSet;
   file: string;
-  run(xml: string): Finding[];
+  /** Runs on XML text, or on a document prepared once for several rule sets. */
+  run(xml: string | PreparedSource): Finding[];
 }
 
 /** Reads, compiles (or loads from cache) and returns a runnable rule set. */

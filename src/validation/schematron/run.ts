@@ -24,9 +24,22 @@ export function parseFindingLine(line: string, source: SchematronSet, checks: Sc
 }
 
 /** Runs the rule set; an error that escapes the per-rule guards becomes one fatal finding. */
-export function runSef(sef: SefNode, xml: string, source: SchematronSet, checks: SchCheck[] = []): Finding[] {
+/** A document parsed once by SaxonJS, to share between the rule sets of one validation. */
+export type PreparedSource = { readonly saxonDocument: unknown };
+
+/** Parses for SaxonJS once; null if SaxonJS's parser refuses what libxml2 accepted (each run then reports it). */
+export function prepareSource(xml: string): PreparedSource | null {
   try {
-    const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, sourceText: xml, destination: 'raw' }, 'sync');
+    return { saxonDocument: SaxonJS.getPlatform().parseXmlFromString(xml) };
+  } catch {
+    return null;
+  }
+}
+
+export function runSef(sef: SefNode, xml: string | PreparedSource, source: SchematronSet, checks: SchCheck[] = []): Finding[] {
+  try {
+    const input = typeof xml === 'string' ? { sourceText: xml } : { sourceNode: xml.saxonDocument };
+    const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, ...input, destination: 'raw' }, 'sync');
     const items = Array.isArray(principalResult) ? principalResult : principalResult == null ? [] : [principalResult];
     return items.map((item) => parseFindingLine(String(item), source, checks));
   } catch (err) {
