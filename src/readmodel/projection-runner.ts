@@ -71,6 +71,7 @@ export class ProjectionRunner {
 
   /** Applies every event up to the head of the store for one projector; returns how many were read. */
   async catchUp(projector: Projector): Promise<number> {
+    await this.ensureCheckpoint(projector.name);
     let total = 0;
     for (;;) {
       const read = await this.step(projector);
@@ -81,6 +82,7 @@ export class ProjectionRunner {
 
   /** Empties a projector's tables and resets its checkpoint in one transaction; replay with catchUp. */
   async reset(projector: Projector): Promise<void> {
+    await this.ensureCheckpoint(projector.name);
     await this.db.transaction(async (tx) => {
       await tx.query(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
       if (projector.tables.length > 0) await tx.query(`TRUNCATE ${projector.tables.join(', ')}`);
@@ -109,8 +111,13 @@ export class ProjectionRunner {
     return subject;
   }
 
-  private async loadCheckpoint(name: string): Promise<Position> {
+  /** Every projector has its checkpoint row before any batch, so a missing row never reads as "moved". */
+  private async ensureCheckpoint(name: string): Promise<void> {
     await this.db.query(`INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [name]);
+  }
+
+  private async loadCheckpoint(name: string): Promise<Position> {
+    await this.ensureCheckpoint(name);
     const rows: { position: string }[] = await this.db.query('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
     return rows[0]?.position ?? START;
   }

@@ -99,6 +99,14 @@ describe('projection runner', function () {
     await Promise.all([a.stop(), b.stop()]);
   });
 
+  it('catches up a projector that was never started (CLI rebuild on a new database) and stops at the head', async () => {
+    const fresh: Projector = { ...customerDirectory, name: 'never-started' };
+    const runner = new ProjectionRunner(store, db, [fresh], log, { batchSize: 3 });
+    const events = await runner.catchUp(fresh);
+    expect(events).to.equal((await store.readAll('', 10_000)).length);
+    expect(await runner.catchUp(fresh)).to.equal(0);
+  });
+
   it('rebuilds a read model from history to the same rows', async () => {
     const runner = new ProjectionRunner(store, db, [customerDirectory], log);
     await runner.start();
