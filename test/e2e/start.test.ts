@@ -15,7 +15,7 @@ async function freePort(): Promise<number> {
 
 /** `npm start` as a newcomer runs it: the embedded default in a DATA_DIR, nothing else. */
 function start(dataDir: string, port: number): ChildProcess {
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
   delete env.DATABASE_URL;
   delete env.EVENTSTORE_URL;
   return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
