@@ -1,8 +1,9 @@
-// `npm run bench -- validation [--verify] [--quick]`
+// `npm run bench -- validation [--verify] [--quick] [--literal]`
 //
 // Default: ms per document (p50/p95) for each stage (parse, XSD, CEN, Peppol, SK, total) on the
 // official 3.0.21 examples and generated Slovak invoices of 10, 100 and 1,000 lines, in one thread;
 // then invoices/s through the worker pool.
+// --literal: the same table for the literal (unoptimised) translation, for comparison.
 // --verify: proves the optimised compilation gives the same findings as the literal one on every
 // official unit test, every official example and the generated invoices.
 import fs from 'node:fs';
@@ -41,12 +42,13 @@ function cases(quick: boolean): Case[] {
   ];
 }
 
-async function stageBench(quick: boolean): Promise<void> {
-  const engine = await Engine.create({ artifactsDir: ARTIFACTS, cacheDir: CACHE });
-  console.log(`\nPer-stage ms per document, one thread (Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}):\n`);
+async function stageBench(quick: boolean, literal: boolean): Promise<void> {
+  const engine = await Engine.create({ artifactsDir: ARTIFACTS, cacheDir: CACHE, compile: { optimize: !literal } });
+  const what = literal ? 'LITERAL translation' : 'optimised compilation';
+  console.log(`\nPer-stage ms per document (p50 / p95), ${what}, one thread (Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}):\n`);
   console.log('| documents | runs | parse | XSD | CEN | Peppol | SK | total p50 | total p95 |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const c of cases(quick)) {
+  for (const c of cases(quick || literal)) {
     for (const d of c.docs) engine.validate(d); // warm-up
     const samples: StageTimings[] = [];
     for (let r = 0; r < c.runs; r++) for (const d of c.docs) samples.push(engine.validate(d).timings_ms);
@@ -117,6 +119,7 @@ async function verify(): Promise<void> {
 export async function main(args: string[]): Promise<void> {
   const quick = args.includes('--quick');
   if (args.includes('--verify')) return verify();
-  await stageBench(quick);
-  await poolBench(quick);
+  const literal = args.includes('--literal');
+  await stageBench(quick, literal);
+  if (!literal) await poolBench(quick);
 }

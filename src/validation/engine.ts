@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { schematronFile } from './artifacts.ts';
 import { parseUntrusted } from './safe-xml.ts';
+import type { CompileOptions } from './schematron/compile.ts';
 import { loadRuleSet, type RuleSet } from './schematron/ruleset.ts';
 import { prepareSource } from './schematron/run.ts';
 import { XsdStage, xsdAvailable } from './xsd.ts';
@@ -13,6 +14,8 @@ export interface EngineOptions {
   cacheDir: string;
   /** Override the .sch file of a rule set (tests run older releases against their own unit tests). */
   schematronFiles?: Partial<Record<SchematronSet, string>>;
+  /** Compiler options; `{ optimize: false }` runs the literal translation (benchmarks compare it). */
+  compile?: CompileOptions;
 }
 
 const SETS: SchematronSet[] = ['cen', 'peppol', 'sk'];
@@ -45,7 +48,7 @@ export class Engine {
     ) as Record<SchematronSet, string>;
     const ruleSets: Partial<Record<SchematronSet, RuleSet>> = {};
     for (const set of SETS) {
-      if (fs.existsSync(files[set])) ruleSets[set] = await loadRuleSet(files[set], set, options.cacheDir);
+      if (fs.existsSync(files[set])) ruleSets[set] = await loadRuleSet(files[set], set, options.cacheDir, options.compile);
     }
     return new Engine(options, ruleSets, files);
   }
