@@ -45,18 +45,12 @@ function rewriter(schema: SchSchema, optimize: boolean): Rewriter {
   };
 }
 
-let rw: Rewriter = { expr: rewriteMod97, pattern: rewriteMod97 };
-
-function xp(expr: string): string {
-  return escapeAttr(rw.expr(expr));
-}
-
-function letVar(l: SchLet): string {
-  return `<xsl:variable name="${escapeAttr(l.name)}" select="${xp(l.value)}"/>`;
+function letVar(rw: Rewriter, l: SchLet): string {
+  return `<xsl:variable name="${escapeAttr(l.name)}" select="${escapeAttr(rw.expr(l.value))}"/>`;
 }
 
 /** Message as an XPath string expression; whitespace normalized like SVRL text. */
-function messageExpr(parts: MessagePart[]): string {
+function messageExpr(rw: Rewriter, parts: MessagePart[]): string {
   const pieces = parts.map((p) => {
     if ('text' in p) return lit(p.text);
     if ('select' in p) return `string-join(for $skv_v in (${rw.expr(p.select)}) return string($skv_v), ' ')`;
@@ -82,12 +76,12 @@ export function normalizeSpace(s: string): string {
   return s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
 }
 
-function checkXslt(check: SchCheck, index: number, compact: boolean): string {
+function checkXslt(rw: Rewriter, check: SchCheck, index: number, compact: boolean): string {
   const fires = check.kind === 'assert' ? `not(${rw.expr(check.test)})` : `(${rw.expr(check.test)})`;
   if (compact) {
     // Small SEF: SaxonJS re-links the whole SEF tree on every transform, so each node costs time
     // on every document. Ids, flags and static messages stay in JavaScript, looked up by index.
-    const hit = isDynamicMessage(check.message) ? `skv:hitm(${index}, ., ${messageExpr(check.message)})` : `skv:hit(${index}, .)`;
+    const hit = isDynamicMessage(check.message) ? `skv:hitm(${index}, ., ${messageExpr(rw, check.message)})` : `skv:hit(${index}, .)`;
     return [
       `<xsl:try>`,
       `<xsl:if test="${escapeAttr(fires)}"><xsl:sequence select="${escapeAttr(hit)}"/></xsl:if>`,
@@ -98,7 +92,7 @@ function checkXslt(check: SchCheck, index: number, compact: boolean): string {
   const error = `concat('Rule ${check.id.replace(/'/g, "''")} could not be evaluated: ', $err:code, ' ', $err:description)`;
   return [
     `<xsl:try>`,
-    `<xsl:if test="${escapeAttr(fires)}"><xsl:sequence select="${escapeAttr(findingExpr('F', check, messageExpr(check.message)))}"/></xsl:if>`,
+    `<xsl:if test="${escapeAttr(fires)}"><xsl:sequence select="${escapeAttr(findingExpr('F', check, messageExpr(rw, check.message)))}"/></xsl:if>`,
     `<xsl:catch><xsl:sequence select="${escapeAttr(findingExpr('E', check, error))}"/></xsl:catch>`,
     `</xsl:try>`,
   ].join('');
@@ -122,11 +116,11 @@ function mayMatchAttributes(context: string): boolean {
   return /(^|\/|\||\()\s*(@|attribute::)/.test(context);
 }
 
-function ruleTemplate(rule: SchRule, mode: string, priority: number, descend: string, first: number, compact: boolean): string {
+function ruleTemplate(rw: Rewriter, rule: SchRule, mode: string, priority: number, descend: string, first: number, compact: boolean): string {
   return [
     `<xsl:template match="${escapeAttr(rw.pattern(rule.context))}" mode="${mode}" priority="${priority}">`,
-    ...rule.lets.map(letVar),
-    ...rule.checks.map((c, k) => checkXslt(c, first + k, compact)),
+    ...rule.lets.map((l) => letVar(rw, l)),
+    ...rule.checks.map((c, k) => checkXslt(rw, c, first + k, compact)),
     ...(descend === '' ? [] : [`<xsl:apply-templates select="${descend}" mode="${mode}"/>`]),
     `</xsl:template>`,
   ].join('\n');
@@ -147,11 +141,11 @@ export function allChecks(schema: SchSchema): SchCheck[] {
 
 export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): string {
   const optimize = options.optimize ?? true;
-  rw = rewriter(schema, optimize);
+  const rw = rewriter(schema, optimize);
   const globals = new Map<string, string>();
   const addGlobal = (l: SchLet, where: string): void => {
     if (globals.has(l.name)) throw new Error(`let $${l.name} is declared twice at global level (${where})`);
-    globals.set(l.name, letVar(l));
+    globals.set(l.name, letVar(rw, l));
   };
   schema.lets.forEach((l) => addGlobal(l, 'schema'));
   schema.patterns.forEach((p, i) => p.lets.forEach((l) => addGlobal(l, `pattern ${p.id ?? i + 1}`)));
@@ -196,7 +190,7 @@ export function compileToXslt(schema: SchSchema, options: CompileOptions = {}): 
     }
     const n = pattern.rules.length;
     pattern.rules.forEach((rule, ri) => {
-      out.push(ruleTemplate(rule, mode, n - ri, descend, checkIndex, optimize));
+      out.push(ruleTemplate(rw, rule, mode, n - ri, descend, checkIndex, optimize));
       checkIndex += rule.checks.length;
     });
   });
