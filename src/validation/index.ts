@@ -15,8 +15,9 @@
  * ```
  *
  * - `validate` never throws for a bad document: unsafe XML (DTDs, entities, too large or too deep),
- *   non-UBL roots, XSD errors and errors raised inside a rule all come back as fatal findings.
- *   It rejects only when the engine itself is unusable (worker crash) or the validator is closed.
+ *   non-UBL roots, XSD errors and errors raised inside a rule all come back as fatal findings; a
+ *   timeout or a crashed worker gives `VALIDATION-TIMEOUT` / `VALIDATION-ENGINE-ERROR` with every
+ *   `*_valid` null. It rejects only when the validator is closed.
  * - `*_valid` is `true` only when that stage ran and produced no fatal finding. `peppol_valid` covers
  *   CEN + Peppol together; a missing bundle gives `null`, `schemas_available` false and a warning
  *   with rule `VALIDATION-UNAVAILABLE`. Strict callers (SAPI) must fail closed on `null`.
@@ -51,14 +52,8 @@ export interface Validator {
   close(): Promise<void>;
 }
 
-function timeoutReport(schemas: SchemasAvailable, ms: number): ValidationReport {
-  const finding: Finding = {
-    rule: 'VALIDATION-TIMEOUT',
-    flag: 'fatal',
-    location: '',
-    message: `Validation did not finish within ${ms} ms.`,
-    source: 'xsd',
-  };
+function failureReport(schemas: SchemasAvailable, rule: string, message: string): ValidationReport {
+  const finding: Finding = { rule, flag: 'fatal', location: '', message, source: 'xsd' };
   return {
     document_type: null,
     xsd_valid: null,
@@ -114,8 +109,12 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
         if (result.kind !== 'report') throw new Error('unexpected worker answer');
         return result.report;
       } catch (err) {
-        if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) return timeoutReport(schemas, timeoutMs);
-        throw err;
+        if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) {
+          return failureReport(schemas, 'VALIDATION-TIMEOUT', `Validation did not finish within ${timeoutMs} ms.`);
+        }
+        // A crashed worker (out of memory, a bug) is replaced by the pool; the caller gets a finding.
+        const message = err instanceof Error ? err.message : String(err);
+        return failureReport(schemas, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`);
       }
     },
     async close() {

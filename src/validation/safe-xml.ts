@@ -25,7 +25,7 @@ function refusal(rule: string, message: string, location = ''): Finding {
 
 /** Decodes bytes honouring a non-UTF-8 encoding declaration; UBL is nearly always UTF-8. */
 export function decodeXml(input: string | Uint8Array): string {
-  if (typeof input === 'string') return input.replace(/^\uFEFF/, '');
+  if (typeof input === 'string') return asUtf8Declaration(input.replace(/^\uFEFF/, ''));
   const head = Buffer.from(input.subarray(0, 200)).toString('latin1');
   const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]?.toLowerCase();
   let text: string;
@@ -34,7 +34,15 @@ export function decodeXml(input: string | Uint8Array): string {
   } catch {
     text = new TextDecoder('utf-8').decode(input);
   }
-  return text.replace(/^\uFEFF/, '');
+  return asUtf8Declaration(text.replace(/^\uFEFF/, ''));
+}
+
+/**
+ * Once decoded, the text is Unicode: its declaration must say so, or libxml2 (which reads the string
+ * as UTF-8 bytes) would decode it a second time by the declared encoding.
+ */
+function asUtf8Declaration(text: string): string {
+  return text.replace(/^(\s*<\?xml[^>]*encoding\s*=\s*)(["'])[A-Za-z0-9._-]+\2/, '$1$2UTF-8$2');
 }
 
 /**

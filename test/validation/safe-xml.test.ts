@@ -35,6 +35,17 @@ describe('validation: safe parsing of untrusted XML', () => {
     if (!bad.ok) expect(bad.finding.location).to.match(/^\d+:\d+$/);
   });
 
+  it('decodes a declared non-UTF-8 encoding once, not twice', () => {
+    const bytes = Buffer.from('<?xml version="1.0" encoding="windows-1250"?><a>\x9e\xe9</a>', 'latin1');
+    const r = parseUntrusted(bytes);
+    expect(r.ok).to.equal(true);
+    if (r.ok) {
+      expect(r.parsed.doc.root.content).to.equal('\u017e\u00e9'); // ž é
+      expect(r.parsed.text).to.match(/encoding="UTF-8"/);
+      r.parsed.doc.dispose();
+    }
+  });
+
   it('accepts a UBL invoice given as bytes with a BOM and recognises its type', () => {
     const bytes = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), fs.readFileSync(BASE)]);
     const r = parseUntrusted(bytes);
