@@ -50,7 +50,7 @@ async function benchRebuild(url: string, store: EventStore, count: number): Prom
     }),
   );
   const db = await openReadModels(url, [customerDirectory], [CustomerEntity], 4);
-  const runner = new ProjectionRunner(store, db, [customerDirectory], log, { batchSize: 2000 });
+  const runner = new ProjectionRunner(store, db, [customerDirectory], log);
   try {
     await runner.reset(customerDirectory);
     const started = performance.now();

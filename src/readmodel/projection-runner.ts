@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
-import { START, type EventStore, type Position } from '../eventstore/port.ts';
+import { START, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import type { Projector } from './projector.ts';
 
 export interface ProjectorStatus {
@@ -14,7 +14,10 @@ export interface ProjectorStatus {
 }
 
 interface Options {
+  /** events per transaction while following the live store */
   batchSize?: number;
+  /** events per transaction in catchUp (rebuilds): bigger batches, fewer round trips */
+  catchUpBatchSize?: number;
   pollMs?: number;
 }
 
@@ -30,6 +33,7 @@ export class ProjectionRunner {
   private wake = new BehaviorSubject<number>(0);
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
+  private readonly catchUpBatchSize: number;
   private readonly pollMs: number;
 
   constructor(
@@ -41,6 +45,7 @@ export class ProjectionRunner {
   ) {
     this.positions = new Map(projectors.map((p) => [p.name, new BehaviorSubject<Position>(START)]));
     this.batchSize = options.batchSize ?? 1000;
+    this.catchUpBatchSize = options.catchUpBatchSize ?? options.batchSize ?? 5000;
     this.pollMs = options.pollMs ?? 250;
   }
 
@@ -72,11 +77,23 @@ export class ProjectionRunner {
   /** Applies every event up to the head of the store for one projector; returns how many were read. */
   async catchUp(projector: Projector): Promise<number> {
     await this.ensureCheckpoint(projector.name);
+    const subject = this.position(projector.name);
     let total = 0;
+    // Reading the next batch while the current one is applied roughly halves a rebuild on
+    // Postgres; on PGlite the read simply waits for the transaction.
+    let next = this.store.readAll(subject.value, this.catchUpBatchSize);
     for (;;) {
-      const read = await this.step(projector);
-      if (read === 0) return total;
-      total += read;
+      const from = subject.value;
+      const batch = await next;
+      const last = batch[batch.length - 1];
+      if (!last) return total;
+      next = this.store.readAll(last.position, this.catchUpBatchSize);
+      const reached = await this.applyBatch(projector, from, batch);
+      if (reached !== last.position) {
+        await next.catch(() => []); // read from a position this runner no longer holds
+        next = this.store.readAll(reached, this.catchUpBatchSize);
+      }
+      total += batch.length;
     }
   }
 
@@ -145,11 +162,19 @@ export class ProjectionRunner {
 
   /** One batch: read outside any transaction, then apply and move the checkpoint atomically. */
   private async step(projector: Projector): Promise<number> {
-    const subject = this.position(projector.name);
-    const from = subject.value;
+    const from = this.position(projector.name).value;
     const batch = await this.store.readAll(from, this.batchSize);
+    if (batch.length > 0) await this.applyBatch(projector, from, batch);
+    return batch.length;
+  }
+
+  /**
+   * Applies a batch read from `from` and moves the checkpoint to its end, in one transaction;
+   * returns where the checkpoint is now (another runner's position if it had moved it).
+   */
+  private async applyBatch(projector: Projector, from: Position, batch: readonly RecordedEvent[]): Promise<Position> {
     const last = batch[batch.length - 1];
-    if (!last) return 0;
+    if (!last) return from;
     const handles = new Set(projector.handles);
     const handled = batch.filter((e) => handles.has(e.type));
     const reached = await this.db.transaction(async (tx) => {
@@ -163,7 +188,7 @@ export class ProjectionRunner {
       await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projector.name, last.position]);
       return last.position;
     });
-    subject.next(reached);
-    return batch.length;
+    this.position(projector.name).next(reached);
+    return reached;
   }
 }
