@@ -1,23 +1,13 @@
 import { EntitySchema } from 'typeorm';
+import type { CustomerFields } from '../../events/customers.ts';
 
-/** A row of the customer directory read model. */
-export interface CustomerRow {
+/** A row of the customer directory read model: the customer's fields and their bookkeeping. */
+export interface CustomerRow extends CustomerFields {
   id: string;
   organisation_id: string;
   company_id: string | null;
-  name: string;
+  /** name without case and diacritics, for search and sorting */
   name_folded: string;
-  vat_id: string;
-  ico: string | null;
-  dic: string | null;
-  email: string | null;
-  phone: string | null;
-  street: string;
-  city: string;
-  postal_code: string;
-  country_code: string;
-  peppol_id: string | null;
-  note: string | null;
   is_active: boolean;
   created_at: Date;
   updated_at: Date;

@@ -1,15 +1,10 @@
 import type { DataSource } from 'typeorm';
+import type { CompanyFields } from '../../events/tenancy.ts';
 
-export interface CompanyRow {
+export interface CompanyRow extends CompanyFields {
   id: string;
   organisation_id: string;
   workspace_id: string;
-  name: string;
-  vat_id: string;
-  ico: string;
-  dic: string;
-  peppol_id: string;
-  iban: string;
 }
 
 /** A company of the caller's organisation, or null (another organisation's company is not found). */

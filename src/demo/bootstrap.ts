@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import type { CompanyFields } from '../../events/tenancy.ts';
 import type { Position } from '../eventstore/port.ts';
 import {
   addUser,
@@ -14,14 +15,8 @@ import {
 import type { Services } from '../services.ts';
 import { randomSandboxIdentity } from './identifiers.ts';
 
-export interface DemoCompany {
+export interface DemoCompany extends CompanyFields {
   id: string;
-  name: string;
-  vat_id: string;
-  ico: string;
-  dic: string;
-  peppol_id: string;
-  iban: string;
   sapi: { client_id: string; client_secret: string; participant_id: string };
 }
 

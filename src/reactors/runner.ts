@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
-import { BehaviorSubject, filter, firstValueFrom, race, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position } from '../eventstore/port.ts';
+import { WakeUp } from '../eventstore/wake-up.ts';
 import type { Reactor } from './reactor.ts';
 
 interface Options {
@@ -20,7 +20,7 @@ interface Options {
 export class ReactorRunner {
   private running = false;
   private loops: Promise<void>[] = [];
-  private readonly wake = new BehaviorSubject(0);
+  private readonly wake: WakeUp;
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly retryMs: number;
@@ -32,6 +32,7 @@ export class ReactorRunner {
     private readonly log: Logger,
     options: Options = {},
   ) {
+    this.wake = new WakeUp(store.appended$);
     this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
@@ -39,14 +40,13 @@ export class ReactorRunner {
 
   async start(): Promise<void> {
     this.running = true;
-    const subscription = this.store.appended$.subscribe(() => this.wake.next(this.wake.value + 1));
+    this.wake.start();
     this.loops = this.reactors.map((r) => this.follow(r));
-    void Promise.all(this.loops).finally(() => subscription.unsubscribe());
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake.next(this.wake.value + 1);
+    this.wake.stop();
     await Promise.all(this.loops);
   }
 
@@ -69,7 +69,7 @@ export class ReactorRunner {
         batch = await this.store.readAll(position, this.batchSize);
       } catch (error) {
         this.log.error({ err: error, reactor: reactor.name }, 'reactor could not read events');
-        await this.pause(this.retryMs);
+        await this.wake.backoff(this.retryMs);
         continue;
       }
       for (const event of batch) {
@@ -83,7 +83,7 @@ export class ReactorRunner {
       }
       const last = batch[batch.length - 1];
       if (last) await this.save(reactor.name, last.position);
-      if (batch.length < this.batchSize) await this.idle();
+      if (batch.length < this.batchSize) await this.wake.sleep(this.pollMs);
     }
   }
 
@@ -94,18 +94,8 @@ export class ReactorRunner {
         return;
       } catch (error) {
         this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
-        await this.pause(Math.min(60_000, this.retryMs * 2 ** attempt));
+        await this.wake.backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
       }
     }
-  }
-
-  private async pause(ms: number): Promise<void> {
-    const seen = this.wake.value;
-    await firstValueFrom(race(timer(ms), this.wake.pipe(filter((n) => n !== seen && !this.running))));
-  }
-
-  private async idle(): Promise<void> {
-    const seen = this.wake.value;
-    await firstValueFrom(race(timer(this.pollMs), this.wake.pipe(filter((n) => n !== seen))));
   }
 }

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs';
 import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
+import { WakeUp } from '../eventstore/wake-up.ts';
 import type { Projector } from './projector.ts';
 
 export interface ProjectorStatus {
@@ -30,7 +31,7 @@ interface Options {
 export class ProjectionRunner {
   private readonly positions: Map<string, BehaviorSubject<Position>>;
   private running = false;
-  private wake = new BehaviorSubject<number>(0);
+  private readonly wake: WakeUp;
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
   private readonly catchUpBatchSize: number;
@@ -44,6 +45,7 @@ export class ProjectionRunner {
     options: Options = {},
   ) {
     this.positions = new Map(projectors.map((p) => [p.name, new BehaviorSubject<Position>(START)]));
+    this.wake = new WakeUp(store.appended$);
     this.batchSize = options.batchSize ?? 1000;
     this.catchUpBatchSize = options.catchUpBatchSize ?? options.batchSize ?? 5000;
     this.pollMs = options.pollMs ?? 250;
@@ -53,14 +55,13 @@ export class ProjectionRunner {
   async start(): Promise<void> {
     for (const projector of this.projectors) this.position(projector.name).next(await this.loadCheckpoint(projector.name));
     this.running = true;
-    const subscription = this.store.appended$.subscribe(() => this.wake.next(this.wake.value + 1));
+    this.wake.start();
     this.loops = this.projectors.map((p) => this.follow(p));
-    void Promise.all(this.loops).finally(() => subscription.unsubscribe());
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake.next(this.wake.value + 1);
+    this.wake.stop();
     await Promise.all(this.loops);
   }
 
@@ -145,19 +146,13 @@ export class ProjectionRunner {
       try {
         const read = await this.step(projector);
         failures = 0;
-        if (read < this.batchSize) await this.idle();
+        if (read < this.batchSize) await this.wake.sleep(this.pollMs);
       } catch (error) {
         failures++;
         this.log.error({ err: error, projector: projector.name }, 'projector failed; retrying');
-        await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 250 * 2 ** failures)));
+        await this.wake.backoff(Math.min(30_000, 250 * 2 ** failures));
       }
     }
-  }
-
-  /** Waits for an in-process append or the poll interval (appends by other processes). */
-  private async idle(): Promise<void> {
-    const seen = this.wake.value;
-    await firstValueFrom(race(timer(this.pollMs), this.wake.pipe(filter((n) => n !== seen))));
   }
 
   /** One batch: read outside any transaction, then apply and move the checkpoint atomically. */
