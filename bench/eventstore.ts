@@ -7,6 +7,7 @@ import { customerStream } from '../events/customers.ts';
 import { CustomerEntity } from '../projections/customer-directory/entity.ts';
 import { customerDirectory } from '../projections/customer-directory/projector.ts';
 import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { endPool } from '../src/db/end-pool.ts';
 import { createEventStore, type EventStore } from '../src/eventstore/index.ts';
 import { handleCommand } from '../src/handling/command-handler.ts';
 import { randomIds } from '../src/ports/ids.ts';
@@ -76,7 +77,7 @@ async function benchOne(label: string, url: string, durationMs: number, rebuildE
     console.log(`  projection rebuild (customer directory)      ${rebuild.perSecond} events/s over ${rebuild.events} events in the store`);
   } finally {
     await store.close();
-    await pool.end();
+    await endPool(pool);
   }
 }
 

@@ -10,6 +10,7 @@ import { tenancy } from '../projections/tenancy/projector.ts';
 import type { Config } from './config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
+import { endPool } from './db/end-pool.ts';
 import { createEventStore, type EventStore } from './eventstore/index.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
@@ -79,7 +80,7 @@ export async function openServices(
       await projections.stop();
       await readModels.destroy();
       await store.close();
-      await pool.end();
+      await endPool(pool);
       await closeEmbedded();
     },
   };

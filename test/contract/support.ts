@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type pg from 'pg';
 import type { EventStore, NewEvent, Position, RecordedEvent } from '../../src/eventstore/port.ts';
 
 /** A unique stream id, so suites can share a long-lived store (EventStoreDB) without clashing. */
@@ -41,19 +40,5 @@ export async function mark(store: EventStore): Promise<Position> {
   return position;
 }
 
-/**
- * pool.end() resolves before its connections have closed; dropping the database (WITH FORCE)
- * right then kills them mid-goodbye and their FATAL surfaces as an uncaught error. Wait for every
- * connection's 'remove' first.
- */
-export async function endPool(pool: pg.Pool): Promise<void> {
-  let open = pool.totalCount;
-  const closed = new Promise<void>((resolve) => {
-    if (open === 0) return resolve();
-    pool.on('remove', () => {
-      if (--open === 0) resolve();
-    });
-  });
-  await pool.end();
-  await closed;
-}
+
+export { endPool } from '../../src/db/end-pool.ts';
