@@ -161,6 +161,17 @@ describe('customers over HTTP', function () {
     });
   });
 
+  it('documents every customer route in /openapi.json', async () => {
+    const doc = await (await fetch(`${svc.root}/openapi.json`)).json();
+    expect(doc.openapi).to.match(/^3\.1/);
+    expect(doc.servers[0].url).to.equal('/api/v1');
+    for (const path of ['/companies/{company_id}/customers', '/customers', '/companies/{company_id}/customers/search',
+      '/companies/{company_id}/customers/{customer_id}', '/companies/{company_id}/customers/{customer_id}/archive']) {
+      expect(doc.paths, path).to.have.property(path);
+    }
+    expect(doc.paths['/companies/{company_id}/customers'].post.responses).to.include.keys('201', '409', '422');
+  });
+
   describe('identity and tenancy', () => {
     it('answers 401 without a key and with an unknown one; accepts Bearer svc_', async () => {
       expect((await svc.call('GET', customers(), undefined, { 'x-api-key': '' })).status).to.equal(401);
