@@ -3,6 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { run } from '../../src/cli/validate.ts';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
+import { needArtifacts } from './support/paths.ts';
 
 const TESTS = path.join(path.dirname(SLOVAK_SCHEMATRON), 'tests');
 
@@ -22,6 +23,7 @@ async function capture(args: string[]): Promise<{ code: number; out: string }> {
 
 describe('validation: cli validate', function () {
   this.timeout(120_000);
+  before(needArtifacts);
 
   it('prints findings per file and exits 1 on a fatal finding', async () => {
     const { code, out } = await capture([path.join(TESTS, 'good', 'sk-invoice.xml'), path.join(TESTS, 'bad', 'SK-R-002.xml')]);

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { Engine } from '../../src/validation/engine.ts';
 import { loadRuleSet, type RuleSet } from '../../src/validation/schematron/ruleset.ts';
-import { artifact, ARTIFACTS, CACHE } from './support/paths.ts';
+import { artifact, ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
 import { checkExpectation, listXmlFiles, readUnitTests } from './support/unit-tests.ts';
 
 interface Suite {
@@ -39,6 +39,7 @@ const SUITES: Suite[] = [
 const counts: string[] = [];
 
 describe('validation: conformance', () => {
+  before(needArtifacts);
   after(() => console.log(`\n  conformance counts:\n${counts.map((c) => `    ${c}`).join('\n')}\n`));
 
 describe('validation: conformance with the official rule unit tests', function () {

@@ -6,19 +6,23 @@ import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
 import { Engine } from '../../src/validation/engine.ts';
 import { parseSchematron } from '../../src/validation/schematron/parse.ts';
 import type { ValidationReport } from '../../src/validation/types.ts';
-import { ARTIFACTS, CACHE } from './support/paths.ts';
+import { ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
 
 const TESTS = path.join(path.dirname(SLOVAK_SCHEMATRON), 'tests');
 const checks = parseSchematron(fs.readFileSync(SLOVAK_SCHEMATRON)).patterns.flatMap((p) => p.rules.flatMap((r) => r.checks));
 
 describe('validation: Slovak rules (schemas/sk/SK-UBL.sch)', function () {
   this.timeout(300_000);
-  let engine: Engine;
-  const run = (file: string): ValidationReport => engine.validate(fs.readFileSync(file));
+  before(needArtifacts);
+  let engine: Engine | undefined;
+  const run = (file: string): ValidationReport => {
+    if (!engine) throw new Error('engine not started');
+    return engine.validate(fs.readFileSync(file));
+  };
   before(async () => {
     engine = await Engine.create({ artifactsDir: ARTIFACTS, cacheDir: CACHE });
   });
-  after(() => engine.close());
+  after(() => engine?.close());
 
   it('gives every rule a unique SK id, a flag and a bad test document', () => {
     const ids = checks.map((c) => c.id);
