@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Downloads the official validation artifacts the service runs, pinned by commit and checked by SHA-256,
-# into VALIDATION_ARTIFACTS_DIR (default ../shared/validation) in the layout src/validation expects.
+# into the layout src/validation expects.
 #
-#   scripts/fetch-validation-artifacts.sh            # XSD + Peppol BIS 3.0.21 / CEN 1.3.16 rules (runtime)
-#   scripts/fetch-validation-artifacts.sh --tests    # + unit tests and examples for the conformance suite
+#   scripts/fetch-validation-artifacts.sh [DIR]            # XSD + Peppol BIS 3.0.21 / CEN 1.3.16 rules (runtime)
+#   scripts/fetch-validation-artifacts.sh [DIR] --tests    # + unit tests and examples for the conformance suite
+#
+# DIR defaults to $VALIDATION_ARTIFACTS_DIR, else ../shared/validation next to the repository.
 #
 # Runtime files are checked one by one against the SHA-256 below. The test data is taken with git at
 # pinned commits (content-addressed); the script then checks the commit it got.
 set -euo pipefail
 
-DEST="${VALIDATION_ARTIFACTS_DIR:-$(cd "$(dirname "$0")/.." && pwd)/../shared/validation}"
 WITH_TESTS=0
-[[ "${1:-}" == "--tests" ]] && WITH_TESTS=1
+DIR_ARG=""
+for arg in "$@"; do
+  case "$arg" in
+    --tests) WITH_TESTS=1 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -*) echo "unknown option $arg" >&2; exit 2 ;;
+    *) DIR_ARG="$arg" ;;
+  esac
+done
+DEST="${DIR_ARG:-${VALIDATION_ARTIFACTS_DIR:-$(cd "$(dirname "$0")/.." && pwd)/../shared/validation}}"
 
 UBL_REPO=kduvekot/ubl-release-package
 UBL_COMMIT=69d9f20189fe7fa551dcc59f17d8480e70cda970          # "Release: UBL 2.1 (OASIS Standard)"
