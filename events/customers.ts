@@ -25,11 +25,5 @@ export type CustomerRegistered = DomainEvent<
 export type CustomerArchived = DomainEvent<'CustomerArchived', { customer_id: string; archived_at: string }>;
 export type CustomerEvent = CustomerRegistered | CustomerArchived;
 
-/** Holds a VAT ID for one customer of an organisation: the write-side uniqueness guard. */
-export type CustomerVatIdReserved = DomainEvent<
-  'CustomerVatIdReserved',
-  { organisation_id: string; vat_id: string; customer_id: string; claimed_at: string }
->;
 
 export const customerStream = (customerId: string) => `customer-${customerId}`;
-export const customerVatIdStream = (organisationId: string, vatId: string) => `customer_vat_id-${organisationId}-${vatId}`;

@@ -4,7 +4,7 @@ import { InvalidFields } from '../shared/invalid-fields.ts';
 import { specFor } from '../shared/given.ts';
 import { customerFields } from './customer-fields.ts';
 import { customerDecider } from './decider.ts';
-import { vatIdReservationDecider } from './vat-id-reservation.ts';
+import { vatIdClaimScope, vatIdReservationDecider } from './vat-id-reservation.ts';
 
 const given = specFor(customerDecider);
 const fields = customerFields({ name: 'Odberateľ s.r.o.', vat_id: 'SK2020273893' });
@@ -98,9 +98,10 @@ describe('customers', () => {
     const spec = specFor(vatIdReservationDecider);
     const t0 = '2026-11-22T10:00:00.000Z';
     const later = '2026-11-22T10:05:00.000Z';
-    const reserved = { type: 'CustomerVatIdReserved', data: { organisation_id: 'o1', vat_id: 'SK2020273893', customer_id: 'c1', claimed_at: t0 } } as const;
-    const claim = (customer_id: string, holder_exists: boolean, at = t0) =>
-      ({ type: 'ReserveVatId', organisation_id: 'o1', vat_id: 'SK2020273893', customer_id, holder_exists, at }) as const;
+    const scope = vatIdClaimScope('o1');
+    const reserved = { type: 'ValueClaimed', data: { scope, value: 'SK2020273893', holder_id: 'c1', claimed_at: t0 } } as const;
+    const claim = (holder_id: string, holder_exists: boolean, at = t0) =>
+      ({ type: 'ClaimValue', scope, value: 'SK2020273893', holder_id, holder_exists, at }) as const;
 
     it('claims a free VAT ID', () => spec([]).when(claim('c1', false)).then([reserved]));
     it('refuses a VAT ID another existing customer holds, naming it', () =>
@@ -108,7 +109,7 @@ describe('customers', () => {
     it('refuses a fresh claim whose registration may still be in flight', () =>
       spec([reserved]).when(claim('c2', false, '2026-11-22T10:00:30.000Z')).thenThrows('customer_vat_id_conflict'));
     it('takes over a claim whose customer was never written, once it is a minute old', () =>
-      spec([reserved]).when(claim('c2', false, later)).then([{ ...reserved, data: { ...reserved.data, customer_id: 'c2', claimed_at: later } }]));
+      spec([reserved]).when(claim('c2', false, later)).then([{ ...reserved, data: { ...reserved.data, holder_id: 'c2', claimed_at: later } }]));
     it('a repeated claim by the same customer changes nothing', () => spec([reserved]).when(claim('c1', true)).then([]));
   });
 });

@@ -1,11 +1,12 @@
 import { customerFields, type CustomerInput } from '../../commands/customers/customer-fields.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
-import { vatIdReservationDecider } from '../../commands/customers/vat-id-reservation.ts';
+import { vatIdClaimScope, vatIdReservationDecider } from '../../commands/customers/vat-id-reservation.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { customerStream, customerVatIdStream, type CustomerFields } from '../../events/customers.ts';
-import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
+import { customerStream, type CustomerFields } from '../../events/customers.ts';
+import type { Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
+import { claimUnique } from './claims.ts';
 import { requestMetadata } from './metadata.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
@@ -20,28 +21,6 @@ export interface Registered {
   position: Position;
 }
 
-/** Claims the VAT ID for the customer; one retry turns a lost race into the proper 409. */
-async function claimVatId(deps: Deps, organisationId: string, vatId: string, customerId: string, metadata: EventMetadata) {
-  const stream = customerVatIdStream(organisationId, vatId);
-  for (let attempt = 0; ; attempt++) {
-    const claims = await deps.store.readStream(stream);
-    const holder = claims.length > 0 ? String(claims[claims.length - 1]?.data.customer_id) : null;
-    const holderExists = holder !== null && (await deps.store.readStream(customerStream(holder))).length > 0;
-    const command = {
-      type: 'ReserveVatId',
-      organisation_id: organisationId,
-      vat_id: vatId,
-      customer_id: customerId,
-      holder_exists: holderExists,
-      at: deps.clock.now().toISOString(),
-    } as const;
-    try {
-      return await handleCommand(deps, stream, vatIdReservationDecider, command, { metadata });
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt > 0) throw error;
-    }
-  }
-}
 
 /** Registers a directory customer: fields checked, VAT ID claimed in the organisation, then the customer written. */
 export async function registerCustomer(
@@ -52,7 +31,14 @@ export async function registerCustomer(
   const customerId = deps.ids.next();
   const organisationId = request.actor.organisationId;
   const metadata = requestMetadata(request.actor, request.requestId);
-  if (fields.vat_id) await claimVatId(deps, organisationId, fields.vat_id, customerId, metadata);
+  if (fields.vat_id) {
+    await claimUnique(
+      deps,
+      vatIdReservationDecider,
+      { scope: vatIdClaimScope(organisationId), value: fields.vat_id, holderId: customerId, holderStream: customerStream },
+      metadata,
+    );
+  }
   const at = deps.clock.now().toISOString();
   const handled = await handleCommand(
     deps,

@@ -1,0 +1,41 @@
+import type { ClaimState, ClaimValue } from '../../commands/shared/unique-claim.ts';
+import type { Decider } from '../../commands/shared/decider.ts';
+import { claimStream, type ValueClaimed } from '../../events/claims.ts';
+import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+
+/**
+ * Claims `value` in `scope` for `holderId`, or throws the decider's conflict error. Whether the
+ * current holder exists is read from `holderStream(holder)`. One retry turns a lost race (two
+ * first claims at once) into the proper conflict.
+ */
+export async function claimUnique(
+  deps: Deps,
+  decider: Decider<ClaimValue, ValueClaimed, ClaimState>,
+  claim: { scope: string; value: string; holderId: string; holderStream: (holder: string) => string },
+  metadata: EventMetadata,
+): Promise<void> {
+  const stream = claimStream(claim.scope, claim.value);
+  for (let attempt = 0; ; attempt++) {
+    const claims = await deps.store.readStream(stream);
+    const holder = claims.length > 0 ? String(claims[claims.length - 1]?.data.holder_id) : null;
+    const holderExists = holder !== null && (await deps.store.readStream(claim.holderStream(holder))).length > 0;
+    const command: ClaimValue = {
+      type: 'ClaimValue',
+      scope: claim.scope,
+      value: claim.value,
+      holder_id: claim.holderId,
+      holder_exists: holderExists,
+      at: deps.clock.now().toISOString(),
+    };
+    try {
+      await handleCommand(deps, stream, decider, command, { metadata });
+      return;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt > 0) throw error;
+    }
+  }
+}
