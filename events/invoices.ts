@@ -1,0 +1,68 @@
+import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { InvoiceContent, InvoiceTotals, RuleFinding } from '../commands/invoices/model.ts';
+
+export type InvoiceStatus =
+  | 'draft'
+  | 'validated'
+  | 'approved'
+  | 'pending_approval'
+  | 'queued'
+  | 'sent_peppol'
+  | 'delivered'
+  | 'sent_fs'
+  | 'fs_acknowledged'
+  | 'failed'
+  | 'rejected'
+  | 'cancelled'
+  | 'voided';
+
+/**
+ * The computed totals travel in the event: the amounts an invoice was issued with stay exactly as
+ * they were, whatever later versions of the computation do.
+ */
+export type InvoiceCreated = DomainEvent<
+  'InvoiceCreated',
+  {
+    invoice_id: string;
+    organisation_id: string;
+    company_id: string;
+    workspace_id: string;
+    /** who created it (API key or user id) */
+    created_by: string;
+    /** 'series' when the number was reserved from the workspace pattern, 'client' when sent */
+    number_source: 'series' | 'client';
+    content: InvoiceContent;
+    totals: InvoiceTotals;
+    warnings: RuleFinding[];
+    created_at: string;
+  }
+>;
+
+export type InvoiceUpdated = DomainEvent<
+  'InvoiceUpdated',
+  { invoice_id: string; updated_by: string; content: InvoiceContent; totals: InvoiceTotals; warnings: RuleFinding[]; updated_at: string }
+>;
+
+export type InvoiceValidated = DomainEvent<
+  'InvoiceValidated',
+  { invoice_id: string; validated_by: string; validated_at: string }
+>;
+
+export type InvoiceEvent = InvoiceCreated | InvoiceUpdated | InvoiceValidated;
+
+/** An invoice number reserved from a series: `seq` is what the next reservation continues from. */
+export type InvoiceNumberReserved = DomainEvent<
+  'InvoiceNumberReserved',
+  { series: string; seq: number; invoice_number: string; invoice_id: string; reserved_at: string }
+>;
+
+/** An invoice number taken in an organisation and tax year: the write-side uniqueness guard. */
+export type InvoiceNumberClaimed = DomainEvent<
+  'InvoiceNumberClaimed',
+  { organisation_id: string; tax_year: string; invoice_number: string; invoice_id: string; claimed_at: string }
+>;
+
+export const invoiceStream = (invoiceId: string) => `invoice-${invoiceId}`;
+export const invoiceSeriesStream = (workspaceId: string, series: string, year: string) => `invoice_series-${workspaceId}-${series}-${year}`;
+export const invoiceNumberStream = (organisationId: string, taxYear: string, invoiceNumber: string) =>
+  `invoice_number-${organisationId}-${taxYear}-${invoiceNumber}`;
