@@ -1,6 +1,7 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { InvalidFields } from '../../../commands/shared/invalid-fields.ts';
+import { InvoiceRuleViolation } from '../../../commands/invoices/rule-violation.ts';
 import { WrongExpectedRevision } from '../../eventstore/port.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import type { PlatformState } from './state.ts';
@@ -49,6 +50,8 @@ function toBody(ctx: Ctx, err: unknown): void {
   if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
   // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
   if (err instanceof InvalidFields) return send(ctx, 422, { detail: err.problems });
+  // the invoice-validation flavour: business-rule findings with rule ids and severities
+  if (err instanceof InvoiceRuleViolation) return send(ctx, 422, { detail: { message: err.message, errors: err.findings } });
   if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
   const http = exposedHttpError(err);
   if (http) return send(ctx, http.status, detail(HTTP_CODES[http.status] ?? 'http_error', http.message));

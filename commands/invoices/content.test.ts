@@ -1,0 +1,43 @@
+import { expect } from 'chai';
+import { InvalidFields } from '../shared/invalid-fields.ts';
+import { toInvoiceContent, type ContentDefaults } from './content.ts';
+import type { Party } from './model.ts';
+
+const company: Party = {
+  name: 'Dodávateľ s.r.o.', vat_id: 'SK2020273893', ico: '35757442', dic: '2020273893', peppol_id: '9950:sk2020273893svctest',
+  street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01', country_code: 'SK',
+};
+const customer: Party = { ...company, name: 'Odberateľ a.s.', vat_id: 'SK2020000004', dic: '2020000004', peppol_id: null };
+const defaults: ContentDefaults = { invoice_number: '2026000007', supplier: company, supplier_iban: 'SK3112000000198742637541', buyer: customer };
+const line = { item_name: ' Konzultácia ', quantity: '2', unit_price: '100.00', vat_rate: '23' };
+
+describe('invoice content from a request', () => {
+  it('fills supplier, buyer, IBAN, number, variable symbol, buyer reference and line defaults', () => {
+    const content = toInvoiceContent({ issue_date: '2026-11-22', lines: [line, line] }, defaults);
+    expect(content).to.include({ invoice_number: '2026000007', invoice_type: '380', currency_code: 'EUR', payment_means_code: '30', variable_symbol: '2026000007', buyer_reference: '2026000007', supplier_iban: 'SK3112000000198742637541' });
+    expect(content.supplier).to.deep.equal(company);
+    expect(content.buyer).to.deep.equal(customer);
+    expect(content.lines.map((l) => [l.line_number, l.item_name, l.unit_code, l.vat_category_code])).to.deep.equal([[1, 'Konzultácia', 'C62', 'S'], [2, 'Konzultácia', 'C62', 'S']]);
+  });
+
+  it('keeps what the request says, normalising identifiers', () => {
+    const content = toInvoiceContent(
+      {
+        invoice_number: 'FA-2026-1', issue_date: '2026-11-22', delivery_date: '2026-11-20', currency_code: 'CZK', variable_symbol: ' 123 ',
+        supplier_iban: null, payment_means_code: '48', buyer: { name: 'Kupec', vat_id: 'sk 2020 000004', ico: '35 757 442', country_code: 'cz' }, lines: [line],
+      },
+      defaults,
+    );
+    expect(content).to.include({ invoice_number: 'FA-2026-1', delivery_date: '2026-11-20', currency_code: 'CZK', variable_symbol: '123', supplier_iban: null, payment_means_code: '48' });
+    expect(content.buyer).to.include({ vat_id: 'SK2020000004', ico: '35757442', country_code: 'CZ', street: '' });
+  });
+
+  it('leaves no variable symbol when the number is not all digits', () =>
+    expect(toInvoiceContent({ invoice_number: 'FA-1', issue_date: '2026-11-22', lines: [line] }, defaults).variable_symbol).to.equal(null));
+
+  it('drops a delivery date equal to the issue date (the spec: omit when equal)', () =>
+    expect(toInvoiceContent({ issue_date: '2026-11-22', delivery_date: '2026-11-22', lines: [line] }, defaults).delivery_date).to.equal(null));
+
+  it('needs a buyer or a directory customer', () =>
+    expect(() => toInvoiceContent({ issue_date: '2026-11-22', lines: [line] }, { ...defaults, buyer: null })).to.throw(InvalidFields, /buyer/));
+});

@@ -1,0 +1,77 @@
+import type { InvoiceRequest, PartyBlock } from '../../schemas/invoices.ts';
+import { checkFields } from '../shared/invalid-fields.ts';
+import { normaliseVatId } from '../shared/slovak-identifiers.ts';
+import type { InvoiceContent, Party } from './model.ts';
+
+const compact = (value: string) => value.replace(/\s+/g, '');
+const compactOrNull = (value: string | null | undefined) => (value?.trim() ? compact(value) : null);
+const trimmedOrNull = (value: string | null | undefined) => (value?.trim() ? value.trim() : null);
+
+export function toParty(block: PartyBlock): Party {
+  return {
+    name: block.name.trim(),
+    vat_id: normaliseVatId(block.vat_id),
+    ico: compactOrNull(block.ico),
+    dic: compactOrNull(block.dic),
+    peppol_id: trimmedOrNull(block.peppol_id),
+    street: block.street?.trim() ?? '',
+    city: block.city?.trim() ?? '',
+    postal_code: block.postal_code?.trim() ?? '',
+    country_code: (block.country_code ?? 'SK').toUpperCase(),
+  };
+}
+
+/** What the service already knows and fills in when the request leaves it out. */
+export interface ContentDefaults {
+  invoice_number: string;
+  /** the company of the route, with its IBAN */
+  supplier: Party;
+  supplier_iban: string | null;
+  /** the directory customer named by customer_id, if any */
+  buyer: Party | null;
+}
+
+/**
+ * A request as the invoice model: defaults filled (supplier from the company, buyer from the
+ * directory customer, EUR, 380, credit transfer, C62, category S, line numbers by position; the
+ * variable symbol and buyer reference from the number), identifiers normalised. Business rules
+ * are checked on the result (rules.ts), not here.
+ */
+export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefaults): InvoiceContent {
+  const buyer = request.buyer ? toParty(request.buyer) : defaults.buyer;
+  checkFields((problem) => {
+    if (!buyer) problem('buyer', 'give the buyer, or customer_id of a directory customer', request.buyer ?? null);
+  });
+  const number = request.invoice_number?.trim() ?? defaults.invoice_number;
+  const iban = request.supplier_iban === undefined ? defaults.supplier_iban : compactOrNull(request.supplier_iban)?.toUpperCase() ?? null;
+  return {
+    invoice_number: number,
+    invoice_type: request.invoice_type ?? '380',
+    issue_date: request.issue_date,
+    due_date: request.due_date ?? null,
+    delivery_date: request.delivery_date && request.delivery_date !== request.issue_date ? request.delivery_date : null,
+    currency_code: request.currency_code ?? 'EUR',
+    supplier: request.supplier ? toParty(request.supplier) : defaults.supplier,
+    buyer: buyer as Party,
+    customer_id: request.customer_id ?? null,
+    supplier_iban: iban,
+    payment_means_code: request.payment_means_code ?? '30',
+    variable_symbol: request.variable_symbol === undefined ? (/^\d{1,10}$/.test(number) ? number : null) : trimmedOrNull(request.variable_symbol),
+    note: trimmedOrNull(request.note),
+    buyer_reference: trimmedOrNull(request.buyer_reference) ?? number,
+    order_reference: trimmedOrNull(request.order_reference),
+    billing_reference: null,
+    lines: request.lines.map((line, i) => ({
+      line_number: line.line_number ?? i + 1,
+      item_name: line.item_name.trim(),
+      quantity: line.quantity,
+      unit_code: line.unit_code ?? 'C62',
+      unit_price: line.unit_price,
+      vat_rate: line.vat_rate,
+      vat_category_code: line.vat_category_code ?? 'S',
+      vat_exemption_reason_code: trimmedOrNull(line.vat_exemption_reason_code),
+      discount_percentage: line.discount_percentage ?? null,
+      discount_amount: line.discount_amount ?? null,
+    })),
+  };
+}

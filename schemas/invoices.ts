@@ -1,0 +1,72 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { INVOICE_TYPE_CODES, PAYMENT_MEANS_CODES, VAT_CATEGORY_CODES } from '../commands/invoices/model.ts';
+import { Uuid } from './common/index.ts';
+
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+const date = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
+/** Money, quantities and rates travel as decimal strings, never as JSON numbers. */
+const decimal = (description: string, signed = false) =>
+  Type.String({ pattern: signed ? '^-?\\d{1,12}(\\.\\d{1,6})?$' : '^\\d{1,12}(\\.\\d{1,6})?$', description });
+
+export const PartyBlock = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 255, description: 'legal name' }),
+    vat_id: Type.String({ maxLength: 20, description: 'IČ DPH: SK + 10 digits; empty for a party that is not VAT-registered (then give ico/dic)' }),
+    ico: Type.Optional(nullable(Type.String({ maxLength: 10, description: 'IČO, 8 digits' }))),
+    dic: Type.Optional(nullable(Type.String({ maxLength: 20, description: 'DIČ, 10 digits' }))),
+    peppol_id: Type.Optional(nullable(Type.String({ maxLength: 100, description: '<scheme>:<identifier>; production 0245:<DIČ>, sandbox 9950:sk<VAT digits>svctest' }))),
+    street: Type.Optional(Type.String({ maxLength: 255 })),
+    city: Type.Optional(Type.String({ maxLength: 100 })),
+    postal_code: Type.Optional(Type.String({ maxLength: 10, description: 'NNN NN or NNNNN' })),
+    country_code: Type.Optional(Type.String({ pattern: '^[A-Za-z]{2}$', description: 'ISO 3166-1 alpha-2, default SK' })),
+  },
+  { additionalProperties: false },
+);
+export type PartyBlock = Static<typeof PartyBlock>;
+
+export const InvoiceLineRequest = Type.Object(
+  {
+    line_number: Type.Optional(Type.Integer({ minimum: 1, description: 'default: position in lines, from 1' })),
+    item_name: Type.String({ minLength: 1, maxLength: 255 }),
+    quantity: decimal('decimal string; negative for a returned item', true),
+    unit_code: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{2,3}$', description: 'UN/ECE Rec. 20, default C62' })),
+    unit_price: decimal('net price per unit'),
+    vat_rate: Type.String({ pattern: '^\\d{1,2}(\\.\\d{1,2})?$', description: 'percent: 23, 19, 5 or 0' }),
+    vat_category_code: Type.Optional(Type.Union(VAT_CATEGORY_CODES.map((c) => Type.Literal(c)), { description: 'UNCL 5305, default S' })),
+    vat_exemption_reason_code: Type.Optional(nullable(Type.String({ maxLength: 30, description: 'VATEX code, needed for E, AE, K' }))),
+    discount_percentage: Type.Optional(nullable(decimal('percent off quantity × unit_price'))),
+    discount_amount: Type.Optional(nullable(decimal('money off the line'))),
+  },
+  { additionalProperties: false },
+);
+
+export const InvoiceRequest = Type.Object(
+  {
+    invoice_number: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9/_.-]+$', description: 'omit to reserve the next number from the workspace series (preview: GET …/invoices/numbering/next)' }),
+    ),
+    invoice_type: Type.Optional(Type.Union(INVOICE_TYPE_CODES.map((c) => Type.Literal(c)), { description: '380 commercial invoice (default), 381 credit note, 325 proforma' })),
+    issue_date: date,
+    due_date: Type.Optional(nullable(date)),
+    delivery_date: Type.Optional(nullable(Type.String({ format: 'date', description: 'supply date, when it differs from issue_date' }))),
+    currency_code: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217, default EUR; must match the IBAN currency' })),
+    /** default: the company the route names */
+    supplier: Type.Optional(PartyBlock),
+    /** default: the directory customer named by customer_id */
+    buyer: Type.Optional(PartyBlock),
+    customer_id: Type.Optional(nullable(Uuid)),
+    supplier_iban: Type.Optional(nullable(Type.String({ maxLength: 34, description: 'SK + 22 digits; default: the company IBAN; required for payment means 30 (BR-61)' }))),
+    payment_means_code: Type.Optional(Type.Union(PAYMENT_MEANS_CODES.map((c) => Type.Literal(c)), { description: '30 SEPA credit transfer (default), 42 bank account, 48 card' })),
+    variable_symbol: Type.Optional(nullable(Type.String({ maxLength: 20, description: 'digits only (else warning SK-BR-04); default: the invoice number when it is all digits' }))),
+    note: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
+    buyer_reference: Type.Optional(nullable(Type.String({ maxLength: 100, description: 'Peppol BuyerReference; default: the invoice number' }))),
+    order_reference: Type.Optional(nullable(Type.String({ maxLength: 100 }))),
+    lines: Type.Array(InvoiceLineRequest, { minItems: 1, maxItems: 1000, description: 'soft cap 200 (warning above), hard cap 1000' }),
+  },
+  {
+    additionalProperties: false,
+    $id: 'InvoiceRequest',
+    description: 'supplier defaults to the company of the route, buyer to the directory customer named by customer_id',
+  },
+);
+export type InvoiceRequest = Static<typeof InvoiceRequest>;
