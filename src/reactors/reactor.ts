@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { stableUuid } from '../../commands/shared/stable-id.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
 /**
@@ -18,7 +18,5 @@ export interface Reactor {
  * reaction writes the same ids and the store (or the receiver) recognises the duplicate.
  */
 export function derivedId(sourceEventId: string, reactor: string, n = 0): string {
-  const hex = createHash('sha256').update(`${sourceEventId}/${reactor}/${n}`).digest('hex');
-  // shaped as a version-8 (custom) RFC 9562 UUID
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-8${hex.slice(13, 16)}-${((parseInt(hex.slice(16, 18), 16) & 0x3f) | 0x80).toString(16)}${hex.slice(18, 20)}-${hex.slice(20, 32)}`;
+  return stableUuid(sourceEventId, reactor, String(n));
 }
