@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ExtendedQueryQueue } from './pglite-queue.ts';
 
@@ -15,7 +16,8 @@ export interface EmbeddedPostgres {
  * connection waits until the open transaction on another connection ends.
  */
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
-  const db = await PGlite.create(dataDir);
+  // pg_trgm: read models search substrings (invoice numbers, names) through trigram indexes
+  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
   // Replace the library's queue (a private field, exact version pinned) with one that keeps each
   // connection's extended-query messages together; see pglite-queue.ts.
