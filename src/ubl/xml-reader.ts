@@ -1,0 +1,51 @@
+/**
+ * Reading a parsed UBL document by namespace-aware XPath (libxml2). Untrusted input goes through the
+ * validation engine's `parseUntrusted`, the same hardened entry the validator uses: a size limit, any
+ * DOCTYPE refused before parsing (so no DTD, no entity expansion, no external entities), NONET and
+ * NO_XXE, and a depth limit.
+ */
+import type { XmlNode } from 'libxml2-wasm';
+import { parseUntrusted, type ParsedXml } from '../validation/safe-xml.ts';
+import { XPATH_NS } from './ubl-names.ts';
+
+/** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
+export class UblReadError extends Error {
+  constructor(
+    /** XML-DOCTYPE, XML-MALFORMED, XML-TOO-LARGE, XML-TOO-DEEP, XML-NOT-UBL or UBL-UNSUPPORTED */
+    readonly rule: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'UblReadError';
+  }
+}
+
+/** Parses untrusted XML and runs `read` on it; the libxml2 document is always disposed. */
+export function withUblDocument<T>(xml: string | Uint8Array, read: (parsed: ParsedXml) => T): T {
+  const result = parseUntrusted(xml);
+  if (!result.ok) throw new UblReadError(result.finding.rule, result.finding.message);
+  try {
+    if (result.parsed.documentType === null) {
+      throw new UblReadError('XML-NOT-UBL', 'The root element is not a UBL 2.1 Invoice or CreditNote.');
+    }
+    return read(result.parsed);
+  } finally {
+    result.parsed.doc.dispose();
+  }
+}
+
+/** The trimmed text at `xpath` (relative to `node`), or null when absent or blank. */
+export function text(node: XmlNode, xpath: string): string | null {
+  const found = node.get(xpath, XPATH_NS);
+  if (found === null) return null;
+  const value = found.content.trim();
+  return value === '' ? null : value;
+}
+
+export function nodes(node: XmlNode, xpath: string): XmlNode[] {
+  return node.find(xpath, XPATH_NS);
+}
+
+export function node(parent: XmlNode, xpath: string): XmlNode | null {
+  return parent.get(xpath, XPATH_NS);
+}
