@@ -27,8 +27,8 @@
  * Not carried (the model has no field for them): contacts, trading names, PayeeParty, tax
  * representative, invoice period, delivery location and party, payment terms, PrepaidAmount (so
  * amount_due is PayableAmount as stated), attachments and references other than order/billing, item
- * descriptions/identifiers/classifications, line notes and periods, price discounts, BIC, card and
- * mandate details. A VAT category outside UNCL 5305 as EN16931 uses it is refused (UBL-UNSUPPORTED).
+ * descriptions/identifiers/classifications, line notes and periods, price discounts, VAT exemption
+ * reason texts (only the VATEX code is carried), BIC, card and mandate details. A VAT category outside UNCL 5305 as EN16931 uses it is refused (UBL-UNSUPPORTED).
  */
 import { Decimal } from 'decimal.js';
 import type { XmlNode } from 'libxml2-wasm';

@@ -1,0 +1,107 @@
+// Where the builder puts things, checked on the XML with plain XPath, and the proforma's Peppol limit.
+import { expect } from 'chai';
+import { XmlDocument } from 'libxml2-wasm';
+import type { InvoiceContent } from '../../commands/invoices/model.ts';
+import { computeTotals } from '../../commands/invoices/totals.ts';
+import { buildUbl } from '../../src/ubl/index.ts';
+import { createValidator, type Validator } from '../../src/validation/index.ts';
+import { ARTIFACTS, CACHE, needArtifacts } from '../validation/support/paths.ts';
+import { generateInvoice } from './support/generate.ts';
+import { SEED } from './support/matrix.ts';
+
+const NSMAP = {
+  inv: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  cn: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cac: 'urn:oasis:names:specification:ubl:schema:xsd:CommonAggregateComponents-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+function built(content: InvoiceContent): { xml: string; s: (xpath: string) => string; n: (xpath: string) => number } {
+  const xml = buildUbl(content, computeTotals(content));
+  const doc = XmlDocument.fromString(xml);
+  const s = (xpath: string) => String(doc.eval(`string(${xpath})`, NSMAP));
+  const n = (xpath: string) => Number(doc.eval(`count(${xpath})`, NSMAP));
+  return { xml, s, n };
+}
+
+function first(p: (c: InvoiceContent) => boolean): InvoiceContent {
+  for (let i = 0; i < 500; i++) {
+    const c = generateInvoice(SEED, i);
+    if (p(c)) return c;
+  }
+  throw new Error('no generated document fits');
+}
+
+describe('UBL builder: mapping', () => {
+  it('puts each Slovak identifier where the Peppol and Slovak rules look for it', () => {
+    const content = first((c) => c.invoice_type === '380' && c.supplier.dic !== null);
+    const { s } = built(content);
+    const party = '/inv:Invoice/cac:AccountingSupplierParty/cac:Party';
+    const [scheme, id] = (content.supplier.peppol_id ?? '').split(':');
+    expect(s(`${party}/cbc:EndpointID/@schemeID`)).to.equal(scheme);
+    expect(s(`${party}/cbc:EndpointID`)).to.equal(id);
+    expect(s(`${party}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'VAT']/cbc:CompanyID`)).to.equal(content.supplier.vat_id);
+    expect(s(`${party}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'TAX']/cbc:CompanyID`)).to.equal(content.supplier.dic);
+    expect(s(`${party}/cac:PartyLegalEntity/cbc:CompanyID[@schemeID = '0158']`)).to.equal(content.supplier.ico);
+    expect(s(`${party}/cac:PartyLegalEntity/cbc:RegistrationName`)).to.equal(content.supplier.name);
+  });
+
+  it('never emits an element without its namespace', () => {
+    for (let i = 0; i < 30; i++) expect(built(generateInvoice(SEED, i)).xml).to.not.include('xmlns=""');
+  });
+
+  it('gives a credit note its due date in PaymentMeans and the credited invoice in BillingReference', () => {
+    const content = first((c) => c.invoice_type === '381' && c.due_date !== null);
+    const { s, n } = built(content);
+    expect(n('/cn:CreditNote/cbc:DueDate')).to.equal(0);
+    expect(s('/cn:CreditNote/cac:PaymentMeans/cbc:PaymentDueDate')).to.equal(content.due_date);
+    expect(s('/cn:CreditNote/cac:BillingReference/cac:InvoiceDocumentReference/cbc:ID')).to.equal(content.billing_reference?.invoice_number);
+    expect(n('/cn:CreditNote/cac:CreditNoteLine')).to.equal(content.lines.length);
+  });
+
+  it('states the delivery date and country of an intra-community supply without a delivery_date', () => {
+    const content = first((c) => c.invoice_type === '380' && c.delivery_date === null && c.lines.some((l) => l.vat_category_code === 'K'));
+    const { s, n } = built(content);
+    expect(n('/inv:Invoice/cbc:TaxPointDate')).to.equal(0);
+    expect(s('/inv:Invoice/cac:Delivery/cbc:ActualDeliveryDate')).to.equal(content.issue_date);
+    expect(s('/inv:Invoice/cac:Delivery/cac:DeliveryLocation/cac:Address/cac:Country/cbc:IdentificationCode')).to.equal(
+      content.buyer.country_code,
+    );
+  });
+
+  it('writes delivery_date as TaxPointDate and ActualDeliveryDate, and the variable symbol as PaymentID', () => {
+    const content = first((c) => c.delivery_date !== null && c.variable_symbol !== null && c.invoice_type === '380');
+    const { s } = built(content);
+    expect(s('/inv:Invoice/cbc:TaxPointDate')).to.equal(content.delivery_date);
+    expect(s('/inv:Invoice/cac:Delivery/cbc:ActualDeliveryDate')).to.equal(content.delivery_date);
+    expect(s('/inv:Invoice/cac:PaymentMeans/cbc:PaymentID')).to.equal(content.variable_symbol);
+  });
+
+  it('states a percentage discount with its base, so the percentage survives', () => {
+    const content = first((c) => c.invoice_type === '380' && c.lines.some((l) => l.discount_percentage !== null));
+    const line = content.lines.find((l) => l.discount_percentage !== null);
+    const amounts = computeTotals(content).lines.find((l) => l.line_number === line?.line_number);
+    const { s } = built(content);
+    const ac = `/inv:Invoice/cac:InvoiceLine[cbc:ID = '${line?.line_number}']/cac:AllowanceCharge`;
+    expect(s(`${ac}/cbc:MultiplierFactorNumeric`)).to.equal(String(Number(line?.discount_percentage)));
+    expect(s(`${ac}/cbc:BaseAmount`)).to.equal(amounts?.line_gross_before_discount);
+    expect(s(`${ac}/cbc:Amount`)).to.equal(amounts?.discount);
+  });
+});
+
+describe('UBL builder: proforma (325)', function () {
+  this.timeout(300_000);
+  before(needArtifacts);
+  let validator: Validator | undefined;
+  before(async () => {
+    validator = await createValidator({ artifactsDir: ARTIFACTS, cacheDir: CACHE, workers: 0 });
+  });
+  after(() => validator?.close());
+
+  it('passes XSD, CEN and Slovak rules; Peppol profile 01 refuses its type code (P0100)', async () => {
+    const content: InvoiceContent = { ...first((c) => c.invoice_type === '380' && c.lines.length < 10), invoice_type: '325' };
+    const report = await validator?.validate(buildUbl(content, computeTotals(content)));
+    expect([report?.xsd_valid, report?.slovak_valid]).to.deep.equal([true, true]);
+    expect(report?.errors.map((e) => e.rule)).to.deep.equal(['PEPPOL-EN16931-P0100']);
+  });
+});
