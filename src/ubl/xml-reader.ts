@@ -11,7 +11,7 @@ import { XPATH_NS } from './ubl-names.ts';
 /** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
 export class UblReadError extends Error {
   constructor(
-    /** XML-DOCTYPE, XML-MALFORMED, XML-TOO-LARGE, XML-TOO-DEEP, XML-NOT-UBL or UBL-UNSUPPORTED */
+    /** XML-DOCTYPE, XML-MALFORMED, XML-TOO-LARGE, XML-TOO-DEEP, XML-NOT-UBL, UBL-UNSUPPORTED or UBL-BAD-NUMBER */
     readonly rule: string,
     message: string,
   ) {
@@ -29,6 +29,10 @@ export function withUblDocument<T>(xml: string | Uint8Array, read: (parsed: Pars
       throw new UblReadError('XML-NOT-UBL', 'The root element is not a UBL 2.1 Invoice or CreditNote.');
     }
     return read(result.parsed);
+  } catch (err) {
+    // a quantity or amount that is not a number (the XSD would say so too) is the document's fault
+    if (err instanceof RangeError) throw new UblReadError('UBL-BAD-NUMBER', err.message);
+    throw err;
   } finally {
     result.parsed.doc.dispose();
   }

@@ -87,6 +87,12 @@ describe('UBL round trip (build → read → build)', () => {
     expect(rule('<!DOCTYPE a [<!ENTITY a "x">]><Invoice>&a;</Invoice>')).to.equal('XML-DOCTYPE');
     expect(rule('<Invoice')).to.equal('XML-MALFORMED');
     expect(rule('<Order xmlns="urn:oasis:names:specification:ubl:schema:xsd:Order-2"/>')).to.equal('XML-NOT-UBL');
+    const content = generateInvoice(SEED, 1);
+    const xml = buildUbl(content, computeTotals(content));
+    expect(rule(xml.replace(/(<cbc:PayableAmount[^>]*>)[^<]*/, '$1twelve'))).to.equal('UBL-BAD-NUMBER');
+    expect(rule(xml.replace(/<cbc:ID>S<\/cbc:ID>/g, '<cbc:ID>X</cbc:ID>').replace(/<cbc:ID>(AE|K|Z|E)<\/cbc:ID>/g, '<cbc:ID>X</cbc:ID>'))).to.equal(
+      'UBL-UNSUPPORTED',
+    );
   });
 });
 
