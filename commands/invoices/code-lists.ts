@@ -35,9 +35,6 @@ export function codeLists(lists: {
 /** UNCL 5305 tax categories as EN16931 allows them (BR-CL-18). B (split payment) is Italian only. */
 export const TAX_CATEGORY_CODES: ReadonlySet<string> = new Set(['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M', 'B']);
 
-/** Categories that carry no VAT and must name why (BR-E-10, BR-AE-10, BR-IC-10, BR-G-10, BR-O-10). */
-export const CATEGORIES_NEEDING_EXEMPTION_REASON: ReadonlySet<string> = new Set(['E', 'AE', 'K', 'G', 'O']);
-
 /**
  * The account currency an IBAN country implies, as SK-UBL.sch's sk:iban-currency has it (SK-R-003);
  * countries whose accounts may be held in any currency are absent.

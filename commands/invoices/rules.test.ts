@@ -1,0 +1,355 @@
+import { expect } from 'chai';
+import { codeLists } from './code-lists.ts';
+import type { InvoiceContent, InvoiceLine, Party, RuleFinding } from './model.ts';
+import { checkInvoice } from './rules.ts';
+import { ibanMod97 } from '../shared/slovak-identifiers.ts';
+
+// Small hand-made lists keep these tests pure; the loader's test proves the real ones.
+const lists = codeLists({
+  unitCodes: ['C62', 'EA', 'H87', 'HUR', 'DAY', 'KGM', 'XBX'],
+  vatexCodes: ['VATEX-EU-AE', 'VATEX-EU-IC', 'VATEX-EU-132', 'VATEX-EU-G', 'VATEX-EU-O'],
+  currencyCodes: ['EUR', 'CZK', 'USD'],
+  countryCodes: ['SK', 'CZ', 'AT', 'DE', 'US'],
+});
+
+const supplier: Party = {
+  name: 'Dodávateľ s.r.o.',
+  vat_id: 'SK2020273893',
+  ico: '35757442',
+  dic: '2020273893',
+  peppol_id: '0245:2020273893',
+  street: 'Hlavná 1',
+  city: 'Bratislava',
+  postal_code: '811 01',
+  country_code: 'SK',
+};
+const buyer: Party = {
+  name: 'Odberateľ a.s.',
+  vat_id: 'SK2022222213',
+  ico: '31322832',
+  dic: '2022222213',
+  peppol_id: '9950:sk2022222213svctest',
+  street: 'Mlynská 2',
+  city: 'Košice',
+  postal_code: '04001',
+  country_code: 'SK',
+};
+
+function line(extra: Partial<InvoiceLine> = {}): InvoiceLine {
+  return {
+    line_number: 1,
+    item_name: 'Consulting',
+    quantity: '10',
+    unit_code: 'HUR',
+    unit_price: '50.00',
+    vat_rate: '23',
+    vat_category_code: 'S',
+    vat_exemption_reason_code: null,
+    discount_percentage: null,
+    discount_amount: null,
+    ...extra,
+  };
+}
+
+function invoice(extra: Partial<InvoiceContent> = {}): InvoiceContent {
+  return {
+    invoice_number: 'FA-2025-0001',
+    invoice_type: '380',
+    issue_date: '2025-03-01',
+    due_date: '2025-03-15',
+    delivery_date: null,
+    currency_code: 'EUR',
+    supplier,
+    buyer,
+    customer_id: null,
+    supplier_iban: 'SK3112000000198742637541',
+    payment_means_code: '30',
+    variable_symbol: '20250001',
+    note: null,
+    buyer_reference: null,
+    order_reference: null,
+    billing_reference: null,
+    lines: [line()],
+    ...extra,
+  };
+}
+
+const withLine = (extra: Partial<InvoiceLine>) => invoice({ lines: [line(extra)] });
+const check = (content: InvoiceContent) => checkInvoice(content, lists);
+const rules = (content: InvoiceContent) => check(content).map((f) => f.rule);
+/** The one finding of a rule, to assert its severity, field and message. */
+function finding(content: InvoiceContent, rule: string): RuleFinding {
+  const found = check(content).filter((f) => f.rule === rule);
+  expect(found, `findings of ${rule} in ${JSON.stringify(check(content))}`).to.have.length(1);
+  return found[0] as RuleFinding;
+}
+/** A valid IBAN of another country, check digits computed (ISO 13616). */
+const foreignIban = (country: string, bban: string) =>
+  `${country}${String(98 - ibanMod97(`${country}00${bban}`)).padStart(2, '0')}${bban}`;
+
+describe('checkInvoice', () => {
+  it('finds nothing in a correct invoice', () => expect(check(invoice())).to.deep.equal([]));
+
+  it('finds nothing in a correct invoice with every zero-rated category', () => {
+    const lines = [
+      line({ line_number: 1 }),
+      line({ line_number: 2, vat_rate: '19' }),
+      line({ line_number: 3, vat_rate: '5.00' }),
+      line({ line_number: 4, vat_rate: '0', vat_category_code: 'Z' }),
+      line({ line_number: 5, vat_rate: '0', vat_category_code: 'E', vat_exemption_reason_code: 'VATEX-EU-132' }),
+      line({ line_number: 6, vat_rate: '0', vat_category_code: 'AE', vat_exemption_reason_code: 'VATEX-EU-AE' }),
+      line({ line_number: 7, vat_rate: '0', vat_category_code: 'K', vat_exemption_reason_code: 'vatex-eu-ic' }),
+    ];
+    expect(check(invoice({ lines }))).to.deep.equal([]);
+  });
+
+  describe('VAT categories and rates', () => {
+    it('BR-S-05 / SK-R-010: refuses vat_rate 0 with category S', () => {
+      const content = withLine({ vat_rate: '0' });
+      expect(rules(content)).to.deep.equal(['BR-S-05', 'SK-R-010']);
+      expect(finding(content, 'SK-R-010')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
+    });
+    it('BR-S-05: a foreign seller gets only the EN16931 rule for S at 0 %', () => {
+      const foreign: Party = { ...supplier, vat_id: 'ATU12345678', country_code: 'AT', ico: null, dic: null, peppol_id: null };
+      expect(rules(invoice({ supplier: foreign, lines: [line({ vat_rate: '0' })] }))).to.deep.equal(['BR-S-05']);
+    });
+    it('SK-R-011: a Slovak seller\'s S rate is 5, 19 or 23', () => {
+      expect(finding(withLine({ vat_rate: '20' }), 'SK-R-011')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
+      expect(rules(withLine({ vat_rate: '23.00' }))).to.deep.equal([]);
+    });
+    it('SK-R-011: does not judge a foreign seller\'s rate', () => {
+      const foreign: Party = { ...supplier, vat_id: 'DE123456789', country_code: 'DE', ico: null, dic: null, peppol_id: null };
+      expect(rules(invoice({ supplier: foreign, currency_code: 'EUR', lines: [line({ vat_rate: '19' })] }))).to.deep.equal([]);
+      expect(rules(invoice({ supplier: foreign, lines: [line({ vat_rate: '7' })] }))).to.deep.equal([]);
+    });
+    const zeroRated: [string, InvoiceLine['vat_category_code'], string | null][] = [
+      ['BR-Z-05', 'Z', null],
+      ['BR-E-05', 'E', 'VATEX-EU-132'],
+      ['BR-AE-05', 'AE', 'VATEX-EU-AE'],
+      ['BR-IC-05', 'K', 'VATEX-EU-IC'],
+    ];
+    for (const [rule, category, reason] of zeroRated) {
+      it(`${rule}: category ${category} has rate 0`, () => {
+        const content = withLine({ vat_category_code: category, vat_rate: '23', vat_exemption_reason_code: reason });
+        expect(rules(content)).to.deep.equal([rule]);
+        expect(finding(content, rule).field).to.equal('lines[0].vat_rate');
+      });
+    }
+    const needReason: [string, InvoiceLine['vat_category_code']][] = [
+      ['BR-E-10', 'E'],
+      ['BR-AE-10', 'AE'],
+      ['BR-IC-10', 'K'],
+    ];
+    for (const [rule, category] of needReason) {
+      it(`${rule}: category ${category} needs an exemption reason code`, () => {
+        const content = withLine({ vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: null });
+        expect(rules(content)).to.deep.equal([rule]);
+        expect(finding(content, rule)).to.include({ severity: 'fatal', field: 'lines[0].vat_exemption_reason_code' });
+        expect(rules(withLine({ vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: ' ' }))).to.deep.equal([rule]);
+      });
+    }
+    it('BR-CL-22: the exemption reason code is in the VATEX list', () => {
+      const content = withLine({ vat_category_code: 'E', vat_rate: '0', vat_exemption_reason_code: 'VATEX-SK-99' });
+      expect(finding(content, 'BR-CL-22')).to.include({ field: 'lines[0].vat_exemption_reason_code' });
+    });
+    it('BR-S-10 / BR-Z-10: categories S and Z carry no exemption reason', () => {
+      expect(rules(withLine({ vat_exemption_reason_code: 'VATEX-EU-132' }))).to.deep.equal(['BR-S-10']);
+      expect(rules(withLine({ vat_category_code: 'Z', vat_rate: '0', vat_exemption_reason_code: 'VATEX-EU-132' }))).to.deep.equal([
+        'BR-Z-10',
+      ]);
+    });
+    it('BR-CL-18: the category is a UNCL 5305 code', () => {
+      const content = withLine({ vat_category_code: 'X' as InvoiceLine['vat_category_code'] });
+      expect(finding(content, 'BR-CL-18').field).to.equal('lines[0].vat_category_code');
+    });
+  });
+
+  describe('payment', () => {
+    it('BR-61: payment means 30 needs supplier_iban', () => {
+      expect(finding(invoice({ supplier_iban: null }), 'BR-61')).to.include({ severity: 'fatal', field: 'supplier_iban' });
+      expect(rules(invoice({ supplier_iban: '  ' }))).to.deep.equal(['BR-61']);
+      expect(rules(invoice({ supplier_iban: null, payment_means_code: '48' }))).to.deep.equal([]);
+    });
+    it('SK-R-001: a Slovak IBAN is SK + 22 digits', () => {
+      expect(finding(invoice({ supplier_iban: 'SK31120000001987426375' }), 'SK-R-001').message).to.match(/22 digits/);
+      expect(rules(invoice({ supplier_iban: 'SK31 1200 0000 1987 4263 7541' }))).to.deep.equal([]); // spaces tolerated
+    });
+    it('SK-R-002: a Slovak IBAN passes the mod-97 check', () => {
+      expect(finding(invoice({ supplier_iban: 'SK3112000000198742637542' }), 'SK-R-002').message).to.match(/check digits/);
+    });
+    it('SK-R-003: the IBAN\'s currency is the invoice currency', () => {
+      expect(finding(invoice({ currency_code: 'CZK' }), 'SK-R-003')).to.include({ severity: 'fatal', field: 'currency_code' });
+      const czIban = foreignIban('CZ', '08000000001234567890');
+      expect(finding(invoice({ supplier_iban: czIban }), 'SK-R-003').message).to.match(/CZK/);
+      expect(rules(invoice({ supplier_iban: czIban, currency_code: 'CZK' }))).to.deep.equal([]);
+      expect(rules(invoice({ supplier_iban: foreignIban('DE', '370400440532013000') }))).to.deep.equal([]); // EUR
+    });
+    it('SK-J-10: a foreign IBAN has valid check digits', () => {
+      expect(rules(invoice({ supplier_iban: 'DE00370400440532013000' }))).to.deep.equal(['SK-J-10']);
+    });
+    it('SK-BR-04: a variable symbol that is not 1-10 digits is a warning', () => {
+      expect(finding(invoice({ variable_symbol: 'FA-2025/1' }), 'SK-BR-04')).to.include({
+        severity: 'warning',
+        field: 'variable_symbol',
+      });
+      expect(rules(invoice({ variable_symbol: '12345678901' }))).to.deep.equal(['SK-BR-04']);
+      expect(rules(invoice({ variable_symbol: '0012345678' }))).to.deep.equal([]);
+      expect(rules(invoice({ variable_symbol: null }))).to.deep.equal([]);
+    });
+    it('BR-CL-16: the payment means code is one we support', () => {
+      const content = invoice({ payment_means_code: '99' as InvoiceContent['payment_means_code'] });
+      expect(finding(content, 'BR-CL-16').field).to.equal('payment_means_code');
+    });
+  });
+
+  describe('lines', () => {
+    it('BR-16: an invoice has at least one line', () =>
+      expect(finding(invoice({ lines: [] }), 'BR-16')).to.include({ severity: 'fatal', field: 'lines' }));
+    it('SK-W-LINES: more than 200 lines is a warning (Peppol soft cap)', () => {
+      const lines = (n: number) => Array.from({ length: n }, (_, i) => line({ line_number: i + 1 }));
+      expect(rules(invoice({ lines: lines(200) }))).to.deep.equal([]);
+      expect(finding(invoice({ lines: lines(201) }), 'SK-W-LINES')).to.include({ severity: 'warning', field: 'lines' });
+    });
+    it('SK-J-01: line numbers are unique', () => {
+      const lines = [line({ line_number: 1 }), line({ line_number: 2 }), line({ line_number: 1 })];
+      expect(finding(invoice({ lines }), 'SK-J-01').field).to.equal('lines[2].line_number');
+    });
+    it('BR-CL-23: unit codes are UN/ECE Rec. 20 or 21', () => {
+      expect(finding(withLine({ unit_code: 'PCS' }), 'BR-CL-23').field).to.equal('lines[0].unit_code');
+      expect(rules(withLine({ unit_code: 'XBX' }))).to.deep.equal([]); // Rec. 21 (box)
+    });
+    it('SK-J-02: quantity, prices, rate and discounts are decimal strings', () => {
+      expect(finding(withLine({ quantity: '1e3' }), 'SK-J-02').field).to.equal('lines[0].quantity');
+      expect(finding(withLine({ unit_price: '12,50' }), 'SK-J-02').field).to.equal('lines[0].unit_price');
+      expect(finding(withLine({ vat_rate: 'NaN' }), 'SK-J-02').field).to.equal('lines[0].vat_rate');
+      expect(finding(withLine({ discount_percentage: 'ten' }), 'SK-J-02').field).to.equal('lines[0].discount_percentage');
+      expect(finding(withLine({ discount_amount: '' + '5.' }), 'SK-J-02').field).to.equal('lines[0].discount_amount');
+      expect(finding(withLine({ quantity: '' }), 'SK-J-02').message).to.match(/required/);
+    });
+    it('BR-27: unit_price is not negative', () => {
+      expect(finding(withLine({ unit_price: '-1.00' }), 'BR-27')).to.include({ severity: 'fatal', field: 'lines[0].unit_price' });
+      expect(rules(withLine({ quantity: '-1' }))).to.deep.equal([]); // a negative quantity is a return
+    });
+  });
+
+  describe('discounts', () => {
+    it('SK-J-03: not both a percentage and an amount', () =>
+      expect(finding(withLine({ discount_percentage: '10', discount_amount: '5' }), 'SK-J-03').field).to.equal(
+        'lines[0].discount_amount',
+      ));
+    it('SK-J-04: the percentage is within 0-100', () => {
+      expect(finding(withLine({ discount_percentage: '100.01' }), 'SK-J-04').field).to.equal('lines[0].discount_percentage');
+      expect(rules(withLine({ discount_percentage: '-5' }))).to.deep.equal(['SK-J-04']);
+      expect(rules(withLine({ discount_percentage: '100' }))).to.deep.equal([]);
+    });
+    it('SK-J-05: the amount is not above the line\'s amount, nor negative', () => {
+      // 10 × 50.00 = 500.00
+      expect(rules(withLine({ discount_amount: '500.00' }))).to.deep.equal([]);
+      expect(finding(withLine({ discount_amount: '500.01' }), 'SK-J-05').field).to.equal('lines[0].discount_amount');
+      expect(rules(withLine({ discount_amount: '-1' }))).to.deep.equal(['SK-J-05']);
+      expect(rules(withLine({ quantity: '-10', discount_amount: '500.01' }))).to.deep.equal(['SK-J-05']);
+    });
+  });
+
+  describe('codes', () => {
+    it('BR-CL-04: the currency is ISO 4217', () => {
+      const content = invoice({ currency_code: 'SKK', supplier_iban: null, payment_means_code: '48' });
+      expect(finding(content, 'BR-CL-04')).to.include({ severity: 'fatal', field: 'currency_code' });
+    });
+    it('BR-CL-14: party countries are ISO 3166-1', () => {
+      expect(finding(invoice({ buyer: { ...buyer, country_code: 'XX' } }), 'BR-CL-14').field).to.equal('buyer.country_code');
+    });
+    it('BR-CL-01: the invoice type is 380, 381 or 325', () => {
+      expect(finding(invoice({ invoice_type: '384' as InvoiceContent['invoice_type'] }), 'BR-CL-01').field).to.equal('invoice_type');
+    });
+  });
+
+  describe('parties', () => {
+    for (const at of ['supplier', 'buyer'] as const) {
+      const party = at === 'supplier' ? supplier : buyer;
+      const content = (changes: Partial<Party>) => invoice({ [at]: { ...party, ...changes } });
+      it(`SK-R-004: ${at} IČ DPH is SK + 10 digits divisible by 11`, () => {
+        const f = finding(content({ vat_id: 'SK2020273894' }), 'SK-R-004');
+        expect(f).to.include({ severity: 'fatal', field: `${at}.vat_id` });
+        expect(f.message).to.match(/IČ DPH is not divisible by 11/);
+        expect(rules(content({ vat_id: 'SK12345' }))).to.include('SK-R-004');
+      });
+      it(`SK-R-005: ${at} DIČ is 10 digits`, () => {
+        const f = finding(content({ dic: '35757442' }), 'SK-R-005');
+        expect(f).to.include({ field: `${at}.dic` });
+        expect(f.message).to.match(/DIČ must be 10 digits \(8 digits looks like an IČO\)/);
+      });
+      it(`SK-R-006: ${at} IČO is 8 digits with a check digit`, () => {
+        const f = finding(content({ ico: '35757443' }), 'SK-R-006');
+        expect(f).to.include({ field: `${at}.ico` });
+        expect(f.message).to.match(/IČO check digit/);
+      });
+      it(`SK-J-08: ${at} IČ DPH is SK + its DIČ`, () => {
+        expect(finding(content({ dic: '2022222224' }), 'SK-J-08').field).to.equal(`${at}.vat_id`);
+      });
+    }
+    it('SK-R-007: a 0245 participant id is the 10-digit DIČ', () =>
+      expect(finding(invoice({ supplier: { ...supplier, peppol_id: '0245:35757442' } }), 'SK-R-007').field).to.equal(
+        'supplier.peppol_id',
+      ));
+    it('SK-R-008: a 0245 participant DIČ is the digits of the IČ DPH', () =>
+      expect(finding(invoice({ buyer: { ...buyer, peppol_id: '0245:2020273893' } }), 'SK-R-008').field).to.equal('buyer.peppol_id'));
+    it('SK-R-009: a sandbox participant id is 9950:sk + IČ DPH digits + svctest', () => {
+      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk2020273893svctest' } }))).to.deep.equal(['SK-R-009']);
+      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk20222svctest' } }))).to.deep.equal(['SK-R-009']);
+    });
+    it('SK-J-09: a participant id is <scheme>:<identifier>', () =>
+      expect(finding(invoice({ buyer: { ...buyer, peppol_id: 'sk2022222213' } }), 'SK-J-09').field).to.equal('buyer.peppol_id'));
+    it('BR-CO-09: a foreign VAT id has a country prefix', () =>
+      expect(finding(invoice({ buyer: { ...buyer, vat_id: '123456789', country_code: 'DE' } }), 'BR-CO-09').field).to.equal(
+        'buyer.vat_id',
+      ));
+    it('judges IČO and DIČ only for Slovak parties (a Czech buyer has other rules)', () => {
+      const czech: Party = { ...buyer, vat_id: 'CZ12345678', ico: '12345678', dic: 'CZ12345678', country_code: 'CZ', peppol_id: null };
+      expect(rules(invoice({ buyer: czech }))).to.deep.equal([]);
+    });
+    it('BR-CO-26: a supplier has a vat_id or an ico', () => {
+      expect(finding(invoice({ supplier: { ...supplier, vat_id: '', ico: null, peppol_id: null } }), 'BR-CO-26').field).to.equal(
+        'supplier',
+      );
+      expect(rules(invoice({ supplier: { ...supplier, vat_id: '', peppol_id: null } }))).to.deep.equal([]);
+    });
+    it('SK-J-11: a buyer without VAT id should have an IČO or DIČ (warning)', () => {
+      const content = invoice({ buyer: { ...buyer, vat_id: '', ico: null, dic: null, peppol_id: null } });
+      expect(finding(content, 'SK-J-11')).to.include({ severity: 'warning', field: 'buyer' });
+    });
+  });
+
+  describe('dates', () => {
+    it('BR-CO-25: a positive amount due needs a due_date', () => {
+      expect(finding(invoice({ due_date: null }), 'BR-CO-25')).to.include({ severity: 'fatal', field: 'due_date' });
+      expect(rules(invoice({ due_date: null, lines: [line({ quantity: '-1' })] }))).to.deep.equal([]); // a refund
+      expect(rules(invoice({ due_date: null, lines: [line({ discount_percentage: '100' })] }))).to.deep.equal([]); // nothing due
+    });
+    it('SK-J-07: a due_date before the issue_date is a warning', () => {
+      expect(finding(invoice({ due_date: '2025-02-28' }), 'SK-J-07')).to.include({ severity: 'warning', field: 'due_date' });
+      expect(rules(invoice({ due_date: '2025-03-01' }))).to.deep.equal([]);
+    });
+    it('SK-J-06: dates are real YYYY-MM-DD dates', () => {
+      expect(finding(invoice({ delivery_date: '2025-02-30' }), 'SK-J-06').field).to.equal('delivery_date');
+      expect(finding(invoice({ issue_date: '1.3.2025' }), 'SK-J-06').field).to.equal('issue_date');
+      expect(finding(invoice({ due_date: '2025-3-15' }), 'SK-J-06').field).to.equal('due_date');
+      expect(rules(invoice({ delivery_date: '2024-02-29' }))).to.deep.equal([]);
+    });
+  });
+
+  it('reports every finding of a bad invoice at once, with paths into the request', () => {
+    const content = invoice({
+      supplier_iban: null,
+      variable_symbol: 'ABC',
+      lines: [line(), line({ line_number: 2, vat_rate: '0' }), line({ line_number: 3, unit_code: 'PCS' })],
+    });
+    expect(check(content).map((f) => `${f.rule} ${f.field}`)).to.deep.equal([
+      'BR-61 supplier_iban',
+      'SK-BR-04 variable_symbol',
+      'BR-S-05 lines[1].vat_rate',
+      'SK-R-010 lines[1].vat_rate',
+      'BR-CL-23 lines[2].unit_code',
+    ]);
+  });
+});

@@ -1,0 +1,311 @@
+/**
+ * The business rules of an invoice's JSON content, checked before any UBL exists. Pure: content and
+ * code lists in, findings out. A fatal finding refuses the request (the spec's invoice-validation
+ * 422); a warning is reported and the invoice is accepted.
+ *
+ * Where EN16931 (BR-*), its code-list rules (BR-CL-*) or our Slovak Schematron (schemas/sk/SK-UBL.sch,
+ * SK-*) has the same rule, its id is used, so a finding reads the same here and in the UBL
+ * validation. As in SK-UBL.sch, the Slovak practice rules (SK-BR-04, SK-R-003, SK-R-010/011) apply to a
+ * Slovak seller (SK VAT id or SK address) and the IČO/DIČ rules (SK-R-005/006) to a Slovak party, so
+ * an invoice received from abroad is not judged by Slovak practice. Our own ids, for what only the
+ * JSON can get wrong:
+ *   SK-W-LINES  warning: more than 200 lines (the Peppol soft cap; receivers may refuse more)
+ *   SK-J-01     line_number unique within the invoice
+ *   SK-J-02     quantity, unit_price, vat_rate, discounts are plain decimal strings
+ *   SK-J-03     a line has a discount percentage or a discount amount, not both
+ *   SK-J-04     discount_percentage within 0-100
+ *   SK-J-05     discount_amount not negative and not above the line's amount
+ *   SK-J-06     dates are real YYYY-MM-DD dates
+ *   SK-J-07     warning: due_date before issue_date
+ *   SK-J-08     a party's IČ DPH is SK + its DIČ
+ *   SK-J-09     a Peppol participant id is <4-digit scheme>:<identifier>
+ *   SK-J-10     a foreign IBAN has a valid shape and ISO 13616 check digits
+ *   SK-J-11     warning: a buyer without VAT id has neither IČO nor DIČ
+ */
+import { TAX_CATEGORY_CODES, ibanCurrency, type CodeLists } from './code-lists.ts';
+import {
+  INVOICE_TYPE_CODES,
+  PAYMENT_MEANS_CODES,
+  SLOVAK_STANDARD_RATES,
+  type InvoiceContent,
+  type InvoiceLine,
+  type Party,
+  type RuleFinding,
+} from './model.ts';
+import { Dec, HUNDRED, ZERO, parseDecimal, round2 } from './money.ts';
+import { computeTotals } from './totals.ts';
+import {
+  dicProblem,
+  foreignVatIdProblem,
+  ibanMod97,
+  icDphProblem,
+  icoProblem,
+  normaliseVatId,
+  peppolIdProblem,
+  skIbanProblem,
+} from '../shared/slovak-identifiers.ts';
+
+export const SOFT_LINE_CAP = 200;
+
+type Emit = (rule: string, message: string, field?: string) => void;
+
+export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  const emitter =
+    (severity: RuleFinding['severity']): Emit =>
+    (rule, message, field) =>
+      findings.push(field === undefined ? { rule, message, severity } : { rule, message, severity, field });
+  const fatal = emitter('fatal');
+  const warning = emitter('warning');
+  const sellerIsSlovak = isSlovakSeller(content.supplier);
+
+  checkDocument(content, lists, fatal, warning);
+  checkPayment(content, sellerIsSlovak, fatal, warning);
+  checkParty(content.supplier, 'supplier', lists, fatal, warning);
+  checkParty(content.buyer, 'buyer', lists, fatal, warning);
+  const seen = new Set<number>();
+  content.lines.forEach((line, i) => {
+    if (seen.has(line.line_number)) {
+      fatal('SK-J-01', `line_number ${line.line_number} is used by more than one line`, `lines[${i}].line_number`);
+    }
+    seen.add(line.line_number);
+    checkLine(line, `lines[${i}]`, lists, sellerIsSlovak, fatal);
+  });
+  // the totals need every decimal valid; when one is not, that finding already refuses the invoice
+  if (!findings.some((f) => f.rule === 'SK-J-02') && content.lines.length > 0) {
+    const due = parseDecimal(computeTotals(content).amount_due) ?? ZERO;
+    if (due.greaterThan(ZERO) && !content.due_date) {
+      fatal('BR-CO-25', 'A positive amount due needs a due_date (payment due date, BT-9)', 'due_date');
+    }
+  }
+  return findings;
+}
+
+/** SK-UBL.sch's $sellerIsSlovak: an SK VAT id or an SK address. */
+function isSlovakSeller(supplier: Party): boolean {
+  return normaliseVatId(supplier.vat_id).startsWith('SK') || supplier.country_code.trim().toUpperCase() === 'SK';
+}
+
+function checkDocument(content: InvoiceContent, lists: CodeLists, fatal: Emit, warning: Emit): void {
+  if (content.lines.length === 0) fatal('BR-16', 'An invoice needs at least one line', 'lines');
+  if (content.lines.length > SOFT_LINE_CAP) {
+    warning(
+      'SK-W-LINES',
+      `The invoice has ${content.lines.length} lines; Peppol receivers may refuse more than ${SOFT_LINE_CAP}`,
+      'lines',
+    );
+  }
+  if (!(INVOICE_TYPE_CODES as readonly string[]).includes(content.invoice_type)) {
+    fatal('BR-CL-01', `invoice_type must be one of ${INVOICE_TYPE_CODES.join(', ')}`, 'invoice_type');
+  }
+  if (!lists.currencyCodes.has(content.currency_code)) {
+    fatal('BR-CL-04', `currency_code ${JSON.stringify(content.currency_code)} is not an ISO 4217 currency`, 'currency_code');
+  }
+  const dates = (['issue_date', 'due_date', 'delivery_date'] as const).filter((name) => {
+    const value = content[name];
+    if (value === null || (name !== 'issue_date' && value === '')) return false;
+    if (isDate(value)) return true;
+    fatal('SK-J-06', `${name} must be a date in the form YYYY-MM-DD`, name);
+    return false;
+  });
+  if (dates.includes('issue_date') && dates.includes('due_date') && (content.due_date ?? '') < content.issue_date) {
+    warning('SK-J-07', 'due_date is before issue_date', 'due_date');
+  }
+}
+
+function checkPayment(content: InvoiceContent, sellerIsSlovak: boolean, fatal: Emit, warning: Emit): void {
+  if (!(PAYMENT_MEANS_CODES as readonly string[]).includes(content.payment_means_code)) {
+    fatal('BR-CL-16', `payment_means_code must be one of ${PAYMENT_MEANS_CODES.join(', ')}`, 'payment_means_code');
+  }
+  const iban = (content.supplier_iban ?? '').replace(/\s+/g, '').toUpperCase();
+  if (iban === '') {
+    if (content.payment_means_code === '30') {
+      fatal('BR-61', 'Payment by credit transfer (payment_means_code 30) needs the supplier_iban', 'supplier_iban');
+    }
+  } else if (iban.startsWith('SK')) {
+    const problem = skIbanProblem(iban);
+    if (problem) fatal(/^SK\d{22}$/.test(iban) ? 'SK-R-002' : 'SK-R-001', `supplier_iban: ${problem}`, 'supplier_iban');
+  } else if (!/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(iban) || ibanMod97(iban) !== 1) {
+    fatal('SK-J-10', 'supplier_iban is not a valid IBAN (shape or check digits)', 'supplier_iban');
+  }
+  if (sellerIsSlovak && /^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(iban)) {
+    const accountCurrency = ibanCurrency(iban.slice(0, 2));
+    if (accountCurrency !== null && accountCurrency !== content.currency_code) {
+      fatal(
+        'SK-R-003',
+        `The account of supplier_iban is in ${accountCurrency} by its country, but the invoice is in ${content.currency_code}`,
+        'currency_code',
+      );
+    }
+  }
+  const symbol = content.variable_symbol?.trim() ?? '';
+  if (sellerIsSlovak && symbol !== '' && !/^\d{1,10}$/.test(symbol)) {
+    warning('SK-BR-04', 'The variable symbol should contain only digits (at most 10)', 'variable_symbol');
+  }
+}
+
+function checkParty(party: Party, at: 'supplier' | 'buyer', lists: CodeLists, fatal: Emit, warning: Emit): void {
+  const country = party.country_code.trim().toUpperCase();
+  if (!lists.countryCodes.has(country)) {
+    fatal('BR-CL-14', `${at}.country_code ${JSON.stringify(party.country_code)} is not an ISO 3166-1 country`, `${at}.country_code`);
+  }
+  const vatId = normaliseVatId(party.vat_id);
+  const ico = party.ico?.trim() ?? '';
+  const dic = party.dic?.trim() ?? '';
+  if (vatId.startsWith('SK')) {
+    const problem = icDphProblem(vatId);
+    if (problem) fatal('SK-R-004', `${at}.vat_id: ${problem}`, `${at}.vat_id`);
+  } else if (vatId !== '') {
+    const problem = foreignVatIdProblem(vatId);
+    if (problem) fatal('BR-CO-09', `${at}.vat_id: ${problem}`, `${at}.vat_id`);
+  }
+  if (country === 'SK' && dic !== '') {
+    const problem = dicProblem(dic);
+    if (problem) fatal('SK-R-005', `${at}.dic: ${problem}`, `${at}.dic`);
+    else if (/^SK\d{10}$/.test(vatId) && vatId.slice(2) !== dic.replace(/\s+/g, '')) {
+      fatal('SK-J-08', `${at}.vat_id (IČ DPH) must be SK followed by the party's DIČ ${dic}`, `${at}.vat_id`);
+    }
+  }
+  if (country === 'SK' && ico !== '') {
+    const problem = icoProblem(ico);
+    if (problem) fatal('SK-R-006', `${at}.ico: ${problem}`, `${at}.ico`);
+  }
+  if (party.peppol_id) checkPeppolId(party.peppol_id.trim(), vatId, at, fatal);
+  if (at === 'supplier' && vatId === '' && ico === '') {
+    fatal('BR-CO-26', 'The supplier needs a vat_id (IČ DPH) or an ico (IČO)', 'supplier');
+  }
+  if (at === 'buyer' && vatId === '' && ico === '' && dic === '') {
+    warning('SK-J-11', 'A buyer without vat_id should be identified by its ico or dic', 'buyer');
+  }
+}
+
+function checkPeppolId(peppolId: string, vatId: string, at: string, fatal: Emit): void {
+  const field = `${at}.peppol_id`;
+  const match = /^(\d{4}):(\S+)$/.exec(peppolId);
+  if (!match) {
+    fatal('SK-J-09', `${field}: ${peppolIdProblem(peppolId) ?? 'not a participant identifier'}`, field);
+    return;
+  }
+  const [, scheme, id = ''] = match;
+  const vatDigits = /^SK\d{10}$/.test(vatId) ? vatId.slice(2) : null;
+  if (scheme === '0245') {
+    if (!/^\d{10}$/.test(id)) fatal('SK-R-007', `${field}: a 0245 participant id must be the 10-digit DIČ`, field);
+    else if (vatDigits !== null && id !== vatDigits) {
+      fatal('SK-R-008', `${field}: the participant DIČ must be the digits of the party's IČ DPH (${vatDigits})`, field);
+    }
+  } else if (scheme === '9950' && id.startsWith('sk')) {
+    if (!/^sk\d{10}svctest$/.test(id) || (vatDigits !== null && id.slice(2, 12) !== vatDigits)) {
+      fatal('SK-R-009', `${field}: a sandbox participant id must be 9950:sk + the 10 digits of the IČ DPH + svctest`, field);
+    }
+  }
+}
+
+function checkLine(line: InvoiceLine, at: string, lists: CodeLists, sellerIsSlovak: boolean, fatal: Emit): void {
+  const number = (name: 'quantity' | 'unit_price' | 'vat_rate' | 'discount_percentage' | 'discount_amount') => {
+    const value = line[name];
+    if (value === null || value === '') return null;
+    const parsed = parseDecimal(value);
+    if (parsed === null) fatal('SK-J-02', `${name} must be a decimal string such as "12.50"`, `${at}.${name}`);
+    return parsed;
+  };
+  const quantity = number('quantity');
+  const price = number('unit_price');
+  const rate = number('vat_rate');
+  const percentage = number('discount_percentage');
+  const amount = number('discount_amount');
+  if (line.quantity === '') fatal('SK-J-02', 'quantity is required', `${at}.quantity`);
+  if (line.unit_price === '') fatal('SK-J-02', 'unit_price is required', `${at}.unit_price`);
+  if (line.vat_rate === '') fatal('SK-J-02', 'vat_rate is required', `${at}.vat_rate`);
+
+  if (!lists.unitCodes.has(line.unit_code)) {
+    fatal('BR-CL-23', `unit_code ${JSON.stringify(line.unit_code)} is not in UN/ECE Recommendation 20 or 21`, `${at}.unit_code`);
+  }
+  if (price?.isNegative()) fatal('BR-27', 'unit_price must not be negative', `${at}.unit_price`);
+  checkDiscount(at, quantity, price, percentage, amount, fatal);
+  checkVat(line, at, rate, lists, sellerIsSlovak, fatal);
+}
+
+function checkDiscount(
+  at: string,
+  quantity: Dec | null,
+  price: Dec | null,
+  percentage: Dec | null,
+  amount: Dec | null,
+  fatal: Emit,
+): void {
+  if (percentage !== null && amount !== null) {
+    fatal('SK-J-03', 'Give a discount_percentage or a discount_amount, not both', `${at}.discount_amount`);
+  }
+  if (percentage !== null && (percentage.isNegative() || percentage.greaterThan(HUNDRED))) {
+    fatal('SK-J-04', 'discount_percentage must be between 0 and 100', `${at}.discount_percentage`);
+  }
+  if (amount === null) return;
+  if (amount.isNegative()) fatal('SK-J-05', 'discount_amount must not be negative', `${at}.discount_amount`);
+  else if (quantity !== null && price !== null && round2(amount).greaterThan(round2(quantity.times(price)).abs())) {
+    fatal('SK-J-05', `discount_amount is more than the line's amount (quantity × unit_price)`, `${at}.discount_amount`);
+  }
+}
+
+/** The rate each zero-rated category must have, and the rule that says so. */
+const ZERO_RATE_RULES: Readonly<Record<string, string>> = {
+  Z: 'BR-Z-05',
+  E: 'BR-E-05',
+  AE: 'BR-AE-05',
+  K: 'BR-IC-05',
+  G: 'BR-G-05',
+  O: 'BR-O-05',
+};
+const EXEMPTION_REASON_RULES: Readonly<Record<string, string>> = {
+  E: 'BR-E-10',
+  AE: 'BR-AE-10',
+  K: 'BR-IC-10',
+  G: 'BR-G-10',
+  O: 'BR-O-10',
+};
+/** Categories that must not carry an exemption reason (BR-S-10, BR-Z-10). */
+const NO_EXEMPTION_RULES: Readonly<Record<string, string>> = { S: 'BR-S-10', Z: 'BR-Z-10' };
+const SLOVAK_RATES = SLOVAK_STANDARD_RATES.map((r) => new Dec(r));
+
+function checkVat(line: InvoiceLine, at: string, rate: Dec | null, lists: CodeLists, sellerIsSlovak: boolean, fatal: Emit): void {
+  const category = line.vat_category_code;
+  if (!TAX_CATEGORY_CODES.has(category)) {
+    fatal('BR-CL-18', `vat_category_code ${JSON.stringify(category)} is not a UNCL 5305 tax category`, `${at}.vat_category_code`);
+    return;
+  }
+  const field = `${at}.vat_rate`;
+  if (category === 'S' && rate !== null) {
+    if (!rate.greaterThan(ZERO)) {
+      fatal('BR-S-05', 'Standard-rated VAT (category S) needs a rate above 0', field);
+      if (sellerIsSlovak && rate.isZero()) {
+        fatal('SK-R-010', 'vat_rate 0 with category S: use Z, E, AE or K for zero-rated, exempt, reverse-charge or intra-community supplies', field);
+      }
+    }
+    if (sellerIsSlovak && !rate.isZero() && !SLOVAK_RATES.some((r) => r.equals(rate))) {
+      fatal('SK-R-011', `A Slovak standard VAT rate (category S) is 5, 19 or 23 %, not ${line.vat_rate}`, field);
+    }
+  }
+  const zeroRule = ZERO_RATE_RULES[category];
+  if (zeroRule && rate !== null && !rate.isZero()) {
+    fatal(zeroRule, `Category ${category} has a VAT rate of 0, not ${line.vat_rate}`, field);
+  }
+  const reason = line.vat_exemption_reason_code?.trim() ?? '';
+  const reasonField = `${at}.vat_exemption_reason_code`;
+  const reasonRule = EXEMPTION_REASON_RULES[category];
+  if (reasonRule && reason === '') {
+    fatal(reasonRule, `Category ${category} needs a vat_exemption_reason_code (a VATEX code such as VATEX-EU-AE)`, reasonField);
+  }
+  const forbidden = NO_EXEMPTION_RULES[category];
+  if (forbidden && reason !== '') fatal(forbidden, `Category ${category} has no vat_exemption_reason_code`, reasonField);
+  if (reason !== '' && !lists.vatexCodes.has(reason.toUpperCase())) {
+    fatal('BR-CL-22', `vat_exemption_reason_code ${JSON.stringify(reason)} is not in the VATEX code list`, reasonField);
+  }
+}
+
+/** A real calendar date in the form YYYY-MM-DD. */
+function isDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = match.slice(1).map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
