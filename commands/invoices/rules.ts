@@ -19,7 +19,7 @@
  *   SK-J-07     warning: due_date before issue_date
  *   SK-J-08     a party's IČ DPH is SK + its DIČ
  *   SK-J-09     a Peppol participant id is <4-digit scheme>:<identifier>
- *   SK-J-10     a foreign IBAN has a valid shape and ISO 13616 check digits
+ *   SK-J-10     warning: a foreign IBAN has a valid shape and ISO 13616 check digits
  *   SK-J-11     warning: a buyer without VAT id has neither IČO nor DIČ
  */
 import { TAX_CATEGORY_CODES, ibanCurrency, type CodeLists } from './code-lists.ts';
@@ -71,8 +71,11 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
     seen.add(line.line_number);
     checkLine(line, `lines[${i}]`, lists, sellerIsSlovak, fatal);
   });
-  // the totals need every decimal valid; when one is not, that finding already refuses the invoice
-  if (!findings.some((f) => f.rule === 'SK-J-02') && content.lines.length > 0) {
+  // BR-CO-25's context is the UBL Invoice only (3.0.19 CEN; 3.0.21 dropped it): a credit note is a
+  // refund and needs no due date. The totals need every decimal valid; when one is not, that finding
+  // already refuses the invoice.
+  const credit = content.invoice_type === '381';
+  if (!credit && !findings.some((f) => f.rule === 'SK-J-02') && content.lines.length > 0) {
     const due = parseDecimal(computeTotals(content).amount_due) ?? ZERO;
     if (due.greaterThan(ZERO) && !content.due_date) {
       fatal('BR-CO-25', 'A positive amount due needs a due_date (payment due date, BT-9)', 'due_date');
@@ -126,7 +129,8 @@ function checkPayment(content: InvoiceContent, sellerIsSlovak: boolean, fatal: E
     const problem = skIbanProblem(iban);
     if (problem) fatal(/^SK\d{22}$/.test(iban) ? 'SK-R-002' : 'SK-R-001', `supplier_iban: ${problem}`, 'supplier_iban');
   } else if (!/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(iban) || ibanMod97(iban) !== 1) {
-    fatal('SK-J-10', 'supplier_iban is not a valid IBAN (shape or check digits)', 'supplier_iban');
+    // a warning: a foreign account (BT-84) need not be an IBAN, as the official Peppol examples show
+    warning('SK-J-10', 'supplier_iban does not look like a valid IBAN (shape or check digits)', 'supplier_iban');
   }
   if (sellerIsSlovak && /^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(iban)) {
     const accountCurrency = ibanCurrency(iban.slice(0, 2));
