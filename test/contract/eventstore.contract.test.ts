@@ -124,6 +124,27 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(await store.readStream(stream)).to.have.length(3);
   });
 
+  it('keeps numeric order past 9: a long stream by revision, readAll by position, one event once', async () => {
+    const long = streamId('long');
+    const after = await mark(store);
+    for (let i = 0; i < 12; i++) await store.append(long, [newEvent(`E${i}`)], i === 0 ? 'no_stream' : i - 1);
+    await store.append(long, Array.from({ length: 12 }, (_, i) => newEvent(`F${i}`)), 11);
+    const stream = await store.readStream(long);
+    expect(stream.map((e) => e.revision)).to.deep.equal(Array.from({ length: 24 }, (_, i) => i));
+    await readAllOf(store, after, [long], 24);
+    const seen: RecordedEvent[] = [];
+    let position: Position = after;
+    for (let page = await store.readAll(position, 5); page.length > 0; page = await store.readAll(position, 5)) {
+      seen.push(...page);
+      position = page.at(-1)?.position ?? position;
+    }
+    const ours = seen.filter((e) => e.streamId === long);
+    expect(ours.map((e) => e.revision)).to.deep.equal(Array.from({ length: 24 }, (_, i) => i));
+    const positions = seen.map((e) => e.position);
+    expect(new Set(positions).size).to.equal(positions.length);
+    expect([...positions].sort()).to.deep.equal(positions);
+  });
+
   it('reads all events after a position in append order, page by page', async () => {
     const a = streamId('all-a');
     const b = streamId('all-b');

@@ -34,13 +34,15 @@ export interface PostgresEventStoreOptions {
 /** 'any' appends that lose a race on the next revision simply try again after the new head. */
 const ANY_ATTEMPTS = 5;
 
-const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_revision`;
+// ORDER BY names are qualified: EVENT_COLUMNS casts them to text under the same names, and an
+// unqualified ORDER BY name means the output column, so "10" would sort before "9".
+const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY events.stream_revision`;
 
 // Only transactions below the snapshot's xmin have all finished: see position.ts for why.
 const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events
 WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-ORDER BY transaction_id, global_position
+ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
 
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
