@@ -70,3 +70,87 @@ export const InvoiceRequest = Type.Object(
   },
 );
 export type InvoiceRequest = Static<typeof InvoiceRequest>;
+
+const money = Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'decimal string, 2 places' });
+const PartyOut = Type.Object({
+  name: Type.String(), vat_id: Type.String(), ico: Type.Union([Type.String(), Type.Null()]), dic: Type.Union([Type.String(), Type.Null()]),
+  peppol_id: Type.Union([Type.String(), Type.Null()]), street: Type.String(), city: Type.String(), postal_code: Type.String(), country_code: Type.String(),
+});
+const Finding = Type.Object({ rule: Type.String(), message: Type.String(), severity: Type.String(), field: Type.Optional(Type.String()) });
+
+export const InvoiceLineOut = Type.Object({
+  id: Uuid,
+  line_number: Type.Integer(),
+  item_name: Type.String(),
+  quantity: Type.String(),
+  unit_code: Type.String(),
+  unit_price: Type.String(),
+  vat_rate: Type.String(),
+  vat_category_code: Type.String(),
+  vat_exemption_reason_code: Type.Union([Type.String(), Type.Null()]),
+  discount_percentage: Type.Union([Type.String(), Type.Null()]),
+  discount_amount: Type.Union([Type.String(), Type.Null()]),
+  line_net: money,
+  line_vat: money,
+  line_gross_amount: money,
+});
+
+export const Invoice = Type.Object(
+  {
+    id: Uuid,
+    company_id: Uuid,
+    status: Type.String(),
+    source: Type.String({ description: '`api` for invoices issued here, `peppol` for inbound copies' }),
+    invoice_number: Type.String(),
+    invoice_type: Type.String(),
+    issue_date: Type.String(),
+    due_date: Type.Union([Type.String(), Type.Null()]),
+    delivery_date: Type.Union([Type.String(), Type.Null()]),
+    currency_code: Type.String(),
+    supplier: PartyOut,
+    buyer: PartyOut,
+    customer_id: Type.Union([Uuid, Type.Null()]),
+    supplier_iban: Type.Union([Type.String(), Type.Null()]),
+    payment_means_code: Type.String(),
+    variable_symbol: Type.Union([Type.String(), Type.Null()]),
+    note: Type.Union([Type.String(), Type.Null()]),
+    buyer_reference: Type.Union([Type.String(), Type.Null()]),
+    order_reference: Type.Union([Type.String(), Type.Null()]),
+    lines: Type.Array(InvoiceLineOut),
+    total_net: money,
+    total_vat: money,
+    total_gross: money,
+    vat_breakdown: Type.Array(
+      Type.Object({
+        vat_category_code: Type.String(), vat_rate: Type.String(), vat_exemption_reason_code: Type.Union([Type.String(), Type.Null()]),
+        taxable_amount: money, tax_amount: money,
+      }),
+    ),
+    zzz_correction_amount: money,
+    allowances_charges: Type.Array(
+      Type.Object({ charge: Type.Boolean(), reason_code: Type.String(), reason: Type.String(), amount: money, vat_category_code: Type.String(), vat_rate: Type.String() }, { additionalProperties: true }),
+    ),
+    payable_rounding_amount: money,
+    amount_due: money,
+    warnings: Type.Array(Finding),
+    peppol_message_id: Type.Union([Type.String(), Type.Null()]),
+    fs_submission_id: Type.Union([Type.String(), Type.Null()]),
+    c5: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    created_by: Type.String(),
+    created_at: Type.String({ format: 'date-time' }),
+    updated_at: Type.String({ format: 'date-time' }),
+    version: Type.Integer({ description: 'send back in If-Match' }),
+  },
+  { $id: 'Invoice' },
+);
+export type Invoice = Static<typeof Invoice>;
+
+export const InvoiceListRow = Type.Object(
+  {
+    id: Uuid, company_id: Uuid, invoice_number: Type.String(), invoice_type: Type.String(), status: Type.String(),
+    issue_date: Type.String(), due_date: Type.Union([Type.String(), Type.Null()]), currency_code: Type.String(),
+    supplier_name: Type.String(), buyer_name: Type.String(), total_net: money, total_vat: money, total_gross: money,
+    created_by: Type.String(), created_at: Type.String({ format: 'date-time' }), updated_at: Type.String({ format: 'date-time' }), version: Type.Integer(),
+  },
+  { $id: 'InvoiceListRow' },
+);

@@ -6,7 +6,11 @@ import type { DataSource } from 'typeorm';
 import { apiKeys } from '../projections/api-keys/projector.ts';
 import { CustomerEntity } from '../projections/customer-directory/entity.ts';
 import { customerDirectory } from '../projections/customer-directory/projector.ts';
+import { invoiceRegister } from '../projections/invoices/projector.ts';
 import { tenancy } from '../projections/tenancy/projector.ts';
+import type { CodeLists } from '../commands/invoices/code-lists.ts';
+import { loadCodeLists } from './invoicing/code-lists-loader.ts';
+import { createValidator, type Validator } from './validation/index.ts';
 import type { Config } from './config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
@@ -19,7 +23,7 @@ import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import type { Projector } from './readmodel/projector.ts';
 
 /** Every read model of the service, in the order their migrations apply. */
-export const projectors: readonly Projector[] = [tenancy, apiKeys, customerDirectory];
+export const projectors: readonly Projector[] = [tenancy, apiKeys, customerDirectory, invoiceRegister];
 const entities = [CustomerEntity];
 
 /** The wired-up service: what HTTP routes, the CLI and reactors are given. */
@@ -33,6 +37,10 @@ export interface Services {
   ids: Ids;
   /** 'pglite' when running on the embedded default */
   database: 'pglite' | 'postgres';
+  /** the official code lists (units, VATEX, currencies, countries); null when the artifacts are missing */
+  codeLists: CodeLists | null;
+  /** the UBL validation engine (worker pool), started on first use: compiling the rules takes a while once */
+  validator(): Promise<Validator>;
   close(): Promise<void>;
 }
 
@@ -66,7 +74,12 @@ export async function openServices(
   const readModels = await openReadModels(url, projectors, entities, embedded ? 4 : 10);
   const projections = new ProjectionRunner(store, readModels, projectors, log);
   if (options.runProjections !== false) await projections.start();
+  const codeLists = await loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
+    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    return null;
+  });
 
+  let validator: Promise<Validator> | undefined;
   return {
     config,
     log,
@@ -76,7 +89,10 @@ export async function openServices(
     clock: options.clock ?? systemClock,
     ids: options.ids ?? randomIds,
     database: embedded ? 'pglite' : 'postgres',
+    codeLists,
+    validator: () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })),
     async close() {
+      if (validator) await (await validator).close();
       await projections.stop();
       await readModels.destroy();
       await store.close();

@@ -1,0 +1,93 @@
+import type { DataSource } from 'typeorm';
+import { containsPattern, foldText } from '../shared/fold.ts';
+import type { InvoiceDocument } from './projector.ts';
+
+export const INVOICE_SORT_COLUMNS = ['issue_date', 'due_date', 'invoice_number', 'status', 'total_gross', 'buyer_name', 'created_at', 'updated_at'] as const;
+type SortColumn = (typeof INVOICE_SORT_COLUMNS)[number];
+export const DEFAULT_INVOICE_SORT = '-issue_date,-created_at';
+
+export interface InvoiceRow {
+  id: string;
+  organisation_id: string;
+  company_id: string;
+  workspace_id: string;
+  invoice_number: string;
+  invoice_type: string;
+  status: string;
+  issue_date: string;
+  due_date: string | null;
+  currency_code: string;
+  supplier_name: string;
+  buyer_name: string;
+  buyer_vat_id: string;
+  customer_id: string | null;
+  total_net: string;
+  total_vat: string;
+  total_gross: string;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+export type InvoiceDetailRow = InvoiceRow & { document: InvoiceDocument };
+
+export interface InvoiceScope {
+  organisationId: string;
+  /** null on the unscoped routes: every company of the organisation */
+  companyId: string | null;
+}
+
+export interface InvoiceListFilter {
+  page: number;
+  pageSize: number;
+  q?: string;
+  statuses?: string[];
+  fromDate?: string;
+  toDate?: string;
+  createdBy?: string;
+  sort?: string;
+}
+
+const COLUMNS = `id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status,
+  to_char(issue_date, 'YYYY-MM-DD') AS issue_date, to_char(due_date, 'YYYY-MM-DD') AS due_date, currency_code,
+  supplier_name, buyer_name, buyer_vat_id, customer_id, total_net::text AS total_net, total_vat::text AS total_vat,
+  total_gross::text AS total_gross, created_by, created_at, updated_at, version`;
+
+/** WHERE clause and parameters of a scope and filter; every value goes in as a parameter. */
+function where(scope: InvoiceScope, filter: Partial<InvoiceListFilter>): { sql: string; params: unknown[] } {
+  const params: unknown[] = [scope.organisationId];
+  const clauses = ['organisation_id = $1'];
+  const add = (clause: (n: string) => string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause(`$${params.length}`));
+  };
+  if (scope.companyId) add((n) => `company_id = ${n}`, scope.companyId);
+  if (filter.q) add((n) => `search LIKE ${n}`, containsPattern(foldText(filter.q)));
+  if (filter.statuses?.length) add((n) => `status = ANY(${n})`, filter.statuses);
+  if (filter.fromDate) add((n) => `issue_date >= ${n}`, filter.fromDate);
+  if (filter.toDate) add((n) => `issue_date <= ${n}`, filter.toDate);
+  if (filter.createdBy) add((n) => `created_by = ${n}`, filter.createdBy);
+  return { sql: clauses.join(' AND '), params };
+}
+
+function orderBy(sort: string | undefined): string {
+  const keys = (sort || DEFAULT_INVOICE_SORT).split(',').filter(Boolean);
+  const order = keys.map((key) => `${key.replace(/^-/, '') as SortColumn} ${key.startsWith('-') ? 'DESC' : 'ASC'}`);
+  return [...order, 'id ASC'].join(', '); // columns come from a validated list; id keeps pages stable
+}
+
+export async function listInvoices(db: DataSource, scope: InvoiceScope, filter: InvoiceListFilter): Promise<{ items: InvoiceRow[]; total: number }> {
+  const { sql, params } = where(scope, filter);
+  const offset = (filter.page - 1) * filter.pageSize;
+  const [items, count] = await Promise.all([
+    db.query(`SELECT ${COLUMNS} FROM invoices WHERE ${sql} ORDER BY ${orderBy(filter.sort)} LIMIT ${filter.pageSize} OFFSET ${offset}`, params) as Promise<InvoiceRow[]>,
+    db.query(`SELECT count(*)::int AS n FROM invoices WHERE ${sql}`, params) as Promise<{ n: number }[]>,
+  ]);
+  return { items, total: count[0]?.n ?? 0 };
+}
+
+export async function getInvoice(db: DataSource, scope: InvoiceScope, id: string): Promise<InvoiceDetailRow | null> {
+  const { sql, params } = where(scope, {});
+  const rows: InvoiceDetailRow[] = await db.query(`SELECT ${COLUMNS}, document FROM invoices WHERE ${sql} AND id = $${params.length + 1}`, [...params, id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,156 @@
+import type { CodeLists } from '../../commands/invoices/code-lists.ts';
+import { toInvoiceContent, toParty, type ContentDefaults } from '../../commands/invoices/content.ts';
+import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import type { Party } from '../../commands/invoices/model.ts';
+import {
+  DEFAULT_PATTERNS,
+  invoiceNumberClaimDecider,
+  invoiceNumberKey,
+  invoiceNumberScope,
+  invoiceSeriesDecider,
+  previewNumber,
+  type SeriesKind,
+} from '../../commands/invoices/numbering.ts';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { fold } from '../../commands/shared/decider.ts';
+import { invoiceSeriesStream, invoiceStream, type InvoiceNumberReserved } from '../../events/invoices.ts';
+import { getCustomer } from '../../projections/customer-directory/queries.ts';
+import { findCompany, type CompanyRow } from '../../projections/tenancy/queries.ts';
+import type { InvoiceRequest } from '../../schemas/invoices.ts';
+import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+import { claimUnique } from './claims.ts';
+import { requestMetadata } from './metadata.ts';
+
+export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'> & { codeLists: CodeLists };
+
+const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
+const taxYear = (issueDate: string) => issueDate.slice(0, 4);
+
+function companyParty(company: CompanyRow): Party {
+  return {
+    name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id,
+    street: '', city: '', postal_code: '', country_code: 'SK',
+  };
+}
+
+export async function companyOf(deps: Pick<Services, 'readModels'>, actor: Actor, companyId: string): Promise<CompanyRow> {
+  const company = await findCompany(deps.readModels, actor.organisationId, companyId);
+  if (!company) throw new DomainError('company_not_found', 404, 'company not found');
+  return company;
+}
+
+async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
+  let buyer: Party | null = null;
+  if (request.customer_id) {
+    const customer = await getCustomer(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, request.customer_id);
+    if (!customer) throw new DomainError('customer_not_found', 404, 'customer_id names no customer of this company');
+    buyer = toParty(customer);
+  }
+  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
+}
+
+/**
+ * The next number of a series, claimed in the organisation and tax year. A number a client
+ * already took is skipped; concurrent reservations retry on the series' revision, so 20 parallel
+ * creates get 20 different numbers.
+ */
+async function reserveNumber(
+  deps: InvoiceDeps,
+  scope: { organisationId: string; workspaceId: string; kind: SeriesKind; year: string; invoiceId: string },
+  metadata: EventMetadata,
+): Promise<string> {
+  const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    let number: string;
+    try {
+      const handled = await handleCommand(deps, stream, invoiceSeriesDecider, {
+        type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
+        invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
+      }, { metadata });
+      number = (handled.events[0] as InvoiceNumberReserved).data.invoice_number;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision)) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * Math.min(attempt + 1, 10)));
+      continue;
+    }
+    try {
+      await claimNumber(deps, scope.organisationId, scope.year, number, scope.invoiceId, metadata);
+      return number;
+    } catch (error) {
+      if (!(error instanceof DomainError && error.code === 'invoice_number_conflict')) throw error;
+    }
+  }
+  throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
+}
+
+function claimNumber(deps: InvoiceDeps, organisationId: string, year: string, number: string, invoiceId: string, metadata: EventMetadata) {
+  return claimUnique(
+    deps,
+    invoiceNumberClaimDecider,
+    { scope: invoiceNumberScope(organisationId, year), value: invoiceNumberKey(number), holderId: invoiceId, holderStream: invoiceStream },
+    metadata,
+  );
+}
+
+export interface Created {
+  invoice_id: string;
+  version: number;
+  position: Position;
+}
+
+/**
+ * Creates a draft. The request is checked against the business rules before a number is
+ * reserved, so a refused request (422) consumes no number and writes nothing.
+ */
+export async function createInvoice(
+  deps: InvoiceDeps,
+  request: { actor: Actor; requestId: string; company: CompanyRow; body: InvoiceRequest },
+): Promise<Created> {
+  const { actor, company, body } = request;
+  const invoiceId = deps.ids.next();
+  const metadata = requestMetadata(actor, request.requestId);
+  const command = (content: ReturnType<typeof toInvoiceContent>) =>
+    ({
+      type: 'CreateInvoice', invoice_id: invoiceId, organisation_id: actor.organisationId, company_id: company.id,
+      workspace_id: company.workspace_id, created_by: actor.id, number_source: body.invoice_number ? 'client' : 'series',
+      content, code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
+    }) as const;
+
+  const provisional = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000'));
+  invoiceDecider.decide(command(provisional), invoiceDecider.initialState); // refuses (422) before any write
+
+  const year = taxYear(body.issue_date);
+  const number = body.invoice_number
+    ? (await claimNumber(deps, actor.organisationId, year, body.invoice_number, invoiceId, metadata), body.invoice_number)
+    : await reserveNumber(deps, { organisationId: actor.organisationId, workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata);
+
+  const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, number));
+  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata });
+  return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position };
+}
+
+/** PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). */
+export async function updateInvoice(
+  deps: InvoiceDeps,
+  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
+): Promise<{ version: number; position: Position | null }> {
+  const { actor, company, body, invoiceId } = request;
+  const current = await deps.store.readStream(invoiceStream(invoiceId));
+  const number = String((current[0]?.data.content as { invoice_number?: string } | undefined)?.invoice_number ?? '');
+  const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, number));
+  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, {
+    type: 'UpdateInvoice', invoice_id: invoiceId, organisation_id: actor.organisationId, updated_by: actor.id, content,
+    code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
+  return { version: handled.version, position: handled.position };
+}
+
+/** The number the next create would get (nothing is reserved). */
+export async function nextInvoiceNumber(deps: InvoiceDeps, company: CompanyRow, kind: SeriesKind, year: string): Promise<string> {
+  const history = await deps.store.readStream(invoiceSeriesStream(company.workspace_id, kind, year));
+  const state = fold(invoiceSeriesDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as InvoiceNumberReserved));
+  return previewNumber(DEFAULT_PATTERNS[kind], year, state);
+}

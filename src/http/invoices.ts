@@ -1,0 +1,211 @@
+import { Type } from '@sinclair/typebox';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { stableUuid } from '../../commands/shared/stable-id.ts';
+import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
+import type { InvoiceStatus } from '../../events/invoices.ts';
+import { INVOICE_SORT_COLUMNS, getInvoice, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
+import type { CompanyRow } from '../../projections/tenancy/queries.ts';
+import { ErrorBody, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
+import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
+import { companyOf, createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
+import type { Position } from '../eventstore/port.ts';
+import type { Services } from '../services.ts';
+import { defineRoute, type Route } from './platform/index.ts';
+import { API_PREFIX } from './prefix.ts';
+
+const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
+const sortKey = `-?(?:${INVOICE_SORT_COLUMNS.join('|')})`;
+const InvoiceListQuery = Type.Object({
+  ...PageQuery.properties,
+  q: Type.Optional(Type.String({ maxLength: MAX_Q_LENGTH, description: 'case-insensitive substring of the invoice number, supplier name or buyer name' })),
+  status: Type.Optional(Type.String({ pattern: `^(?:${STATUSES.join('|')})(?:,(?:${STATUSES.join('|')}))*$`, description: 'comma-separated statuses' })),
+  from_date: Type.Optional(Type.String({ format: 'date', description: 'issue_date on or after' })),
+  to_date: Type.Optional(Type.String({ format: 'date', description: 'issue_date on or before' })),
+  created_by: Type.Optional(Type.String({ maxLength: 64, description: 'id of the API key or user that created the invoice' })),
+  sort: Type.Optional(Type.String({ pattern: `^${sortKey}(?:,${sortKey})*$`, description: `comma-separated of ${INVOICE_SORT_COLUMNS.join(', ')}; - for descending; default -issue_date,-created_at` })),
+});
+const CompanyParams = Type.Object({ company_id: Uuid });
+const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
+const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s)', schema: ErrorBody };
+const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
+
+const iso = (d: Date) => d.toISOString();
+
+/** The full invoice as the spec names its fields: request fields, computed totals, delivery state. */
+export function invoiceBody(row: InvoiceDetailRow): Invoice {
+  const { content, totals, warnings } = row.document;
+  const amounts = new Map(totals.lines.map((l) => [l.line_number, l]));
+  return {
+    id: row.id, company_id: row.company_id, status: row.status, source: 'api',
+    invoice_number: content.invoice_number, invoice_type: content.invoice_type, issue_date: content.issue_date, due_date: content.due_date,
+    delivery_date: content.delivery_date, currency_code: content.currency_code, supplier: content.supplier, buyer: content.buyer,
+    customer_id: content.customer_id, supplier_iban: content.supplier_iban, payment_means_code: content.payment_means_code,
+    variable_symbol: content.variable_symbol, note: content.note, buyer_reference: content.buyer_reference, order_reference: content.order_reference,
+    lines: content.lines.map((line) => {
+      const a = amounts.get(line.line_number);
+      return {
+        id: stableUuid(row.id, 'line', String(line.line_number)), ...line,
+        line_net: a?.line_net ?? '0.00', line_vat: a?.line_vat ?? '0.00', line_gross_amount: a?.line_gross_amount ?? '0.00',
+      };
+    }),
+    total_net: totals.total_net, total_vat: totals.total_vat, total_gross: totals.total_gross, vat_breakdown: totals.vat_breakdown,
+    zzz_correction_amount: totals.zzz_correction_amount, allowances_charges: totals.allowances_charges,
+    payable_rounding_amount: totals.payable_rounding_amount, amount_due: totals.amount_due, warnings,
+    peppol_message_id: null, fs_submission_id: null, c5: null,
+    created_by: row.created_by, created_at: iso(row.created_at), updated_at: iso(row.updated_at), version: row.version,
+  };
+}
+
+function listRow(r: InvoiceRow) {
+  return {
+    id: r.id, company_id: r.company_id, invoice_number: r.invoice_number, invoice_type: r.invoice_type, status: r.status, issue_date: r.issue_date,
+    due_date: r.due_date, currency_code: r.currency_code, supplier_name: r.supplier_name, buyer_name: r.buyer_name, total_net: r.total_net,
+    total_vat: r.total_vat, total_gross: r.total_gross, created_by: r.created_by, created_at: iso(r.created_at), updated_at: iso(r.updated_at), version: r.version,
+  };
+}
+
+/** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
+export function invoiceDeps(services: Services): InvoiceDeps {
+  const { codeLists } = services;
+  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  return { ...services, codeLists };
+}
+
+export function invoiceRoutes(services: Services): Route[] {
+  const { readModels, projections, config } = services;
+  const deps = () => invoiceDeps(services);
+
+  async function readAfter(position: Position | null, scope: InvoiceScope, id: string) {
+    if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['invoices']);
+    const row = await getInvoice(readModels, scope, id);
+    if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+    return invoiceBody(row);
+  }
+
+  /** Unscoped create: the supplier's VAT ID picks the company; an organisation with one company needs none. */
+  async function companyForUnscoped(actor: Actor, supplierVatId: string | undefined): Promise<CompanyRow> {
+    const companies: CompanyRow[] = await readModels.query('SELECT * FROM companies WHERE organisation_id = $1', [actor.organisationId]);
+    const wanted = supplierVatId?.replace(/\s+/g, '').toUpperCase();
+    const company = wanted ? companies.find((c) => c.vat_id === wanted) : companies.length === 1 ? companies[0] : undefined;
+    if (!company) {
+      throw new DomainError('company_not_found', 404, wanted ? `no company of this organisation has VAT ID ${wanted}` : 'give supplier.vat_id to choose the issuing company, or use /companies/{company_id}/invoices');
+    }
+    return company;
+  }
+
+  async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest, scope: InvoiceScope) {
+    const created = await createInvoice(deps(), { actor, requestId, company, body });
+    const invoice = await readAfter(created.position, scope, created.invoice_id);
+    return { status: 201, body: invoice, headers: { etag: `"${invoice.version}"`, location: `${API_PREFIX}/companies/${company.id}/invoices/${invoice.id}` } };
+  }
+
+  const createResponses = {
+    201: { description: 'the draft with its computed totals', schema: Invoice },
+    404: notFound,
+    409: { description: '`invoice_number_conflict`: the number is used in the organisation and tax year', schema: ErrorBody },
+    422: ruleErrors,
+  };
+  const list = async (actor: Actor, companyId: string | null, query: typeof InvoiceListQuery.static) => {
+    const { items, total } = await listInvoices(readModels, { organisationId: actor.organisationId, companyId }, {
+      page: query.page, pageSize: query.page_size, q: query.q, statuses: query.status?.split(','), fromDate: query.from_date,
+      toDate: query.to_date, createdBy: query.created_by, sort: query.sort,
+    });
+    return { status: 200, body: { items: items.map(listRow), total, page: query.page, page_size: query.page_size } };
+  };
+  const read = async (actor: Actor, companyId: string | null, invoiceId: string) => {
+    const invoice = await readAfter(null, { organisationId: actor.organisationId, companyId }, invoiceId);
+    return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
+  };
+
+  return [
+    defineRoute({
+      method: 'POST', path: '/companies/{company_id}/invoices', operationId: 'createInvoice', tags: ['invoices'], auth: 'api',
+      summary: 'Create a draft invoice; the service computes every total',
+      description: 'Omit invoice_number to reserve the next one of the workspace series (default pattern {year}{seq:6}; credit notes DOB-{year}-{seq}). Business rules are checked before a number is reserved.',
+      params: CompanyParams, body: InvoiceRequest, responses: createResponses,
+      async handle({ params, body, actor, requestId }) {
+        const company = await companyOf(services, actor, params.company_id);
+        return create(actor, requestId, company, body, { organisationId: actor.organisationId, companyId: company.id });
+      },
+    }),
+    defineRoute({
+      method: 'POST', path: '/invoices', operationId: 'createInvoiceUnscoped', tags: ['invoices'], auth: 'api',
+      summary: 'Create a draft invoice; the issuing company is the one whose VAT ID is supplier.vat_id',
+      body: InvoiceRequest, responses: createResponses,
+      async handle({ body, actor, requestId }) {
+        const company = await companyForUnscoped(actor, body.supplier?.vat_id);
+        return create(actor, requestId, company, body, { organisationId: actor.organisationId, companyId: null });
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/companies/{company_id}/invoices', operationId: 'listInvoices', tags: ['invoices'], auth: 'api',
+      summary: 'List invoices (slim rows); full record at GET …/invoices/{invoice_id}', params: CompanyParams, query: InvoiceListQuery,
+      responses: { 200: { description: 'one page', schema: Page(InvoiceListRow) }, 404: notFound },
+      async handle({ params, query, actor }) {
+        await companyOf(services, actor, params.company_id);
+        return list(actor, params.company_id, query);
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/invoices', operationId: 'listInvoicesUnscoped', tags: ['invoices'], auth: 'api',
+      summary: 'List invoices of every company of the organisation', query: InvoiceListQuery,
+      responses: { 200: { description: 'one page', schema: Page(InvoiceListRow) } },
+      handle: async ({ query, actor }) => list(actor, null, query),
+    }),
+    defineRoute({
+      method: 'GET', path: '/companies/{company_id}/invoices/numbering/next', operationId: 'previewInvoiceNumber', tags: ['invoices'], auth: 'api',
+      summary: 'Preview the number the next invoice (or credit note) would get; nothing is reserved',
+      params: CompanyParams,
+      query: Type.Object({
+        invoice_type: Type.Optional(Type.Union(INVOICE_TYPE_CODES.map((c) => Type.Literal(c)), { description: '381 previews the credit-note series' })),
+        year: Type.Optional(Type.String({ pattern: '^\\d{4}$', description: 'tax year; default the current year' })),
+      }),
+      responses: { 200: { description: 'the next number', schema: Type.Object({ invoice_number: Type.String(), series: Type.String(), year: Type.String() }) }, 404: notFound },
+      async handle({ params, query, actor }) {
+        const company = await companyOf(services, actor, params.company_id);
+        const kind = query.invoice_type === '381' ? 'credit_note' : 'invoice';
+        const year = query.year ?? String(services.clock.now().getUTCFullYear());
+        return { status: 200, body: { invoice_number: await nextInvoiceNumber(deps(), company, kind, year), series: kind, year } };
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'getInvoice', tags: ['invoices'], auth: 'api',
+      summary: 'Read one invoice with every computed field; ETag carries its version', params: InvoiceParams,
+      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
+      async handle({ params, actor }) {
+        await companyOf(services, actor, params.company_id);
+        return read(actor, params.company_id, params.invoice_id);
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/invoices/{invoice_id}', operationId: 'getInvoiceUnscoped', tags: ['invoices'], auth: 'api',
+      summary: 'Read one invoice of any company of the organisation', params: Type.Object({ invoice_id: Uuid }),
+      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
+      handle: async ({ params, actor }) => read(actor, null, params.invoice_id),
+    }),
+    defineRoute({
+      method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api',
+      summary: 'Replace the request fields of a draft or validated invoice (a validated one becomes a draft again)',
+      description: 'If-Match with the version is required (428 without it, 412 when stale). Other statuses: 409 invalid_status. The number cannot change (409 invoice_number_immutable).',
+      params: InvoiceParams, body: InvoiceRequest,
+      responses: {
+        200: { description: 'the invoice as replaced', schema: Invoice },
+        404: notFound,
+        409: { description: '`invalid_status`, `invoice_number_immutable`', schema: ErrorBody },
+        412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },
+        422: ruleErrors,
+        428: { description: '`if_match_required`', schema: ErrorBody },
+      },
+      async handle({ params, body, actor, requestId, ifMatch }) {
+        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
+        const company = await companyOf(services, actor, params.company_id);
+        const scope = { organisationId: actor.organisationId, companyId: company.id };
+        if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        const updated = await updateInvoice(deps(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
+        const invoice = await readAfter(updated.position, scope, params.invoice_id);
+        return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
+      },
+    }),
+  ];
+}
