@@ -124,6 +124,12 @@ describe('computeTotals', () => {
       expect(totals.charge_total).to.equal('0.00');
     });
 
+    it('groups exemption codes case-insensitively, as BR-CL-22 compares them', () => {
+      const t = computeTotals(
+        invoice([line('1', '10', '0', exempt('K', 'vatex-eu-ic')), line('1', '20', '0', exempt('K', 'VATEX-EU-IC'))]),
+      );
+      expect(t.vat_breakdown.map((s) => [s.vat_exemption_reason_code, s.taxable_amount])).to.deep.equal([['VATEX-EU-IC', '30.00']]);
+    });
     it('splits one category into separate groups by exemption reason', () => {
       const t = computeTotals(
         invoice([line('1', '10', '0', exempt('E', 'VATEX-EU-132')), line('1', '20', '0', exempt('E', 'VATEX-EU-143'))]),

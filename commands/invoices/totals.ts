@@ -50,7 +50,7 @@ import { CENT, HUNDRED, ZERO, decimal, formatDecimal, formatMoney, percentOf, ro
 export const ZZZ_REASON_CODE = 'ZZZ';
 export const ZZZ_REASON = 'Rounding correction';
 
-interface LineMoney {
+export interface LineMoney {
   before: Decimal;
   discount: Decimal;
   net: Decimal;
@@ -96,7 +96,8 @@ export function computeTotals(content: InvoiceContent): InvoiceTotals {
       line_gross_amount: formatMoney(money.gross),
     });
     const rate = decimal(line.vat_rate, `lines[${i}].vat_rate`);
-    const exemption = present(line.vat_exemption_reason_code) ? line.vat_exemption_reason_code : null;
+    // VATEX codes compare upper-cased (BR-CL-22), so "vatex-eu-ic" and "VATEX-EU-IC" are one group
+    const exemption = present(line.vat_exemption_reason_code) ? line.vat_exemption_reason_code.trim().toUpperCase() : null;
     const key = `${line.vat_category_code}|${formatDecimal(rate)}|${exemption ?? ''}`;
     const group = groups.get(key) ?? { category: line.vat_category_code, rate, exemption, net: ZERO, gross: ZERO };
     group.net = group.net.plus(money.net);
