@@ -11,6 +11,7 @@ import { tenancy } from '../projections/tenancy/projector.ts';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { loadCodeLists } from './invoicing/code-lists-loader.ts';
 import { createValidator, type Validator } from './validation/index.ts';
+import { SeriesReservations } from './application/series-cache.ts';
 import type { Config } from './config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
@@ -39,6 +40,8 @@ export interface Services {
   database: 'pglite' | 'postgres';
   /** the official code lists (units, VATEX, currencies, countries); null when the artifacts are missing */
   codeLists: CodeLists | null;
+  /** invoice-number series reservations, serialised per series within this process */
+  series: SeriesReservations;
   /** the UBL validation engine (worker pool), started on first use: compiling the rules takes a while once */
   validator(): Promise<Validator>;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ export async function openServices(
     ids: options.ids ?? randomIds,
     database: embedded ? 'pglite' : 'postgres',
     codeLists,
+    series: new SeriesReservations({ store, ids: options.ids ?? randomIds }),
     validator: () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })),
     async close() {
       if (validator) await (await validator).close();

@@ -8,9 +8,10 @@ import type { Services } from '../services.ts';
 type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
 
 /**
- * Claims `value` in `scope` for `holderId`, or throws the decider's conflict error. Whether the
- * current holder exists is read from `holderStream(holder)`. One retry turns a lost race (two
- * first claims at once) into the proper conflict.
+ * Claims `value` in `scope` for `holderId`, or throws the decider's conflict error. Most values
+ * are claimed for the first time, so the first attempt appends with no_stream without reading;
+ * only when the value is taken is the claim read, with whether its holder exists (read from
+ * `holderStream(holder)`). One retry turns a lost race into the proper conflict.
  */
 export async function claimUnique(
   deps: Deps,
@@ -19,6 +20,16 @@ export async function claimUnique(
   metadata: EventMetadata,
 ): Promise<void> {
   const stream = claimStream(claim.scope, claim.value);
+  const first: ClaimValue = {
+    type: 'ClaimValue', scope: claim.scope, value: claim.value, holder_id: claim.holderId, holder_exists: false,
+    at: deps.clock.now().toISOString(),
+  };
+  try {
+    await handleCommand(deps, stream, decider, first, { metadata, newStream: true });
+    return;
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevision)) throw error;
+  }
   for (let attempt = 0; ; attempt++) {
     const claims = await deps.store.readStream(stream);
     const holder = claims.length > 0 ? String(claims[claims.length - 1]?.data.holder_id) : null;

@@ -45,7 +45,7 @@ export async function registerCustomer(
     customerStream(customerId),
     customerDecider,
     { type: 'RegisterCustomer', customer_id: customerId, organisation_id: organisationId, company_id: request.companyId, fields, at },
-    { metadata },
+    { metadata, newStream: true },
   );
   return {
     customer_id: customerId,

@@ -18,13 +18,13 @@ import { invoiceSeriesStream, invoiceStream, type InvoiceNumberReserved } from '
 import { getCustomer } from '../../projections/customer-directory/queries.ts';
 import { findCompany, type CompanyRow } from '../../projections/tenancy/queries.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
-import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
 import { claimUnique } from './claims.ts';
 import { requestMetadata } from './metadata.ts';
 
-export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'> & { codeLists: CodeLists };
+export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'series'> & { codeLists: CodeLists };
 
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);
@@ -54,8 +54,7 @@ async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: Company
 
 /**
  * The next number of a series, claimed in the organisation and tax year. A number a client
- * already took is skipped; concurrent reservations retry on the series' revision, so 20 parallel
- * creates get 20 different numbers.
+ * already took is skipped (the series has moved past it, the next one is tried).
  */
 async function reserveNumber(
   deps: InvoiceDeps,
@@ -64,18 +63,11 @@ async function reserveNumber(
 ): Promise<string> {
   const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
   for (let attempt = 0; attempt < 200; attempt++) {
-    let number: string;
-    try {
-      const handled = await handleCommand(deps, stream, invoiceSeriesDecider, {
-        type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
-        invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
-      }, { metadata });
-      number = (handled.events[0] as InvoiceNumberReserved).data.invoice_number;
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision)) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * Math.min(attempt + 1, 10)));
-      continue;
-    }
+    const reserved = await deps.series.reserve(stream, {
+      type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
+      invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
+    }, metadata);
+    const number = reserved.data.invoice_number;
     try {
       await claimNumber(deps, scope.organisationId, scope.year, number, scope.invoiceId, metadata);
       return number;
@@ -119,7 +111,8 @@ export async function createInvoice(
       content, code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
     }) as const;
 
-  const provisional = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000'));
+  const defaults = await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000');
+  const provisional = toInvoiceContent(body, defaults);
   invoiceDecider.decide(command(provisional), invoiceDecider.initialState); // refuses (422) before any write
 
   const year = taxYear(body.issue_date);
@@ -127,8 +120,8 @@ export async function createInvoice(
     ? (await claimNumber(deps, actor.organisationId, year, body.invoice_number, invoiceId, metadata), body.invoice_number)
     : await reserveNumber(deps, { organisationId: actor.organisationId, workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata);
 
-  const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, number));
-  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata });
+  const content = toInvoiceContent(body, { ...defaults, invoice_number: number });
+  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata, newStream: true });
   return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position };
 }
 

@@ -13,7 +13,8 @@ export interface Handled<Event, State> {
 }
 
 /**
- * Read the stream, fold it, decide, append at the revision that was read. When the client sent
+ * Read the stream, fold it, decide, append at the revision that was read (`newStream`: the
+ * stream is named by an id made for this command, so there is nothing to read). When the client sent
  * If-Match, its version must equal the current one (else WrongExpectedRevision → 412); a write
  * racing in between the read and the append fails the same way instead of being overwritten.
  */
@@ -22,9 +23,11 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: Command,
-  options: { metadata: EventMetadata; expectedVersion?: number },
+  options: { metadata: EventMetadata; expectedVersion?: number; newStream?: boolean },
 ): Promise<Handled<Event, State>> {
-  const history = await deps.store.readStream(streamId);
+  // a stream named by an id generated for this command cannot exist yet: skip the read, and let
+  // the no_stream append prove it
+  const history = options.newStream ? [] : await deps.store.readStream(streamId);
   const current = history.length > 0 ? (history[history.length - 1]?.revision ?? -1) : -1;
   const stale = options.expectedVersion !== undefined && options.expectedVersion !== current;
   const refuseStale = () => {

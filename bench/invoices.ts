@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { pino } from 'pino';
+import { loadConfig } from '../src/config.ts';
+import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { createDemo } from '../src/demo/bootstrap.ts';
+import { createApp } from '../src/http/app.ts';
+import { openServices } from '../src/services.ts';
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+/** A 10-line invoice across the Slovak rates, as a client would post it. */
+function payload(customerId: string) {
+  const rates = ['23', '23', '19', '5', '23', '19', '23', '5', '23', '23'];
+  return JSON.stringify({
+    issue_date: '2026-11-22',
+    due_date: '2026-12-06',
+    customer_id: customerId,
+    lines: rates.map((vat_rate, i) => ({ item_name: `Položka ${i + 1}`, quantity: String(i + 1), unit_code: 'C62', unit_price: `${(i + 1) * 7}.35`, vat_rate })),
+  });
+}
+
+async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number): Promise<void> {
+  const services = await openServices({ ...loadConfig({}), databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }) });
+  const server = createServer(createApp(services).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  try {
+    const demo = await createDemo(services, api);
+    const company = demo.companies[0]?.id ?? '';
+    const headers = { 'x-api-key': demo.api_key, 'content-type': 'application/json' };
+    const customer = await fetch(`${api}/companies/${company}/customers`, {
+      method: 'POST', headers, body: JSON.stringify({ name: 'Bench Odberateľ s.r.o.', vat_id: '', peppol_id: '9950:sk2020000004svctest' }),
+    }).then((r) => r.json() as Promise<{ id: string }>);
+    const body = payload(customer.id);
+    const post = async () => {
+      const started = performance.now();
+      const response = await fetch(`${api}/companies/${company}/invoices`, { method: 'POST', headers, body });
+      await response.arrayBuffer();
+      if (response.status !== 201) throw new Error(`create answered ${response.status}`);
+      return performance.now() - started;
+    };
+    for (let i = 0; i < 20; i++) await post(); // warm-up: JIT, pools, caches
+
+    const latencies: number[] = [];
+    const started = performance.now();
+    const deadline = started + durationMs;
+    await Promise.all(Array.from({ length: clients }, async () => {
+      while (performance.now() < deadline) latencies.push(await post());
+    }));
+    const seconds = (performance.now() - started) / 1000;
+    latencies.sort((a, b) => a - b);
+    console.log(`\n${label}`);
+    console.log(`  creates/s over HTTP (${clients} clients, 10-line invoices): ${Math.round(latencies.length / seconds)}   ` +
+      `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   (${latencies.length} creates)`);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await services.close();
+  }
+}
+
+/** How long q takes on the invoice list at a million rows (trigram index), Postgres only. */
+async function benchSearch(url: string): Promise<void> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    const org = randomUUID();
+    await db.query(
+      `INSERT INTO invoices (id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, currency_code,
+         supplier_name, buyer_name, buyer_vat_id, total_net, total_vat, total_gross, created_by, created_at, updated_at, version, search, document)
+       SELECT gen_random_uuid(), $1, $1, $1, '2026' || lpad(n::text, 6, '0'), '380', 'draft', date '2026-01-01' + (n % 365), 'EUR',
+         'Dodávateľ s.r.o.', 'Odberateľ ' || md5(n::text), '', 100, 23, 123, 'bench', now(), now(), 0,
+         '2026' || lpad(n::text, 6, '0') || ' dodavatel s.r.o. odberatel ' || md5(n::text), '{}'::jsonb
+       FROM generate_series(1, 1000000) AS n`,
+      [org],
+    );
+    await db.query('ANALYZE invoices');
+    for (const q of ['2026054321', 'odberatel 3f2', 'abc12']) {
+      const times: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const started = performance.now();
+        await db.query(
+          `SELECT id FROM invoices WHERE organisation_id = $1 AND search LIKE $2 ORDER BY issue_date DESC, created_at DESC, id LIMIT 20`,
+          [org, `%${q}%`],
+        );
+        await db.query('SELECT count(*) FROM invoices WHERE organisation_id = $1 AND search LIKE $2', [org, `%${q}%`]);
+        times.push(performance.now() - started);
+      }
+      times.sort((a, b) => a - b);
+      console.log(`  q=${JSON.stringify(q)} over 1,000,000 invoices (page + count): median ${percentile(times, 50).toFixed(1)} ms`);
+    }
+  } finally {
+    await db.end();
+  }
+}
+
+/**
+ * `npm run bench -- invoices [seconds]`: invoice creates over real HTTP with 16 concurrent clients
+ * (p50/p99), on the embedded PGlite and on Postgres (DATABASE_URL or the local server), each in a
+ * fresh database; then the list's q filter at a million rows on Postgres.
+ * Target (Postgres, this 2-core machine): >= 500 creates/s at p99 <= 100 ms.
+ */
+export async function main(args: string[]): Promise<void> {
+  const durationMs = Number(args[0] ?? 10) * 1000;
+  const embedded = await startEmbeddedPostgres();
+  try {
+    await benchOne('PGlite (embedded, in memory)', embedded.connectionString, durationMs, 16);
+  } finally {
+    await embedded.close();
+  }
+  const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const name = `svc_bench_${randomUUID().slice(0, 8)}`;
+  const client = new pg.Client({ connectionString: admin });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  const url = new URL(admin);
+  url.pathname = `/${name}`;
+  try {
+    await benchOne(`Postgres (${url.host}, fresh database)`, url.toString(), durationMs, 16);
+    await benchSearch(url.toString());
+  } finally {
+    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await client.end();
+  }
+}
