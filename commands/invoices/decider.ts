@@ -1,11 +1,15 @@
-import type { InvoiceEvent, InvoiceStatus } from '../../events/invoices.ts';
+import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import type { CodeLists } from './code-lists.ts';
-import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
+import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
+import type { InvoiceContent, RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
+import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from './state.ts';
 import { computeTotals } from './totals.ts';
+
+export type { InvoiceState, KnownInvoice } from './state.ts';
 
 export type InvoiceCommand =
   | {
@@ -30,36 +34,35 @@ export type InvoiceCommand =
       code_lists: CodeLists;
       at: string;
     }
-  | { type: 'MarkValidated'; invoice_id: string; organisation_id: string; validated_by: string; at: string };
-
-/** The invoice as its events leave it: what the rules decide on, and what validation, UBL and history read. */
-export type InvoiceState =
-  | { status: 'none' }
-  | {
-      status: InvoiceStatus;
-      invoice_id: string;
-      organisation_id: string;
-      company_id: string;
-      invoice_number: string;
-      content: InvoiceContent;
-      totals: InvoiceTotals;
-      warnings: RuleFinding[];
-    };
+  | { type: 'MarkValidated'; invoice_id: string; organisation_id: string; validated_by: string; at: string }
+  | DeliveryCommand;
 
 /** PUT replaces the content while nothing has left the service: a draft, or a validated invoice (which becomes a draft again). */
 export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated'];
 
-const notFound = () => new DomainError('invoice_not_found', 404, 'invoice not found');
+/**
+ * Whether PUT may replace the content: a draft or validated invoice; or a failed one whose
+ * document never reached anyone (the Peppol leg failed and FS holds no copy), so it can be
+ * corrected and sent again under the same number.
+ */
+export function isEditable(state: KnownInvoice): boolean {
+  if (state.source !== 'api') return false;
+  if (EDITABLE_STATUSES.includes(state.status)) return true;
+  const { peppol, fs } = state.delivery;
+  return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
+}
+
+export const invoiceNotFound = () => new DomainError('invoice_not_found', 404, 'invoice not found');
 
 /** Totals and rule findings of content; fatal findings refuse the command with the spec's 422. */
 function priced(content: InvoiceContent, lists: CodeLists) {
-  const findings = checkInvoice(content, lists);
+  const findings: RuleFinding[] = checkInvoice(content, lists);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
   return { totals: computeTotals(content), warnings: findings };
 }
 
-export const invoiceDecider: Decider<InvoiceCommand, InvoiceEvent, InvoiceState> = {
-  initialState: { status: 'none' },
+export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, InvoiceState> = {
+  initialState: initialInvoiceState,
 
   decide(command, state) {
     switch (command.type) {
@@ -85,9 +88,10 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceEvent, InvoiceState>
         ];
       }
       case 'UpdateInvoice': {
-        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw notFound();
-        if (!EDITABLE_STATUSES.includes(state.status)) {
-          throw new DomainError('invalid_status', 409, `an invoice in status ${state.status} cannot be changed`, { status: state.status });
+        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw invoiceNotFound();
+        if (!isEditable(state)) {
+          const why = state.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${state.status} cannot be changed`;
+          throw new DomainError('invalid_status', 409, why, { status: state.status });
         }
         if (command.content.invoice_number !== state.invoice_number) {
           throw new DomainError('invoice_number_immutable', 409, 'the invoice number cannot be changed once reserved', {
@@ -103,34 +107,16 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceEvent, InvoiceState>
         ];
       }
       case 'MarkValidated':
-        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw notFound();
+        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw invoiceNotFound();
         if (state.status === 'validated') return [];
-        if (state.status !== 'draft') {
+        if (state.status !== 'draft' || state.source !== 'api') {
           throw new DomainError('invalid_status', 409, `an invoice in status ${state.status} cannot be validated`, { status: state.status });
         }
         return [{ type: 'InvoiceValidated', data: { invoice_id: command.invoice_id, validated_by: command.validated_by, validated_at: command.at } }];
+      default:
+        return decideDelivery(command, state);
     }
   },
 
-  evolve(state, event) {
-    switch (event.type) {
-      case 'InvoiceCreated':
-        return {
-          status: 'draft',
-          invoice_id: event.data.invoice_id,
-          organisation_id: event.data.organisation_id,
-          company_id: event.data.company_id,
-          invoice_number: event.data.content.invoice_number,
-          content: event.data.content,
-          totals: event.data.totals,
-          warnings: event.data.warnings,
-        };
-      case 'InvoiceUpdated':
-        return state.status === 'none'
-          ? state
-          : { ...state, status: 'draft', content: event.data.content, totals: event.data.totals, warnings: event.data.warnings };
-      case 'InvoiceValidated':
-        return state.status === 'none' ? state : { ...state, status: 'validated' };
-    }
-  },
+  evolve: evolveInvoice,
 };

@@ -1,0 +1,171 @@
+import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
+import type { InvoiceStatus } from '../../events/invoices.ts';
+import { DomainError } from '../shared/domain-error.ts';
+import type { CodeLists } from './code-lists.ts';
+import type { RuleFinding } from './model.ts';
+import { InvoiceRuleViolation } from './rule-violation.ts';
+import { checkInvoice } from './rules.ts';
+import type { InvoiceState, KnownInvoice } from './state.ts';
+
+/**
+ * Send, the outcomes the delivery reactors record, mark-sent and inbound receipt. Outcomes are
+ * idempotent: a reaction repeated after a crash, or an outcome for a message that is no longer
+ * the current one, decides nothing instead of failing.
+ */
+export type DeliveryCommand =
+  | { type: 'SendInvoice'; invoice_id: string; organisation_id: string; queued_by: string; peppol_message_id: string; code_lists: CodeLists; at: string }
+  | { type: 'RecordDeliveryAttemptFailed'; invoice_id: string; leg: 'peppol' | 'fs'; reason: string; retry_at: string | null; at: string }
+  | {
+      type: 'RecordPeppolSent';
+      invoice_id: string;
+      peppol_message_id: string;
+      sender_participant_id: string;
+      receiver_participant_id: string;
+      document_type_id: string;
+      at: string;
+    }
+  | { type: 'ConfirmPeppolDelivery'; invoice_id: string; peppol_message_id: string; at: string }
+  | { type: 'RecordPeppolFailed'; invoice_id: string; peppol_message_id: string; reason: string; findings: { rule: string; message: string }[]; at: string }
+  | { type: 'RecordFsSubmitted'; invoice_id: string; fs_submission_id: string; tdd_uuid: string; reporter_role: 'C2' | 'C3'; at: string }
+  | {
+      type: 'RecordFsVerdict';
+      invoice_id: string;
+      fs_submission_id: string;
+      verdict: 'acknowledged' | 'rejected';
+      tdd_uuid: string;
+      mls_response_code: string;
+      reasons: FsRejectionReasons | null;
+      at: string;
+    }
+  | { type: 'RecordFsFailed'; invoice_id: string; reason: string; at: string }
+  | { type: 'MarkSent'; invoice_id: string; organisation_id: string; marked_by: string; delivered_at: string; note: string | null; at: string }
+  | ({ type: 'ReceiveInvoice' } & InvoiceReceived['data']);
+
+/** Statuses a send starts from (the spec's table). */
+export const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
+
+const invalidStatus = (state: KnownInvoice, what: string) =>
+  new DomainError('invalid_status', 409, `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+    status: state.status,
+  });
+
+function known(state: InvoiceState, organisationId?: string): KnownInvoice {
+  if (state.status === 'none' || (organisationId !== undefined && state.organisation_id !== organisationId)) {
+    throw new DomainError('invoice_not_found', 404, 'invoice not found');
+  }
+  return state;
+}
+
+/** Peppol needs both electronic addresses; without them there is nobody to deliver to. */
+function addressFindings(state: KnownInvoice): RuleFinding[] {
+  const findings: RuleFinding[] = [];
+  if (!state.content.supplier.peppol_id) {
+    findings.push({ rule: 'PEPPOL-EN16931-R020', message: 'Seller electronic address (supplier.peppol_id) MUST be provided', severity: 'fatal', field: 'supplier.peppol_id' });
+  }
+  if (!state.content.buyer.peppol_id) {
+    findings.push({ rule: 'PEPPOL-EN16931-R010', message: 'Buyer electronic address (buyer.peppol_id) MUST be provided', severity: 'fatal', field: 'buyer.peppol_id' });
+  }
+  return findings;
+}
+
+export function decideDelivery(command: DeliveryCommand, state: InvoiceState): DeliveryEvent[] | InvoiceReceived[] {
+  switch (command.type) {
+    case 'SendInvoice': {
+      const invoice = known(state, command.organisation_id);
+      if (invoice.source !== 'api' || !SENDABLE_STATUSES.includes(invoice.status)) throw invalidStatus(invoice, 'sending');
+      const findings = [...checkInvoice(invoice.content, command.code_lists), ...addressFindings(invoice)];
+      if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
+      const receiver = invoice.content.buyer.peppol_id ?? '';
+      return [
+        {
+          type: 'InvoiceQueued',
+          data: { invoice_id: command.invoice_id, queued_by: command.queued_by, peppol_message_id: command.peppol_message_id, receiver_participant_id: receiver, queued_at: command.at },
+        },
+        { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: command.invoice_id, action: 'sent_peppol', result: 'PENDING', actor_id: command.queued_by, at: command.at } },
+      ];
+    }
+    case 'RecordDeliveryAttemptFailed': {
+      const { delivery } = known(state);
+      const leg = command.leg === 'peppol' ? delivery.peppol : delivery.fs;
+      const open = command.leg === 'peppol' ? delivery.peppol.status === 'queued' : delivery.fs.status === 'pending';
+      if (!open) return [];
+      return [
+        {
+          type: 'DeliveryAttemptFailed',
+          data: { invoice_id: command.invoice_id, leg: command.leg, attempt: leg.attempts + 1, reason: command.reason, retry_at: command.retry_at, failed_at: command.at },
+        },
+      ];
+    }
+    case 'RecordPeppolSent': {
+      const { peppol } = known(state).delivery;
+      if (peppol.message_id !== command.peppol_message_id || peppol.status !== 'queued') return [];
+      return [
+        {
+          type: 'PeppolMessageSent',
+          data: {
+            invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, sender_participant_id: command.sender_participant_id,
+            receiver_participant_id: command.receiver_participant_id, document_type_id: command.document_type_id, sent_at: command.at,
+          },
+        },
+      ];
+    }
+    case 'ConfirmPeppolDelivery': {
+      const { peppol } = known(state).delivery;
+      if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
+      return [{ type: 'PeppolDeliveryConfirmed', data: { invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, delivered_at: command.at } }];
+    }
+    case 'RecordPeppolFailed': {
+      const { peppol } = known(state).delivery;
+      if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
+      return [
+        {
+          type: 'PeppolDeliveryFailed',
+          data: {
+            invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, reason: command.reason, findings: command.findings,
+            attempts: peppol.attempts, failed_at: command.at,
+          },
+        },
+      ];
+    }
+    case 'RecordFsSubmitted': {
+      const { fs } = known(state).delivery;
+      if (fs.status !== 'pending') return [];
+      return [
+        {
+          type: 'FsCopySubmitted',
+          data: { invoice_id: command.invoice_id, fs_submission_id: command.fs_submission_id, tdd_uuid: command.tdd_uuid, reporter_role: command.reporter_role, submitted_at: command.at },
+        },
+      ];
+    }
+    case 'RecordFsVerdict': {
+      const { fs } = known(state).delivery;
+      if (fs.status !== 'submitted' || fs.submission_id !== command.fs_submission_id) return [];
+      const common = { invoice_id: command.invoice_id, fs_submission_id: command.fs_submission_id, tdd_uuid: command.tdd_uuid, mls_response_code: command.mls_response_code };
+      return command.verdict === 'acknowledged'
+        ? [{ type: 'FsCopyAcknowledged', data: { ...common, acknowledged_at: command.at } }]
+        : [{ type: 'FsCopyRejected', data: { ...common, reasons: command.reasons ?? { description: 'rejected', issues: [] }, rejected_at: command.at } }];
+    }
+    case 'RecordFsFailed': {
+      const { fs } = known(state).delivery;
+      if (fs.status !== 'pending' && fs.status !== 'submitted') return [];
+      return [{ type: 'FsFilingFailed', data: { invoice_id: command.invoice_id, reason: command.reason, attempts: fs.attempts, failed_at: command.at } }];
+    }
+    case 'MarkSent': {
+      const invoice = known(state, command.organisation_id);
+      if (invoice.delivery.peppol.status === 'manual') return [];
+      const peppolGaveUp = invoice.status === 'failed' && invoice.delivery.peppol.status === 'failed';
+      if (invoice.source !== 'api' || !(SENDABLE_STATUSES.includes(invoice.status) || peppolGaveUp)) throw invalidStatus(invoice, 'marking as sent');
+      return [
+        { type: 'InvoiceMarkedSent', data: { invoice_id: command.invoice_id, marked_by: command.marked_by, delivered_at: command.delivered_at, note: command.note, at: command.at } },
+      ];
+    }
+    case 'ReceiveInvoice': {
+      const { type: _type, ...data } = command;
+      if (state.status !== 'none') {
+        if (state.delivery.peppol.message_id === command.peppol_message_id) return []; // the same message again
+        throw new DomainError('invoice_exists', 409, 'invoice already exists');
+      }
+      return [{ type: 'InvoiceReceived', data }];
+    }
+  }
+}

@@ -1,0 +1,116 @@
+import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { InvoiceContent, InvoiceTotals } from '../commands/invoices/model.ts';
+
+/**
+ * Delivery events of an invoice stream: the Peppol leg (to the buyer's Access Point) and the FS
+ * leg (the tax data document to the Financial Administration, corner 5) run in parallel after a
+ * send; every attempt and outcome is an event, so the history shows the whole journey.
+ */
+
+/** Send accepted: both legs start. The Peppol message id (SBDH instance identifier) is fixed here, so a repeated attempt sends the same message. */
+export type InvoiceQueued = DomainEvent<
+  'InvoiceQueued',
+  { invoice_id: string; queued_by: string; peppol_message_id: string; receiver_participant_id: string; queued_at: string }
+>;
+
+/** The audit entry the spec asks for on send: `sent_peppol` with result PENDING. */
+export type InvoiceAuditEntryRecorded = DomainEvent<
+  'InvoiceAuditEntryRecorded',
+  { invoice_id: string; action: 'sent_peppol'; result: 'PENDING'; actor_id: string; at: string }
+>;
+
+/** A transport failure of one attempt on either leg; `retry_at` null when it was the last attempt. */
+export type DeliveryAttemptFailed = DomainEvent<
+  'DeliveryAttemptFailed',
+  { invoice_id: string; leg: 'peppol' | 'fs'; attempt: number; reason: string; retry_at: string | null; failed_at: string }
+>;
+
+/** The receiving Access Point accepted the AS4 message (sent_peppol). */
+export type PeppolMessageSent = DomainEvent<
+  'PeppolMessageSent',
+  { invoice_id: string; peppol_message_id: string; sender_participant_id: string; receiver_participant_id: string; document_type_id: string; sent_at: string }
+>;
+
+/** The receiver's delivery status reported the message delivered (invoice.delivered). */
+export type PeppolDeliveryConfirmed = DomainEvent<'PeppolDeliveryConfirmed', { invoice_id: string; peppol_message_id: string; delivered_at: string }>;
+
+/** The Peppol leg gave up: a permanent refusal (unknown participant, invalid document) or the last attempt failed. */
+export type PeppolDeliveryFailed = DomainEvent<
+  'PeppolDeliveryFailed',
+  { invoice_id: string; peppol_message_id: string; reason: string; findings: { rule: string; message: string }[]; attempts: number; failed_at: string }
+>;
+
+/** The tax data document was accepted for processing by FS (sent_fs). */
+export type FsCopySubmitted = DomainEvent<
+  'FsCopySubmitted',
+  { invoice_id: string; fs_submission_id: string; tdd_uuid: string; reporter_role: 'C2' | 'C3'; submitted_at: string }
+>;
+
+export type FsCopyAcknowledged = DomainEvent<
+  'FsCopyAcknowledged',
+  { invoice_id: string; fs_submission_id: string; tdd_uuid: string; mls_response_code: string; acknowledged_at: string }
+>;
+
+export interface FsRejectionReasons {
+  description: string;
+  issues: { rule: string; message: string; location: string | null }[];
+}
+
+export type FsCopyRejected = DomainEvent<
+  'FsCopyRejected',
+  { invoice_id: string; fs_submission_id: string; tdd_uuid: string; mls_response_code: string; reasons: FsRejectionReasons; rejected_at: string }
+>;
+
+/** The FS leg gave up: the TDD could not be built, or the last attempt failed. */
+export type FsFilingFailed = DomainEvent<'FsFilingFailed', { invoice_id: string; reason: string; attempts: number; failed_at: string }>;
+
+/** Finished by hand: the invoice reached the buyer outside Peppol (mark-sent). */
+export type InvoiceMarkedSent = DomainEvent<
+  'InvoiceMarkedSent',
+  { invoice_id: string; marked_by: string; delivered_at: string; note: string | null; at: string }
+>;
+
+/**
+ * An inbound Peppol invoice for a company of this service: its own invoice stream, read-only.
+ * Content and totals come from the delivered UBL (kept as received); invoice.received is published
+ * from this event.
+ */
+export type InvoiceReceived = DomainEvent<
+  'InvoiceReceived',
+  {
+    invoice_id: string;
+    organisation_id: string;
+    company_id: string;
+    workspace_id: string;
+    source: 'peppol';
+    peppol_message_id: string;
+    sender_participant_id: string;
+    receiver_participant_id: string;
+    document_type_id: string;
+    /** SAPI-SK receive handle; null when the connector holds no copy */
+    provider_document_id: string | null;
+    content: InvoiceContent;
+    totals: InvoiceTotals;
+    /** the UBL document as delivered (the SBDH payload) */
+    ubl: string;
+    received_at: string;
+  }
+>;
+
+export type DeliveryEvent =
+  | InvoiceQueued
+  | InvoiceAuditEntryRecorded
+  | DeliveryAttemptFailed
+  | PeppolMessageSent
+  | PeppolDeliveryConfirmed
+  | PeppolDeliveryFailed
+  | FsCopySubmitted
+  | FsCopyAcknowledged
+  | FsCopyRejected
+  | FsFilingFailed
+  | InvoiceMarkedSent;
+
+export const DELIVERY_EVENT_TYPES: readonly DeliveryEvent['type'][] = [
+  'InvoiceQueued', 'InvoiceAuditEntryRecorded', 'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed',
+  'PeppolDeliveryFailed', 'FsCopySubmitted', 'FsCopyAcknowledged', 'FsCopyRejected', 'FsFilingFailed', 'InvoiceMarkedSent',
+];
