@@ -10,6 +10,11 @@ import type { RecordedEvent } from '../eventstore/port.ts';
 export interface Reactor {
   name: string;
   handles: readonly string[];
+  /**
+   * How many reactions may run at once (default 1). Events of one stream still react in order;
+   * the checkpoint moves only past a batch whose reactions all finished.
+   */
+  concurrency?: number;
   react(event: RecordedEvent): Promise<void>;
 }
 

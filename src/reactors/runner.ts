@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
 import type { Reactor } from './reactor.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
 
 interface Options {
   batchSize?: number;
@@ -72,19 +73,43 @@ export class ReactorRunner {
         await this.wake.backoff(this.retryMs);
         continue;
       }
-      for (const event of batch) {
+      const handled = batch.filter((e) => handles.has(e.type));
+      if ((reactor.concurrency ?? 1) > 1) {
+        await this.reactConcurrently(reactor, handled);
         if (!this.running) return;
-        if (handles.has(event.type)) {
+      } else {
+        for (const event of handled) {
           await this.reactUntilDone(reactor, event);
           if (!this.running) return;
           await this.save(reactor.name, event.position);
         }
-        position = event.position;
       }
       const last = batch[batch.length - 1];
-      if (last) await this.save(reactor.name, last.position);
+      if (last) {
+        position = last.position;
+        await this.save(reactor.name, last.position);
+      }
       if (batch.length < this.batchSize) await this.wake.sleep(this.pollMs);
     }
+  }
+
+  /**
+   * Reacts to a batch with up to `concurrency` reactions at once, each stream's events in order.
+   * A slow reaction (a retry with backoff) holds one slot, not the whole reactor.
+   */
+  private async reactConcurrently(reactor: Reactor, events: RecordedEvent[]): Promise<void> {
+    const byStream = new Map<string, RecordedEvent[]>();
+    for (const event of events) byStream.set(event.streamId, [...(byStream.get(event.streamId) ?? []), event]);
+    const queues = [...byStream.values()];
+    const worker = async () => {
+      for (let queue = queues.shift(); queue && this.running; queue = queues.shift()) {
+        for (const event of queue) {
+          if (!this.running) return;
+          await this.reactUntilDone(reactor, event);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(reactor.concurrency ?? 1, queues.length) }, worker));
   }
 
   private async reactUntilDone(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<void> {

@@ -101,6 +101,36 @@ describe('reactor runner', () => {
     return (await db.query("SELECT position FROM reactor_checkpoints WHERE name = 'sender'"))[0].position;
   }
 
+  it('with concurrency, a slow reaction holds one slot: other streams go on, one stream stays in order', async () => {
+    const order: string[] = [];
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const parallel: Reactor = {
+      name: 'parallel',
+      handles: ['Step'],
+      concurrency: 4,
+      async react(event) {
+        if (event.data.slow) await held; // e.g. a delivery retrying with backoff
+        order.push(`${event.streamId}:${String(event.data.n)}`);
+      },
+    };
+    const step = (stream: string, n: number, slow = false) =>
+      store.append(stream, [{ id: crypto.randomUUID(), type: 'Step', data: { n, slow }, metadata: {} }], 'any');
+    await step('a', 1, true);
+    await step('a', 2);
+    for (let n = 1; n <= 3; n++) await step(`b${n}`, n);
+    const runner = new ReactorRunner(store, db, [parallel], log, { pollMs: 20 });
+    await runner.start();
+    await until(async () => order.length === 3);
+    expect(order).to.have.members(['b1:1', 'b2:2', 'b3:3']); // not stuck behind a:1
+    release();
+    await until(async () => order.length === 5);
+    await runner.stop();
+    expect(order.slice(3)).to.deep.equal(['a:1', 'a:2']);
+    const checkpoint = (await db.query("SELECT position FROM reactor_checkpoints WHERE name = 'parallel'"))[0].position;
+    expect(checkpoint).to.not.equal('');
+  });
+
   it('derives the same id for the same reaction, and different ids otherwise', () => {
     const id = derivedId('e1', 'sender');
     expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
