@@ -3,15 +3,18 @@
 /** Which rule set produced a finding. */
 export type FindingSource = 'xsd' | 'cen' | 'peppol' | 'sk';
 
-/** One failed assert (or fired report), schema error, or refusal. */
-export interface Finding {
+/**
+ * One failed assert (or fired report), schema error, or refusal. `S` names the rule sets a
+ * validator runs: the invoice engine's by default, the Tax Data Document's in src/tdd.
+ */
+export interface Finding<S extends string = FindingSource> {
   /** Rule id, e.g. `BR-CO-15`, `PEPPOL-EN16931-R001`, `SK-BR-04`, or `XSD` / `XML-*` for parser and schema errors. */
   rule: string;
   flag: 'fatal' | 'warning';
   /** XPath of the offending node (Schematron) or `line:col` (XSD / parser). */
   location: string;
   message: string;
-  source: FindingSource;
+  source: S;
 }
 
 export type DocumentType = 'Invoice' | 'CreditNote';
@@ -40,3 +43,6 @@ export interface ValidationReport {
 
 /** Rule sets the engine knows; each compiles from one .sch file. */
 export type SchematronSet = 'cen' | 'peppol' | 'sk';
+
+/** The Slovak Tax Data Document's rule sets (src/tdd): its own, and the CEN and Peppol rules rewritten for it. */
+export type TddSchematronSet = 'tdd' | 'tdd-cen' | 'tdd-peppol';

@@ -9,23 +9,40 @@ const MAIN_SCHEMAS: Record<DocumentType, string> = {
   CreditNote: 'xsd/ubl-2.1/xsd/maindoc/UBL-CreditNote-2.1.xsd',
 };
 
-let providerRoot: string | null = null;
+/**
+ * The TDD schema (src/tdd) imports the UBL 2.1 common schemas by their OASIS URL; they are the same
+ * files as our local copy, so they are read from there and never fetched.
+ */
+const OASIS_UBL_21 = /^https?:\/\/docs\.oasis-open\.org\/ubl\/os-UBL-2\.1\/xsdrt\//;
+const LOCAL_UBL_21 = path.join('xsd', 'ubl-2.1', 'xsd');
+
+/** Directories the schema loader may read below (each artifacts directory a validator was given). */
+const providerRoots: string[] = [];
+
+/** The local file a schema URL stands for, if it lies below a registered root and exists. */
+function schemaPath(url: string): string | null {
+  for (const root of providerRoots) {
+    const p = OASIS_UBL_21.test(url)
+      ? path.join(root, LOCAL_UBL_21, url.replace(OASIS_UBL_21, ''))
+      : path.resolve(url.startsWith('file://') ? new URL(url).pathname : url);
+    if (p.startsWith(root) && fs.existsSync(p)) return p;
+  }
+  return null;
+}
 
 /**
  * Lets libxml2 read the schema's imports from disk, but only below the artifacts directory: the
  * provider is the schema loader, so untrusted documents can never make it open anything else.
  */
-function registerSchemaReader(root: string): void {
-  if (providerRoot !== null) return;
-  providerRoot = path.resolve(root) + path.sep;
-  const toPath = (url: string): string | null => {
-    const p = path.resolve(url.startsWith('file://') ? new URL(url).pathname : url);
-    return providerRoot !== null && p.startsWith(providerRoot) ? p : null;
-  };
+export function registerSchemaReader(root: string): void {
+  const dir = path.resolve(root) + path.sep;
+  if (providerRoots.includes(dir)) return;
+  providerRoots.push(dir);
+  if (providerRoots.length > 1) return; // the one provider registered below reads every root
   xmlRegisterInputProvider({
-    match: (url) => toPath(url) !== null && fs.existsSync(toPath(url) ?? ''),
+    match: (url) => schemaPath(url) !== null,
     open: (url) => {
-      const p = toPath(url);
+      const p = schemaPath(url);
       return p === null ? undefined : fs.openSync(p, 'r');
     },
     read: (fd, buf) => fs.readSync(fd, buf),

@@ -8,15 +8,15 @@ import { cachedSef, sha256 } from './sef.ts';
 import type { SefNode } from './saxon.ts';
 import type { Finding, SchematronSet } from '../types.ts';
 
-export interface RuleSet {
-  source: SchematronSet;
+export interface RuleSet<S extends string = SchematronSet> {
+  source: S;
   file: string;
   /** Runs on XML text, or on a document prepared once for several rule sets. */
-  run(xml: string | PreparedSource): Finding[];
+  run(xml: string | PreparedSource): Finding<S>[];
 }
 
-/** Reads, compiles (or loads from cache) and returns a runnable rule set. */
-export async function loadRuleSet(file: string, source: SchematronSet, cacheDir: string, options: CompileOptions = {}): Promise<RuleSet> {
+/** Reads, compiles (or loads from cache) and returns a runnable rule set; `source` also names the cache file. */
+export async function loadRuleSet<S extends string>(file: string, source: S, cacheDir: string, options: CompileOptions = {}): Promise<RuleSet<S>> {
   const bytes = fs.readFileSync(file);
   const schema = parseSchematron(bytes);
   const xslt = compileToXslt(schema, options);
@@ -25,6 +25,6 @@ export async function loadRuleSet(file: string, source: SchematronSet, cacheDir:
 }
 
 /** `checks` (allChecks of the compiled schema) resolves the compact findings of optimised builds. */
-export function ruleSetFromSef(sef: SefNode, file: string, source: SchematronSet, checks: SchCheck[] = []): RuleSet {
+export function ruleSetFromSef<S extends string>(sef: SefNode, file: string, source: S, checks: SchCheck[] = []): RuleSet<S> {
   return { source, file, run: (xml) => runSef(sef, xml, source, checks) };
 }

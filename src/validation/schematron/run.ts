@@ -2,9 +2,9 @@
 import { FIELD_SEPARATOR, normalizeSpace } from './compile.ts';
 import type { SchCheck } from './model.ts';
 import { SaxonJS, type SefNode } from './saxon.ts';
-import type { Finding, SchematronSet } from '../types.ts';
+import type { Finding } from '../types.ts';
 
-export function parseFindingLine(line: string, source: SchematronSet, checks: SchCheck[] = []): Finding {
+export function parseFindingLine<S extends string>(line: string, source: S, checks: SchCheck[] = []): Finding<S> {
   if (line.startsWith('f') || line.startsWith('e')) {
     // Compact form: kind, index of the check, location[, dynamic message | error text].
     const [kind, index = '', location = '', ...rest] = line.split(FIELD_SEPARATOR);
@@ -36,7 +36,7 @@ export function prepareSource(xml: string): PreparedSource | null {
   }
 }
 
-export function runSef(sef: SefNode, xml: string | PreparedSource, source: SchematronSet, checks: SchCheck[] = []): Finding[] {
+export function runSef<S extends string>(sef: SefNode, xml: string | PreparedSource, source: S, checks: SchCheck[] = []): Finding<S>[] {
   try {
     const input = typeof xml === 'string' ? { sourceText: xml } : { sourceNode: xml.saxonDocument };
     const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, ...input, destination: 'raw' }, 'sync');

@@ -1,0 +1,35 @@
+/**
+ * UBL Invoice or CreditNote → Slovak Tax Data Document (Peppol SK TDD 1.0.0,
+ * `urn:peppol:taxdata:sk-1`), as README §5 of ../shared/validation/sk-tdd describes it.
+ *
+ * ```ts
+ * const tdd = buildTdd(ublXml, { uuid: randomUUID(), issuedAt: new Date(), reporterRole: 'C2',
+ *   reportingParty: '0245:2020273893', receivingParty: '0242:…', reportersRepresentative: '…',
+ *   taxAuthority: { id: 'SK', name: 'Finančná správa SR' } });
+ * ```
+ *
+ * The UBL is read with the hardened reader (no DTD, size and depth limits); a document the TDD
+ * cannot be built from throws TddBuildError, never anything else. The result is not validated
+ * here: createTddValidator runs the official XSD and Schematron on it.
+ */
+import { create } from 'xmlbuilder2';
+import { NS } from '../ubl/ubl-names.ts';
+import { UblReadError, withUblDocument } from '../ubl/xml-reader.ts';
+import { writeReportedDocument } from './document.ts';
+import { TddBuildError } from './errors.ts';
+import { writeHeader, type TddHeader } from './header.ts';
+import { PXS } from './names.ts';
+
+export function buildTdd(ublXml: string | Uint8Array, header: TddHeader): string {
+  try {
+    return withUblDocument(ublXml, ({ doc, documentType }) => {
+      const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+      writeHeader(root, header);
+      writeReportedDocument(root, doc.root, documentType === 'CreditNote');
+      return root.end({ prettyPrint: true });
+    });
+  } catch (err) {
+    if (err instanceof UblReadError) throw new TddBuildError(err.rule, err.message);
+    throw err;
+  }
+}

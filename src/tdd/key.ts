@@ -1,0 +1,32 @@
+/** The five UBL values the ReportedDocument UUID is named by (README §5.4), read from a parsed document. */
+import type { XmlNode } from 'libxml2-wasm';
+import { withUblDocument } from '../ubl/xml-reader.ts';
+import { required } from './copy.ts';
+import { reportedDocumentUuid, type ReportedDocumentKey } from './uuid.ts';
+
+/** XPath of BT-3 in an Invoice or a CreditNote. */
+export function typeCodePath(creditNote: boolean): string {
+  return creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode';
+}
+
+/** Throws TddBuildError when one is missing: phax refuses such a document too. */
+export function readKey(ubl: XmlNode, creditNote: boolean): ReportedDocumentKey {
+  const endpoint = 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID';
+  return {
+    sellerEndpointScheme: required(ubl, `${endpoint}/@schemeID`, "the scheme of the seller's electronic address (BT-34-1)"),
+    sellerEndpointId: required(ubl, endpoint, "the seller's electronic address (BT-34)"),
+    documentTypeCode: required(ubl, typeCodePath(creditNote), 'the document type code (BT-3)'),
+    documentId: required(ubl, 'cbc:ID', 'the document number (BT-1)'),
+    issueDate: required(ubl, 'cbc:IssueDate', 'the issue date (BT-2)'),
+  };
+}
+
+/** The key of a UBL Invoice or CreditNote (XML); throws UblReadError or TddBuildError. */
+export function readReportedDocumentKey(ublXml: string | Uint8Array): ReportedDocumentKey {
+  return withUblDocument(ublXml, ({ doc, documentType }) => readKey(doc.root, documentType === 'CreditNote'));
+}
+
+/** The ReportedDocument UUID of a UBL Invoice or CreditNote (XML). */
+export function reportedDocumentUuidOf(ublXml: string | Uint8Array): string {
+  return reportedDocumentUuid(readReportedDocumentKey(ublXml));
+}
