@@ -34,6 +34,11 @@ export interface CopyOptions {
   from?: string;
 }
 
+/** The field's path from the document root, for TddBuildError: `at` is where `source` sits (`cac:InvoiceLine[2]`). */
+function field(at: string | undefined, xpath: string): string {
+  return at ? `${at}/${xpath}` : xpath;
+}
+
 /** Copies the first `cbc:<name>` of `source` into `target`; absent or blank writes nothing. Returns whether it wrote. */
 export function copy(target: Node, source: XmlNode, name: string, options: CopyOptions = {}): boolean {
   const el = node(source, options.from ?? `cbc:${name}`);
@@ -49,13 +54,13 @@ export function copyAmount(target: Node, source: XmlNode, name: string): boolean
 }
 
 /** Like copy, but the field is one the TDD cannot do without (README §5.7). `what` names it for the message. */
-export function copyRequired(target: Node, source: XmlNode, name: string, what: string, options: CopyOptions = {}): void {
-  if (!copy(target, source, name, options)) throw missing(options.from ?? `cbc:${name}`, what);
+export function copyRequired(target: Node, source: XmlNode, name: string, what: string, options: CopyOptions & { at?: string } = {}): void {
+  if (!copy(target, source, name, options)) throw missing(field(options.at, options.from ?? `cbc:${name}`), what);
 }
 
-/** The trimmed text at `xpath`, or a TddBuildError naming the field. */
-export function required(source: XmlNode, xpath: string, what: string): string {
+/** The trimmed text at `xpath`, or a TddBuildError naming the field (`at`: where `source` sits). */
+export function required(source: XmlNode, xpath: string, what: string, at?: string): string {
   const value = text(source, xpath);
-  if (value === null) throw missing(xpath, what);
+  if (value === null) throw missing(field(at, xpath), what);
   return value;
 }

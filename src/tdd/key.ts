@@ -12,9 +12,10 @@ export function typeCodePath(creditNote: boolean): string {
 /** Throws TddBuildError when one is missing: phax refuses such a document too. */
 export function readKey(ubl: XmlNode, creditNote: boolean): ReportedDocumentKey {
   const endpoint = 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID';
+  const sellerEndpointId = required(ubl, endpoint, "the seller's electronic address (BT-34)");
   return {
     sellerEndpointScheme: required(ubl, `${endpoint}/@schemeID`, "the scheme of the seller's electronic address (BT-34-1)"),
-    sellerEndpointId: required(ubl, endpoint, "the seller's electronic address (BT-34)"),
+    sellerEndpointId,
     documentTypeCode: required(ubl, typeCodePath(creditNote), 'the document type code (BT-3)'),
     documentId: required(ubl, 'cbc:ID', 'the document number (BT-1)'),
     issueDate: required(ubl, 'cbc:IssueDate', 'the issue date (BT-2)'),

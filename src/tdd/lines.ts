@@ -15,7 +15,7 @@ import type { XmlNode } from 'libxml2-wasm';
 import { node, nodes, text } from '../ubl/xml-reader.ts';
 import { cac, type Node } from '../ubl/xml-writer.ts';
 import { writeLineAllowanceCharges, writeTaxCategory } from './allowances.ts';
-import { copy, copyAmount, copyRequired, pxs, required } from './copy.ts';
+import { copy, copyRequired, pxs, required } from './copy.ts';
 import { missing } from './errors.ts';
 
 function writePeriod(line: Node, source: XmlNode): void {
@@ -29,7 +29,7 @@ function writePeriod(line: Node, source: XmlNode): void {
 function writeItem(line: Node, source: XmlNode, where: string): void {
   const item = node(source, 'cac:Item');
   if (item === null) throw missing(`${where}/cac:Item`, `the item of ${where} (BG-31)`);
-  required(item, 'cbc:Name', `the item name of ${where} (BT-153)`);
+  required(item, 'cbc:Name', `the item name of ${where} (BT-153)`, `${where}/cac:Item`);
   const category = node(item, 'cac:ClassifiedTaxCategory');
   if (category === null) throw missing(`${where}/cac:Item/cac:ClassifiedTaxCategory`, `the VAT category of ${where} (BT-151)`);
 
@@ -46,7 +46,7 @@ function writePrice(line: Node, source: XmlNode, where: string): void {
   const price = node(source, 'cac:Price');
   if (price === null) throw missing(`${where}/cac:Price`, `the price of ${where} (BG-29)`);
   const target = cac(line, 'Price');
-  copyRequired(target, price, 'PriceAmount', `the net price of ${where} (BT-146)`, { attrs: ['currencyID'] });
+  copyRequired(target, price, 'PriceAmount', `the net price of ${where} (BT-146)`, { attrs: ['currencyID'], at: `${where}/cac:Price` });
   copy(target, price, 'BaseQuantity', { attrs: ['unitCode'] });
 }
 
@@ -54,15 +54,15 @@ function writeLine(doc: Node, source: XmlNode, index: number, creditNote: boolea
   const element = creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine';
   const where = `${element}[${index + 1}]`;
   const quantity = creditNote ? 'cbc:CreditedQuantity' : 'cbc:InvoicedQuantity';
-  const id = required(source, 'cbc:ID', `the identifier of ${where} (BT-126)`);
-  required(source, quantity, `the quantity of ${where} (BT-129)`);
-  required(source, `${quantity}/@unitCode`, `the unit of measure of ${where} (BT-130)`);
+  required(source, 'cbc:ID', `the identifier of ${where} (BT-126)`, where);
+  required(source, quantity, `the quantity of ${where} (BT-129)`, where);
+  required(source, `${quantity}/@unitCode`, `the unit of measure of ${where} (BT-130)`, where);
 
   const line = pxs(doc, 'DocumentLine');
   copy(line, source, 'ID');
   copy(line, source, 'Note');
   copy(line, source, 'InvoicedQuantity', { from: quantity, attrs: ['unitCode'] });
-  if (!copyAmount(line, source, 'LineExtensionAmount')) throw missing(`${where}/cbc:LineExtensionAmount`, `the net amount of line ${id} (BT-131)`);
+  copyRequired(line, source, 'LineExtensionAmount', `the net amount of ${where} (BT-131)`, { attrs: ['currencyID'], at: where });
   writePeriod(line, source);
   writeLineAllowanceCharges(line, source);
   writeItem(line, source, where);

@@ -33,7 +33,7 @@ export function writeTaxTotals(doc: Node, ubl: XmlNode, documentCurrency: string
   const [main] = taxTotalsIn(ubl, documentCurrency);
   if (main === undefined) throw missing(`cac:TaxTotal[cbc:TaxAmount/@currencyID = '${documentCurrency}']`, 'the VAT total in the document currency (BT-110)');
   const total = cac(doc, 'TaxTotal');
-  copyRequired(total, main, 'TaxAmount', 'the VAT total in the document currency (BT-110)', { attrs: ['currencyID'] });
+  copyRequired(total, main, 'TaxAmount', 'the VAT total in the document currency (BT-110)', { attrs: ['currencyID'], at: 'cac:TaxTotal' });
   for (const sub of nodes(main, 'cac:TaxSubtotal')) writeSubtotal(total, sub);
 
   if (taxCurrency === null) return;
@@ -50,7 +50,7 @@ export function writeMonetaryTotal(doc: Node, ubl: XmlNode): void {
   const source = node(ubl, 'cac:LegalMonetaryTotal');
   if (source === null) throw missing('cac:LegalMonetaryTotal', 'the document totals (BG-22)');
   const target = pxs(doc, 'MonetaryTotal');
-  const needed = (name: string, term: string) => copyRequired(target, source, name, term, { attrs: ['currencyID'] });
+  const needed = (name: string, term: string) => copyRequired(target, source, name, term, { attrs: ['currencyID'], at: 'cac:LegalMonetaryTotal' });
   needed('LineExtensionAmount', 'the sum of line net amounts (BT-106)');
   needed('TaxExclusiveAmount', 'the total without VAT (BT-109)');
   needed('TaxInclusiveAmount', 'the total with VAT (BT-112)');

@@ -1,5 +1,5 @@
 // A TDD (or any XML) as its leaf fields, for field-by-field comparison: `path → value [attributes]`.
-import { XmlElement, type XmlNode } from 'libxml2-wasm';
+import { XmlElement, type XmlDocument, type XmlNode } from 'libxml2-wasm';
 import { parseUntrusted } from '../../../src/validation/safe-xml.ts';
 import { TDD_XPATH_NS } from '../../../src/tdd/names.ts';
 
@@ -59,4 +59,32 @@ export function valueAt(xml: string | Uint8Array, xpath: string): string | null 
   } finally {
     parsed.parsed.doc.dispose();
   }
+}
+
+export interface Query {
+  s(xpath: string): string;
+  n(xpath: string): number;
+  /** The trimmed values of every node the XPath selects. */
+  all(xpath: string): string[];
+  /** The names (our prefixes) of every element the XPath selects. */
+  names(xpath: string): string[];
+}
+
+/** XPath 1.0 (libxml2) over a TDD, prefixes pxs, cac, cbc. */
+export function query(xml: string | Uint8Array): Query {
+  const within = <T>(use: (doc: XmlDocument) => T): T => {
+    const parsed = parseUntrusted(xml);
+    if (!parsed.ok) throw new Error(parsed.finding.message);
+    try {
+      return use(parsed.parsed.doc);
+    } finally {
+      parsed.parsed.doc.dispose();
+    }
+  };
+  return {
+    s: (xpath) => within((doc) => String(doc.eval(`string(${xpath})`, TDD_XPATH_NS))),
+    n: (xpath) => within((doc) => Number(doc.eval(`count(${xpath})`, TDD_XPATH_NS))),
+    all: (xpath) => within((doc) => doc.find(xpath, TDD_XPATH_NS).map((n) => n.content.trim())),
+    names: (xpath) => within((doc) => doc.find(xpath, TDD_XPATH_NS).flatMap((n) => (n instanceof XmlElement ? [qname(n)] : []))),
+  };
 }
