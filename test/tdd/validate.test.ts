@@ -3,7 +3,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
+import { computeTotals } from '../../commands/invoices/totals.ts';
 import { buildTdd, createTddValidator, type TddValidationReport } from '../../src/tdd/index.ts';
+import { buildUbl } from '../../src/ubl/index.ts';
+import { generateInvoice } from '../ubl/support/generate.ts';
+import { SEED } from '../ubl/support/matrix.ts';
 import { CACHE } from '../validation/support/paths.ts';
 import { EXAMPLES, needTddArtifacts, read, TESTFILES } from './support/paths.ts';
 import { slovakHeader } from './support/headers.ts';
@@ -13,6 +17,7 @@ import { describeErrors, tddValidator } from './support/validator.ts';
 const XSD_INVALID_EXAMPLES = ['WithoutTaxes-example.xml', 'SB-WithoutTaxes-example.xml'];
 
 const fatal = (report: TddValidationReport, rule: string) => report.errors.filter((e) => e.rule === rule);
+const validatorReport = async (xml: string) => (await tddValidator()).validate(xml);
 
 describe('TDD: validator', function () {
   this.timeout(300_000);
@@ -120,6 +125,22 @@ describe('TDD: validator', function () {
     it('a reported document that is not a Peppol billing document: PEPPOL-EN16931-R007 of the TDD-adapted Peppol rules', async () => {
       const report = await check(broken('urn:fdc:peppol.eu:2017:poacc:billing:01:1.0', 'urn:example:profile'));
       expect(report.errors.map((e) => `${e.source} ${e.rule}`)).to.include('tdd-peppol PEPPOL-EN16931-R007');
+    });
+  });
+
+  describe('an official contradiction', () => {
+    it('intra-community supply (K): BR-IC-12 wants the deliver-to country that ibr-tdd-85 forbids', async () => {
+      const content = generateInvoice(SEED, 3);
+      expect(content.lines.some((l) => l.vat_category_code === 'K')).to.equal(true);
+      const tdd = buildTdd(buildUbl(content, computeTotals(content)), slovakHeader('C2', content.supplier.peppol_id ?? '', { documentScope: 'IC' }));
+      const rules = (xml: string) => validatorReport(xml).then((r) => r.errors.map((e) => `${e.source} ${e.rule}`));
+      // as built (README §5.3: Delivery carries only the date)
+      expect(await rules(tdd)).to.deep.equal(['tdd-cen BR-IC-12']);
+      // with the country BR-IC-12 asks for
+      const country = '<cac:DeliveryLocation><cac:Address><cac:Country><cbc:IdentificationCode>CZ</cbc:IdentificationCode></cac:Country></cac:Address></cac:DeliveryLocation>';
+      const withCountry = tdd.replace(/(<cbc:ActualDeliveryDate>[^<]*<\/cbc:ActualDeliveryDate>)/, `$1${country}`);
+      expect(withCountry).to.not.equal(tdd);
+      expect(await rules(withCountry)).to.deep.equal(['tdd ibr-tdd-85']);
     });
   });
 
