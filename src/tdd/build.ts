@@ -14,22 +14,16 @@
  */
 import { create } from 'xmlbuilder2';
 import { NS } from '../ubl/ubl-names.ts';
-import { UblReadError, withUblDocument } from '../ubl/xml-reader.ts';
 import { writeReportedDocument } from './document.ts';
-import { TddBuildError } from './errors.ts';
 import { writeHeader, type TddHeader } from './header.ts';
 import { PXS } from './names.ts';
+import { withUbl } from './source.ts';
 
 export function buildTdd(ublXml: string | Uint8Array, header: TddHeader): string {
-  try {
-    return withUblDocument(ublXml, ({ doc, documentType }) => {
-      const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
-      writeHeader(root, header);
-      writeReportedDocument(root, doc.root, documentType === 'CreditNote');
-      return root.end({ prettyPrint: true });
-    });
-  } catch (err) {
-    if (err instanceof UblReadError) throw new TddBuildError(err.rule, err.message);
-    throw err;
-  }
+  return withUbl(ublXml, (ubl, creditNote) => {
+    const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+    writeHeader(root, header);
+    writeReportedDocument(root, ubl, creditNote);
+    return root.end({ prettyPrint: true });
+  });
 }

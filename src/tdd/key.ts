@@ -1,7 +1,7 @@
 /** The five UBL values the ReportedDocument UUID is named by (README §5.4), read from a parsed document. */
 import type { XmlNode } from 'libxml2-wasm';
-import { withUblDocument } from '../ubl/xml-reader.ts';
 import { required } from './copy.ts';
+import { withUbl } from './source.ts';
 import { reportedDocumentUuid, type ReportedDocumentKey } from './uuid.ts';
 
 /** XPath of BT-3 in an Invoice or a CreditNote. */
@@ -22,9 +22,9 @@ export function readKey(ubl: XmlNode, creditNote: boolean): ReportedDocumentKey 
   };
 }
 
-/** The key of a UBL Invoice or CreditNote (XML); throws UblReadError or TddBuildError. */
+/** The key of a UBL Invoice or CreditNote (XML); throws TddBuildError when it cannot be read. */
 export function readReportedDocumentKey(ublXml: string | Uint8Array): ReportedDocumentKey {
-  return withUblDocument(ublXml, ({ doc, documentType }) => readKey(doc.root, documentType === 'CreditNote'));
+  return withUbl(ublXml, readKey);
 }
 
 /** The ReportedDocument UUID of a UBL Invoice or CreditNote (XML). */
