@@ -1,0 +1,48 @@
+/**
+ * The XML plumbing of the envelope: untrusted text goes through the validation engine's hardened
+ * parseUntrusted (size and depth limits, any DOCTYPE refused, NONET, NO_XXE); an element leaves as a
+ * standalone document serialised by libxml2 itself, never by string surgery on the input.
+ */
+import type { XmlDocument, XmlElement } from 'libxml2-wasm';
+import { parseUntrusted } from '../../validation/safe-xml.ts';
+import { SbdhError, type SbdhErrorCode } from './sbdh-model.ts';
+
+const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-DEEP']);
+
+/**
+ * Parses untrusted XML and runs `use` on it; the libxml2 document is always disposed. A refusal of
+ * the parser becomes an SbdhError: `malformed` for broken XML, SBDH-UNSAFE for the rest (the
+ * payload side passes SBDH-PAYLOAD for both).
+ */
+export function withParsed<T>(xml: string | Uint8Array, malformed: SbdhErrorCode, what: string, use: (doc: XmlDocument) => T): T {
+  const result = parseUntrusted(xml);
+  if (!result.ok) {
+    const { rule, message } = result.finding;
+    const code = malformed === 'SBDH-PAYLOAD' || !UNSAFE.has(rule) ? malformed : 'SBDH-UNSAFE';
+    throw new SbdhError(code, `${what}: ${rule}: ${message}`);
+  }
+  try {
+    return use(result.parsed.doc);
+  } finally {
+    result.parsed.doc.dispose();
+  }
+}
+
+/**
+ * An element as its own document, as the XML it means: every namespace it uses from its ancestors
+ * is declared on it. Mutates the element's document, so only call it on a parse you dispose.
+ * No reformatting: whitespace in the content is data.
+ */
+export function standaloneXml(element: XmlElement): string {
+  const local = element.nsDeclarations;
+  for (const [prefix, uri] of Object.entries(element.namespaces)) {
+    if (prefix === 'xml' || prefix in local) continue;
+    element.addNsDeclaration(uri, prefix === '' ? undefined : prefix);
+  }
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${element.toString({ format: false })}\n`;
+}
+
+/** The element children of `parent`, in document order. */
+export function childElements(parent: XmlElement): XmlElement[] {
+  return parent.find('*') as XmlElement[];
+}

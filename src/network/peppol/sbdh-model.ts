@@ -1,0 +1,73 @@
+/**
+ * The Peppol Business Message Envelope (SBDH) 2.0 as data: names, the header's fields, and the one
+ * error both directions throw.
+ */
+
+export const SBDH_NS = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
+export const HEADER_VERSION = '1.0';
+
+/** BusinessScope/Scope/Type values this service reads and writes (MLS_TO, MLS_TYPE and others are ignored). */
+export const SCOPE = { documentType: 'DOCUMENTID', process: 'PROCESSID', countryC1: 'COUNTRY_C1' } as const;
+
+/** What the header says. Participant ids come back normalised (`scheme:value`, value lower-cased). */
+export interface SbdhHeader {
+  sender: string;
+  receiver: string;
+  /** DOCUMENTID scope, a busdox-docid-qns value */
+  documentTypeId: string;
+  /** PROCESSID scope, a cenbii-procid-ubl value */
+  processId: string;
+  /** DocumentIdentification/InstanceIdentifier: the message id, unique per transmission */
+  instanceId: string;
+  createdAt: Date;
+  /** COUNTRY_C1 scope: ISO 3166-1 alpha-2 country of the sending end user (C1) */
+  countryC1: string;
+  /** DocumentIdentification/Standard: namespace URI of the payload's root */
+  standard: string;
+  /** DocumentIdentification/TypeVersion: the last part of the document type id (`2.1` for UBL) */
+  typeVersion: string;
+  /** DocumentIdentification/Type: local name of the payload's root */
+  type: string;
+}
+
+/** A read envelope: the header and the payload as a standalone XML document. */
+export interface SbdhEnvelope extends SbdhHeader {
+  document: string;
+}
+
+/** What the sender chooses; Standard, Type and TypeVersion follow from the document type id. */
+export interface SbdhInput {
+  sender: string;
+  receiver: string;
+  documentTypeId: string;
+  processId: string;
+  instanceId: string;
+  createdAt: Date;
+  countryC1: string;
+  /** the business document (UBL Invoice/CreditNote, TDD) as XML text */
+  document: string;
+}
+
+export type SbdhErrorCode =
+  /** not well-formed XML */
+  | 'SBDH-MALFORMED'
+  /** refused before reading: a DOCTYPE (entities), too large, nested too deep */
+  | 'SBDH-UNSAFE'
+  /** the root is not sh:StandardBusinessDocument */
+  | 'SBDH-NOT-SBDH'
+  /** a mandatory header element or attribute is absent or empty */
+  | 'SBDH-MISSING-FIELD'
+  /** a header value is not allowed, repeated, or contradicts the payload */
+  | 'SBDH-INVALID-FIELD'
+  /** not exactly one business document, or one that cannot be enveloped */
+  | 'SBDH-PAYLOAD';
+
+export class SbdhError extends Error {
+  constructor(
+    readonly code: SbdhErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'SbdhError';
+  }
+}
