@@ -29,17 +29,29 @@ export function withParsed<T>(xml: string | Uint8Array, malformed: SbdhErrorCode
 }
 
 /**
- * An element as its own document, as the XML it means: every namespace it uses from its ancestors
- * is declared on it. Mutates the element's document, so only call it on a parse you dispose.
- * No reformatting: whitespace in the content is data.
+ * An element as its own document, as the XML it means: every namespace its element and attribute
+ * names take from its ancestors is declared on it (the envelope's own, unused ones are not).
+ * A prefix used only inside text (a QName value) must be declared within the element.
+ * Mutates the element's document, so only call it on a parse you dispose. No reformatting:
+ * whitespace in the content is data.
  */
 export function standaloneXml(element: XmlElement): string {
   const local = element.nsDeclarations;
   for (const [prefix, uri] of Object.entries(element.namespaces)) {
-    if (prefix === 'xml' || prefix in local) continue;
+    if (prefix === 'xml' || prefix in local || !usesInherited(element, prefix, uri)) continue;
     element.addNsDeclaration(uri, prefix === '' ? undefined : prefix);
   }
   return `<?xml version="1.0" encoding="UTF-8"?>\n${element.toString({ format: false })}\n`;
+}
+
+function usesInherited(element: XmlElement, prefix: string, uri: string): boolean {
+  if (prefix === '') {
+    // unprefixed elements in the inherited default namespace (rare: UBL roots declare their own)
+    const unprefixed = element.find("descendant-or-self::*[not(contains(name(), ':'))]") as XmlElement[];
+    return unprefixed.some((e) => e.namespaceUri === uri);
+  }
+  // a prefix is an NCName (no quotes), safe inside the XPath literal
+  return element.eval(`boolean(descendant-or-self::*[starts-with(name(), '${prefix}:')] | descendant-or-self::*/@*[starts-with(name(), '${prefix}:')])`) === true;
 }
 
 /** The element children of `parent`, in document order. */
