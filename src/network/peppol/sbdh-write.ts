@@ -29,7 +29,8 @@ const MARKER = `<!--${MARKER_TEXT}-->`;
 export function wrapInSbdh(input: SbdhInput): string {
   const sender = participant(input.sender, 'Sender');
   const receiver = participant(input.receiver, 'Receiver');
-  const docType = documentTypeParts(input.documentTypeId.trim());
+  const documentTypeId = required(input.documentTypeId, 'document type id');
+  const docType = documentTypeParts(documentTypeId);
   if (!docType) throw new SbdhError('SBDH-INVALID-FIELD', `document type id "${input.documentTypeId}" is not a ${DOCUMENT_TYPE_SCHEME} value`);
   const processId = required(input.processId, 'process id');
   const instanceId = required(input.instanceId, 'instance identifier');
@@ -50,7 +51,7 @@ export function wrapInSbdh(input: SbdhInput): string {
   el(identification, 'Type', docType.localName);
   el(identification, 'CreationDateAndTime', input.createdAt.toISOString());
   const scope = el(header, 'BusinessScope');
-  scopeOf(scope, SCOPE.documentType, input.documentTypeId.trim(), DOCUMENT_TYPE_SCHEME);
+  scopeOf(scope, SCOPE.documentType, documentTypeId, DOCUMENT_TYPE_SCHEME);
   scopeOf(scope, SCOPE.process, processId, PROCESS_SCHEME);
   scopeOf(scope, SCOPE.countryC1, countryC1);
   root.com(MARKER_TEXT);
@@ -87,9 +88,14 @@ function participant(id: string, field: string): string {
   }
 }
 
+// XML 1.0 Char: xmlbuilder2 writes anything else as is, which no parser reads back.
+const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
+
+/** A free-text header value: trimmed, not empty, only characters XML can carry. */
 function required(value: string, what: string): string {
   const trimmed = value.trim();
   if (trimmed === '') throw new SbdhError('SBDH-MISSING-FIELD', `the ${what} is empty`);
+  if (NOT_XML_CHAR.test(trimmed)) throw new SbdhError('SBDH-INVALID-FIELD', `the ${what} has a character XML cannot carry`);
   return trimmed;
 }
 

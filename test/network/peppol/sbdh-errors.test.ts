@@ -145,6 +145,15 @@ describe('SBDH: refusals', () => {
       refused(() => wrapInSbdh(invoiceInput(document, { createdAt: new Date('nonsense') })), 'SBDH-INVALID-FIELD', /creation time/);
     });
 
+    it('refuses header text XML cannot carry (xmlbuilder2 would write it as is)', () => {
+      const document = example('base-example.xml');
+      for (const instanceId of ['a\u0001b', 'a\uFFFEb', 'a\uD800b']) {
+        refused(() => wrapInSbdh(invoiceInput(document, { instanceId })), 'SBDH-INVALID-FIELD', /instance identifier/);
+      }
+      refused(() => wrapInSbdh(invoiceInput(document, { processId: 'urn:x\u0000' })), 'SBDH-INVALID-FIELD', /process id/);
+      expect(readSbdh(wrapInSbdh(invoiceInput(document, { instanceId: 'emoji 😀 ok' }))).instanceId).to.equal('emoji 😀 ok');
+    });
+
     it('refuses a document that is not the declared document type, not XML, or unsafe', () => {
       refused(() => wrapInSbdh(invoiceInput(example('base-example.xml'), { documentTypeId: CREDIT_NOTE_DOCUMENT_TYPE_ID })), 'SBDH-PAYLOAD', /CreditNote/);
       refused(() => wrapInSbdh(invoiceInput('<Invoice>')), 'SBDH-PAYLOAD', /XML-MALFORMED/);
