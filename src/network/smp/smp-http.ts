@@ -1,0 +1,61 @@
+/**
+ * One GET against an SMP: bounded in time (the whole exchange, body included) and in size.
+ * 404 is an answer (the SMP does not have it); anything else that is not 2xx, a timeout or an
+ * unreachable host is a failed lookup.
+ */
+import { ParticipantLookupError } from '../participants.ts';
+import { failed } from './smp-xml.ts';
+
+/** An SMP answer is a few KB; a ServiceGroup listing hundreds of document types stays far below this. */
+export const MAX_SMP_RESPONSE_BYTES = 2 * 1024 * 1024;
+
+export interface SmpHttpOptions {
+  fetch: typeof fetch;
+  timeoutMs: number;
+}
+
+export type SmpResponse = { status: 'ok'; body: Uint8Array } | { status: 'not_found' };
+
+export async function getSmpResource(url: string, options: SmpHttpOptions): Promise<SmpResponse> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  try {
+    const response = await options.fetch(url, { headers: { accept: 'application/xml, text/xml;q=0.9' }, signal });
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return { status: 'not_found' };
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw failed(`SMP answered HTTP ${response.status} for ${url}`);
+    }
+    return { status: 'ok', body: await readLimited(response, url) };
+  } catch (error) {
+    if (signal.aborted) throw failed(`SMP did not answer within ${options.timeoutMs} ms: ${url}`);
+    if (error instanceof ParticipantLookupError) throw error;
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw failed(`SMP unreachable at ${url} (${error instanceof Error ? error.message : String(error)}${cause})`);
+  }
+}
+
+async function readLimited(response: Response, url: string): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? '0');
+  if (declared > MAX_SMP_RESPONSE_BYTES) {
+    await response.body?.cancel();
+    throw failed(`SMP answer for ${url} is larger than ${MAX_SMP_RESPONSE_BYTES} bytes`);
+  }
+  if (response.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_SMP_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw failed(`SMP answer for ${url} is larger than ${MAX_SMP_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}

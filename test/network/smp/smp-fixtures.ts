@@ -1,0 +1,89 @@
+/** SMP 1.x XML as a Peppol SMP serves it, written for the tests (signatures are placeholders: not verified). */
+import { smpResourceUrl } from '../../../src/network/smp/smp-client.ts';
+
+export const INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
+export const CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
+export const ORDER = 'urn:oasis:names:specification:ubl:schema:xsd:Order-2::Order##urn:fdc:peppol.eu:poacc:trns:order:3::2.1';
+export const BILLING = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
+export const AS4 = 'peppol-transport-as4-v2_0';
+
+const NS = 'xmlns="http://busdox.org/serviceMetadata/publishing/1.0/" xmlns:ids="http://busdox.org/transport/identifiers/1.0/" xmlns:wsa="http://www.w3.org/2005/08/addressing" xmlns:ds="http://www.w3.org/2000/09/xmldsig#"';
+
+/** `/iso6523-actorid-upis%3A%3A0088%3A…` */
+export function groupPath(participant: string): string {
+  return new URL(smpResourceUrl('http://x', `iso6523-actorid-upis::${participant}`)).pathname;
+}
+
+export function metadataPath(participant: string, documentType: string): string {
+  return new URL(smpResourceUrl('http://x', `iso6523-actorid-upis::${participant}`, 'services', `busdox-docid-qns::${documentType}`)).pathname;
+}
+
+export function serviceGroup(smpUrl: string, participant: string, documentTypes: string[]): string {
+  const references = documentTypes
+    .map((d) => `<ServiceMetadataReference href="${smpUrl}${metadataPath(participant, d)}"/>`)
+    .join('\n    ');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<ServiceGroup ${NS}>
+  <ids:ParticipantIdentifier scheme="iso6523-actorid-upis">${participant}</ids:ParticipantIdentifier>
+  <ServiceMetadataReferenceCollection>
+    ${references}
+  </ServiceMetadataReferenceCollection>
+</ServiceGroup>`;
+}
+
+export interface FixtureProcess {
+  process: string;
+  endpoints: { url: string; profile?: string; activation?: string; expiration?: string }[];
+}
+
+export function signedServiceMetadata(participant: string, documentType: string, processes: FixtureProcess[]): string {
+  const processXml = processes
+    .map(
+      (p) => `<Process>
+          <ids:ProcessIdentifier scheme="cenbii-procid-ubl">${p.process}</ids:ProcessIdentifier>
+          <ServiceEndpointList>${p.endpoints.map(endpoint).join('')}
+          </ServiceEndpointList>
+        </Process>`,
+    )
+    .join('\n        ');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<SignedServiceMetadata ${NS}>
+  <ServiceMetadata>
+    <ServiceInformation>
+      <ids:ParticipantIdentifier scheme="iso6523-actorid-upis">${participant}</ids:ParticipantIdentifier>
+      <ids:DocumentIdentifier scheme="busdox-docid-qns">${escape(documentType)}</ids:DocumentIdentifier>
+      <ProcessList>
+        ${processXml}
+      </ProcessList>
+    </ServiceInformation>
+  </ServiceMetadata>
+  <ds:Signature><ds:SignedInfo/><ds:SignatureValue>bm90IHZlcmlmaWVk</ds:SignatureValue></ds:Signature>
+</SignedServiceMetadata>`;
+}
+
+function endpoint(e: FixtureProcess['endpoints'][number]): string {
+  return `
+            <Endpoint transportProfile="${e.profile ?? AS4}">
+              <wsa:EndpointReference><wsa:Address>${e.url}</wsa:Address></wsa:EndpointReference>
+              <RequireBusinessLevelSignature>false</RequireBusinessLevelSignature>${e.activation ? `
+              <ServiceActivationDate>${e.activation}</ServiceActivationDate>` : ''}${e.expiration ? `
+              <ServiceExpirationDate>${e.expiration}</ServiceExpirationDate>` : ''}
+              <Certificate>MIIB</Certificate>
+              <ServiceDescription>Test AP</ServiceDescription>
+              <TechnicalContactUrl>mailto:ap@example.test</TechnicalContactUrl>
+            </Endpoint>`;
+}
+
+export function redirectMetadata(href: string): string {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<SignedServiceMetadata ${NS}>
+  <ServiceMetadata>
+    <Redirect href="${escape(href)}"><CertificateUID>CN=SMP other</CertificateUID></Redirect>
+  </ServiceMetadata>
+  <ds:Signature><ds:SignedInfo/></ds:Signature>
+</SignedServiceMetadata>`;
+}
+
+function escape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
+}
