@@ -6,7 +6,8 @@ import { type ParticipantDirectory, type ParticipantLookup } from '../participan
 import { capabilitiesOf } from './capabilities.ts';
 import { parseSmpParticipantId, participantValue, type ParticipantId } from './participant-id.ts';
 import { readParticipantFromSmp } from './smp-client.ts';
-import { lookupSmpUrl } from './sml-lookup.ts';
+import { checkDnsServers, lookupSmpUrl } from './sml-lookup.ts';
+import type { SmpHttpOptions } from './smp-http.ts';
 import { normaliseZone, smlHostName } from './sml-name.ts';
 
 export const DEFAULT_TIMEOUT_MS = 5000;
@@ -25,7 +26,8 @@ export interface SmpDirectoryOptions {
 export function smpParticipantDirectory(options: SmpDirectoryOptions): ParticipantDirectory {
   const zone = normaliseZone(options.smlZone); // a bad zone fails at start-up, not per lookup
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  const http = { fetch: options.fetch ?? globalThis.fetch, timeoutMs };
+  if (options.dnsServers !== undefined) checkDnsServers(options.dnsServers); // likewise
+  const http = { fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)), timeoutMs } satisfies SmpHttpOptions;
   return {
     async lookup(participantId: string): Promise<ParticipantLookup> {
       const id = parseSmpParticipantId(participantId);

@@ -24,6 +24,11 @@ export async function lookupSmpUrl(hostName: string, options: SmlLookupOptions):
   return choice.url;
 }
 
+/** Throws (at start-up) for a server list node:dns would refuse at every lookup. */
+export function checkDnsServers(servers: string[]): void {
+  new Resolver().setServers(servers);
+}
+
 // c-ares answers for a name that does not exist, and for one without NAPTR data
 const NOT_REGISTERED = new Set(['ENOTFOUND', 'ENODATA']);
 

@@ -222,6 +222,23 @@ describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
     expect((await lookupError('0245:2020273893')).message).to.match(/unusable/);
   });
 
+  it('uses the fetch it is given for every SMP request', async () => {
+    register('0088:1300', { [INVOICE]: billing('0088:1300', INVOICE) });
+    const fetched: string[] = [];
+    const counting: typeof fetch = (input, init) => {
+      fetched.push(String(input));
+      return fetch(input, init);
+    };
+    directory = smpParticipantDirectory({ smlZone: ZONE, dnsServers: [dns.server], timeoutMs: TIMEOUT_MS, fetch: counting });
+    expect((await directory.lookup('0088:1300')).can_receive_invoice).to.equal(true);
+    expect(fetched).to.deep.equal([`${smp.url}${groupPath('0088:1300')}`, `${smp.url}${metadataPath('0088:1300', INVOICE)}`]);
+  });
+
+  it('refuses a bad configuration when it is built, not at the first lookup', () => {
+    expect(() => smpParticipantDirectory({ smlZone: 'not a zone' })).to.throw(/not a DNS name/);
+    expect(() => smpParticipantDirectory({ smlZone: ZONE, dnsServers: ['not-an-ip'] })).to.throw();
+  });
+
   it('refuses a malformed participant id before any query', async () => {
     for (const bad of ['2020273893', 'sk:2020273893', '0245:']) {
       expect((await lookupError(bad)).code).to.equal('invalid_participant_id');
