@@ -95,6 +95,43 @@ export const InvoiceLineOut = Type.Object({
   line_gross_amount: money,
 });
 
+const stringOrNull = Type.Union([Type.String(), Type.Null()]);
+
+/** The FS filing (corner 5) of the invoice's tax data document. */
+export const C5 = Type.Object(
+  {
+    status: Type.String({ description: 'not_submitted, pending, submitted, acknowledged, rejected, failed' }),
+    reporter_role: Type.Union([Type.Literal('C2'), Type.Literal('C3'), Type.Null()], { description: 'C2 for a sent invoice, C3 for a received one' }),
+    submission_id: stringOrNull,
+    tdd_uuid: stringOrNull,
+    mls_response_code: Type.Union([Type.String({ description: 'AP accepted, RE rejected' }), Type.Null()]),
+    submitted_at: stringOrNull,
+    acknowledged_at: stringOrNull,
+    rejected_at: stringOrNull,
+    reasons: Type.Union([Type.Object({ description: Type.String(), issues: Type.Array(Type.Object({ rule: Type.String(), message: Type.String(), location: stringOrNull })) }), Type.Null()]),
+    attempts: Type.Integer({ description: 'failed transport attempts so far' }),
+    error: stringOrNull,
+  },
+  { $id: 'C5Filing' },
+);
+
+/** The Peppol leg: from our Access Point to the buyer's. */
+export const PeppolDelivery = Type.Object(
+  {
+    status: Type.String({ description: 'queued, sent, delivered, failed, manual (mark-sent), received (inbound copy)' }),
+    message_id: stringOrNull,
+    receiver_participant_id: stringOrNull,
+    attempts: Type.Integer({ description: 'failed transport attempts so far' }),
+    error: stringOrNull,
+    findings: Type.Array(Type.Object({ rule: Type.String(), message: Type.String() })),
+    queued_at: stringOrNull,
+    sent_at: stringOrNull,
+    delivered_at: stringOrNull,
+    failed_at: stringOrNull,
+  },
+  { $id: 'PeppolDelivery' },
+);
+
 export const Invoice = Type.Object(
   {
     id: Uuid,
@@ -135,7 +172,8 @@ export const Invoice = Type.Object(
     warnings: Type.Array(Finding),
     peppol_message_id: Type.Union([Type.String(), Type.Null()]),
     fs_submission_id: Type.Union([Type.String(), Type.Null()]),
-    c5: Type.Union([Type.Object({}, { additionalProperties: true }), Type.Null()]),
+    c5: Type.Union([C5, Type.Null()]),
+    peppol_delivery: Type.Union([PeppolDelivery, Type.Null()]),
     created_by: Type.String(),
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
@@ -147,7 +185,7 @@ export type Invoice = Static<typeof Invoice>;
 
 export const InvoiceListRow = Type.Object(
   {
-    id: Uuid, company_id: Uuid, invoice_number: Type.String(), invoice_type: Type.String(), status: Type.String(),
+    id: Uuid, company_id: Uuid, source: Type.String(), invoice_number: Type.String(), invoice_type: Type.String(), status: Type.String(),
     issue_date: Type.String(), due_date: Type.Union([Type.String(), Type.Null()]), currency_code: Type.String(),
     supplier_name: Type.String(), buyer_name: Type.String(), total_net: money, total_vat: money, total_gross: money,
     created_by: Type.String(), created_at: Type.String({ format: 'date-time' }), updated_at: Type.String({ format: 'date-time' }), version: Type.Integer(),

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { containsPattern, foldText } from '../shared/fold.ts';
+import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceDocument } from './projector.ts';
 
 export const INVOICE_SORT_COLUMNS = ['issue_date', 'due_date', 'invoice_number', 'status', 'total_gross', 'buyer_name', 'created_at', 'updated_at'] as const;
@@ -28,8 +29,12 @@ export interface InvoiceRow {
   created_at: Date;
   updated_at: Date;
   version: number;
+  /** `api` for invoices issued here, `peppol` for inbound copies */
+  source: 'api' | 'peppol';
+  peppol_message_id: string | null;
+  fs_submission_id: string | null;
 }
-export type InvoiceDetailRow = InvoiceRow & { document: InvoiceDocument };
+export type InvoiceDetailRow = InvoiceRow & { document: InvoiceDocument; delivery: Delivery | null };
 
 export interface InvoiceScope {
   organisationId: string;
@@ -51,7 +56,7 @@ export interface InvoiceListFilter {
 const COLUMNS = `id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status,
   to_char(issue_date, 'YYYY-MM-DD') AS issue_date, to_char(due_date, 'YYYY-MM-DD') AS due_date, currency_code,
   supplier_name, buyer_name, buyer_vat_id, customer_id, total_net::text AS total_net, total_vat::text AS total_vat,
-  total_gross::text AS total_gross, created_by, created_at, updated_at, version`;
+  total_gross::text AS total_gross, created_by, created_at, updated_at, version, source, peppol_message_id, fs_submission_id`;
 
 /** WHERE clause and parameters of a scope and filter; every value goes in as a parameter. */
 function where(scope: InvoiceScope, filter: Partial<InvoiceListFilter>): { sql: string; params: unknown[] } {
@@ -88,6 +93,15 @@ export async function listInvoices(db: DataSource, scope: InvoiceScope, filter: 
 
 export async function getInvoice(db: DataSource, scope: InvoiceScope, id: string): Promise<InvoiceDetailRow | null> {
   const { sql, params } = where(scope, {});
-  const rows: InvoiceDetailRow[] = await db.query(`SELECT ${COLUMNS}, document FROM invoices WHERE ${sql} AND id = $${params.length + 1}`, [...params, id]);
+  const rows: InvoiceDetailRow[] = await db.query(`SELECT ${COLUMNS}, document, delivery FROM invoices WHERE ${sql} AND id = $${params.length + 1}`, [...params, id]);
+  return rows[0] ?? null;
+}
+
+/** The sender's copy of a Peppol message (delivery-status callbacks name only the message id). */
+export async function findSentInvoiceByMessage(db: DataSource, messageId: string): Promise<{ id: string; organisation_id: string } | null> {
+  const rows: { id: string; organisation_id: string }[] = await db.query(
+    `SELECT id, organisation_id FROM invoices WHERE peppol_message_id = $1 AND source = 'api'`,
+    [messageId],
+  );
   return rows[0] ?? null;
 }

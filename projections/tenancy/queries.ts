@@ -20,3 +20,15 @@ export async function countOrganisations(db: DataSource): Promise<number> {
   const rows: { n: string }[] = await db.query('SELECT count(*) AS n FROM organisations');
   return Number(rows[0]?.n ?? 0);
 }
+
+/**
+ * The company a Peppol participant id belongs to, in any organisation (the Peppol directory is
+ * public: anyone may address any participant). Participant ids compare case-insensitively.
+ */
+export async function findCompanyByParticipant(db: DataSource, participantId: string): Promise<CompanyRow | null> {
+  const rows: CompanyRow[] = await db.query(
+    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies WHERE lower(peppol_id) = lower($1) ORDER BY created_at LIMIT 1',
+    [participantId.trim()],
+  );
+  return rows[0] ?? null;
+}

@@ -35,8 +35,9 @@ export async function loadInvoice(
   return { state: state as LoadedInvoice['state'], events, version: events[events.length - 1]?.revision ?? 0 };
 }
 
+/** The UBL of the invoice: as received for an inbound copy, as the service builds it otherwise. */
 export function invoiceUbl(invoice: LoadedInvoice): string {
-  return buildUbl(invoice.state.content, invoice.state.totals);
+  return invoice.state.received_ubl ?? buildUbl(invoice.state.content, invoice.state.totals);
 }
 
 const asRuleFinding = (f: Finding): RuleFinding & { location: string; source: string } => ({

@@ -41,8 +41,9 @@ function invoiceAsOf(loaded: LoadedInvoice): Invoice {
   const first = events[0];
   const last = events[events.length - 1];
   const row = {
-    id: state.invoice_id, company_id: state.company_id, status: state.status,
-    created_by: String(first?.data.created_by ?? ''), created_at: first?.recordedAt ?? new Date(0), updated_at: last?.recordedAt ?? new Date(0),
+    id: state.invoice_id, company_id: state.company_id, status: state.status, source: state.source,
+    peppol_message_id: state.delivery.peppol.message_id, fs_submission_id: state.delivery.fs.submission_id, delivery: state.delivery,
+    created_by: String(first?.data.created_by ?? first?.data.sender_participant_id ?? ''), created_at: first?.recordedAt ?? new Date(0), updated_at: last?.recordedAt ?? new Date(0),
     version: loaded.version, document: { content: state.content, totals: state.totals, warnings: state.warnings },
   } as InvoiceDetailRow;
   return invoiceBody(row);

@@ -3,6 +3,7 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { stableUuid } from '../../commands/shared/stable-id.ts';
 import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
+import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import { INVOICE_SORT_COLUMNS, getInvoice, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
@@ -37,7 +38,7 @@ export function invoiceBody(row: InvoiceDetailRow): Invoice {
   const { content, totals, warnings } = row.document;
   const amounts = new Map(totals.lines.map((l) => [l.line_number, l]));
   return {
-    id: row.id, company_id: row.company_id, status: row.status, source: 'api',
+    id: row.id, company_id: row.company_id, status: row.status, source: row.source,
     invoice_number: content.invoice_number, invoice_type: content.invoice_type, issue_date: content.issue_date, due_date: content.due_date,
     delivery_date: content.delivery_date, currency_code: content.currency_code, supplier: content.supplier, buyer: content.buyer,
     customer_id: content.customer_id, supplier_iban: content.supplier_iban, payment_means_code: content.payment_means_code,
@@ -52,14 +53,33 @@ export function invoiceBody(row: InvoiceDetailRow): Invoice {
     total_net: totals.total_net, total_vat: totals.total_vat, total_gross: totals.total_gross, vat_breakdown: totals.vat_breakdown,
     zzz_correction_amount: totals.zzz_correction_amount, allowances_charges: totals.allowances_charges,
     payable_rounding_amount: totals.payable_rounding_amount, amount_due: totals.amount_due, warnings,
-    peppol_message_id: null, fs_submission_id: null, c5: null,
+    peppol_message_id: row.peppol_message_id, fs_submission_id: row.fs_submission_id,
+    ...deliveryDetail(row.delivery),
     created_by: row.created_by, created_at: iso(row.created_at), updated_at: iso(row.updated_at), version: row.version,
+  };
+}
+
+/** The two legs beside the status: `c5` is the FS filing detail, `peppol_delivery` the Peppol leg. */
+function deliveryDetail(delivery: Delivery | null): Pick<Invoice, 'c5' | 'peppol_delivery'> {
+  if (!delivery || delivery.peppol.status === 'not_sent') return { c5: null, peppol_delivery: null };
+  const { peppol, fs } = delivery;
+  return {
+    c5: {
+      status: fs.status, reporter_role: fs.reporter_role, submission_id: fs.submission_id, tdd_uuid: fs.tdd_uuid,
+      mls_response_code: fs.mls_response_code, submitted_at: fs.submitted_at, acknowledged_at: fs.acknowledged_at,
+      rejected_at: fs.rejected_at, reasons: fs.reasons, attempts: fs.attempts, error: fs.error,
+    },
+    peppol_delivery: {
+      status: peppol.status, message_id: peppol.message_id, receiver_participant_id: peppol.receiver_participant_id,
+      attempts: peppol.attempts, error: peppol.error, findings: peppol.findings, queued_at: peppol.queued_at, sent_at: peppol.sent_at,
+      delivered_at: peppol.delivered_at, failed_at: peppol.failed_at,
+    },
   };
 }
 
 function listRow(r: InvoiceRow) {
   return {
-    id: r.id, company_id: r.company_id, invoice_number: r.invoice_number, invoice_type: r.invoice_type, status: r.status, issue_date: r.issue_date,
+    id: r.id, company_id: r.company_id, source: r.source, invoice_number: r.invoice_number, invoice_type: r.invoice_type, status: r.status, issue_date: r.issue_date,
     due_date: r.due_date, currency_code: r.currency_code, supplier_name: r.supplier_name, buyer_name: r.buyer_name, total_net: r.total_net,
     total_vat: r.total_vat, total_gross: r.total_gross, created_by: r.created_by, created_at: iso(r.created_at), updated_at: iso(r.updated_at), version: r.version,
   };
