@@ -16,6 +16,29 @@ export interface Config {
   logLevel: string;
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
+  delivery: DeliveryConfig;
+}
+
+/** The Peppol and FS legs: the sandbox network (the only one built) and how hard to retry. */
+export interface DeliveryConfig {
+  /** transport attempts per leg before the invoice fails */
+  maxAttempts: number;
+  /** delay before the first retry; each further one is 5× longer (5^n, as webhooks retry) */
+  retryBaseMs: number;
+  /** sandbox: how long until the receiving side's delivery status arrives */
+  sandboxDeliveryStatusDelayMs: number;
+  /** sandbox: how long FS takes to decide a tax data document */
+  fsSandboxDelayMs: number;
+  /** sandbox: the FS rules that reject a TDD (buyer-vat-id, reject-all) */
+  fsSandboxRejectRules: string[];
+  /** our Peppol service provider id (SPID, scheme 0242): the TDD's reporter's representative */
+  serviceProviderId: string;
+  /** the Financial Administration's corner-5 participant id (scheme 0242) */
+  fsParticipantId: string;
+  /** where POST /tools/peppol-check looks: `sandbox` (our companies) or `smp` (SML + SMP) */
+  participantDirectory: 'sandbox' | 'smp';
+  /** the SML DNS zone for the smp directory */
+  smlZone: string;
 }
 
 function integer(name: string, value: string | undefined, fallback: number): number {
@@ -36,5 +59,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
+    delivery: {
+      maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),
+      retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', env.DELIVERY_RETRY_BASE_MS, 5000),
+      sandboxDeliveryStatusDelayMs: integer('PEPPOL_SANDBOX_DELIVERY_DELAY_MS', env.PEPPOL_SANDBOX_DELIVERY_DELAY_MS, 1000),
+      fsSandboxDelayMs: integer('FS_SANDBOX_DELAY_MS', env.FS_SANDBOX_DELAY_MS, 2000),
+      fsSandboxRejectRules: (env.FS_SANDBOX_REJECT_RULES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
+      serviceProviderId: env.PEPPOL_SERVICE_PROVIDER_ID || 'PSK000000',
+      fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
+      participantDirectory: env.PEPPOL_DIRECTORY === 'smp' ? 'smp' : 'sandbox',
+      smlZone: env.PEPPOL_SML_ZONE || 'edelivery.tech.ec.europa.eu',
+    },
   };
 }

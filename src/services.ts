@@ -12,6 +12,20 @@ import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { loadCodeLists } from './invoicing/code-lists-loader.ts';
 import { createValidator, type Validator } from './validation/index.ts';
 import { SeriesReservations } from './application/series-cache.ts';
+import { receivePeppolMessage } from './application/inbound.ts';
+import type { FsAuthority } from './network/fs-authority.ts';
+import type { ParticipantDirectory } from './network/participants.ts';
+import type { PeppolNetwork } from './network/peppol-network.ts';
+import { sandboxDeliveryStatusReactor } from './network/sandbox/delivery-status.ts';
+import { sandboxParticipantDirectory } from './network/sandbox/directory.ts';
+import { FS_SANDBOX_RULES, sandboxFs, type FsSandbox, type FsSandboxRule } from './network/sandbox/fs.ts';
+import { sandboxPeppolNetwork, type PeppolSandbox } from './network/sandbox/peppol.ts';
+import { smpParticipantDirectory } from './network/smp/index.ts';
+import { fsFilingReactor } from './reactors/delivery/fs-filing.ts';
+import { fsVerdictReactor } from './reactors/delivery/fs-verdicts.ts';
+import { peppolDeliveryReactor } from './reactors/delivery/peppol-delivery.ts';
+import type { Reactor } from './reactors/reactor.ts';
+import { ReactorRunner } from './reactors/runner.ts';
 import type { Config } from './config.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { startEmbeddedPostgres } from './db/embedded.ts';
@@ -42,6 +56,16 @@ export interface Services {
   codeLists: CodeLists | null;
   /** invoice-number series reservations, serialised per series within this process */
   series: SeriesReservations;
+  /** the Peppol network (the sandbox: a closed loop between companies of this service) */
+  network: PeppolNetwork;
+  /** the Financial Administration's corner 5 (the sandbox) */
+  fs: FsAuthority;
+  /** participant lookup for POST /tools/peppol-check */
+  participants: ParticipantDirectory;
+  /** the sandbox adapters with their fault switches (tests; the sandbox is the only network built) */
+  sandbox: { peppol: PeppolSandbox; fs: FsSandbox };
+  /** side effects: Peppol delivery, FS filing and verdicts, the sandbox's delivery statuses */
+  reactors: ReactorRunner;
   /** the UBL validation engine (worker pool), started on first use: compiling the rules takes a while once */
   validator(): Promise<Validator>;
   close(): Promise<void>;
@@ -54,7 +78,7 @@ export interface Services {
  */
 export async function openServices(
   config: Config,
-  options: { log?: Logger; runProjections?: boolean; clock?: Clock; ids?: Ids } = {},
+  options: { log?: Logger; runProjections?: boolean; runReactors?: boolean; clock?: Clock; ids?: Ids } = {},
 ): Promise<Services> {
   const log = options.log ?? pino({ level: config.logLevel });
   let url = config.databaseUrl;
@@ -83,19 +107,46 @@ export async function openServices(
   });
 
   let validator: Promise<Validator> | undefined;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const getValidator = () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir }));
+  const { delivery } = config;
+  const unknownRules = delivery.fsSandboxRejectRules.filter((r) => !(r in FS_SANDBOX_RULES));
+  if (unknownRules.length > 0) throw new Error(`FS_SANDBOX_REJECT_RULES: unknown rule ${unknownRules.join(', ')} (known: ${Object.keys(FS_SANDBOX_RULES).join(', ')})`);
+
+  const core = { store, readModels, clock, ids };
+  const now = () => clock.now();
+  const peppol = sandboxPeppolNetwork(readModels, async (message) => void (await receivePeppolMessage(core, message)), now);
+  const fs = await sandboxFs(readModels, { delayMs: delivery.fsSandboxDelayMs, rules: delivery.fsSandboxRejectRules as FsSandboxRule[] }, now);
+  const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
+  const reactors: Reactor[] = [
+    peppolDeliveryReactor({ ...core, validator: getValidator, network: peppol, policy }),
+    fsFilingReactor({ ...core, fs, policy, config: delivery }),
+    fsVerdictReactor({ ...core, log, fs, pollMs: Math.max(10, Math.min(500, delivery.fsSandboxDelayMs)) }),
+    sandboxDeliveryStatusReactor(core, delivery.sandboxDeliveryStatusDelayMs),
+  ];
+  const reactorRunner = new ReactorRunner(store, readModels, reactors, log, { pollMs: 100 });
+  if (options.runReactors !== false && options.runProjections !== false) await reactorRunner.start();
+
   return {
     config,
     log,
     store,
     readModels,
     projections,
-    clock: options.clock ?? systemClock,
-    ids: options.ids ?? randomIds,
+    clock,
+    ids,
     database: embedded ? 'pglite' : 'postgres',
     codeLists,
-    series: new SeriesReservations({ store, ids: options.ids ?? randomIds }),
-    validator: () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })),
+    series: new SeriesReservations({ store, ids }),
+    network: peppol,
+    fs,
+    participants: delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: delivery.smlZone }) : sandboxParticipantDirectory(readModels),
+    sandbox: { peppol, fs },
+    reactors: reactorRunner,
+    validator: getValidator,
     async close() {
+      await reactorRunner.stop();
       if (validator) await (await validator).close();
       await projections.stop();
       await readModels.destroy();

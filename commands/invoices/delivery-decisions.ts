@@ -98,7 +98,9 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
     }
     case 'RecordPeppolSent': {
       const { peppol } = known(state).delivery;
-      if (peppol.message_id !== command.peppol_message_id || peppol.status !== 'queued') return [];
+      // the delivery status may overtake this record (the receiver answers before we wrote it down): record it all the same
+      const open = peppol.status === 'queued' || (peppol.status === 'delivered' && peppol.sent_at === null);
+      if (peppol.message_id !== command.peppol_message_id || !open) return [];
       return [
         {
           type: 'PeppolMessageSent',

@@ -108,6 +108,7 @@ describe('invoice delivery', () => {
       given([...history, sent]).when(confirm).then([delivered]);
       given(history).when(confirm).then([delivered]);
       given([...history, sent, delivered]).when(confirm).then([]);
+      given([...history, delivered]).when(sentCommand).then([sent]);
       expect(statusAfter(...history, delivered, sent)).to.equal('delivered');
     });
     it('numbers transport failures per leg, and records none once the leg has moved on', () => {

@@ -2,15 +2,20 @@ import type Koa from 'koa';
 import type { Services } from '../services.ts';
 import { authenticator } from './authenticate.ts';
 import { customerRoutes } from './customers.ts';
+import { invoiceDeliveryRoutes } from './invoice-delivery.ts';
 import { invoiceDocumentRoutes } from './invoice-documents.ts';
 import { invoiceRoutes } from './invoices.ts';
 import { createHttpApp } from './platform/index.ts';
+import { toolRoutes } from './tools.ts';
 import { API_PREFIX } from './prefix.ts';
 
 /** The service's HTTP app: every resource router, under /api/v1, plus health and the API docs. */
 export function createApp(services: Services, options: { validateResponses?: boolean } = {}): Koa {
   return createHttpApp({
-    routes: [...customerRoutes(services), ...invoiceRoutes(services), ...invoiceDocumentRoutes(services)],
+    routes: [
+      ...customerRoutes(services), ...invoiceRoutes(services), ...invoiceDocumentRoutes(services), ...invoiceDeliveryRoutes(services),
+      ...toolRoutes(services),
+    ],
     prefix: API_PREFIX,
     authenticate: authenticator(services.readModels, services.clock),
     health: async () => {

@@ -15,7 +15,8 @@ export interface Reactor {
    * the checkpoint moves only past a batch whose reactions all finished.
    */
   concurrency?: number;
-  react(event: RecordedEvent): Promise<void>;
+  /** `signal` aborts when the runner stops: a reaction waiting to retry gives up its wait (it runs again on restart). */
+  react(event: RecordedEvent, signal: AbortSignal): Promise<void>;
 }
 
 /**

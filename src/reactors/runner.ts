@@ -39,14 +39,18 @@ export class ReactorRunner {
     this.retryMs = options.retryMs ?? 500;
   }
 
+  private abort = new AbortController();
+
   async start(): Promise<void> {
     this.running = true;
+    this.abort = new AbortController();
     this.wake.start();
     this.loops = this.reactors.map((r) => this.follow(r));
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.abort.abort();
     this.wake.stop();
     await Promise.all(this.loops);
   }
@@ -115,7 +119,7 @@ export class ReactorRunner {
   private async reactUntilDone(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<void> {
     for (let attempt = 0; this.running; attempt++) {
       try {
-        await reactor.react(event);
+        await reactor.react(event, this.abort.signal);
         return;
       } catch (error) {
         this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');

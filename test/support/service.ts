@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig, type DeliveryConfig } from '../../src/config.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { createApp } from '../../src/http/app.ts';
 import { openServices, type Services } from '../../src/services.ts';
@@ -18,9 +18,12 @@ export interface TestService {
 }
 
 /** The whole service on a fresh database (PGlite, or Postgres with DATABASE_URL), with the demo, over real HTTP. */
-export async function startTestService(): Promise<TestService> {
+export async function startTestService(options: { delivery?: Partial<DeliveryConfig> } = {}): Promise<TestService> {
   const database = await freshDatabase();
-  const config = { ...loadConfig({}), databaseUrl: database.connectionString };
+  const defaults = loadConfig({});
+  // tests run the delivery legs quickly: short sandbox delays, retries in milliseconds
+  const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
+  const config = { ...defaults, databaseUrl: database.connectionString, delivery };
   const services = await openServices(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const running = await listen(createApp(services, { validateResponses: true }));
   const api = `${running.base}/api/v1`;

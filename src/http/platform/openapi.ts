@@ -78,7 +78,7 @@ function operation(c: SchemaComponents, route: Route): Json {
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
     parameters: [...parameters(c, 'path', route.params), ...parameters(c, 'query', route.query)],
-    ...(route.body ? { requestBody: { required: true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
+    ...(route.body ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
     responses,
     security: route.auth === 'api' ? [{ ApiKey: [] }, { Bearer: [] }] : [],
   };

@@ -56,13 +56,14 @@ export function routeMiddleware(route: Route, v: RouteValidators, opts: Pipeline
     const actor = await authenticateFor(route, headers, opts.authenticate);
     const ifMatch = parseIfMatch(headers['if-match']);
     const rawBody = await readRawBody(ctx.req, route.bodyLimitBytes ?? opts.bodyLimitBytes);
-    const body = route.body ? parseJsonBody(rawBody, headers['content-type']) : undefined;
+    const absent = route.bodyOptional === true && rawBody.length === 0;
+    const body = route.body && !absent ? parseJsonBody(rawBody, headers['content-type']) : undefined;
     const params: Record<string, unknown> = { ...ctx.params };
     const query = pick(ctx.query, v.queryKeys);
     const issues = [
       ...v.params(params),
       ...v.query(query),
-      ...(route.body ? (body === undefined ? [MISSING_BODY] : v.body(body)) : []),
+      ...(route.body && !absent ? (body === undefined ? [MISSING_BODY] : v.body(body)) : []),
     ];
     if (issues.length > 0) throw new RequestValidationError(issues);
     // validated above against the very schemas the handler's types come from

@@ -63,6 +63,8 @@ export interface RouteSpec<
   query?: Q;
   /** JSON body schema; routes without one still get rawBody (and no content-type check) */
   body?: B;
+  /** the body may be left out (an empty request); the handler then gets undefined */
+  bodyOptional?: boolean;
   /** overrides the app's body limit for this route */
   bodyLimitBytes?: number;
   responses: Record<number, RouteResponseDoc>;

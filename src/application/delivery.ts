@@ -1,0 +1,81 @@
+import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/decider.ts';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { invoiceStream } from '../../events/invoices.ts';
+import { findSentInvoiceByMessage } from '../../projections/invoices/queries.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+import { decideOnInvoice, systemMetadata } from './invoice-commands.ts';
+import type { InvoiceDeps } from './invoices.ts';
+import { requestMetadata } from './metadata.ts';
+
+export type DeliveryDeps = InvoiceDeps & Pick<Services, 'network' | 'fs'>;
+
+interface ClientRequest {
+  actor: Actor;
+  requestId: string;
+  invoiceId: string;
+  /** If-Match, when the client sent one (412 when stale) */
+  expectedVersion?: number;
+}
+
+/** A client's command on an invoice: at the version it named, or decided again on the newest state when it named none. */
+function decideForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata) {
+  return request.expectedVersion === undefined
+    ? decideOnInvoice(deps, request.invoiceId, command, metadata)
+    : handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, { metadata, expectedVersion: request.expectedVersion });
+}
+
+/**
+ * POST send. Our outbound gateways are asked first: when one cannot take messages now, the answer
+ * is 502 (peppol_delivery_failed / fs_submission_failed), nothing is queued and the send is safe to
+ * retry. Otherwise the decider queues the invoice once: of two concurrent sends one queues and the
+ * other sees the queued invoice (409 invalid_status).
+ */
+export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): Promise<{ status: string; position: Position | null }> {
+  try {
+    await deps.network.ready();
+  } catch (error) {
+    throw new DomainError('peppol_delivery_failed', 502, `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
+  }
+  try {
+    await deps.fs.ready();
+  } catch (error) {
+    throw new DomainError('fs_submission_failed', 502, `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
+  }
+  const handled = await decideForClient(deps, request, {
+    type: 'SendInvoice', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, queued_by: request.actor.id,
+    peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
+  }, requestMetadata(request.actor, request.requestId));
+  return { status: handled.state.status, position: handled.position };
+}
+
+/** Mark-sent: the invoice reached the buyer outside Peppol (e-mail, paper); it becomes delivered, nothing is sent. */
+export async function markInvoiceSent(
+  deps: DeliveryDeps,
+  request: ClientRequest & { deliveredAt: string | null; note: string | null },
+): Promise<{ position: Position | null }> {
+  const at = deps.clock.now().toISOString();
+  const handled = await decideForClient(deps, request, {
+    type: 'MarkSent', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, marked_by: request.actor.id,
+    delivered_at: request.deliveredAt ?? at, note: request.note, at,
+  }, requestMetadata(request.actor, request.requestId));
+  return { position: handled.position };
+}
+
+/**
+ * A delivery status from the receiving side (the receiver's Access Point) for a message we sent:
+ * the sender's copy becomes delivered. The status names only the message id; until the read model
+ * knows the message the callback is refused (the caller retries).
+ */
+export async function confirmPeppolDelivery(
+  deps: Pick<Services, 'store' | 'ids' | 'readModels'>,
+  status: { message_id: string; delivered_at: string },
+): Promise<void> {
+  const invoice = await findSentInvoiceByMessage(deps.readModels, status.message_id);
+  if (!invoice) throw new Error(`delivery status for unknown Peppol message ${status.message_id}`);
+  await decideOnInvoice(deps, invoice.id, {
+    type: 'ConfirmPeppolDelivery', invoice_id: invoice.id, peppol_message_id: status.message_id, at: status.delivered_at,
+  }, systemMetadata('peppol-delivery-status', status.message_id));
+}

@@ -1,0 +1,30 @@
+import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/decider.ts';
+import { invoiceStream } from '../../events/invoices.ts';
+import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
+import { handleCommand, type Handled } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+
+type Deps = Pick<Services, 'store' | 'ids'>;
+
+/** Metadata of what the service does by itself (reactors, network callbacks). */
+export function systemMetadata(component: string, causationId?: string): EventMetadata {
+  return { causationId, correlationId: causationId, actor: { type: 'system', id: component } };
+}
+
+/**
+ * Runs a command on an invoice stream without a client's If-Match: the two delivery legs, the
+ * network callbacks and the client all write to one stream, so a lost race is decided again on
+ * the newer state (outcome decisions are idempotent, so a repeat decides nothing).
+ */
+export async function decideOnInvoice(deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata });
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= 20) throw error;
+      await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+    }
+  }
+}
+
+export type InvoiceHandled = Handled<Parameters<typeof invoiceDecider.evolve>[1], Parameters<typeof invoiceDecider.evolve>[0]>;

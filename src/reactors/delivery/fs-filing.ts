@@ -1,0 +1,78 @@
+import type { InvoiceQueued, InvoiceReceived } from '../../../events/delivery.ts';
+import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
+import type { DeliveryConfig } from '../../config.ts';
+import { FsTransportError, type FsAuthority } from '../../network/fs-authority.ts';
+import type { Services } from '../../services.ts';
+import { buildTdd, TddBuildError } from '../../tdd/index.ts';
+import { buildUbl } from '../../ubl/index.ts';
+import { derivedId, type Reactor } from '../reactor.ts';
+import { withAttempts, type AttemptPolicy } from './attempts.ts';
+import { currentInvoice } from './load.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock'> & {
+  fs: FsAuthority;
+  policy: AttemptPolicy;
+  config: Pick<DeliveryConfig, 'serviceProviderId' | 'fsParticipantId'>;
+};
+
+const NAME = 'fs-filing';
+export const TAX_AUTHORITY = { id: 'SK', name: 'Finančná správa Slovenskej republiky' };
+
+/**
+ * The FS leg: for an invoice sent (reporter role C2, the seller reports) or received (C3, the
+ * buyer reports), build the tax data document from the UBL and file it. The TDD's UUID is derived
+ * from the event, so a reaction repeated after a crash files the same TDD again and FS recognises
+ * it. Transport failures are retried with backoff; a document no TDD can be built from fails the
+ * leg at once. The verdict comes later (fs-verdicts).
+ */
+export function fsFilingReactor(deps: Deps): Reactor {
+  return {
+    name: NAME,
+    handles: ['InvoiceQueued', 'InvoiceReceived'],
+    concurrency: 8,
+    async react(event, signal) {
+      const { invoice_id } = event.data as InvoiceQueued['data'] | InvoiceReceived['data'];
+      const invoice = await currentInvoice(deps.store, invoice_id);
+      if (!invoice || invoice.delivery.fs.status !== 'pending') return; // filed already, or never to be
+      const metadata = systemMetadata(NAME, event.id);
+      const at = () => deps.clock.now().toISOString();
+      const role = invoice.source === 'peppol' ? 'C3' : 'C2';
+      const fail = (reason: string) => decideOnInvoice(deps, invoice_id, { type: 'RecordFsFailed', invoice_id, reason, at: at() }, metadata);
+
+      const ubl = role === 'C3' ? (invoice.received_ubl ?? '') : buildUbl(invoice.content, invoice.totals);
+      const reporter = role === 'C2' ? invoice.content.supplier.peppol_id : invoice.content.buyer.peppol_id;
+      const tddUuid = derivedId(event.id, NAME);
+      let tdd: string;
+      try {
+        tdd = buildTdd(ubl, {
+          uuid: tddUuid, issuedAt: deps.clock.now(), reporterRole: role, reportingParty: reporter ?? '',
+          receivingParty: deps.config.fsParticipantId, reportersRepresentative: deps.config.serviceProviderId, taxAuthority: TAX_AUTHORITY,
+        });
+      } catch (error) {
+        if (!(error instanceof TddBuildError)) throw error;
+        await fail(`no tax data document can be built: ${error.message}`);
+        return;
+      }
+      const outcome = await withAttempts(
+        deps.policy,
+        invoice.delivery.fs.attempts,
+        () => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: role, invoice_id }),
+        (error) => (error instanceof FsTransportError ? 'retry' : 'permanent'),
+        {
+          now: () => deps.clock.now(),
+          failed: async (reason, retryAt) => {
+            await decideOnInvoice(deps, invoice_id, { type: 'RecordDeliveryAttemptFailed', invoice_id, leg: 'fs', reason, retry_at: retryAt?.toISOString() ?? null, at: at() }, metadata);
+          },
+        },
+        signal,
+      );
+      if (outcome.ok) {
+        await decideOnInvoice(deps, invoice_id, {
+          type: 'RecordFsSubmitted', invoice_id, fs_submission_id: outcome.value.submission_id, tdd_uuid: tddUuid, reporter_role: role, at: at(),
+        }, metadata);
+      } else {
+        await fail(outcome.permanent ? outcome.reason : `gave up after ${deps.policy.maxAttempts} attempts: ${outcome.reason}`);
+      }
+    },
+  };
+}

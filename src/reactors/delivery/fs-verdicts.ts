@@ -1,0 +1,45 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { FsCopySubmitted } from '../../../events/delivery.ts';
+import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
+import type { FsAuthority } from '../../network/fs-authority.ts';
+import type { Services } from '../../services.ts';
+import type { Reactor } from '../reactor.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'log'> & { fs: FsAuthority; pollMs: number };
+
+const NAME = 'fs-verdicts';
+
+/**
+ * Waits for FS's verdict on each submitted TDD and records it (fs_acknowledged or fs_rejected).
+ * A filed document is never failed for FS being slow or unreachable: it keeps asking, backing
+ * off to a minute between questions while FS does not answer.
+ */
+export function fsVerdictReactor(deps: Deps): Reactor {
+  return {
+    name: NAME,
+    handles: ['FsCopySubmitted'],
+    concurrency: 32,
+    async react(event, signal) {
+      const submitted = event.data as FsCopySubmitted['data'];
+      for (let unreachable = 0; ; ) {
+        let verdict;
+        try {
+          verdict = await deps.fs.verdict(submitted.fs_submission_id);
+        } catch (error) {
+          unreachable++;
+          deps.log.warn({ err: error, submission: submitted.fs_submission_id }, 'FS verdict not available; asking again');
+          await sleep(Math.min(60_000, deps.pollMs * 2 ** unreachable), undefined, { signal });
+          continue;
+        }
+        if (verdict) {
+          await decideOnInvoice(deps, submitted.invoice_id, {
+            type: 'RecordFsVerdict', invoice_id: submitted.invoice_id, fs_submission_id: verdict.submission_id, verdict: verdict.outcome,
+            tdd_uuid: verdict.tdd_uuid, mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
+          }, systemMetadata(NAME, event.id));
+          return;
+        }
+        await sleep(deps.pollMs, undefined, { signal });
+      }
+    },
+  };
+}
