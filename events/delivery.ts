@@ -89,6 +89,9 @@ export type InvoiceReceived = DomainEvent<
     document_type_id: string;
     /** SAPI-SK receive handle; null when the connector holds no copy */
     provider_document_id: string | null;
+    /** the keys invoice.received publishes, as the document states them */
+    invoice_number: string;
+    supplier_vat_id: string;
     content: InvoiceContent;
     totals: InvoiceTotals;
     /** the UBL document as delivered (the SBDH payload) */

@@ -169,6 +169,7 @@ describe('invoice delivery', () => {
       data: {
         invoice_id: 'r1', organisation_id: 'o2', company_id: 'c2', workspace_id: 'w2', source: 'peppol', peppol_message_id: 'm1',
         sender_participant_id: content.supplier.peppol_id ?? '', receiver_participant_id: buyerId, document_type_id: 'doc', provider_document_id: null,
+        invoice_number: content.invoice_number, supplier_vat_id: content.supplier.vat_id,
         content, totals: computeTotals(content), ubl: '<Invoice/>', received_at: at,
       },
     };

@@ -32,6 +32,7 @@ export async function receivePeppolMessage(deps: Pick<Services, 'store' | 'ids' 
     type: 'ReceiveInvoice', invoice_id: invoiceId, organisation_id: company.organisation_id, company_id: company.id,
     workspace_id: company.workspace_id, source: 'peppol', peppol_message_id: envelope.instanceId, sender_participant_id: envelope.sender,
     receiver_participant_id: envelope.receiver, document_type_id: envelope.documentTypeId, provider_document_id: null,
+    invoice_number: document.content.invoice_number, supplier_vat_id: document.content.supplier.vat_id,
     content: document.content, totals: document.totals, ubl: envelope.document, received_at: deps.clock.now().toISOString(),
   }, { metadata: systemMetadata('peppol-inbound', envelope.instanceId) });
   return { invoice_id: invoiceId };

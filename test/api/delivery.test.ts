@@ -112,6 +112,23 @@ describe('send, delivery legs and their faults over HTTP', function () {
       expect(await inboundCopies(invoice.invoice_number)).to.have.length(1);
     });
 
+    it('retries the FS filing while FS is down after the send, and files once it is up again', async () => {
+      const invoice = await draft();
+      await svc.services.reactors.stop();
+      expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
+      svc.services.sandbox.fs.faults.down = true;
+      await svc.services.reactors.start();
+      try {
+        await eventually(() => history(invoice.id), (h) => h.some((e) => e.type === 'DeliveryAttemptFailed' && e.data.leg === 'fs'), 10_000, 10);
+      } finally {
+        svc.services.sandbox.fs.faults.down = false;
+      }
+      const done = await settled(invoice.id);
+      expect(done.status).to.equal('fs_acknowledged');
+      expect((await history(invoice.id)).filter((e) => e.type === 'FsCopySubmitted')).to.have.length(1);
+      expect((await svc.services.sandbox.fs.filed()).filter((f) => f.invoice_id === invoice.id)).to.have.length(1);
+    });
+
     it('fails the invoice with the reason after the last attempt', async () => {
       const invoice = await draft();
       await svc.services.reactors.stop();

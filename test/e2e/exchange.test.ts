@@ -64,6 +64,13 @@ describe('sandbox exchange: company 0 sends an invoice to company 1', function (
     expect(copy.peppol_message_id).to.equal(sent.peppol_message_id);
     expect(copy.vat_breakdown).to.deep.equal(sent.vat_breakdown);
     expect(copy.c5).to.include({ status: 'acknowledged', reporter_role: 'C3' });
+    const received = ((await svc.call('GET', `/companies/${receiver}/invoices/${copy.id}/history`)).body.events as { type: string; data: Record<string, unknown> }[])[0]!;
+    expect(received.type).to.equal('InvoiceReceived');
+    // what invoice.received will publish
+    expect(received.data).to.include({
+      invoice_id: copy.id, source: 'peppol', invoice_number: sent.invoice_number, supplier_vat_id: svc.demo.companies[0]!.vat_id,
+      peppol_message_id: sent.peppol_message_id, provider_document_id: null,
+    });
     const edit = await svc.call('PUT', `/companies/${receiver}/invoices/${copy.id}`, { issue_date: '2026-11-20', lines: [] }, { 'if-match': String(copy.version) });
     expect(edit.status).to.be.oneOf([409, 422]);
     expect((await svc.call('POST', `/companies/${receiver}/invoices/${copy.id}/send`)).status).to.equal(409);
