@@ -81,6 +81,9 @@ export async function openServices(
   options: { log?: Logger; runProjections?: boolean; runReactors?: boolean; clock?: Clock; ids?: Ids } = {},
 ): Promise<Services> {
   const log = options.log ?? pino({ level: config.logLevel });
+  const { delivery } = config;
+  const unknownRules = delivery.fsSandboxRejectRules.filter((r) => !(r in FS_SANDBOX_RULES));
+  if (unknownRules.length > 0) throw new Error(`FS_SANDBOX_REJECT_RULES: unknown rule ${unknownRules.join(', ')} (known: ${Object.keys(FS_SANDBOX_RULES).join(', ')})`);
   let url = config.databaseUrl;
   let closeEmbedded = async () => {};
   if (!url) {
@@ -110,9 +113,6 @@ export async function openServices(
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const getValidator = () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir }));
-  const { delivery } = config;
-  const unknownRules = delivery.fsSandboxRejectRules.filter((r) => !(r in FS_SANDBOX_RULES));
-  if (unknownRules.length > 0) throw new Error(`FS_SANDBOX_REJECT_RULES: unknown rule ${unknownRules.join(', ')} (known: ${Object.keys(FS_SANDBOX_RULES).join(', ')})`);
 
   const core = { store, readModels, clock, ids };
   const now = () => clock.now();

@@ -1,7 +1,7 @@
 import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/decider.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
-import { handleCommand, type Handled } from '../handling/command-handler.ts';
+import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
 
 type Deps = Pick<Services, 'store' | 'ids'>;
@@ -26,5 +26,3 @@ export async function decideOnInvoice(deps: Deps, invoiceId: string, command: In
     }
   }
 }
-
-export type InvoiceHandled = Handled<Parameters<typeof invoiceDecider.evolve>[1], Parameters<typeof invoiceDecider.evolve>[0]>;
