@@ -1,8 +1,8 @@
 // The TDD XSD with libxml2, loaded once. Its absolute OASIS imports are served from the local UBL
 // 2.1 copy by the schema reader of src/validation/xsd.ts; nothing is fetched from the network.
 import fs from 'node:fs';
-import { XmlDocument, XmlValidateError, XsdValidator } from 'libxml2-wasm';
-import { registerSchemaReader } from '../validation/xsd.ts';
+import { XmlDocument, XsdValidator } from 'libxml2-wasm';
+import { registerSchemaReader, xsdFindings } from '../validation/xsd.ts';
 import { tddXsdFile, ublCommonDir } from './artifacts.ts';
 import type { TddFinding } from './findings.ts';
 
@@ -26,21 +26,7 @@ export function loadTddXsd(artifactsDir: string): TddXsd {
     schemaDoc.dispose();
   }
   return {
-    validate(doc) {
-      try {
-        validator.validate(doc);
-        return [];
-      } catch (err) {
-        if (!(err instanceof XmlValidateError)) throw err;
-        return err.details.map((d) => ({
-          rule: 'XSD',
-          flag: 'fatal' as const,
-          location: `${d.line}:${d.col}`,
-          message: d.message.trim(),
-          source: 'xsd' as const,
-        }));
-      }
-    },
+    validate: (doc) => xsdFindings(validator, doc),
     dispose: () => validator.dispose(),
   };
 }

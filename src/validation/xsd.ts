@@ -57,6 +57,17 @@ export function xsdAvailable(artifactsDir: string): boolean {
   return Object.values(MAIN_SCHEMAS).every((rel) => fs.existsSync(path.join(artifactsDir, rel)));
 }
 
+/** Schema errors of `doc` as fatal `XSD` findings at line:col; [] when it is valid. */
+export function xsdFindings(validator: XsdValidator, doc: XmlDocument): Finding<'xsd'>[] {
+  try {
+    validator.validate(doc);
+    return [];
+  } catch (err) {
+    if (!(err instanceof XmlValidateError)) throw err;
+    return err.details.map((d) => ({ rule: 'XSD', flag: 'fatal' as const, location: `${d.line}:${d.col}`, message: d.message.trim(), source: 'xsd' as const }));
+  }
+}
+
 export class XsdStage {
   private readonly validators = new Map<DocumentType, XsdValidator>();
 
@@ -85,19 +96,7 @@ export class XsdStage {
   }
 
   validate(doc: XmlDocument, type: DocumentType): Finding[] {
-    try {
-      this.validator(type).validate(doc);
-      return [];
-    } catch (err) {
-      if (!(err instanceof XmlValidateError)) throw err;
-      return err.details.map((d) => ({
-        rule: 'XSD',
-        flag: 'fatal' as const,
-        location: `${d.line}:${d.col}`,
-        message: d.message.trim(),
-        source: 'xsd' as const,
-      }));
-    }
+    return xsdFindings(this.validator(type), doc);
   }
 
   dispose(): void {
