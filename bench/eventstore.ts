@@ -6,7 +6,6 @@ import { customerDecider } from '../commands/customers/decider.ts';
 import { customerStream } from '../events/customers.ts';
 import { CustomerEntity } from '../projections/customer-directory/entity.ts';
 import { customerDirectory } from '../projections/customer-directory/projector.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { endPool } from '../src/db/end-pool.ts';
 import { createEventStore, type EventStore } from '../src/eventstore/index.ts';
 import { handleCommand } from '../src/handling/command-handler.ts';
@@ -14,6 +13,7 @@ import { randomIds } from '../src/ports/ids.ts';
 import { openReadModels } from '../src/readmodel/data-source.ts';
 import { ProjectionRunner } from '../src/readmodel/projection-runner.ts';
 import { benchAppends } from './eventstore-appends.ts';
+import { onEmbedded, onFreshPostgres } from './databases.ts';
 
 const fields = customerFields({ name: 'Bench Odberateľ s.r.o.', vat_id: '', city: 'Bratislava' });
 
@@ -90,25 +90,6 @@ async function benchOne(label: string, url: string, durationMs: number, rebuildE
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 5) * 1000;
   console.log(`eventstore bench: ${durationMs / 1000} s per throughput figure`);
-
-  const embedded = await startEmbeddedPostgres();
-  try {
-    await benchOne('PGlite (embedded, in memory)', embedded.connectionString, durationMs, 20_000);
-  } finally {
-    await embedded.close();
-  }
-
-  const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `svc_bench_${randomUUID().slice(0, 8)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    await benchOne(`Postgres (${url.host}, fresh database)`, url.toString(), durationMs, 100_000);
-  } finally {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  }
+  await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs, 20_000));
+  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs, 100_000));
 }

@@ -6,7 +6,7 @@ export interface EventMetadata {
   causationId?: string;
   /** id that ties together everything one client request caused */
   correlationId?: string;
-  actor?: { type: 'api_key' | 'user' | 'system'; id: string; organisationId?: string };
+  actor?: { type: 'api_key' | 'user' | 'oauth_client' | 'system'; id: string; organisationId?: string };
   [key: string]: unknown;
 }
 
@@ -54,8 +54,12 @@ export interface EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
-  /** Up to `limit` events strictly after `after`, in subscriber order; never skips a late commit. */
-  readAll(after: Position, limit: number): Promise<RecordedEvent[]>;
+  /**
+   * Up to `limit` events strictly after `after`, in subscriber order; never skips a late commit.
+   * With `onlyDataOf`, an adapter may leave `data` and `metadata` empty (`{}`) on events of other
+   * types: a follower that skips those events need not pay for reading them.
+   */
+  readAll(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]>;
   /** Live feed of every event after `after`, in order, catching up first. Unsubscribe to stop. */
   subscribe(after: Position): Observable<RecordedEvent>;
   /**
@@ -63,7 +67,17 @@ export interface EventStore {
    * wake at once instead of waiting for their poll interval. Completes on close().
    */
   readonly appended$: Observable<Position>;
+  /**
+   * The same appends with the types they wrote, so a follower wakes only for events it handles
+   * (a create wakes the invoice register, not every projector and reactor). Completes on close().
+   */
+  readonly appendedTypes$: Observable<AppendedTypes>;
   close(): Promise<void>;
+}
+
+export interface AppendedTypes {
+  position: Position;
+  types: readonly string[];
 }
 
 /** Optimistic concurrency failure: the stream moved since the caller read it. */

@@ -5,6 +5,9 @@ import { WakeUp } from '../eventstore/wake-up.ts';
 import type { Reactor } from './reactor.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
+/** How long a reactor may leave a scan past events it ignores unsaved. */
+const IDLE_CHECKPOINT_MS = 5_000;
+
 interface Options {
   batchSize?: number;
   pollMs?: number;
@@ -21,7 +24,8 @@ interface Options {
 export class ReactorRunner {
   private running = false;
   private loops: Promise<void>[] = [];
-  private readonly wake: WakeUp;
+  /** one per reactor: each wakes only for appends of the types it handles */
+  private readonly wakes: Map<string, WakeUp>;
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly retryMs: number;
@@ -33,7 +37,7 @@ export class ReactorRunner {
     private readonly log: Logger,
     options: Options = {},
   ) {
-    this.wake = new WakeUp(store.appended$);
+    this.wakes = new Map(reactors.map((r) => [r.name, WakeUp.forTypes(store.appendedTypes$, r.handles)]));
     this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
@@ -44,15 +48,19 @@ export class ReactorRunner {
   async start(): Promise<void> {
     this.running = true;
     this.abort = new AbortController();
-    this.wake.start();
+    for (const wake of this.wakes.values()) wake.start();
     this.loops = this.reactors.map((r) => this.follow(r));
   }
 
   async stop(): Promise<void> {
     this.running = false;
     this.abort.abort();
-    this.wake.stop();
+    for (const wake of this.wakes.values()) wake.stop();
     await Promise.all(this.loops);
+  }
+
+  private wakeOf(reactor: Reactor): WakeUp {
+    return this.wakes.get(reactor.name) as WakeUp;
   }
 
   async checkpoint(name: string): Promise<Position> {
@@ -68,13 +76,16 @@ export class ReactorRunner {
   private async follow(reactor: Reactor): Promise<void> {
     let position = await this.checkpoint(reactor.name);
     const handles = new Set(reactor.handles);
+    let savedAt = Date.now();
+    let unsaved = false;
     while (this.running) {
+      const mark = this.wakeOf(reactor).mark();
       let batch;
       try {
-        batch = await this.store.readAll(position, this.batchSize);
+        batch = await this.store.readAll(position, this.batchSize, reactor.handles);
       } catch (error) {
         this.log.error({ err: error, reactor: reactor.name }, 'reactor could not read events');
-        await this.wake.backoff(this.retryMs);
+        await this.wakeOf(reactor).backoff(this.retryMs);
         continue;
       }
       const handled = batch.filter((e) => handles.has(e.type));
@@ -91,10 +102,21 @@ export class ReactorRunner {
       const last = batch[batch.length - 1];
       if (last) {
         position = last.position;
-        await this.save(reactor.name, last.position);
+        // Every write transaction holds back what all readers of the event store may see (see
+        // postgres/position.ts), so a scan past events this reactor ignores is saved only now and
+        // then; after a crash those are read again and ignored again. Reactions are saved at once.
+        if (handled.length > 0 || Date.now() - savedAt >= IDLE_CHECKPOINT_MS) {
+          await this.save(reactor.name, last.position);
+          savedAt = Date.now();
+          unsaved = false;
+        } else {
+          unsaved = true;
+        }
       }
-      if (batch.length < this.batchSize) await this.wake.sleep(this.pollMs);
+      if (batch.length < this.batchSize) await this.wakeOf(reactor).sleep(this.pollMs, mark);
     }
+    // A clean stop keeps the scan, so a restart does not read those events again.
+    if (unsaved) await this.save(reactor.name, position).catch(() => undefined);
   }
 
   /**
@@ -123,7 +145,7 @@ export class ReactorRunner {
         return;
       } catch (error) {
         this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
-        await this.wake.backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
+        await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
       }
     }
   }

@@ -14,6 +14,9 @@ export interface ProjectorStatus {
   updatedAt: Date | null;
 }
 
+/** How long a following projector may leave a scan past events it does not handle unsaved. */
+const IDLE_CHECKPOINT_MS = 5_000;
+
 interface Options {
   /** events per transaction while following the live store */
   batchSize?: number;
@@ -30,8 +33,11 @@ interface Options {
  */
 export class ProjectionRunner {
   private readonly positions: Map<string, BehaviorSubject<Position>>;
+  /** The checkpoint as this runner last read or wrote it, and when. */
+  private readonly saved = new Map<string, { position: Position; at: number }>();
   private running = false;
-  private readonly wake: WakeUp;
+  /** one per projector: each wakes only for appends of the types it handles */
+  private readonly wakes: Map<string, WakeUp>;
   private loops: Promise<void>[] = [];
   private readonly batchSize: number;
   private readonly catchUpBatchSize: number;
@@ -45,7 +51,7 @@ export class ProjectionRunner {
     options: Options = {},
   ) {
     this.positions = new Map(projectors.map((p) => [p.name, new BehaviorSubject<Position>(START)]));
-    this.wake = new WakeUp(store.appended$);
+    this.wakes = new Map(projectors.map((p) => [p.name, WakeUp.forTypes(store.appendedTypes$, p.handles)]));
     this.batchSize = options.batchSize ?? 1000;
     this.catchUpBatchSize = options.catchUpBatchSize ?? options.batchSize ?? 5000;
     this.pollMs = options.pollMs ?? 250;
@@ -53,15 +59,19 @@ export class ProjectionRunner {
 
   /** Loads checkpoints and starts one catch-up-then-follow loop per projector. */
   async start(): Promise<void> {
-    for (const projector of this.projectors) this.position(projector.name).next(await this.loadCheckpoint(projector.name));
+    for (const projector of this.projectors) {
+      const position = await this.loadCheckpoint(projector.name);
+      this.saved.set(projector.name, { position, at: Date.now() });
+      this.position(projector.name).next(position);
+    }
     this.running = true;
-    this.wake.start();
+    for (const wake of this.wakes.values()) wake.start();
     this.loops = this.projectors.map((p) => this.follow(p));
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.wake.stop();
+    for (const wake of this.wakes.values()) wake.stop();
     await Promise.all(this.loops);
   }
 
@@ -75,6 +85,16 @@ export class ProjectionRunner {
     return firstValueFrom(race(timer(timeoutMs).pipe(map(() => false)), reached.then(() => true)));
   }
 
+  /**
+   * Setup (demo, tests, benchmarks): waits until every projector shows all of `positions` (what
+   * the setup's own appends returned), and throws if they do not within `timeoutMs`. The store's
+   * visible head is no substitute: on Postgres it lags behind any transaction still open anywhere.
+   */
+  async shown(positions: readonly (Position | null)[], timeoutMs: number): Promise<void> {
+    const last = positions.reduce<Position>((max, p) => (p !== null && p > max ? p : max), '');
+    if (!(await this.caughtUp(last, timeoutMs))) throw new Error(`read models did not reach ${last} within ${timeoutMs} ms`);
+  }
+
   /** Applies every event up to the head of the store for one projector; returns how many were read. */
   async catchUp(projector: Projector): Promise<number> {
     await this.ensureCheckpoint(projector.name);
@@ -82,17 +102,17 @@ export class ProjectionRunner {
     let total = 0;
     // Reading the next batch while the current one is applied roughly halves a rebuild on
     // Postgres; on PGlite the read simply waits for the transaction.
-    let next = this.store.readAll(subject.value, this.catchUpBatchSize);
+    let next = this.store.readAll(subject.value, this.catchUpBatchSize, projector.handles);
     for (;;) {
       const from = subject.value;
       const batch = await next;
       const last = batch[batch.length - 1];
       if (!last) return total;
-      next = this.store.readAll(last.position, this.catchUpBatchSize);
+      next = this.store.readAll(last.position, this.catchUpBatchSize, projector.handles);
       const reached = await this.applyBatch(projector, from, batch);
       if (reached !== last.position) {
         await next.catch(() => []); // read from a position this runner no longer holds
-        next = this.store.readAll(reached, this.catchUpBatchSize);
+        next = this.store.readAll(reached, this.catchUpBatchSize, projector.handles);
       }
       total += batch.length;
     }
@@ -106,6 +126,7 @@ export class ProjectionRunner {
       if (projector.tables.length > 0) await tx.query(`TRUNCATE ${projector.tables.join(', ')}`);
       await tx.query(`UPDATE projection_checkpoints SET position = '', updated_at = now() WHERE name = $1`, [projector.name]);
     });
+    this.saved.set(projector.name, { position: START, at: Date.now() });
     this.position(projector.name).next(START);
   }
 
@@ -141,48 +162,82 @@ export class ProjectionRunner {
   }
 
   private async follow(projector: Projector): Promise<void> {
+    const wake = this.wakes.get(projector.name) as WakeUp;
     let failures = 0;
     while (this.running) {
       try {
+        const mark = wake.mark();
         const read = await this.step(projector);
         failures = 0;
-        if (read < this.batchSize) await this.wake.sleep(this.pollMs);
+        if (read < this.batchSize) await wake.sleep(this.pollMs, mark);
       } catch (error) {
         failures++;
         this.log.error({ err: error, projector: projector.name }, 'projector failed; retrying');
-        await this.wake.backoff(Math.min(30_000, 250 * 2 ** failures));
+        await wake.backoff(Math.min(30_000, 250 * 2 ** failures));
       }
+    }
+    // A clean stop writes the idle scan, so a restart does not read those events again.
+    const position = this.position(projector.name).value;
+    if (position !== this.saved.get(projector.name)?.position) {
+      await this.commit(projector, position, [], position).catch((error: unknown) => {
+        this.log.warn({ err: error, projector: projector.name }, 'could not save the checkpoint on stop');
+      });
     }
   }
 
   /** One batch: read outside any transaction, then apply and move the checkpoint atomically. */
   private async step(projector: Projector): Promise<number> {
     const from = this.position(projector.name).value;
-    const batch = await this.store.readAll(from, this.batchSize);
-    if (batch.length > 0) await this.applyBatch(projector, from, batch);
+    const batch = await this.store.readAll(from, this.batchSize, projector.handles);
+    if (batch.length > 0) await this.applyBatch(projector, from, batch, true);
     return batch.length;
   }
 
   /**
    * Applies a batch read from `from` and moves the checkpoint to its end, in one transaction;
-   * returns where the checkpoint is now (another runner's position if it had moved it).
+   * returns where the checkpoint is now (another runner's position if it had moved it). While
+   * following (`skipIdle`), a batch with nothing for this projector only moves the position in
+   * memory, and is written with the next batch that has something, after IDLE_CHECKPOINT_MS, or
+   * on stop: every write transaction holds back what all readers of the event store may see
+   * (postgres/position.ts), so a busy store should not pay one per projector per append.
    */
-  private async applyBatch(projector: Projector, from: Position, batch: readonly RecordedEvent[]): Promise<Position> {
+  private async applyBatch(projector: Projector, from: Position, batch: readonly RecordedEvent[], skipIdle = false): Promise<Position> {
     const last = batch[batch.length - 1];
     if (!last) return from;
     const handles = new Set(projector.handles);
     const handled = batch.filter((e) => handles.has(e.type));
+    const savedAt = this.saved.get(projector.name)?.at ?? 0;
+    const subject = this.position(projector.name);
+    if (skipIdle && handled.length === 0 && subject.value === from && Date.now() - savedAt < IDLE_CHECKPOINT_MS) {
+      subject.next(last.position);
+      return last.position;
+    }
+    return this.commit(projector, from, handled, last.position);
+  }
+
+  /**
+   * Applies `handled` (the events after `from` up to `to`) and moves the checkpoint to `to`, if
+   * the stored checkpoint is still the one this runner last saved and `from` is where this runner
+   * is: everything between the two was skipped as idle. Otherwise another runner (or a concurrent
+   * catchUp) moved it, and this one follows the stored checkpoint, applying nothing.
+   */
+  private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+    const ours = (stored: Position) => {
+      const saved = this.saved.get(projector.name)?.position;
+      return saved === undefined ? stored === from : stored === saved && from === this.position(projector.name).value;
+    };
     const reached = await this.db.transaction(async (tx) => {
       const rows: { position: string }[] = await tx.query(
         'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
         [projector.name],
       );
       const stored = rows[0]?.position ?? START;
-      if (stored !== from) return stored; // another runner moved it: follow, apply nothing
+      if (!ours(stored)) return stored;
       if (handled.length > 0) await projector.apply(handled, tx);
-      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projector.name, last.position]);
-      return last.position;
+      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projector.name, to]);
+      return to;
     });
+    this.saved.set(projector.name, { position: reached, at: Date.now() });
     this.position(projector.name).next(reached);
     return reached;
   }

@@ -219,7 +219,22 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(events[1]?.id).to.equal(winner?.id);
   });
 
-  it('emits on appended$ the position of every append made through it', async () => {
+  it('reads all events with onlyDataOf: every event in order, data at least for the named types', async () => {
+    const a = streamId('data-of');
+    const after = await mark(store);
+    const events = [newEvent('Wanted', { n: 1 }), newEvent('Other', { n: 2 }), newEvent('Wanted', { n: 3 })];
+    await store.append(a, events, 'no_stream');
+    await readAllOf(store, after, [a], 3);
+    const read = (await store.readAll(after, 100, ['Wanted'])).filter((e) => e.streamId === a);
+    expect(read.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
+    expect(read.map((e) => e.revision)).to.deep.equal([0, 1, 2]);
+    expect(read.filter((e) => e.type === 'Wanted').map((e) => e.data)).to.deep.equal([{ n: 1 }, { n: 3 }]);
+    expect(read[0]?.metadata).to.deep.equal(events[0]?.metadata);
+  });
+
+  it('emits on appended$ and appendedTypes$ every append made through it', async () => {
+    const types: (readonly string[])[] = [];
+    const typed = store.appendedTypes$.subscribe((a) => types.push(a.types));
     const emitted: Position[] = [];
     const subscription = store.appended$.subscribe((p) => emitted.push(p));
     try {
@@ -227,9 +242,11 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
       const second = await store.append(streamId('appended'), [newEvent('B'), newEvent('C')], 'no_stream');
       await rejection(store.append(streamId('appended-missing'), [newEvent('D')], 3));
       expect(emitted).to.deep.equal([first.position, second.position]);
+      expect(types).to.deep.equal([['A'], ['B', 'C']]);
       expect(second.position > first.position).to.equal(true);
     } finally {
       subscription.unsubscribe();
+      typed.unsubscribe();
     }
   });
 }

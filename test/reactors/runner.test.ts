@@ -79,6 +79,19 @@ describe('reactor runner', () => {
     expect(seen).to.deep.equal(['4']);
   });
 
+  it('scans past events it ignores without a checkpoint write each time, and keeps the scan on stop', async () => {
+    const checkpoint = async () => (await db.query("SELECT position FROM reactor_checkpoints WHERE name = 'sender'"))[0].position as string;
+    const runner = new ReactorRunner(store, db, [sender], log, { pollMs: 20 });
+    await runner.start();
+    const before = await checkpoint();
+    let last = '';
+    for (let n = 100; n < 105; n++) last = (await noise(n)).position;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await checkpoint()).to.equal(before);
+    await runner.stop();
+    expect(await checkpoint()).to.equal(last);
+  });
+
   it('delivers again after a crash between the effect and the checkpoint; the effect stays single', async () => {
     seen.length = 0;
     const before = await runner0Checkpoint();

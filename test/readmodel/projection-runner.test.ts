@@ -120,4 +120,23 @@ describe('projection runner', function () {
     expect(status).to.include({ name: 'customer-directory', lag: 0 });
     await runner.stop();
   });
+  it('passes events it does not handle without a write each time, and writes that scan on stop', async () => {
+    const runner = new ProjectionRunner(store, db, [counting], log, { pollMs: 20 });
+    await runner.start();
+    const checkpoint = async () => (await db.query("SELECT position FROM projection_checkpoints WHERE name = 'counting'"))[0].position as string;
+    const before = await checkpoint();
+    let last = '';
+    for (let i = 0; i < 5; i++) last = (await store.append(`other-${i}`, [{ ...registered(90), type: 'SomethingElse' }], 'no_stream')).position;
+    expect(await runner.caughtUp(last, 5000)).to.equal(true);
+    expect(await checkpoint()).to.equal(before);
+    // a handled event after idle ones: applied once, and the checkpoint jumps past both
+    const handled = (await store.append('customer-70', [registered(70)], 'no_stream')).position;
+    expect(await runner.caughtUp(handled, 5000)).to.equal(true);
+    expect(await checkpoint()).to.equal(handled);
+    expect((await db.query('SELECT count(*) AS n FROM applied GROUP BY event_id HAVING count(*) > 1')).length).to.equal(0);
+    const idle = (await store.append('other-9', [{ ...registered(91), type: 'SomethingElse' }], 'no_stream')).position;
+    expect(await runner.caughtUp(idle, 5000)).to.equal(true);
+    await runner.stop();
+    expect(await checkpoint()).to.equal(idle);
+  });
 });

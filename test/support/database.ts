@@ -33,6 +33,14 @@ export async function freshDatabase(): Promise<TestDatabase> {
     async drop() {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
+      // A pool's end() can resolve before its sockets are closed; FORCE would then terminate a
+      // backend whose client is still reading, and that client raises an uncaught error. Give
+      // closing connections a moment to go; FORCE only what is really left.
+      for (let i = 0; i < 40; i++) {
+        const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+        if ((rows[0]?.n ?? 0) === 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
     },

@@ -16,6 +16,7 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type AppendedTypes,
   type Position,
   type RecordedEvent,
 } from '../port.ts';
@@ -32,6 +33,8 @@ const MIN_BATCH = 100;
  */
 export class EsdbEventStore implements EventStore {
   readonly appended$: Observable<Position>;
+  readonly appendedTypes$: Observable<AppendedTypes>;
+  private readonly appendedTypes = new Subject<AppendedTypes>();
   private readonly appended = new Subject<Position>();
   private readonly closing = new Subject<void>();
   private closed = false;
@@ -41,6 +44,7 @@ export class EsdbEventStore implements EventStore {
     private readonly ownsClient = true,
   ) {
     this.appended$ = this.appended.asObservable();
+    this.appendedTypes$ = this.appendedTypes.asObservable();
   }
 
   async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -62,6 +66,7 @@ export class EsdbEventStore implements EventStore {
     }
     const position = result.position ? encodePosition(result.position) : await this.headOfAll();
     this.appended.next(position);
+    this.appendedTypes.next({ position, types: events.map((e) => e.type) });
     return { nextRevision: Number(result.nextExpectedRevision), position };
   }
 
@@ -132,6 +137,7 @@ export class EsdbEventStore implements EventStore {
     this.closing.next();
     this.closing.complete();
     this.appended.complete();
+    this.appendedTypes.complete();
     if (this.ownsClient) await this.client.dispose();
   }
 

@@ -5,6 +5,12 @@ import { encodePosition } from './position.ts';
 export const EVENT_COLUMNS = `global_position::text AS global_position, transaction_id::text AS transaction_id,
   event_id::text AS event_id, stream_id, stream_revision::text AS stream_revision, type, data, metadata, recorded_at`;
 
+/** The same, but data and metadata only for events of the types in parameter `$n` (text[]). */
+export const eventColumnsWithDataOf = (n: number) => `global_position::text AS global_position, transaction_id::text AS transaction_id,
+  event_id::text AS event_id, stream_id, stream_revision::text AS stream_revision, type,
+  CASE WHEN type = ANY($${n}::text[]) THEN data ELSE '{}'::jsonb END AS data,
+  CASE WHEN type = ANY($${n}::text[]) THEN metadata ELSE '{}'::jsonb END AS metadata, recorded_at`;
+
 export interface EventRow {
   global_position: string;
   transaction_id: string;

@@ -7,12 +7,13 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type AppendedTypes,
   type Position,
   type RecordedEvent,
 } from '../port.ts';
 import { appendStatement, type AppendedRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
-import { EVENT_COLUMNS, toRecordedEvent, type EventRow } from './rows.ts';
+import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
 import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
 
 export interface PostgresEventStoreOptions {
@@ -45,6 +46,12 @@ WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
 ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
 
+const READ_ALL_DATA_OF = `SELECT ${eventColumnsWithDataOf(4)} FROM events
+WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+ORDER BY events.transaction_id, events.global_position
+LIMIT $3`;
+
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
 
 /**
@@ -54,6 +61,8 @@ const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events W
  */
 export class PostgresEventStore implements EventStore {
   readonly appended$: Observable<Position>;
+  readonly appendedTypes$: Observable<AppendedTypes>;
+  private readonly appendedTypes = new Subject<AppendedTypes>();
   private readonly appended = new Subject<Position>();
   private readonly closing = new Subject<void>();
   private readonly loops = new Set<Promise<void>>();
@@ -68,6 +77,7 @@ export class PostgresEventStore implements EventStore {
     options: PostgresEventStoreOptions = {},
   ) {
     this.appended$ = this.appended.asObservable();
+    this.appendedTypes$ = this.appendedTypes.asObservable();
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.pageSize = options.pageSize ?? 500;
     this.ownsPool = options.ownsPool ?? false;
@@ -90,6 +100,7 @@ export class PostgresEventStore implements EventStore {
       // rows come back in insertion order (ORDER BY ord): the last one has the highest revision
       const position = encodePosition(last.transaction_id, last.global_position);
       this.appended.next(position);
+      this.appendedTypes.next({ position, types: events.map((e) => e.type) });
       return { nextRevision: Number(last.stream_revision), position };
     }
   }
@@ -99,12 +110,13 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
-  async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {
+  async readAll(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]> {
     if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAll: limit ${limit} is not a positive integer`);
     const { transactionId, globalPosition } = decodePosition(after);
-    const { rows } = await this.pool.query<EventRow>(
-      this.statement('eventstore_read_all', READ_ALL, [transactionId, globalPosition, limit]),
-    );
+    const statement = onlyDataOf
+      ? this.statement('eventstore_read_all_data_of', READ_ALL_DATA_OF, [transactionId, globalPosition, limit, onlyDataOf])
+      : this.statement('eventstore_read_all', READ_ALL, [transactionId, globalPosition, limit]);
+    const { rows } = await this.pool.query<EventRow>(statement);
     return rows.map(toRecordedEvent);
   }
 
@@ -128,6 +140,7 @@ export class PostgresEventStore implements EventStore {
     this.closing.next();
     this.closing.complete();
     this.appended.complete();
+    this.appendedTypes.complete();
     await Promise.all([...this.loops]);
     if (this.ownsPool) await this.pool.end();
   }
