@@ -54,8 +54,10 @@ export type ApiKeyIssued = DomainEvent<
     issued_by: string;
   }
 >;
+/** A new name or scopes (PATCH): both are carried whole, so the read model needs no history. */
+export type ApiKeyUpdated = DomainEvent<'ApiKeyUpdated', { api_key_id: string; name: string; scopes: string[]; updated_at: string }>;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { api_key_id: string; revoked_at: string }>;
-export type ApiKeyEvent = ApiKeyIssued | ApiKeyRevoked;
+export type ApiKeyEvent = ApiKeyIssued | ApiKeyUpdated | ApiKeyRevoked;
 
 /** SAPI-SK connector credentials: one company, locked to one participant ID. */
 export type SapiClientIssued = DomainEvent<

@@ -4,15 +4,35 @@ import { DomainError } from '../shared/domain-error.ts';
 
 export const API_KEY_SCOPES = ['invoices:read', 'invoices:write', 'invoices:send', 'validate:only'] as const;
 export const DEFAULT_API_KEY_SCOPES = ['invoices:read', 'invoices:write', 'invoices:send'];
+export const API_KEY_NAME_MAX = 100;
 
 export type ApiKeyCommand =
   | { type: 'IssueApiKey'; data: Omit<ApiKeyIssued['data'], 'expires_at'>; expires_in_days: number | null }
-  | { type: 'RevokeApiKey'; api_key_id: string; at: string };
+  | { type: 'UpdateApiKey'; api_key_id: string; organisation_id: string; name?: string; scopes?: string[]; at: string }
+  | { type: 'RevokeApiKey'; api_key_id: string; organisation_id: string; at: string };
 
-export type ApiKeyState = { status: 'none' | 'active' | 'revoked' };
+export type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; organisation_id: string; name: string; scopes: string[] };
 
 const DAY_MS = 86_400_000;
 
+const notFound = () => new DomainError('api_key_not_found', 404, 'API key not found');
+
+function checkName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > API_KEY_NAME_MAX) throw new DomainError('invalid_name', 422, `name must be 1-${API_KEY_NAME_MAX} characters`);
+  return trimmed;
+}
+
+function checkScopes(scopes: string[]): string[] {
+  const unknown = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
+  if (unknown.length > 0) throw new DomainError('invalid_scope', 422, `unknown scopes: ${unknown.join(', ')}`, { allowed: API_KEY_SCOPES });
+  return [...new Set(scopes)];
+}
+
+/**
+ * An organisation's API key. Scopes are recorded, not enforced (v1: every key has full access).
+ * A key of another organisation is "not found", never "forbidden".
+ */
 export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   initialState: { status: 'none' },
   decide(command, state) {
@@ -24,13 +44,32 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
           throw new DomainError('invalid_expiry', 422, 'expires_in_days must be 1-365 or null');
         }
         const expires_at = days === null ? null : new Date(Date.parse(command.data.issued_at) + days * DAY_MS).toISOString();
-        return [{ type: 'ApiKeyIssued', data: { ...command.data, expires_at } }];
+        const data = { ...command.data, name: checkName(command.data.name), scopes: checkScopes(command.data.scopes) };
+        return [{ type: 'ApiKeyIssued', data: { ...data, expires_at } }];
+      }
+      case 'UpdateApiKey': {
+        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw notFound();
+        if (state.status === 'revoked') throw new DomainError('api_key_revoked', 409, 'a revoked API key cannot be changed');
+        const name = command.name === undefined ? undefined : checkName(command.name);
+        const scopes = command.scopes === undefined ? undefined : checkScopes(command.scopes);
+        const changed = (name !== undefined && name !== state.name) || (scopes !== undefined && scopes.join() !== state.scopes.join());
+        if (!changed) return [];
+        return [{ type: 'ApiKeyUpdated', data: { api_key_id: command.api_key_id, name: name ?? state.name, scopes: scopes ?? state.scopes, updated_at: command.at } }];
       }
       case 'RevokeApiKey':
-        if (state.status === 'none') throw new DomainError('api_key_not_found', 404, 'API key not found');
+        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw notFound();
         if (state.status === 'revoked') return [];
         return [{ type: 'ApiKeyRevoked', data: { api_key_id: command.api_key_id, revoked_at: command.at } }];
     }
   },
-  evolve: (_state, event) => ({ status: event.type === 'ApiKeyIssued' ? 'active' : 'revoked' }),
+  evolve(state, event) {
+    switch (event.type) {
+      case 'ApiKeyIssued':
+        return { status: 'active', organisation_id: event.data.organisation_id, name: event.data.name, scopes: event.data.scopes };
+      case 'ApiKeyUpdated':
+        return state.status === 'none' ? state : { ...state, name: event.data.name, scopes: event.data.scopes };
+      case 'ApiKeyRevoked':
+        return state.status === 'none' ? state : { ...state, status: 'revoked' };
+    }
+  },
 };

@@ -29,13 +29,24 @@ describe('tenancy', () => {
     it('computes the expiry from expires_in_days', () =>
       given([]).when({ type: 'IssueApiKey', data, expires_in_days: 30 }).then([{ type: 'ApiKeyIssued', data: { ...data, expires_at: '2026-12-22T10:00:00.000Z' } }]));
     it('refuses an expiry outside 1-365 days', () => given([]).when({ type: 'IssueApiKey', data, expires_in_days: 366 }).thenThrows('invalid_expiry'));
-    it('revoking twice changes nothing', () =>
-      given([
-        { type: 'ApiKeyIssued', data: { ...data, expires_at: null } },
-        { type: 'ApiKeyRevoked', data: { api_key_id: 'k1', revoked_at: at } },
-      ])
-        .when({ type: 'RevokeApiKey', api_key_id: 'k1', at })
-        .then([]));
+    const issued = { type: 'ApiKeyIssued' as const, data: { ...data, expires_at: null } };
+    const revoked = { type: 'ApiKeyRevoked' as const, data: { api_key_id: 'k1', revoked_at: at } };
+    it('revoking twice changes nothing', () => given([issued, revoked]).when({ type: 'RevokeApiKey', api_key_id: 'k1', organisation_id: 'o1', at }).then([]));
+    it('a key of another organisation is not found, to revoke or to change', () => {
+      given([issued]).when({ type: 'RevokeApiKey', api_key_id: 'k1', organisation_id: 'o2', at }).thenThrows('api_key_not_found');
+      given([issued]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o2', name: 'X', at }).thenThrows('api_key_not_found');
+    });
+    it('changes the name and keeps the scopes; the same values again change nothing', () => {
+      given([issued]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o1', name: ' Shop ', at })
+        .then([{ type: 'ApiKeyUpdated', data: { api_key_id: 'k1', name: 'Shop', scopes: [], updated_at: at } }]);
+      given([issued]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o1', name: 'ERP', scopes: [], at }).then([]);
+    });
+    it('refuses unknown scopes and a name over 100 characters', () => {
+      given([]).when({ type: 'IssueApiKey', data: { ...data, scopes: ['invoices:delete'] }, expires_in_days: null }).thenThrows('invalid_scope');
+      given([issued]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o1', name: 'x'.repeat(101), at }).thenThrows('invalid_name');
+    });
+    it('a revoked key cannot be changed', () =>
+      given([issued, revoked]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o1', name: 'New', at }).thenThrows('api_key_revoked'));
   });
 
   describe('company identifiers', () => {

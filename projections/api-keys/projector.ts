@@ -1,13 +1,15 @@
-import type { ApiKeyIssued, ApiKeyRevoked, SapiClientIssued } from '../../events/tenancy.ts';
+import type { ApiKeyIssued, ApiKeyRevoked, ApiKeyUpdated, SapiClientIssued } from '../../events/tenancy.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
 import { ApiKeys1763800000600 } from './migration.ts';
+import { ApiKeyUsage1764000000000 } from './usage-migration.ts';
 
 /** Credentials by hash: what authentication looks a presented key or client secret up in. */
 export const apiKeys: Projector = {
   name: 'api-keys',
-  handles: ['ApiKeyIssued', 'ApiKeyRevoked', 'SapiClientIssued'],
+  handles: ['ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued'],
   tables: ['api_keys', 'sapi_clients'],
-  migrations: [ApiKeys1763800000600],
+  // credential_last_used is not in `tables`: a rebuild must not forget when keys were last used
+  migrations: [ApiKeys1763800000600, ApiKeyUsage1764000000000],
 
   async apply(events, tx) {
     for (const event of events) {
@@ -18,6 +20,9 @@ export const apiKeys: Projector = {
            VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8) ON CONFLICT DO NOTHING`,
           [d.api_key_id, d.organisation_id, d.name, d.key_prefix, d.key_hash, d.scopes, d.issued_at, d.expires_at],
         );
+      } else if (event.type === 'ApiKeyUpdated') {
+        const d = eventData<ApiKeyUpdated>(event);
+        await tx.query('UPDATE api_keys SET name = $2, scopes = $3 WHERE id = $1', [d.api_key_id, d.name, d.scopes]);
       } else if (event.type === 'ApiKeyRevoked') {
         const d = eventData<ApiKeyRevoked>(event);
         await tx.query('UPDATE api_keys SET is_active = false, revoked_at = $2 WHERE id = $1', [d.api_key_id, d.revoked_at]);

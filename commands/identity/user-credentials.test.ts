@@ -1,0 +1,76 @@
+import { expect } from 'chai';
+import type { UserCredentialsEvent } from '../../events/identity.ts';
+import { specFor } from '../shared/given.ts';
+import { userCredentialsDecider } from './user-credentials.ts';
+
+const at = '2026-11-22T10:00:00.000Z';
+const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+const hash = 'scrypt$16384$8$1$c2FsdA==$aGFzaA==';
+
+describe('user credentials', () => {
+  const given = specFor(userCredentialsDecider);
+  const changePassword = (verified: boolean, password = 'Nové-heslo1') =>
+    ({ type: 'ChangePassword', user_id: 'u1', current_password_verified: verified, new_password: password, new_password_hash: hash, at }) as const;
+  const enrolled: UserCredentialsEvent = { type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret, started_at: at } };
+  const enabled: UserCredentialsEvent = { type: 'TotpEnabled', data: { user_id: 'u1', step: 100, enabled_at: at } };
+
+  describe('password', () => {
+    it('changes the password, storing only its hash', () => {
+      given([]).when(changePassword(true)).then([{ type: 'PasswordChanged', data: { user_id: 'u1', password_hash: hash, changed_at: at } }]);
+      const events = userCredentialsDecider.decide(changePassword(true), userCredentialsDecider.initialState);
+      expect(JSON.stringify(events)).not.to.contain('Nové-heslo1');
+    });
+    it('refuses a wrong current password with 401 invalid_credentials', () => {
+      const error = given([]).when(changePassword(false)).thenThrows('invalid_credentials');
+      expect(error.status).to.equal(401);
+    });
+    it('refuses a new password that breaks the policy with 422 weak_password', () => {
+      const error = given([]).when(changePassword(true, 'password')).thenThrows('weak_password', { unmet: ['uppercase', 'digit', 'special'] });
+      expect(error.status).to.equal(422);
+    });
+    it('refuses to store a hash that is not scrypt', () => {
+      expect(() => userCredentialsDecider.decide({ ...changePassword(true), new_password_hash: 'Nové-heslo1' }, userCredentialsDecider.initialState)).to.throw(/scrypt/);
+    });
+  });
+
+  describe('TOTP', () => {
+    it('enrolment is pending until confirmed', () =>
+      given([]).when({ type: 'EnrolTotp', user_id: 'u1', secret, at }).then([{ type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret, started_at: at } }]));
+    it('enrolling again while pending replaces the secret', () =>
+      given([enrolled]).when({ type: 'EnrolTotp', user_id: 'u1', secret: 'A'.repeat(32), at }).then([
+        { type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret: 'A'.repeat(32), started_at: at } },
+      ]));
+    it('refuses enrolment while enabled', () => given([enrolled, enabled]).when({ type: 'EnrolTotp', user_id: 'u1', secret, at }).thenThrows('totp_already_enabled'));
+    it('a valid code confirms the enrolment', () =>
+      given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).then([enabled]));
+    it('refuses confirming without a pending enrolment with 409', () => {
+      const error = given([]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).thenThrows('totp_not_pending');
+      expect(error.status).to.equal(409);
+    });
+    it('refuses a wrong code with 401 invalid_totp_code', () => {
+      const error = given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: null, at }).thenThrows('invalid_totp_code');
+      expect(error.status).to.equal(401);
+    });
+    it('a login code of a later step is accepted and remembered', () =>
+      given([enrolled, enabled]).when({ type: 'UseTotpCode', user_id: 'u1', matched_step: 101, at }).then([
+        { type: 'TotpCodeUsed', data: { user_id: 'u1', step: 101, used_at: at } },
+      ]));
+    it('refuses a code of a step already used (replay)', () =>
+      given([enrolled, enabled]).when({ type: 'UseTotpCode', user_id: 'u1', matched_step: 100, at }).thenThrows('invalid_totp_code'));
+    it('refuses a code of an earlier step', () =>
+      given([enrolled, enabled]).when({ type: 'UseTotpCode', user_id: 'u1', matched_step: 99, at }).thenThrows('invalid_totp_code'));
+    it('refuses a login code when TOTP is not enabled', () =>
+      given([enrolled]).when({ type: 'UseTotpCode', user_id: 'u1', matched_step: 101, at }).thenThrows('totp_not_enabled'));
+    it('disables with a valid code', () =>
+      given([enrolled, enabled]).when({ type: 'DisableTotp', user_id: 'u1', matched_step: 102, at }).then([
+        { type: 'TotpDisabled', data: { user_id: 'u1', step: 102, disabled_at: at } },
+      ]));
+    it('refuses disabling with a wrong code', () =>
+      given([enrolled, enabled]).when({ type: 'DisableTotp', user_id: 'u1', matched_step: null, at }).thenThrows('invalid_totp_code'));
+    it('refuses disabling when not enabled', () => given([]).when({ type: 'DisableTotp', user_id: 'u1', matched_step: 5, at }).thenThrows('totp_not_enabled'));
+    it('after disabling, a new enrolment cannot be confirmed with an already used step', () =>
+      given([enrolled, enabled, { type: 'TotpDisabled', data: { user_id: 'u1', step: 102, disabled_at: at } }, enrolled])
+        .when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 102, at })
+        .thenThrows('invalid_totp_code'));
+  });
+});

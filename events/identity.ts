@@ -1,0 +1,85 @@
+import type { DomainEvent } from '../commands/shared/decider.ts';
+
+/** Why a refresh family ends; `reuse_detected` means a rotated-out token came back (likely stolen). */
+export type RefreshRevocationReason = 'logout' | 'reuse_detected' | 'password_changed' | 'totp_changed' | 'user_removed' | 'admin';
+
+/** One login session: every refresh token it ever issued belongs to it, so reuse can end them all. */
+export type RefreshFamilyStarted = DomainEvent<
+  'RefreshFamilyStarted',
+  {
+    family_id: string;
+    user_id: string;
+    organisation_id: string;
+    /** SHA-256 (hex) of the refresh token: the token itself is never stored */
+    token_hash: string;
+    expires_at: string;
+    started_at: string;
+  }
+>;
+export type RefreshTokenRotated = DomainEvent<
+  'RefreshTokenRotated',
+  { family_id: string; token_hash: string; expires_at: string; rotated_at: string }
+>;
+export type RefreshFamilyRevoked = DomainEvent<
+  'RefreshFamilyRevoked',
+  { family_id: string; user_id: string; organisation_id: string; reason: RefreshRevocationReason; revoked_at: string }
+>;
+export type RefreshFamilyEvent = RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked;
+
+export type PasswordChanged = DomainEvent<
+  'PasswordChanged',
+  {
+    user_id: string;
+    /** scrypt hash with its parameters and salt; never the password */
+    password_hash: string;
+    changed_at: string;
+  }
+>;
+/**
+ * TOTP is a shared secret: the server must keep it (base32) to check codes, unlike a password.
+ * Pending until a first code proves the authenticator app holds it.
+ */
+export type TotpEnrolmentStarted = DomainEvent<'TotpEnrolmentStarted', { user_id: string; secret: string; started_at: string }>;
+/** `step` is the 30 s time step of the accepted code; a code of that step or earlier is never accepted again. */
+export type TotpEnabled = DomainEvent<'TotpEnabled', { user_id: string; step: number; enabled_at: string }>;
+export type TotpDisabled = DomainEvent<'TotpDisabled', { user_id: string; step: number; disabled_at: string }>;
+export type TotpCodeUsed = DomainEvent<'TotpCodeUsed', { user_id: string; step: number; used_at: string }>;
+export type UserCredentialsEvent = PasswordChanged | TotpEnrolmentStarted | TotpEnabled | TotpDisabled | TotpCodeUsed;
+
+export type LoginFailureReason = 'unknown_email' | 'wrong_password' | 'invalid_totp_code' | 'invalid_login_challenge';
+
+/** Security events an organisation admin reads; `organisation_id` is null when the e-mail matched no user. */
+export type LoginFailed = DomainEvent<
+  'LoginFailed',
+  { email: string; organisation_id: string | null; user_id: string | null; ip: string; reason: LoginFailureReason; at: string }
+>;
+export type LoginSucceeded = DomainEvent<
+  'LoginSucceeded',
+  { email: string; organisation_id: string; user_id: string; ip: string; method: 'password' | 'password_totp'; at: string }
+>;
+export type LoginAttemptEvent = LoginFailed | LoginSucceeded;
+
+export type OAuthClientIssued = DomainEvent<
+  'OAuthClientIssued',
+  {
+    client_id: string;
+    organisation_id: string;
+    name: string;
+    scopes: string[];
+    /** SHA-256 (hex) of the client secret: the secret is shown once and never stored */
+    secret_hash: string;
+    issued_at: string;
+    issued_by: string;
+  }
+>;
+export type OAuthClientRevoked = DomainEvent<
+  'OAuthClientRevoked',
+  { client_id: string; organisation_id: string; revoked_at: string; revoked_by: string }
+>;
+export type OAuthClientEvent = OAuthClientIssued | OAuthClientRevoked;
+
+export const refreshFamilyStream = (familyId: string) => `refresh_family-${familyId}`;
+export const userCredentialsStream = (userId: string) => `user_credentials-${userId}`;
+export const oauthClientStream = (clientId: string) => `oauth_client-${clientId}`;
+/** Login attempts carry no invariant, so they are only appended; unknown e-mails have no organisation. */
+export const securityEventStream = (organisationId: string | null) => `security_events-${organisationId ?? 'unattributed'}`;

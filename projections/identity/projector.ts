@@ -1,0 +1,58 @@
+import type { LoginFailed, LoginSucceeded, OAuthClientIssued, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
+import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { Identity1764000000100 } from './migration.ts';
+
+/**
+ * OAuth clients by id (what the token endpoint checks a secret against), and the security log an
+ * admin reads: logins that failed or succeeded, and sessions ended because a refresh token was reused;
+ * and each user's open sessions, so a password change can end them.
+ */
+export const identity: Projector = {
+  name: 'identity',
+  handles: ['OAuthClientIssued', 'OAuthClientRevoked', 'LoginFailed', 'LoginSucceeded', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked'],
+  tables: ['oauth_clients', 'security_events', 'refresh_families'],
+  migrations: [Identity1764000000100],
+
+  async apply(events, tx) {
+    for (const event of events) {
+      const log = (organisationId: string | null, email: string | null, userId: string | null, ip: string | null, detail: string | null, at: string) =>
+        tx.query(
+          `INSERT INTO security_events (id, organisation_id, type, email, user_id, ip, detail, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (id) DO NOTHING`,
+          [event.id, organisationId, event.type, email, userId, ip, detail, at],
+        );
+      if (event.type === 'OAuthClientIssued') {
+        const d = eventData<OAuthClientIssued>(event);
+        await tx.query(
+          `INSERT INTO oauth_clients (client_id, organisation_id, name, scopes, secret_hash, is_active, created_at)
+           VALUES ($1, $2, $3, $4, $5, true, $6) ON CONFLICT DO NOTHING`,
+          [d.client_id, d.organisation_id, d.name, d.scopes, d.secret_hash, d.issued_at],
+        );
+      } else if (event.type === 'OAuthClientRevoked') {
+        const d = eventData<OAuthClientRevoked>(event);
+        await tx.query('UPDATE oauth_clients SET is_active = false, revoked_at = $2 WHERE client_id = $1', [d.client_id, d.revoked_at]);
+      } else if (event.type === 'LoginFailed') {
+        const d = eventData<LoginFailed>(event);
+        await log(d.organisation_id, d.email, d.user_id, d.ip, d.reason, d.at);
+      } else if (event.type === 'LoginSucceeded') {
+        const d = eventData<LoginSucceeded>(event);
+        await log(d.organisation_id, d.email, d.user_id, d.ip, d.method, d.at);
+      } else if (event.type === 'RefreshFamilyStarted') {
+        const d = eventData<RefreshFamilyStarted>(event);
+        await tx.query(
+          `INSERT INTO refresh_families (family_id, user_id, organisation_id, is_active, started_at, expires_at)
+           VALUES ($1, $2, $3, true, $4, $5) ON CONFLICT DO NOTHING`,
+          [d.family_id, d.user_id, d.organisation_id, d.started_at, d.expires_at],
+        );
+      } else if (event.type === 'RefreshTokenRotated') {
+        const d = eventData<RefreshTokenRotated>(event);
+        await tx.query('UPDATE refresh_families SET expires_at = $2 WHERE family_id = $1', [d.family_id, d.expires_at]);
+      } else if (event.type === 'RefreshFamilyRevoked') {
+        const d = eventData<RefreshFamilyRevoked>(event);
+        await tx.query('UPDATE refresh_families SET is_active = false WHERE family_id = $1', [d.family_id]);
+        // a logout is routine; a reuse is what an admin must see
+        if (d.reason === 'reuse_detected') await log(d.organisation_id, null, d.user_id, null, d.reason, d.revoked_at);
+      }
+    }
+  },
+};

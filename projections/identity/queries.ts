@@ -1,0 +1,46 @@
+import type { DataSource } from 'typeorm';
+
+export interface OAuthClientRow {
+  client_id: string;
+  organisation_id: string;
+  name: string;
+  scopes: string[];
+  secret_hash: string;
+  is_active: boolean;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export async function findOAuthClient(db: DataSource, clientId: string): Promise<OAuthClientRow | null> {
+  const rows: OAuthClientRow[] = await db.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
+  return rows[0] ?? null;
+}
+
+export async function listOAuthClients(db: DataSource, organisationId: string): Promise<OAuthClientRow[]> {
+  return db.query('SELECT * FROM oauth_clients WHERE organisation_id = $1 ORDER BY created_at DESC, client_id', [organisationId]);
+}
+
+export interface SecurityEventRow {
+  id: string;
+  type: string;
+  email: string | null;
+  user_id: string | null;
+  ip: string | null;
+  detail: string | null;
+  at: Date;
+}
+
+/** The organisation's security log, newest first, a page at a time (`before`: the `at` of the last row seen). */
+export async function listSecurityEvents(db: DataSource, organisationId: string, limit: number, before: Date | null): Promise<SecurityEventRow[]> {
+  return db.query(
+    `SELECT id, type, email, user_id, ip, detail, at FROM security_events
+     WHERE organisation_id = $1 AND ($2::timestamptz IS NULL OR at < $2) ORDER BY at DESC, id LIMIT $3`,
+    [organisationId, before, limit],
+  );
+}
+
+/** The user's sessions that may still refresh. */
+export async function activeSessions(db: DataSource, userId: string): Promise<string[]> {
+  const rows: { family_id: string }[] = await db.query('SELECT family_id FROM refresh_families WHERE user_id = $1 AND is_active AND expires_at > now()', [userId]);
+  return rows.map((r) => r.family_id);
+}
