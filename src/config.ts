@@ -17,6 +17,23 @@ export interface Config {
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
   delivery: DeliveryConfig;
+  identity: IdentityConfig;
+}
+
+/** Sign-in and limits. */
+export interface IdentityConfig {
+  /** RS256 signing key (PKCS#8 PEM); unset: generated once under DATA_DIR (embedded default only) */
+  jwtPrivateKeyPem: string | undefined;
+  /** its key id; unset: the key's RFC 7638 thumbprint */
+  jwtKeyId: string | undefined;
+  /** public keys (a JWK set, JSON) still accepted while a rotation settles */
+  jwtPreviousPublicKeys: string | undefined;
+  /** take the client address from X-Forwarded-For: set it only behind a proxy that sets that header */
+  trustProxy: boolean;
+  /** the rate limiter's switch (on by default; benchmarks compare) */
+  rateLimit: boolean;
+  /** prefix of the bucket keys in Redis, so several deployments can share one Redis */
+  rateLimitRedisPrefix: string;
 }
 
 /** The Peppol and FS legs: the sandbox network (the only one built) and how hard to retry. */
@@ -59,6 +76,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
+    identity: {
+      jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
+      jwtKeyId: env.JWT_KEY_ID || undefined,
+      jwtPreviousPublicKeys: env.JWT_PREVIOUS_PUBLIC_KEYS || undefined,
+      trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+      rateLimit: env.RATE_LIMIT !== 'off',
+      rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
+    },
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),
       retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', env.DELIVERY_RETRY_BASE_MS, 5000),

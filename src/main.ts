@@ -10,6 +10,12 @@ import { openServices } from './services.ts';
 const config = loadConfig();
 const services = await openServices(config);
 const { log } = services;
+// the signing key now, not at the first sign-in: a deployment without one must not start
+await services.identity.ring().catch(async (error: unknown) => {
+  log.fatal({ err: error }, 'no JWT signing key: set JWT_PRIVATE_KEY (PKCS#8 PEM) and JWT_KEY_ID');
+  await services.close();
+  process.exit(1);
+});
 
 // First start of the embedded default on an empty DATA_DIR: a ready-to-use demo.
 if (!config.databaseUrl && (await services.store.readAll(START, 1)).length === 0) {

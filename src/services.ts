@@ -1,7 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import pg from 'pg';
-import { pino, type Logger } from 'pino';
+import type { Logger } from 'pino';
+import { createLogger } from './logging.ts';
 import type { DataSource } from 'typeorm';
 import { apiKeys } from '../projections/api-keys/projector.ts';
 import { CustomerEntity } from '../projections/customer-directory/entity.ts';
@@ -12,6 +13,7 @@ import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { loadCodeLists } from './invoicing/code-lists-loader.ts';
 import { createValidator, type Validator } from './validation/index.ts';
 import { SeriesReservations } from './application/series-cache.ts';
+import { usageCounts, type UsageCounts } from './application/usage.ts';
 import { receivePeppolMessage } from './application/inbound.ts';
 import type { FsAuthority } from './network/fs-authority.ts';
 import type { ParticipantDirectory } from './network/participants.ts';
@@ -34,11 +36,26 @@ import { createEventStore, type EventStore } from './eventstore/index.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import { openReadModels } from './readmodel/data-source.ts';
+import { ApiKeyLookup } from './identity/api-key-lookup.ts';
+import { loadSigningKeys, type SigningKeyRing } from './identity/signing-keys.ts';
+import { identity } from '../projections/identity/projector.ts';
+import { LastUsed } from './identity/last-used.ts';
+import type { BucketStore } from './limits/bucket-store.ts';
+import { createMemoryStore } from './limits/memory-store.ts';
+import { createRedisStore } from './limits/redis-store.ts';
+import { NO_GUARD, invalidCredentialGuard, type InvalidCredentialGuard } from './limits/invalid-credential-guard.ts';
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import type { Projector } from './readmodel/projector.ts';
 
+/** The shared buckets in Redis; a Redis that is down at start is waited for briefly, then reconnected to in the background (the limiter lets requests through meanwhile). */
+async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Promise<BucketStore> {
+  const store = createRedisStore({ url, keyPrefix });
+  await store.ready(2_000).catch((error: unknown) => log.warn({ err: error }, 'Redis for rate limits is not reachable yet: requests pass unlimited until it is'));
+  return store;
+}
+
 /** Every read model of the service, in the order their migrations apply. */
-export const projectors: readonly Projector[] = [tenancy, apiKeys, customerDirectory, invoiceRegister];
+export const projectors: readonly Projector[] = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister];
 const entities = [CustomerEntity];
 
 /** The wired-up service: what HTTP routes, the CLI and reactors are given. */
@@ -56,6 +73,8 @@ export interface Services {
   codeLists: CodeLists | null;
   /** invoice-number series reservations, serialised per series within this process */
   series: SeriesReservations;
+  /** the monthly invoice counts, group-committed per organisation and month */
+  usage: UsageCounts;
   /** the Peppol network (the sandbox: a closed loop between companies of this service) */
   network: PeppolNetwork;
   /** the Financial Administration's corner 5 (the sandbox) */
@@ -66,6 +85,16 @@ export interface Services {
   sandbox: { peppol: PeppolSandbox; fs: FsSandbox };
   /** side effects: Peppol delivery, FS filing and verdicts, the sandbox's delivery statuses */
   reactors: ReactorRunner;
+  /** credentials: API key lookups (cached briefly) and their last use (written in batches) */
+  auth: { apiKeys: ApiKeyLookup; lastUsed: LastUsed };
+  /**
+   * The RS256 key ring that signs and verifies access tokens (JWKS publishes its public half).
+   * Loaded on first use, so CLI commands need no key; the service loads it at start (a missing
+   * key outside the embedded default stops it there).
+   */
+  identity: { ring(): Promise<SigningKeyRing> };
+  /** rate-limit buckets (in process, or in Redis with REDIS_URL so instances share them) and the failure guard (API keys, sign-in) */
+  limits: { store: BucketStore; guard: InvalidCredentialGuard };
   /** the UBL validation engine (worker pool), started on first use: compiling the rules takes a while once */
   validator(): Promise<Validator>;
   close(): Promise<void>;
@@ -80,7 +109,7 @@ export async function openServices(
   config: Config,
   options: { log?: Logger; runProjections?: boolean; runReactors?: boolean; clock?: Clock; ids?: Ids } = {},
 ): Promise<Services> {
-  const log = options.log ?? pino({ level: config.logLevel });
+  const log = options.log ?? createLogger(config.logLevel);
   const { delivery } = config;
   const unknownRules = delivery.fsSandboxRejectRules.filter((r) => !(r in FS_SANDBOX_RULES));
   if (unknownRules.length > 0) throw new Error(`FS_SANDBOX_REJECT_RULES: unknown rule ${unknownRules.join(', ')} (known: ${Object.keys(FS_SANDBOX_RULES).join(', ')})`);
@@ -98,6 +127,11 @@ export async function openServices(
     };
   }
   const embedded = !config.databaseUrl;
+  let ring: Promise<SigningKeyRing> | undefined;
+  const getRing = () => (ring ??= loadSigningKeys({
+    dataDir: config.dataDir, embedded, privateKeyPem: config.identity.jwtPrivateKeyPem, keyId: config.identity.jwtKeyId,
+    previousPublicKeys: config.identity.jwtPreviousPublicKeys,
+  }));
   // PGlite runs one transaction at a time: a few connections are plenty there.
   const pool = new pg.Pool({ connectionString: url, max: embedded ? 4 : 20 });
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
@@ -128,6 +162,10 @@ export async function openServices(
   const reactorRunner = new ReactorRunner(store, readModels, reactors, log, { pollMs: 100 });
   if (options.runReactors !== false && options.runProjections !== false) await reactorRunner.start();
 
+  const lastUsed = new LastUsed({ readModels, log });
+  lastUsed.start();
+  const buckets = config.redisUrl ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log) : createMemoryStore();
+
   return {
     config,
     log,
@@ -139,13 +177,20 @@ export async function openServices(
     database: embedded ? 'pglite' : 'postgres',
     codeLists,
     series: new SeriesReservations({ store, ids }),
+    usage: usageCounts({ store, ids }),
     network: peppol,
     fs,
     participants: delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: delivery.smlZone }) : sandboxParticipantDirectory(readModels),
     sandbox: { peppol, fs },
     reactors: reactorRunner,
     validator: getValidator,
+    auth: { apiKeys: new ApiKeyLookup({ readModels, clock }), lastUsed },
+    identity: { ring: getRing },
+    // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
+    limits: { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD },
     async close() {
+      await lastUsed.stop();
+      await buckets.close();
       await reactorRunner.stop();
       if (validator) await (await validator).close();
       await projections.stop();

@@ -82,7 +82,22 @@ interface Group {
   gross: Decimal;
 }
 
+/**
+ * The totals depend on the lines alone. The rules (BR-CO-25's amount due) and the decider both
+ * need them, for the same lines, so they are computed once per lines array. Lines and totals are
+ * never mutated, so the answer stays a pure function of its argument.
+ */
+const computed = new WeakMap<InvoiceContent['lines'], InvoiceTotals>();
+
 export function computeTotals(content: InvoiceContent): InvoiceTotals {
+  const known = computed.get(content.lines);
+  if (known) return known;
+  const totals = computeTotalsNow(content);
+  computed.set(content.lines, totals);
+  return totals;
+}
+
+function computeTotalsNow(content: Pick<InvoiceContent, 'lines'>): InvoiceTotals {
   const lines: LineAmounts[] = [];
   const groups = new Map<string, Group>();
   content.lines.forEach((line, i) => {

@@ -2,7 +2,7 @@ import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../.
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from '../../commands/invoices/model.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, runsOfType, type Projector } from '../../src/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { foldText } from '../shared/fold.ts';
@@ -18,21 +18,44 @@ export interface InvoiceDocument {
 
 const searchText = (c: InvoiceContent) => foldText(`${c.invoice_number} ${c.supplier.name} ${c.buyer.name}`);
 
-/** Columns that follow the content (set on create and on every update). */
-function contentColumns(content: InvoiceContent, totals: InvoiceTotals) {
-  return [
-    content.invoice_number, content.invoice_type, content.issue_date, content.due_date, content.currency_code,
-    content.supplier.name, content.buyer.name, content.buyer.vat_id, content.customer_id,
-    totals.total_net, totals.total_vat, totals.total_gross, searchText(content),
-  ];
+/** One new row (a created or a received invoice), in the shape jsonb_to_recordset reads. */
+interface NewRow {
+  id: string; organisation_id: string; company_id: string; workspace_id: string; invoice_number: string; invoice_type: string;
+  status: string; issue_date: string; due_date: string | null; currency_code: string; supplier_name: string; buyer_name: string;
+  buyer_vat_id: string; customer_id: string | null; total_net: string; total_vat: string; total_gross: string; search: string;
+  created_by: string; created_at: string; version: number; document: InvoiceDocument; source: 'api' | 'peppol';
+  peppol_message_id: string | null; delivery: Delivery;
 }
 
-const INSERT = `INSERT INTO invoices (invoice_number, invoice_type, issue_date, due_date, currency_code, supplier_name, buyer_name,
-    buyer_vat_id, customer_id, total_net, total_vat, total_gross, search,
-    id, organisation_id, company_id, workspace_id, status, created_by, created_at, updated_at, version, document,
-    source, peppol_message_id, delivery)
-  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $20, $21, $22, $23, $24, $25)
-  ON CONFLICT (id) DO NOTHING`;
+function newRow(content: InvoiceContent, totals: InvoiceTotals, rest: Omit<NewRow, keyof ReturnType<typeof contentFields>>): NewRow {
+  return { ...contentFields(content, totals), ...rest };
+}
+
+function contentFields(c: InvoiceContent, t: InvoiceTotals) {
+  return {
+    invoice_number: c.invoice_number, invoice_type: c.invoice_type, issue_date: c.issue_date, due_date: c.due_date, currency_code: c.currency_code,
+    supplier_name: c.supplier.name, buyer_name: c.buyer.name, buyer_vat_id: c.buyer.vat_id, customer_id: c.customer_id,
+    total_net: t.total_net, total_vat: t.total_vat, total_gross: t.total_gross, search: searchText(c),
+  };
+}
+
+/** A run of new invoices in one statement: a rebuild or a busy minute costs a statement per run, not per invoice. */
+async function insertRows(rows: NewRow[], tx: EntityManager): Promise<void> {
+  await tx.query(
+    `INSERT INTO invoices (id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
+       currency_code, supplier_name, buyer_name, buyer_vat_id, customer_id, total_net, total_vat, total_gross, search, created_by,
+       created_at, updated_at, version, document, source, peppol_message_id, delivery)
+     SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
+       r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
+       r.created_by, r.created_at, r.created_at, r.version, r.document, r.source, r.peppol_message_id, r.delivery
+     FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, company_id uuid, workspace_id uuid, invoice_number text,
+       invoice_type text, status text, issue_date date, due_date date, currency_code text, supplier_name text, buyer_name text,
+       buyer_vat_id text, customer_id uuid, total_net numeric, total_vat numeric, total_gross numeric, search text, created_by text,
+       created_at timestamptz, version int, document jsonb, source text, peppol_message_id text, delivery jsonb)
+     ON CONFLICT (id) DO NOTHING`,
+    [JSON.stringify(rows)],
+  );
+}
 
 /**
  * A delivery event moves the legs the same way the decider does (one pure function), and the
@@ -58,41 +81,53 @@ export const invoiceRegister: Projector = {
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000],
 
   async apply(events, tx) {
-    for (const event of events) {
-      if (event.type === 'InvoiceCreated') {
-        const d = eventData<InvoiceCreated>(event);
-        const document: InvoiceDocument = { content: d.content, totals: d.totals, warnings: d.warnings };
-        await tx.query(INSERT, [
-          ...contentColumns(d.content, d.totals), d.invoice_id, d.organisation_id, d.company_id, d.workspace_id, 'draft', d.created_by,
-          d.created_at, event.revision, document, 'api', null, NO_DELIVERY,
-        ]);
-      } else if (event.type === 'InvoiceReceived') {
-        const d = eventData<InvoiceReceived>(event);
-        const document: InvoiceDocument = { content: d.content, totals: d.totals, warnings: [] };
-        const delivery = evolveDelivery(NO_DELIVERY, event as unknown as InvoiceReceived);
-        await tx.query(INSERT, [
-          ...contentColumns(d.content, d.totals), d.invoice_id, d.organisation_id, d.company_id, d.workspace_id, deliveryStatus(delivery),
-          d.sender_participant_id, d.received_at, event.revision, document, 'peppol', d.peppol_message_id, delivery,
-        ]);
-      } else if (event.type === 'InvoiceUpdated') {
-        const d = eventData<InvoiceUpdated>(event);
-        const document: InvoiceDocument = { content: d.content, totals: d.totals, warnings: d.warnings };
-        await tx.query(
-          `UPDATE invoices SET invoice_number = $1, invoice_type = $2, issue_date = $3, due_date = $4, currency_code = $5,
-             supplier_name = $6, buyer_name = $7, buyer_vat_id = $8, customer_id = $9, total_net = $10, total_vat = $11,
-             total_gross = $12, search = $13, status = 'draft', updated_at = $15, version = $16, document = $17,
-             delivery = $18, peppol_message_id = NULL, fs_submission_id = NULL
-           WHERE id = $14`,
-          [...contentColumns(d.content, d.totals), d.invoice_id, d.updated_at, event.revision, document, NO_DELIVERY],
-        );
-      } else if (event.type === 'InvoiceValidated') {
-        const d = eventData<InvoiceValidated>(event);
-        await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [
-          d.invoice_id, d.validated_at, event.revision,
-        ]);
+    for (const run of runsOfType(events)) {
+      if (run.type === 'InvoiceCreated' || run.type === 'InvoiceReceived') {
+        await insertRows(run.events.map(toNewRow), tx);
       } else {
-        await applyDelivery(event, tx);
+        for (const event of run.events) await applyOne(event, tx);
       }
     }
   },
 };
+
+function toNewRow(event: RecordedEvent): NewRow {
+  if (event.type === 'InvoiceCreated') {
+    const d = eventData<InvoiceCreated>(event);
+    return newRow(d.content, d.totals, {
+      id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
+      created_by: d.created_by, created_at: d.created_at, version: event.revision, document: { content: d.content, totals: d.totals, warnings: d.warnings },
+      source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
+    });
+  }
+  const d = eventData<InvoiceReceived>(event);
+  const delivery = evolveDelivery(NO_DELIVERY, event as unknown as InvoiceReceived);
+  return newRow(d.content, d.totals, {
+    id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
+    status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
+    document: { content: d.content, totals: d.totals, warnings: [] }, source: 'peppol', peppol_message_id: d.peppol_message_id, delivery,
+  });
+}
+
+/** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */
+async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> {
+  if (event.type === 'InvoiceUpdated') {
+    const d = eventData<InvoiceUpdated>(event);
+    const document: InvoiceDocument = { content: d.content, totals: d.totals, warnings: d.warnings };
+    const c = contentFields(d.content, d.totals);
+    await tx.query(
+      `UPDATE invoices SET invoice_number = $1, invoice_type = $2, issue_date = $3, due_date = $4, currency_code = $5,
+         supplier_name = $6, buyer_name = $7, buyer_vat_id = $8, customer_id = $9, total_net = $10, total_vat = $11,
+         total_gross = $12, search = $13, status = 'draft', updated_at = $15, version = $16, document = $17,
+         delivery = $18, peppol_message_id = NULL, fs_submission_id = NULL
+       WHERE id = $14`,
+      [c.invoice_number, c.invoice_type, c.issue_date, c.due_date, c.currency_code, c.supplier_name, c.buyer_name, c.buyer_vat_id, c.customer_id,
+        c.total_net, c.total_vat, c.total_gross, c.search, d.invoice_id, d.updated_at, event.revision, document, NO_DELIVERY],
+    );
+  } else if (event.type === 'InvoiceValidated') {
+    const d = eventData<InvoiceValidated>(event);
+    await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [d.invoice_id, d.validated_at, event.revision]);
+  } else {
+    await applyDelivery(event, tx);
+  }
+}

@@ -105,3 +105,9 @@ export async function findSentInvoiceByMessage(db: DataSource, messageId: string
   );
   return rows[0] ?? null;
 }
+
+/** Rows for an export: the list's filter and order, up to `limit` (+1, so the caller can tell it was cut). */
+export async function exportInvoices(db: DataSource, scope: InvoiceScope, filter: Omit<InvoiceListFilter, 'page' | 'pageSize'>, limit: number): Promise<InvoiceRow[]> {
+  const { sql, params } = where(scope, filter);
+  return db.query(`SELECT ${COLUMNS} FROM invoices WHERE ${sql} ORDER BY ${orderBy(filter.sort)} LIMIT ${limit + 1}`, params);
+}

@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { CompanyFields } from '../../events/tenancy.ts';
+import type { Role } from '../../commands/shared/actor.ts';
 
 export interface CompanyRow extends CompanyFields {
   id: string;
@@ -30,5 +31,32 @@ export async function findCompanyByParticipant(db: DataSource, participantId: st
     'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies WHERE lower(peppol_id) = lower($1) ORDER BY created_at LIMIT 1',
     [participantId.trim()],
   );
+  return rows[0] ?? null;
+}
+
+/** The organisation's plan now (its name as the plan table spells it), or null if it is unknown. */
+export async function findOrganisationPlan(db: DataSource, organisationId: string): Promise<string | null> {
+  const rows: { plan: string }[] = await db.query('SELECT plan FROM organisations WHERE id = $1', [organisationId]);
+  return rows[0]?.plan ?? null;
+}
+
+export interface UserRow {
+  id: string;
+  organisation_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** the hash the user was added with; a PasswordChanged in the user's credentials stream replaces it */
+  password_hash: string;
+}
+
+/** Users with this e-mail (sign-in name; unique across organisations since users are claimed by e-mail). */
+export async function findUserByEmail(db: DataSource, email: string): Promise<UserRow | null> {
+  const rows: UserRow[] = await db.query('SELECT id, organisation_id, email, name, role, password_hash FROM users WHERE lower(email) = lower($1) ORDER BY created_at LIMIT 1', [email.trim()]);
+  return rows[0] ?? null;
+}
+
+export async function findUser(db: DataSource, userId: string): Promise<UserRow | null> {
+  const rows: UserRow[] = await db.query('SELECT id, organisation_id, email, name, role, password_hash FROM users WHERE id = $1', [userId]);
   return rows[0] ?? null;
 }

@@ -9,8 +9,9 @@ import type { Services } from '../services.ts';
 import { decideOnInvoice, systemMetadata } from './invoice-commands.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { requestMetadata } from './metadata.ts';
+import { countInvoice } from './usage.ts';
 
-export type DeliveryDeps = InvoiceDeps & Pick<Services, 'network' | 'fs'>;
+export type DeliveryDeps = InvoiceDeps & Pick<Services, 'network' | 'fs' | 'usage'>;
 
 interface ClientRequest {
   actor: Actor;
@@ -20,11 +21,15 @@ interface ClientRequest {
   expectedVersion?: number;
 }
 
-/** A client's command on an invoice: at the version it named, or decided again on the newest state when it named none. */
-function decideForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata) {
-  return request.expectedVersion === undefined
-    ? decideOnInvoice(deps, request.invoiceId, command, metadata)
-    : handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, { metadata, expectedVersion: request.expectedVersion });
+/**
+ * A client's command that issues an invoice (send, mark-sent): at the version it named, or decided
+ * again on the newest state when it named none. Only once the decider has accepted it does the
+ * invoice count against the monthly quota (402 refuses it with nothing written).
+ */
+function issueForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata) {
+  const beforeAppend = () => countInvoice(deps, { organisationId: request.actor.organisationId, invoiceId: request.invoiceId, source: 'api' }, metadata);
+  if (request.expectedVersion === undefined) return decideOnInvoice(deps, request.invoiceId, command, metadata, beforeAppend);
+  return handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, { metadata, expectedVersion: request.expectedVersion, beforeAppend });
 }
 
 /**
@@ -44,7 +49,7 @@ export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): P
   } catch (error) {
     throw new DomainError('fs_submission_failed', 502, `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
   }
-  const handled = await decideForClient(deps, request, {
+  const handled = await issueForClient(deps, request, {
     type: 'SendInvoice', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, queued_by: request.actor.id,
     peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
   }, requestMetadata(request.actor, request.requestId));
@@ -57,7 +62,7 @@ export async function markInvoiceSent(
   request: ClientRequest & { deliveredAt: string | null; note: string | null },
 ): Promise<{ position: Position | null }> {
   const at = deps.clock.now().toISOString();
-  const handled = await decideForClient(deps, request, {
+  const handled = await issueForClient(deps, request, {
     type: 'MarkSent', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, marked_by: request.actor.id,
     delivered_at: request.deliveredAt ?? at, note: request.note, at,
   }, requestMetadata(request.actor, request.requestId));

@@ -16,10 +16,12 @@ export function systemMetadata(component: string, causationId?: string): EventMe
  * network callbacks and the client all write to one stream, so a lost race is decided again on
  * the newer state (outcome decisions are idempotent, so a repeat decides nothing).
  */
-export async function decideOnInvoice(deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata) {
+export async function decideOnInvoice(
+  deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata, beforeAppend?: () => Promise<void>,
+) {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata });
+      return await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend });
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= 20) throw error;
       await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));

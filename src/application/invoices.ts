@@ -120,7 +120,8 @@ export async function createInvoice(
     ? (await claimNumber(deps, actor.organisationId, year, body.invoice_number, invoiceId, metadata), body.invoice_number)
     : await reserveNumber(deps, { organisationId: actor.organisationId, workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata);
 
-  const content = toInvoiceContent(body, { ...defaults, invoice_number: number });
+  // the lines do not depend on the number: keeping the checked ones keeps their computed totals
+  const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
   const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata, newStream: true });
   return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position };
 }

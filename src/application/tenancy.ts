@@ -3,6 +3,8 @@ import { DEFAULT_API_KEY_SCOPES, apiKeyDecider } from '../../commands/tenancy/ap
 import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
 import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
+import { USER_EMAIL_SCOPE, userEmailClaimDecider, userEmailKey } from '../../commands/tenancy/user-email.ts';
+import { claimUnique } from './claims.ts';
 import {
   apiKeyStream,
   companyStream,
@@ -48,6 +50,11 @@ export async function addUser(
   metadata: EventMetadata,
 ) {
   const id = deps.ids.next();
+  // the holder's organisation stream stands in for the user's existence: conservative, a claim
+  // whose organisation exists is never taken over
+  await claimUnique(deps, userEmailClaimDecider, {
+    scope: USER_EMAIL_SCOPE, value: userEmailKey(user.email), holderId: id, holderStream: () => organisationStream(user.organisationId),
+  }, metadata);
   const handled = await handleCommand(deps, organisationStream(user.organisationId), organisationDecider, {
     type: 'AddUser', organisation_id: user.organisationId, user_id: id, email: user.email, name: user.name, role: user.role,
     password_hash: await hashPassword(user.password), at: now(deps),

@@ -39,10 +39,11 @@ const metadata = systemMetadata('demo-bootstrap');
 /** A password that meets the spec's policy: upper, lower, digit and special character. */
 const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
 
-async function sandboxCompany(services: Services, organisationId: string, workspaceId: string, name: string): Promise<DemoCompany> {
+async function sandboxCompany(services: Services, organisationId: string, workspaceId: string, name: string, positions: (Position | null)[]): Promise<DemoCompany> {
   const identity = randomSandboxIdentity();
   const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity } }, metadata);
   const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
+  positions.push(sapi.position);
   return {
     id: company_id,
     name,
@@ -63,18 +64,20 @@ export async function createDemo(services: Services, baseUrl: string): Promise<D
   const admin = { email: `admin+${organisation_id.slice(0, 8)}@demo.example.sk`, password: demoPassword() };
   await addUser(services, { organisationId: organisation_id, email: admin.email, name: 'Demo Admin', role: 'admin', password: admin.password }, metadata);
   const key = await issueApiKey(services, { organisationId: organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
+  // where the keys and SAPI clients landed: the demo is usable once read models show them (the
+  // appends run one after another, so the greatest is also where everything else is shown)
+  const positions: (Position | null)[] = [key.position];
   const companies = [
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.'),
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.'),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.', positions),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.', positions),
   ];
 
   const second = await createOrganisation(services, 'Druhá Organizácia s.r.o.', DEMO_PLAN, metadata);
   const secondWorkspace = await createWorkspace(services, second.organisation_id, 'Workspace', metadata);
   const secondKey = await issueApiKey(services, { organisationId: second.organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
-  const secondCompany = await sandboxCompany(services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.');
-
-  const head = (await services.store.readAll('', 1_000_000)).at(-1)?.position as Position;
-  await services.projections.caughtUp(head, 30_000);
+  const secondCompany = await sandboxCompany(services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.', positions);
+  positions.push(secondKey.position);
+  await services.projections.shown(positions, 30_000);
 
   const root = baseUrl.replace(/\/api\/v1$/, '');
   return {

@@ -23,7 +23,17 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: Command,
-  options: { metadata: EventMetadata; expectedVersion?: number; newStream?: boolean },
+  options: {
+    metadata: EventMetadata;
+    expectedVersion?: number;
+    newStream?: boolean;
+    /**
+     * Runs once the decider has accepted and before the append; a throw refuses the command with
+     * nothing appended (a quota is taken only for a command that will be written). It must be
+     * idempotent: a conflict after it makes the caller try again.
+     */
+    beforeAppend?: (events: Event[]) => Promise<void>;
+  },
 ): Promise<Handled<Event, State>> {
   // a stream named by an id generated for this command cannot exist yet: skip the read, and let
   // the no_stream append prove it
@@ -41,6 +51,7 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
   const events = decider.decide(command, state);
   if (stale) refuseStale();
   if (events.length === 0) return { events, version: current, position: null, state };
+  await options.beforeAppend?.(events);
   const appended = await deps.store.append(
     streamId,
     events.map((e) => ({ id: deps.ids.next(), type: e.type, data: e.data as Record<string, unknown>, metadata: options.metadata })),

@@ -65,7 +65,7 @@ export function customerRoutes(services: Services): Route[] {
 
   return [
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/customers', operationId: 'createCustomer', tags: ['customers'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/customers', operationId: 'createCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add a customer to the directory',
       description: 'VAT ID unique in the organisation (409). Identifiers are checked by their Slovak rules: IČO check digit, DIČ 10 digits, IČ DPH = SK + DIČ divisible by 11.',
       params: CompanyParams, body: CustomerCreate,
@@ -73,14 +73,14 @@ export function customerRoutes(services: Services): Route[] {
       handle: async ({ params, body, actor, requestId }) => create(actor, requestId, await companyScope(actor, params.company_id), body),
     }),
     defineRoute({
-      method: 'POST', path: '/customers', operationId: 'createOrganisationCustomer', tags: ['customers'], auth: 'api',
+      method: 'POST', path: '/customers', operationId: 'createOrganisationCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add an organisation-wide customer (visible to every company)',
       body: CustomerCreate,
       responses: created,
       handle: async ({ body, actor, requestId }) => create(actor, requestId, { organisationId: actor.organisationId, companyId: null }, body),
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/customers', operationId: 'listCustomers', tags: ['customers'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/customers', operationId: 'listCustomers', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'List customers: the company’s and the organisation-wide ones',
       params: CompanyParams, query: CustomerListQuery,
       responses: { 200: { description: 'one page', schema: Page(CustomerListRow) }, 404: notFound },
@@ -100,7 +100,7 @@ export function customerRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/customers/search', operationId: 'searchCustomers', tags: ['customers'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/customers/search', operationId: 'searchCustomers', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'Find up to 10 active customers by VAT ID, IČO or name fragment',
       params: CompanyParams, query: CustomerSearchQuery,
       responses: { 200: { description: 'matches, exact identifier matches first', schema: Type.Array(CustomerMatch) }, 404: notFound },
@@ -110,7 +110,7 @@ export function customerRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/customers/{customer_id}', operationId: 'getCustomer', tags: ['customers'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/customers/{customer_id}', operationId: 'getCustomer', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'Read one customer', params: CustomerParams,
       responses: { 200: { description: 'the customer; ETag carries its version', schema: Customer }, 404: notFound },
       async handle({ params, actor }) {
@@ -121,7 +121,7 @@ export function customerRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/customers/{customer_id}/archive', operationId: 'archiveCustomer', tags: ['customers'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/customers/{customer_id}/archive', operationId: 'archiveCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Archive a customer (is_active becomes false); archiving again changes nothing',
       description: 'Optional If-Match with the customer version: 412 when it is stale.',
       params: CustomerParams,

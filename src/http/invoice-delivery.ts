@@ -23,12 +23,12 @@ const MarkSentBody = Type.Object({
 
 /** Send and mark-sent: the two ways an invoice leaves draft for good. */
 export function invoiceDeliveryRoutes(services: Services): Route[] {
-  const deps = (): DeliveryDeps => ({ ...invoiceDeps(services), network: services.network, fs: services.fs });
+  const deps = (): DeliveryDeps => ({ ...invoiceDeps(services), network: services.network, fs: services.fs, usage: services.usage });
   const { projections, config, readModels } = services;
 
   return [
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/send', operationId: 'sendInvoice', tags: ['delivery'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/send', operationId: 'sendInvoice', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Queue the invoice for Peppol delivery and the FS copy',
       description: [
         'From draft, validated or approved, when the business rules pass (and both parties have a Peppol ID): the invoice becomes `queued` (202),',
@@ -60,7 +60,7 @@ export function invoiceDeliveryRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/mark-sent', operationId: 'markInvoiceSent', tags: ['delivery'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/mark-sent', operationId: 'markInvoiceSent', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Record that the invoice reached the buyer outside Peppol; it becomes delivered',
       description: [
         'For an invoice finished by hand (e-mailed as PDF, handed over on paper): from draft, validated or approved, or failed when its Peppol',

@@ -57,7 +57,7 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
   };
   return [
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/validate', operationId: 'validateInvoice', tags: ['invoices'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/validate', operationId: 'validateInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Check business rules, UBL XSD, CEN/Peppol and Slovak rules; a passing draft becomes validated',
       params: InvoiceParams,
       responses: { 200: { description: 'the findings; `valid` only when every stage ran and passed', schema: ValidateResponse }, 404: notFound },
@@ -70,7 +70,7 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/ubl', operationId: 'getInvoiceUbl', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/ubl', operationId: 'getInvoiceUbl', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'The invoice as UBL 2.1 (Peppol BIS Billing 3.0), as the service sends it',
       params: InvoiceParams,
       responses: { 200: { description: 'application/xml' }, 404: notFound },
@@ -84,7 +84,7 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/history', operationId: 'getInvoiceHistory', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/history', operationId: 'getInvoiceHistory', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'For auditors: every event of the invoice (type, time, actor, data), or with as_of the invoice as it stood then',
       params: InvoiceParams,
       query: Type.Object({ as_of: Type.Optional(Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with zone' })) }),

@@ -17,7 +17,7 @@ import { API_PREFIX } from './prefix.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
 const sortKey = `-?(?:${INVOICE_SORT_COLUMNS.join('|')})`;
-const InvoiceListQuery = Type.Object({
+export const InvoiceListQuery = Type.Object({
   ...PageQuery.properties,
   q: Type.Optional(Type.String({ maxLength: MAX_Q_LENGTH, description: 'case-insensitive substring of the invoice number, supplier name or buyer name' })),
   status: Type.Optional(Type.String({ pattern: `^(?:${STATUSES.join('|')})(?:,(?:${STATUSES.join('|')}))*$`, description: 'comma-separated statuses' })),
@@ -140,7 +140,7 @@ export function invoiceRoutes(services: Services): Route[] {
 
   return [
     defineRoute({
-      method: 'POST', path: '/companies/{company_id}/invoices', operationId: 'createInvoice', tags: ['invoices'], auth: 'api',
+      method: 'POST', path: '/companies/{company_id}/invoices', operationId: 'createInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the service computes every total',
       description: 'Omit invoice_number to reserve the next one of the workspace series (default pattern {year}{seq:6}; credit notes DOB-{year}-{seq}). Business rules are checked before a number is reserved.',
       params: CompanyParams, body: InvoiceRequest, responses: createResponses,
@@ -150,7 +150,7 @@ export function invoiceRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'POST', path: '/invoices', operationId: 'createInvoiceUnscoped', tags: ['invoices'], auth: 'api',
+      method: 'POST', path: '/invoices', operationId: 'createInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the issuing company is the one whose VAT ID is supplier.vat_id',
       body: InvoiceRequest, responses: createResponses,
       async handle({ body, actor, requestId }) {
@@ -159,7 +159,7 @@ export function invoiceRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices', operationId: 'listInvoices', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/invoices', operationId: 'listInvoices', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'List invoices (slim rows); full record at GET …/invoices/{invoice_id}', params: CompanyParams, query: InvoiceListQuery,
       responses: { 200: { description: 'one page', schema: Page(InvoiceListRow) }, 404: notFound },
       async handle({ params, query, actor }) {
@@ -168,13 +168,13 @@ export function invoiceRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/invoices', operationId: 'listInvoicesUnscoped', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/invoices', operationId: 'listInvoicesUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'List invoices of every company of the organisation', query: InvoiceListQuery,
       responses: { 200: { description: 'one page', schema: Page(InvoiceListRow) } },
       handle: async ({ query, actor }) => list(actor, null, query),
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices/numbering/next', operationId: 'previewInvoiceNumber', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/invoices/numbering/next', operationId: 'previewInvoiceNumber', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Preview the number the next invoice (or credit note) would get; nothing is reserved',
       params: CompanyParams,
       query: Type.Object({
@@ -190,7 +190,7 @@ export function invoiceRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'getInvoice', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'getInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice with every computed field; ETag carries its version', params: InvoiceParams,
       responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
       async handle({ params, actor }) {
@@ -199,13 +199,13 @@ export function invoiceRoutes(services: Services): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/invoices/{invoice_id}', operationId: 'getInvoiceUnscoped', tags: ['invoices'], auth: 'api',
+      method: 'GET', path: '/invoices/{invoice_id}', operationId: 'getInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice of any company of the organisation', params: Type.Object({ invoice_id: Uuid }),
       responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
       handle: async ({ params, actor }) => read(actor, null, params.invoice_id),
     }),
     defineRoute({
-      method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api',
+      method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Replace the request fields of a draft or validated invoice (a validated one becomes a draft again)',
       description: 'If-Match with the version is required (428 without it, 412 when stale). Other statuses: 409 invalid_status. The number cannot change (409 invoice_number_immutable).',
       params: InvoiceParams, body: InvoiceRequest,

@@ -35,7 +35,7 @@ const PeppolCheckResult = Type.Object(
 export function toolRoutes(services: Services): Route[] {
   return [
     defineRoute({
-      method: 'POST', path: '/tools/peppol-check', operationId: 'peppolCheck', tags: ['tools'], auth: 'api',
+      method: 'POST', path: '/tools/peppol-check', operationId: 'peppolCheck', tags: ['tools'], auth: 'api', permission: 'invoices.read',
       summary: 'Can a Peppol participant receive, and which document types?',
       description: [
         'In the sandbox the answer comes from this service’s own companies (any organisation’s: Peppol addresses are public).',

@@ -8,6 +8,7 @@ import { Uuid } from '../../schemas/common/uuid.ts';
 import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
 import { createHttpApp } from '../../src/http/platform/app.ts';
 import { defineRoute } from '../../src/http/platform/route.ts';
+import type { Caller } from '../../src/http/platform/state.ts';
 import { capturingLogger, listen, type Running } from './support/http.ts';
 
 const COMPANY = '6f1c2b9e-3c1d-4f7a-9a59-2d1b7f0e8c11';
@@ -159,11 +160,12 @@ const failures = [
   }),
 ];
 
-async function authenticate(headers: Record<string, string | undefined>): Promise<Actor | null> {
+async function resolveCaller({ headers, ip }: { headers: Record<string, string | undefined>; ip: string }): Promise<Caller> {
   const key = headers['x-api-key'];
-  if (key === undefined) return null;
-  if (key === 'good') return ACTOR;
-  throw new DomainError('invalid_api_key', 401, 'unknown API key');
+  const none: Caller = { credential: 'none', actor: null, refusal: null, rateKey: `ip:${ip}`, plan: null };
+  if (key === undefined) return none;
+  if (key === 'good') return { ...none, credential: 'api_key', actor: ACTOR, rateKey: 'key:good' };
+  return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 401, 'unknown API key') };
 }
 
 describe('HTTP platform (real HTTP)', () => {
@@ -183,7 +185,7 @@ describe('HTTP platform (real HTTP)', () => {
       schemas: [Party],
       validateResponses: true,
       prefix: '/api/v1',
-      authenticate,
+      resolveCaller,
       health: async () => ({ eventstore: 'up' }),
       logger,
       info: { title: 'Test API', version: '1.2.3' },
@@ -324,7 +326,7 @@ describe('HTTP platform (real HTTP)', () => {
       expect(await detailOf(res)).to.include({ error: 'not_authenticated' }).and.have.property('message');
     });
 
-    it('maps a DomainError thrown by authenticate', async () => {
+    it('answers the refusal of a credential', async () => {
       const res = await fetch(customers, { headers: { 'x-api-key': 'bad' } });
       expect(res.status).to.equal(401);
       expect(await detailOf(res)).to.deep.equal({ error: 'invalid_api_key', message: 'unknown API key' });

@@ -1,6 +1,7 @@
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { loadConfig, type DeliveryConfig } from '../../src/config.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
+import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { createApp } from '../../src/http/app.ts';
 import { openServices, type Services } from '../../src/services.ts';
 import { listen } from '../api/support/http.ts';
@@ -17,14 +18,20 @@ export interface TestService {
   close(): Promise<void>;
 }
 
-/** The whole service on a fresh database (PGlite, or Postgres with DATABASE_URL), with the demo, over real HTTP. */
-export async function startTestService(options: { delivery?: Partial<DeliveryConfig> } = {}): Promise<TestService> {
+/**
+ * The whole service on a fresh database (PGlite, or Postgres with DATABASE_URL), with the demo,
+ * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
+ */
+export async function startTestService(
+  options: { delivery?: Partial<DeliveryConfig>; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger } = {},
+): Promise<TestService> {
   const database = await freshDatabase();
   const defaults = loadConfig({});
   // tests run the delivery legs quickly: short sandbox delays, retries in milliseconds
   const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
-  const config = { ...defaults, databaseUrl: database.connectionString, delivery };
-  const services = await openServices(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
+  const config = { ...defaults, databaseUrl: database.connectionString, delivery, identity, redisUrl: options.redis?.url };
+  const services = await openServices(config, { log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   const running = await listen(createApp(services, { validateResponses: true }));
   const api = `${running.base}/api/v1`;
   const demo = await createDemo(services, api);

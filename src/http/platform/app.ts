@@ -2,8 +2,8 @@ import Router from '@koa/router';
 import type { TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import Koa from 'koa';
-import type { Logger } from 'pino';
 import type { Actor } from '../../../commands/shared/actor.ts';
+import type { Logger } from 'pino';
 import { createBodyAjv, createResponseAjv, createStringAjv } from './ajv.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
@@ -11,18 +11,26 @@ import { errorHandler } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { buildOpenApi, type OpenApiInfo } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
-import { routeMiddleware, type Headers } from './pipeline.ts';
+import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
 import { requestContext } from './request-context.ts';
 import type { Route, RouteResult } from './route.ts';
-import type { PlatformState } from './state.ts';
+import type { Caller, PlatformState } from './state.ts';
 import { compileRoute } from './validators.ts';
 
 export interface HttpAppOptions {
   routes: Route[];
   /** the API root, '/api/v1' */
   prefix: string;
-  /** resolves the caller from its headers; null when none was sent. May throw a DomainError (401). */
-  authenticate(headers: Headers): Promise<Actor | null>;
+  /** who calls: asked at most once per request, by the middleware below and by routes that authenticate */
+  resolveCaller: ResolveCaller;
+  /** runs after the request context and error handling, before routing: the rate limiter */
+  middleware?: Koa.Middleware<PlatformState>[];
+  /** refuses (throws a 403 DomainError) an actor the route's `permission` does not allow; unknown permissions fail the boot */
+  authorize?: { check(actor: Actor, permission: string): void; known(permission: string): boolean };
+  /** public GET documents outside the prefix, such as /.well-known/jwks.json */
+  documents?: { path: string; get(): Promise<RouteResult> }[];
+  /** take the client address from X-Forwarded-For (the hop the nearest proxy added); only behind a proxy */
+  trustProxy?: boolean;
   /** extra fields for GET {prefix}/health */
   health(): Promise<Record<string, unknown>>;
   logger: Logger;
@@ -59,6 +67,9 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
   const routes = [...opts.routes, healthRoute(opts.health)];
   assertUnique(routes);
   routes.forEach(assertRoutePath);
+  for (const r of routes) {
+    if (r.permission && !opts.authorize?.known(r.permission)) throw new Error(`route ${r.operationId}: unknown permission ${r.permission}`);
+  }
 
   const ajvs = {
     strings: createStringAjv(),
@@ -67,7 +78,8 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
   };
   const shared = (ajv: Ajv) => (opts.schemas ?? []).forEach((schema) => ajv.addSchema(schema));
   [ajvs.strings, ajvs.body, ajvs.responses].forEach((ajv) => ajv && shared(ajv));
-  const pipeline = { authenticate: opts.authenticate, bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES };
+  const authorize = opts.authorize;
+  const pipeline = { bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, authorize: (actor: Actor, permission: string) => authorize?.check(actor, permission) };
   const router = new Router<PlatformState>();
   for (const route of [...routes].sort(bySpecificity)) {
     const handler = routeMiddleware(route, compileRoute(route, ajvs), pipeline);
@@ -77,16 +89,23 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
   const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [] }));
   router.get(OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
   router.get(DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title)));
+  for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
   router.get(`${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
     const asset = await docsAsset(ctx.params.file ?? '');
     if (asset) send(ctx, asset);
   });
 
-  const app = new Koa<PlatformState>();
+  const app = new Koa<PlatformState>({ proxy: opts.trustProxy === true, maxIpsCount: 1 });
   // errors while streaming a response (client gone) never reach the error middleware
   app.on('error', (err: unknown) => opts.logger.warn({ err }, 'response stream error'));
   app.use(requestContext(opts.logger));
   app.use(errorHandler());
+  app.use(async (ctx, next) => {
+    let resolved: Promise<Caller> | undefined;
+    ctx.state.caller = () => (resolved ??= opts.resolveCaller({ headers: flattenHeaders(ctx.headers), ip: ctx.ip }));
+    await next();
+  });
+  for (const middleware of opts.middleware ?? []) app.use(middleware);
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

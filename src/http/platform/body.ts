@@ -35,6 +35,28 @@ function isJsonMediaType(type: string): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+const FORM = 'application/x-www-form-urlencoded';
+
+/**
+ * A body that may be JSON or, for routes that accept it, an HTML form (RFC 6749 token requests):
+ * form fields become strings; a repeated field is refused rather than guessed at.
+ */
+export function parseJsonOrFormBody(raw: Buffer, contentTypeHeader: string | undefined): unknown {
+  let type = '';
+  try {
+    type = parseContentType(contentTypeHeader ?? '').type;
+  } catch {
+    // not a form: the JSON parser gives the error
+  }
+  if (type !== FORM || raw.length === 0) return parseJsonBody(raw, contentTypeHeader);
+  const fields: Record<string, string> = {};
+  for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
+    if (name in fields) throw new DomainError('malformed_request', 400, `form field ${name} is repeated`);
+    fields[name] = value;
+  }
+  return fields;
+}
+
 /**
  * Parses a JSON body. An empty body is `undefined` (validation then says the body is missing);
  * a non-empty one must be declared as JSON in UTF-8.

@@ -14,6 +14,20 @@ export class RequestValidationError extends Error {
   }
 }
 
+/**
+ * 429 from a limit: the spec's top-level body (`{error: 'rate_limit_exceeded', retry_after, ...}`,
+ * not `detail`), with Retry-After in whole seconds.
+ */
+export class TooManyRequests extends Error {
+  constructor(
+    readonly retryAfterSeconds: number,
+    readonly body: Record<string, unknown>,
+  ) {
+    super('too many requests');
+    this.name = 'TooManyRequests';
+  }
+}
+
 type Ctx = ParameterizedContext<PlatformState>;
 
 function send(ctx: Ctx, status: number, body: unknown): void {
@@ -46,13 +60,21 @@ function exposedHttpError(err: unknown): { status: number; message: string } | u
 }
 
 function toBody(ctx: Ctx, err: unknown): void {
-  if (err instanceof DomainError) return send(ctx, err.status, detail(err.code, err.message, err.extra));
+  if (err instanceof DomainError) {
+    // a refusal that says when to come back says it in the header too
+    if (err.status === 429 && typeof err.extra.retry_after === 'number') ctx.set('Retry-After', String(err.extra.retry_after));
+    return send(ctx, err.status, detail(err.code, err.message, err.extra));
+  }
   if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
   // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
   if (err instanceof InvalidFields) return send(ctx, 422, { detail: err.problems });
   // the invoice-validation flavour: business-rule findings with rule ids and severities
   if (err instanceof InvoiceRuleViolation) return send(ctx, 422, { detail: { message: err.message, errors: err.findings } });
   if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
+  if (err instanceof TooManyRequests) {
+    ctx.set('Retry-After', String(err.retryAfterSeconds));
+    return send(ctx, 429, { error: 'rate_limit_exceeded', retry_after: err.retryAfterSeconds, ...err.body });
+  }
   const http = exposedHttpError(err);
   if (http) return send(ctx, http.status, detail(HTTP_CODES[http.status] ?? 'http_error', http.message));
   ctx.state.log.error({ err }, 'unhandled error');

@@ -4,5 +4,6 @@ export { buildOpenApi, type OpenApiDocument, type OpenApiInfo } from './openapi.
 export { RequestValidationError } from './errors.ts';
 export { parseIfMatch } from './if-match.ts';
 export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
-export type { PlatformState } from './state.ts';
-export type { Headers, Authenticate } from './pipeline.ts';
+export type { Caller, PlatformState } from './state.ts';
+export type { Headers, ResolveCaller } from './pipeline.ts';
+export { TooManyRequests } from './errors.ts';

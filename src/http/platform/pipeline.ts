@@ -3,17 +3,18 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
-import { parseJsonBody, readRawBody } from './body.ts';
+import { parseJsonBody, parseJsonOrFormBody, readRawBody } from './body.ts';
 import { RequestValidationError } from './errors.ts';
 import { parseIfMatch } from './if-match.ts';
 import type { Route, RouteResult } from './route.ts';
-import type { PlatformState } from './state.ts';
+import type { Caller, PlatformState } from './state.ts';
 import type { RouteValidators } from './validators.ts';
 
 export type Headers = Record<string, string | undefined>;
-export type Authenticate = (headers: Headers) => Promise<Actor | null>;
+/** Resolves who calls from the request's headers and address; refusals go in `refusal`, never thrown. */
+export type ResolveCaller = (request: { headers: Headers; ip: string }) => Promise<Caller>;
 
-function flattenHeaders(h: IncomingHttpHeaders): Headers {
+export function flattenHeaders(h: IncomingHttpHeaders): Headers {
   const out: Headers = {};
   for (const [k, v] of Object.entries(h)) out[k] = Array.isArray(v) ? v.join(', ') : v;
   return out;
@@ -27,10 +28,19 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
 
 const MISSING_BODY: ValidationIssue = { loc: ['body'], msg: 'Field required', type: 'missing', input: null };
 
-async function authenticateFor(route: Route, headers: Headers, authenticate: Authenticate): Promise<Actor | null> {
+const jwtRequired = () => new DomainError('jwt_required', 401, '/auth/* routes take a signed-in user\'s access token, not an API key');
+
+async function authenticateFor(route: Route, caller: () => Promise<Caller>): Promise<Actor | null> {
   if (route.auth === 'public') return null;
-  const actor = await authenticate(headers);
+  const { credential, actor, refusal } = await caller();
+  if (route.auth === 'sign_in') {
+    if (credential === 'api_key') throw jwtRequired();
+    return null;
+  }
+  if (route.auth === 'user' && credential === 'api_key') throw jwtRequired();
+  if (refusal) throw refusal;
   if (!actor) throw new DomainError('not_authenticated', 401, 'send an API key in X-Api-Key or a token in Authorization: Bearer');
+  if (route.auth === 'user' && actor.type !== 'user') throw new DomainError('jwt_required', 401, 'this route is for a signed-in user\'s access token');
   return actor;
 }
 
@@ -42,8 +52,9 @@ function applyResult(ctx: ParameterizedContext<PlatformState>, result: RouteResu
 }
 
 export interface PipelineOptions {
-  authenticate: Authenticate;
   bodyLimitBytes: number;
+  /** throws (403) when the actor may not do what the route's `permission` names */
+  authorize(actor: Actor, permission: string): void;
 }
 
 /**
@@ -53,11 +64,13 @@ export interface PipelineOptions {
 export function routeMiddleware(route: Route, v: RouteValidators, opts: PipelineOptions) {
   return async (ctx: ParameterizedContext<PlatformState, { params: Record<string, string> }>): Promise<void> => {
     const headers = flattenHeaders(ctx.headers);
-    const actor = await authenticateFor(route, headers, opts.authenticate);
+    const actor = await authenticateFor(route, ctx.state.caller);
+    if (actor && route.permission) opts.authorize(actor, route.permission);
     const ifMatch = parseIfMatch(headers['if-match']);
     const rawBody = await readRawBody(ctx.req, route.bodyLimitBytes ?? opts.bodyLimitBytes);
     const absent = route.bodyOptional === true && rawBody.length === 0;
-    const body = route.body && !absent ? parseJsonBody(rawBody, headers['content-type']) : undefined;
+    const parse = route.form ? parseJsonOrFormBody : parseJsonBody;
+    const body = route.body && !absent ? parse(rawBody, headers['content-type']) : undefined;
     const params: Record<string, unknown> = { ...ctx.params };
     const query = pick(ctx.query, v.queryKeys);
     const issues = [
@@ -74,6 +87,7 @@ export function routeMiddleware(route: Route, v: RouteValidators, opts: Pipeline
       rawBody,
       headers,
       actor,
+      ip: ctx.ip,
       requestId: ctx.state.requestId,
       ifMatch,
       log: ctx.state.log,

@@ -3,7 +3,13 @@ import type { Logger } from 'pino';
 import type { Actor } from '../../../commands/shared/actor.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-export type RouteAuth = 'public' | 'api';
+/**
+ * - `public`: no credentials needed (health, the sign-in routes' siblings);
+ * - `api`: an API key, a user's access token or an OAuth client's token;
+ * - `user`: a signed-in user's access token only (the /auth/* account routes); a key is 401 `jwt_required`;
+ * - `sign_in`: no credentials needed, but a key is 401 `jwt_required` (login, refresh: /auth/* is JWT only).
+ */
+export type RouteAuth = 'public' | 'api' | 'user' | 'sign_in';
 
 /** What a schema-less part of the request looks like to a handler. */
 type StaticOr<S, Fallback> = S extends TSchema ? Static<S> : Fallback;
@@ -17,14 +23,16 @@ export interface RouteRequest<
 > {
   params: StaticOr<P, Record<string, never>>;
   query: StaticOr<Q, Record<string, never>>;
-  /** the parsed and validated JSON body; undefined for routes without a body schema */
+  /** the parsed and validated body (JSON, or a form where `form` is set); undefined for routes without a body schema */
   body: StaticOr<B, undefined>;
   /** the exact bytes received (checksums and signatures are computed over these) */
   rawBody: Buffer;
   /** lower-case header names; repeated headers joined with ', ' */
   headers: Record<string, string | undefined>;
-  /** the authenticated caller; public routes do not authenticate and get null */
-  actor: A extends 'api' ? Actor : null;
+  /** the authenticated caller; public and sign-in routes do not authenticate and get null */
+  actor: A extends 'api' | 'user' ? Actor : null;
+  /** the client's address (the peer, or X-Forwarded-For behind a trusted proxy) */
+  ip: string;
   requestId: string;
   /** the version sent in If-Match (already parsed), if any */
   ifMatch: number | undefined;
@@ -59,10 +67,14 @@ export interface RouteSpec<
   description?: string;
   tags: string[];
   auth: A;
+  /** what the caller must be allowed to do (`api`/`user` routes): checked after authentication, 403 otherwise */
+  permission?: string;
   params?: P;
   query?: Q;
   /** JSON body schema; routes without one still get rawBody (and no content-type check) */
   body?: B;
+  /** also accept application/x-www-form-urlencoded (fields as strings), as RFC 6749 token requests are sent */
+  form?: boolean;
   /** the body may be left out (an empty request); the handler then gets undefined */
   bodyOptional?: boolean;
   /** overrides the app's body limit for this route */

@@ -1,0 +1,77 @@
+import { refreshFamilyDecider } from '../../commands/identity/refresh-family.ts';
+import { userCredentialsDecider } from '../../commands/identity/user-credentials.ts';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { refreshFamilyStream, userCredentialsStream, type RefreshRevocationReason } from '../../events/identity.ts';
+import { activeSessions } from '../../projections/identity/queries.ts';
+import { findUser, type UserRow } from '../../projections/tenancy/queries.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import { newTotpSecret, totpUri, verifyTotp } from '../identity/totp.ts';
+import type { Services } from '../services.ts';
+import { hashPassword, verifyPassword } from './credentials.ts';
+import { requestMetadata } from './metadata.ts';
+import { currentCredentials } from './sign-in.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'>;
+type Request = { actor: Actor; requestId: string };
+
+/** The issuer name authenticator apps show beside the account. */
+const TOTP_ISSUER = 'SK e-invoicing';
+
+async function signedInUser(deps: Deps, actor: Actor): Promise<UserRow> {
+  const user = await findUser(deps.readModels, actor.id);
+  if (!user || user.organisation_id !== actor.organisationId) throw new DomainError('user_not_found', 404, 'the signed-in user no longer exists');
+  return user;
+}
+
+export async function me(deps: Deps, actor: Actor) {
+  const user = await signedInUser(deps, actor);
+  const credentials = await currentCredentials(deps, user.id);
+  return {
+    id: user.id, email: user.email, name: user.name, role: user.role, organisation_id: user.organisation_id, is_platform_admin: false,
+    two_factor_enabled: credentials.totp.status === 'enabled',
+  };
+}
+
+/** Ends the user's other sessions (their refresh tokens stop working; access tokens live out their 15 minutes). */
+async function endSessions(deps: Deps, request: Request, reason: RefreshRevocationReason, keep: string | undefined): Promise<void> {
+  for (const familyId of await activeSessions(deps.readModels, request.actor.id)) {
+    if (familyId === keep) continue;
+    await handleCommand(deps, refreshFamilyStream(familyId), refreshFamilyDecider, { type: 'Revoke', reason, at: deps.clock.now().toISOString() }, {
+      metadata: requestMetadata(request.actor, request.requestId),
+    });
+  }
+}
+
+/** The new password must meet the policy (422 weak_password); the current one must be right (401 invalid_credentials). */
+export async function changePassword(deps: Deps, request: Request & { currentPassword: string; newPassword: string; sessionId?: string }): Promise<void> {
+  const user = await signedInUser(deps, request.actor);
+  const credentials = await currentCredentials(deps, user.id);
+  const verified = await verifyPassword(request.currentPassword, credentials.password_hash ?? user.password_hash);
+  await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
+    type: 'ChangePassword', user_id: user.id, current_password_verified: verified, new_password: request.newPassword,
+    new_password_hash: verified ? await hashPassword(request.newPassword) : 'scrypt$unused', at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(request.actor, request.requestId) });
+  await endSessions(deps, request, 'password_changed', request.sessionId);
+}
+
+/** Starts (or restarts) two-factor enrolment: the secret and an otpauth:// URI for an authenticator app. */
+export async function enrolTotp(deps: Deps, request: Request) {
+  const user = await signedInUser(deps, request.actor);
+  const secret = newTotpSecret();
+  await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
+    type: 'EnrolTotp', user_id: user.id, secret, at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(request.actor, request.requestId) });
+  return { secret, otpauth_uri: totpUri({ issuer: TOTP_ISSUER, account: user.email, secret }) };
+}
+
+/** Confirms enrolment with a first code (two-factor is on from now) or turns it off with a current code. */
+export async function confirmOrDisableTotp(deps: Deps, request: Request & { code: string; action: 'confirm' | 'disable'; sessionId?: string }): Promise<void> {
+  const user = await signedInUser(deps, request.actor);
+  const credentials = await currentCredentials(deps, user.id);
+  const matched = credentials.totp.status === 'none' ? null : verifyTotp(credentials.totp.secret, request.code, deps.clock.now());
+  await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
+    type: request.action === 'confirm' ? 'ConfirmTotp' : 'DisableTotp', user_id: user.id, matched_step: matched, at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(request.actor, request.requestId) });
+  await endSessions(deps, request, 'totp_changed', request.sessionId);
+}

@@ -1,0 +1,35 @@
+import type { Actor } from '../../commands/shared/actor.ts';
+import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
+import { apiKeyStream } from '../../events/tenancy.ts';
+import type { Position } from '../eventstore/port.ts';
+import { handleCommand } from '../handling/command-handler.ts';
+import type { Services } from '../services.ts';
+import { requestMetadata } from './metadata.ts';
+import { issueApiKey } from './tenancy.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Request = { actor: Actor; requestId: string };
+
+export async function createApiKey(deps: Deps, request: Request & { name: string; scopes?: string[]; expiresInDays?: number | null }) {
+  const { actor } = request;
+  return issueApiKey(deps, {
+    organisationId: actor.organisationId, name: request.name, scopes: request.scopes, expiresInDays: request.expiresInDays ?? null, issuedBy: actor,
+  }, requestMetadata(actor, request.requestId));
+}
+
+export async function updateApiKey(deps: Deps, request: Request & { apiKeyId: string; name?: string; scopes?: string[] }): Promise<Position | null> {
+  const { actor } = request;
+  const handled = await handleCommand(deps, apiKeyStream(request.apiKeyId), apiKeyDecider, {
+    type: 'UpdateApiKey', api_key_id: request.apiKeyId, organisation_id: actor.organisationId, name: request.name, scopes: request.scopes,
+    at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(actor, request.requestId) });
+  return handled.position;
+}
+
+export async function revokeApiKey(deps: Deps, request: Request & { apiKeyId: string }): Promise<Position | null> {
+  const { actor } = request;
+  const handled = await handleCommand(deps, apiKeyStream(request.apiKeyId), apiKeyDecider, {
+    type: 'RevokeApiKey', api_key_id: request.apiKeyId, organisation_id: actor.organisationId, at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(actor, request.requestId) });
+  return handled.position;
+}

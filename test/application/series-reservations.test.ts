@@ -1,0 +1,60 @@
+import { randomUUID } from 'node:crypto';
+import { expect } from 'chai';
+import { EMPTY } from 'rxjs';
+import type { ReserveNumber } from '../../commands/invoices/numbering.ts';
+import { SeriesReservations } from '../../src/application/series-cache.ts';
+import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEvent } from '../../src/eventstore/port.ts';
+
+/** One-stream store that counts appends and checks expected revisions like the real adapters. */
+function fakeStore() {
+  const events: RecordedEvent[] = [];
+  let appends = 0;
+  const store: EventStore = {
+    async append(streamId: string, batch: NewEvent[], expected) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      const last = events.length - 1;
+      if (expected !== 'any' && (expected === 'no_stream' ? last !== -1 : expected !== last)) throw new WrongExpectedRevision(streamId, expected, last);
+      appends++;
+      for (const e of batch) events.push({ ...e, streamId, revision: events.length, position: String(events.length).padStart(8, '0'), recordedAt: new Date() });
+      return { nextRevision: events.length - 1, position: String(events.length).padStart(8, '0') };
+    },
+    readStream: async () => [...events],
+    readAll: async () => [],
+    subscribe: () => EMPTY,
+    appended$: EMPTY,
+    appendedTypes$: EMPTY,
+    close: async () => undefined,
+  };
+  return { store, events, appends: () => appends };
+}
+
+const reserve = (pattern = 'FA{year}{seq:4}'): ReserveNumber => ({ type: 'ReserveNumber', series: 'default', pattern, year: '2026', invoice_id: randomUUID(), at: '2026-11-23T10:00:00Z' });
+
+describe('series reservations (group commit)', () => {
+  it('gives concurrent reservations consecutive numbers in fewer appends than reservations', async () => {
+    const { store, appends } = fakeStore();
+    const series = new SeriesReservations({ store, ids: { next: randomUUID } });
+    const reserved = await Promise.all(Array.from({ length: 30 }, () => series.reserve('series-1', reserve(), {})));
+    expect(reserved.map((e) => e.data.seq)).to.deep.equal(Array.from({ length: 30 }, (_, i) => i + 1));
+    expect(appends()).to.be.lessThan(30);
+  });
+
+  it('refuses one reservation with a bad pattern alone; the others of its group are numbered', async () => {
+    const { store } = fakeStore();
+    const series = new SeriesReservations({ store, ids: { next: randomUUID } });
+    const outcomes = await Promise.allSettled([series.reserve('s', reserve(), {}), series.reserve('s', reserve('FA{NOPE}'), {}), series.reserve('s', reserve(), {}), series.reserve('s', reserve(), {})]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value.data.seq] : []))).to.deep.equal([1, 2, 3]);
+  });
+
+  it('notices another instance reserving in between and continues after its number', async () => {
+    const { store, events } = fakeStore();
+    const ours = new SeriesReservations({ store, ids: { next: randomUUID } });
+    const theirs = new SeriesReservations({ store, ids: { next: randomUUID } });
+    await ours.reserve('s', reserve(), {});
+    await theirs.reserve('s', reserve(), {});
+    const next = await Promise.all([ours.reserve('s', reserve(), {}), ours.reserve('s', reserve(), {})]);
+    expect(next.map((e) => e.data.seq)).to.deep.equal([3, 4]);
+    expect(events.map((e) => e.data.seq)).to.deep.equal([1, 2, 3, 4]);
+  });
+});
