@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
 import { openServices } from '../src/services.ts';
+import { onEmbedded, onFreshPostgres } from './databases.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
@@ -19,7 +18,8 @@ const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.
  */
 async function benchOne(label: string, databaseUrl: string, count: number): Promise<void> {
   const defaults = loadConfig({});
-  const config = { ...defaults, databaseUrl, delivery: { ...defaults.delivery, sandboxDeliveryStatusDelayMs: 0, fsSandboxDelayMs: 0 } };
+  // the limiter would refuse a burst of 1,000 from one key; its cost is what `bench auth` measures
+  const config = { ...defaults, databaseUrl, identity: { ...defaults.identity, rateLimit: false }, delivery: { ...defaults.delivery, sandboxDeliveryStatusDelayMs: 0, fsSandboxDelayMs: 0 } };
   const services = await openServices(config, { log: pino({ level: 'silent' }) });
   const server = createServer(createApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,23 +94,6 @@ async function benchOne(label: string, databaseUrl: string, count: number): Prom
  */
 export async function main(args: string[]): Promise<void> {
   const count = Number(args[0] ?? 1000);
-  const embedded = await startEmbeddedPostgres();
-  try {
-    await benchOne('PGlite (embedded, in memory)', embedded.connectionString, count);
-  } finally {
-    await embedded.close();
-  }
-  const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `svc_bench_${randomUUID().slice(0, 8)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    await benchOne(`Postgres (${url.host}, fresh database)`, url.toString(), count);
-  } finally {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  }
+  await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, count));
+  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, count));
 }

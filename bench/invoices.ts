@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
 import { openServices } from '../src/services.ts';
+import { onEmbedded, onFreshPostgres } from './databases.ts';
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
@@ -23,7 +23,10 @@ function payload(customerId: string) {
 }
 
 async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number): Promise<void> {
-  const services = await openServices({ ...loadConfig({}), databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }) });
+  const defaults = loadConfig({});
+  // the limiter would refuse most of 16 clients' creates from one key; its cost is what `bench auth` measures
+  const identity = { ...defaults.identity, rateLimit: false };
+  const services = await openServices({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });
   const server = createServer(createApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
@@ -105,24 +108,9 @@ async function benchSearch(url: string): Promise<void> {
  */
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 10) * 1000;
-  const embedded = await startEmbeddedPostgres();
-  try {
-    await benchOne('PGlite (embedded, in memory)', embedded.connectionString, durationMs, 16);
-  } finally {
-    await embedded.close();
-  }
-  const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const name = `svc_bench_${randomUUID().slice(0, 8)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  const url = new URL(admin);
-  url.pathname = `/${name}`;
-  try {
-    await benchOne(`Postgres (${url.host}, fresh database)`, url.toString(), durationMs, 16);
-    await benchSearch(url.toString());
-  } finally {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  }
+  await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs, 16));
+  await onFreshPostgres(async (url, host) => {
+    await benchOne(`Postgres (${host}, fresh database)`, url, durationMs, 16);
+    await benchSearch(url);
+  });
 }
