@@ -149,7 +149,8 @@ async function storeAlone(services: Services, durationMs: number, clients: numbe
  * through one with it, over the same services (the same pools, caches and bucket store).
  */
 async function benchOne(label: string, databaseUrl: string, redisUrl: string | undefined, durationMs: number): Promise<void> {
-  const defaults = loadConfig({});
+  // defaults, not this shell's settings, but for where the official validation artifacts are
+  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   const identity = { ...defaults.identity, rateLimit: true, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
   const config: Config = { ...defaults, databaseUrl, redisUrl, identity };
   const services = await openServices(config, { log: pino({ level: 'silent' }), runReactors: false });

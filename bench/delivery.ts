@@ -17,7 +17,8 @@ const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.
  * fs_acknowledged event of the sender's copy.
  */
 async function benchOne(label: string, databaseUrl: string, count: number): Promise<void> {
-  const defaults = loadConfig({});
+  // defaults, not this shell's settings, but for where the official validation artifacts are
+  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse a burst of 1,000 from one key; its cost is what `bench auth` measures
   const config = { ...defaults, databaseUrl, identity: { ...defaults.identity, rateLimit: false }, delivery: { ...defaults.delivery, sandboxDeliveryStatusDelayMs: 0, fsSandboxDelayMs: 0 } };
   const services = await openServices(config, { log: pino({ level: 'silent' }) });

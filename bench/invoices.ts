@@ -23,7 +23,8 @@ function payload(customerId: string) {
 }
 
 async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number): Promise<void> {
-  const defaults = loadConfig({});
+  // defaults, not this shell's settings, but for where the official validation artifacts are
+  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse most of 16 clients' creates from one key; its cost is what `bench auth` measures
   const identity = { ...defaults.identity, rateLimit: false };
   const services = await openServices({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });

@@ -26,7 +26,8 @@ export async function startTestService(
   options: { delivery?: Partial<DeliveryConfig>; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
-  const defaults = loadConfig({});
+  // defaults, not this shell's settings, but for where the official validation artifacts are
+  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // tests run the delivery legs quickly: short sandbox delays, retries in milliseconds
   const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
   const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
