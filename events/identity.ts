@@ -59,6 +59,15 @@ export type LoginSucceeded = DomainEvent<
 >;
 export type LoginAttemptEvent = LoginFailed | LoginSucceeded;
 
+/** A signed-in user's credential change that presented a wrong current password or TOTP code. */
+export type CredentialCheckFailed = DomainEvent<
+  'CredentialCheckFailed',
+  {
+    organisation_id: string; user_id: string; email: string; ip: string;
+    action: 'change_password' | 'confirm_totp' | 'disable_totp'; reason: 'wrong_current_password' | 'invalid_totp_code'; at: string;
+  }
+>;
+
 export type OAuthClientIssued = DomainEvent<
   'OAuthClientIssued',
   {

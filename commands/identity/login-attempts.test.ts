@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { loginFailed, loginSucceeded } from './login-attempts.ts';
+import { credentialCheckFailed, loginFailed, loginSucceeded } from './login-attempts.ts';
 
 const at = '2026-11-22T10:00:00.000Z';
 
@@ -16,4 +16,10 @@ describe('login attempts', () => {
     expect(loginSucceeded({ email: 'A@b.sk', organisation_id: 'o1', user_id: 'u1', ip: '::1', method: 'password_totp', at }).data).to.include({
       email: 'a@b.sk', method: 'password_totp',
     }));
+  it('records a failed credential check of a signed-in user with what was tried', () =>
+    expect(credentialCheckFailed({ organisation_id: 'o1', user_id: 'u1', email: 'A@b.sk', ip: 'x'.repeat(100), action: 'disable_totp', reason: 'invalid_totp_code', at }))
+      .to.deep.equal({
+        type: 'CredentialCheckFailed',
+        data: { organisation_id: 'o1', user_id: 'u1', email: 'a@b.sk', ip: 'x'.repeat(64), action: 'disable_totp', reason: 'invalid_totp_code', at },
+      }));
 });

@@ -1,4 +1,4 @@
-import type { LoginFailed, LoginFailureReason, LoginSucceeded } from '../../events/identity.ts';
+import type { CredentialCheckFailed, LoginFailed, LoginFailureReason, LoginSucceeded } from '../../events/identity.ts';
 
 /**
  * Login attempts are facts, not decisions: nothing can refuse recording one, so these are values
@@ -30,4 +30,9 @@ export function loginSucceeded(attempt: {
   at: string;
 }): LoginSucceeded {
   return { type: 'LoginSucceeded', data: { ...attempt, email: normalisedEmail(attempt.email), ip: attempt.ip.slice(0, IP_MAX) } };
+}
+
+/** A wrong current password or code on a signed-in user's credential change (the e-mail is the user's own). */
+export function credentialCheckFailed(attempt: CredentialCheckFailed['data']): CredentialCheckFailed {
+  return { type: 'CredentialCheckFailed', data: { ...attempt, email: normalisedEmail(attempt.email), ip: attempt.ip.slice(0, IP_MAX) } };
 }

@@ -1,15 +1,19 @@
-import type { LoginFailed, LoginSucceeded, OAuthClientIssued, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
+import type { CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
 import { Identity1764000000100 } from './migration.ts';
 
 /**
  * OAuth clients by id (what the token endpoint checks a secret against), and the security log an
- * admin reads: logins that failed or succeeded, and sessions ended because a refresh token was reused;
- * and each user's open sessions, so a password change can end them.
+ * admin reads: logins that failed or succeeded, sessions ended because a refresh token was reused,
+ * password and two-factor changes and the wrong tries at them; and each user's open sessions, so a
+ * password change can end them.
  */
 export const identity: Projector = {
   name: 'identity',
-  handles: ['OAuthClientIssued', 'OAuthClientRevoked', 'LoginFailed', 'LoginSucceeded', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked'],
+  handles: [
+    'OAuthClientIssued', 'OAuthClientRevoked', 'LoginFailed', 'LoginSucceeded', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked',
+    'CredentialCheckFailed', 'PasswordChanged', 'TotpEnabled', 'TotpDisabled',
+  ],
   tables: ['oauth_clients', 'security_events', 'refresh_families'],
   migrations: [Identity1764000000100],
 
@@ -21,6 +25,11 @@ export const identity: Projector = {
            ON CONFLICT (id) DO NOTHING`,
           [event.id, organisationId, event.type, email, userId, ip, detail, at],
         );
+      // a user's own credential change, made signed in: the organisation is the actor's
+      const ownChange = async (userId: string, at: string) => {
+        const organisationId = event.metadata.actor?.organisationId;
+        if (organisationId) await log(organisationId, null, userId, null, null, at);
+      };
       if (event.type === 'OAuthClientIssued') {
         const d = eventData<OAuthClientIssued>(event);
         await tx.query(
@@ -37,6 +46,18 @@ export const identity: Projector = {
       } else if (event.type === 'LoginSucceeded') {
         const d = eventData<LoginSucceeded>(event);
         await log(d.organisation_id, d.email, d.user_id, d.ip, d.method, d.at);
+      } else if (event.type === 'CredentialCheckFailed') {
+        const d = eventData<CredentialCheckFailed>(event);
+        await log(d.organisation_id, d.email, d.user_id, d.ip, `${d.action}:${d.reason}`, d.at);
+      } else if (event.type === 'PasswordChanged') {
+        const d = eventData<PasswordChanged>(event);
+        await ownChange(d.user_id, d.changed_at);
+      } else if (event.type === 'TotpEnabled') {
+        const d = eventData<TotpEnabled>(event);
+        await ownChange(d.user_id, d.enabled_at);
+      } else if (event.type === 'TotpDisabled') {
+        const d = eventData<TotpDisabled>(event);
+        await ownChange(d.user_id, d.disabled_at);
       } else if (event.type === 'RefreshFamilyStarted') {
         const d = eventData<RefreshFamilyStarted>(event);
         await tx.query(

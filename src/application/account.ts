@@ -1,8 +1,9 @@
+import { credentialCheckFailed } from '../../commands/identity/login-attempts.ts';
 import { refreshFamilyDecider } from '../../commands/identity/refresh-family.ts';
 import { userCredentialsDecider } from '../../commands/identity/user-credentials.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { refreshFamilyStream, userCredentialsStream, type RefreshRevocationReason } from '../../events/identity.ts';
+import { refreshFamilyStream, securityEventStream, userCredentialsStream, type CredentialCheckFailed, type RefreshRevocationReason } from '../../events/identity.ts';
 import { activeSessions } from '../../projections/identity/queries.ts';
 import { findUser, type UserRow } from '../../projections/tenancy/queries.ts';
 import { handleCommand } from '../handling/command-handler.ts';
@@ -10,10 +11,43 @@ import { newTotpSecret, totpUri, verifyTotp } from '../identity/totp.ts';
 import type { Services } from '../services.ts';
 import { hashPassword, verifyPassword } from './credentials.ts';
 import { requestMetadata } from './metadata.ts';
-import { currentCredentials } from './sign-in.ts';
+import { accountKey, currentCredentials, notLockedOut } from './sign-in.ts';
+import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'>;
 type Request = { actor: Actor; requestId: string };
+/** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
+type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };
+type Checked = Request & { ip: string };
+
+/**
+ * Runs a credential change whose decider refuses a wrong current password or code (401). Such a
+ * refusal is recorded in the organisation's security log and counts against the account, so a
+ * stolen session cannot guess the password or walk through TOTP codes at leisure.
+ */
+async function checkedChange(
+  deps: CheckingDeps,
+  request: Checked,
+  user: UserRow,
+  action: CredentialCheckFailed['data']['action'],
+  change: () => Promise<unknown>,
+): Promise<void> {
+  await notLockedOut(deps, accountKey(user.email));
+  try {
+    await change();
+  } catch (error) {
+    const reason = error instanceof DomainError && error.code === 'invalid_credentials' ? 'wrong_current_password'
+      : error instanceof DomainError && error.code === 'invalid_totp_code' ? 'invalid_totp_code' : null;
+    if (reason) {
+      await deps.attempts.failed(accountKey(user.email));
+      const event = credentialCheckFailed({
+        organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at: deps.clock.now().toISOString(),
+      });
+      await deps.store.append(securityEventStream(user.organisation_id), [{ id: deps.ids.next(), ...event, metadata: requestMetadata(request.actor, request.requestId) }], 'any');
+    }
+    throw error;
+  }
+}
 
 /** The issuer name authenticator apps show beside the account. */
 const TOTP_ISSUER = 'SK e-invoicing';
@@ -44,14 +78,16 @@ async function endSessions(deps: Deps, request: Request, reason: RefreshRevocati
 }
 
 /** The new password must meet the policy (422 weak_password); the current one must be right (401 invalid_credentials). */
-export async function changePassword(deps: Deps, request: Request & { currentPassword: string; newPassword: string; sessionId?: string }): Promise<void> {
+export async function changePassword(deps: CheckingDeps, request: Checked & { currentPassword: string; newPassword: string; sessionId?: string }): Promise<void> {
   const user = await signedInUser(deps, request.actor);
-  const credentials = await currentCredentials(deps, user.id);
-  const verified = await verifyPassword(request.currentPassword, credentials.password_hash ?? user.password_hash);
-  await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
-    type: 'ChangePassword', user_id: user.id, current_password_verified: verified, new_password: request.newPassword,
-    new_password_hash: verified ? await hashPassword(request.newPassword) : 'scrypt$unused', at: deps.clock.now().toISOString(),
-  }, { metadata: requestMetadata(request.actor, request.requestId) });
+  await checkedChange(deps, request, user, 'change_password', async () => {
+    const credentials = await currentCredentials(deps, user.id);
+    const verified = await verifyPassword(request.currentPassword, credentials.password_hash ?? user.password_hash);
+    await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
+      type: 'ChangePassword', user_id: user.id, current_password_verified: verified, new_password: request.newPassword,
+      new_password_hash: verified ? await hashPassword(request.newPassword) : 'scrypt$unused', at: deps.clock.now().toISOString(),
+    }, { metadata: requestMetadata(request.actor, request.requestId) });
+  });
   await endSessions(deps, request, 'password_changed', request.sessionId);
 }
 
@@ -66,12 +102,14 @@ export async function enrolTotp(deps: Deps, request: Request) {
 }
 
 /** Confirms enrolment with a first code (two-factor is on from now) or turns it off with a current code. */
-export async function confirmOrDisableTotp(deps: Deps, request: Request & { code: string; action: 'confirm' | 'disable'; sessionId?: string }): Promise<void> {
+export async function confirmOrDisableTotp(deps: CheckingDeps, request: Checked & { code: string; action: 'confirm' | 'disable'; sessionId?: string }): Promise<void> {
   const user = await signedInUser(deps, request.actor);
-  const credentials = await currentCredentials(deps, user.id);
-  const matched = credentials.totp.status === 'none' ? null : verifyTotp(credentials.totp.secret, request.code, deps.clock.now());
-  await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
-    type: request.action === 'confirm' ? 'ConfirmTotp' : 'DisableTotp', user_id: user.id, matched_step: matched, at: deps.clock.now().toISOString(),
-  }, { metadata: requestMetadata(request.actor, request.requestId) });
+  await checkedChange(deps, request, user, request.action === 'confirm' ? 'confirm_totp' : 'disable_totp', async () => {
+    const credentials = await currentCredentials(deps, user.id);
+    const matched = credentials.totp.status === 'none' ? null : verifyTotp(credentials.totp.secret, request.code, deps.clock.now());
+    await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
+      type: request.action === 'confirm' ? 'ConfirmTotp' : 'DisableTotp', user_id: user.id, matched_step: matched, at: deps.clock.now().toISOString(),
+    }, { metadata: requestMetadata(request.actor, request.requestId) });
+  });
   await endSessions(deps, request, 'totp_changed', request.sessionId);
 }

@@ -41,11 +41,12 @@ export interface TwoFactorRequired {
 const invalidCredentials = () => new DomainError('invalid_credentials', 401, 'the e-mail or the password is wrong');
 
 /** 429 with Retry-After once an account or a challenge has had too many wrong tries. */
-async function notLockedOut(deps: SignInDeps, key: string): Promise<void> {
+export async function notLockedOut(deps: Pick<SignInDeps, 'attempts'>, key: string): Promise<void> {
   const { blocked, retryAfterSeconds } = await deps.attempts.check(key);
   if (blocked) throw new DomainError('too_many_attempts', 429, 'too many failed attempts: wait before trying again', { retry_after: retryAfterSeconds });
 }
-const accountKey = (email: string) => `login:${email.trim().toLowerCase()}`;
+/** One budget of wrong tries per account, whichever door they come through (sign-in or a credential change). */
+export const accountKey = (email: string) => `login:${email.trim().toLowerCase()}`;
 // a real scrypt hash of a random password: an unknown e-mail costs the same time as a wrong password
 let decoy: Promise<string> | undefined;
 const decoyHash = () => (decoy ??= hashPassword(`decoy-${Math.random()}`));

@@ -6,11 +6,11 @@ import { defineRoute, type Route } from './platform/index.ts';
 
 const SecurityEvent = Type.Object({
   id: Type.String(),
-  type: Type.String({ description: 'LoginFailed, LoginSucceeded, RefreshFamilyRevoked (a reused refresh token ended a session)' }),
+  type: Type.String({ description: 'LoginFailed, LoginSucceeded, RefreshFamilyRevoked (a reused refresh token ended a session), PasswordChanged, TotpEnabled, TotpDisabled, CredentialCheckFailed (a wrong current password or code on one of those)' }),
   email: Type.Union([Type.String(), Type.Null()]),
   user_id: Type.Union([Type.String(), Type.Null()]),
   ip: Type.Union([Type.String(), Type.Null()]),
-  detail: Type.Union([Type.String(), Type.Null()], { description: 'why it failed (wrong_password, invalid_totp_code, ...), how it succeeded, or reuse_detected' }),
+  detail: Type.Union([Type.String(), Type.Null()], { description: 'why it failed (wrong_password, invalid_totp_code, ...; <action>:<reason> for a CredentialCheckFailed), how it succeeded, or reuse_detected' }),
   at: Type.String({ format: 'date-time' }),
 });
 

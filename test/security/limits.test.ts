@@ -114,6 +114,25 @@ describe('rate limits over HTTP', function () {
     expect(locked.headers.get('retry-after')).to.match(/^\d+$/);
     expect(((await locked.json()) as { detail: { error: string } }).detail.error).to.equal('too_many_attempts');
   });
+
+  it('wrong current passwords on a password change count against the account: the eleventh try is 429, and sign-in is locked too', async () => {
+    const org = await createTestOrganisation(svc.services, 'Team Business', ['accountant']);
+    const user = org.users.accountant!;
+    const signIn = await fetch(`${svc.api}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) });
+    const token = ((await signIn.json()) as { access_token: string }).access_token;
+    const change = (current: string) => fetch(`${svc.api}/auth/password`, {
+      method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ current_password: current, new_password: 'Nove-Heslo-2026!' }),
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await change(`Wrong-pass${i}!`)).status);
+    expect(statuses).to.deep.equal(Array(10).fill(401));
+    const locked = await change(user.password);
+    expect(locked.status).to.equal(429);
+    expect(locked.headers.get('retry-after')).to.match(/^\d+$/);
+    expect(((await locked.json()) as { detail: { error: string } }).detail.error).to.equal('too_many_attempts');
+    const login = await fetch(`${svc.api}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: user.email, password: user.password }) });
+    expect(login.status).to.equal(429);
+  });
 });
 
 describe('rate limits shared through Redis', function () {

@@ -138,6 +138,29 @@ describe('sign-in, sessions and roles over HTTP', function () {
     expect((await get('/auth/me', bearer(step1.body.challenge_token))).status).to.equal(401);
   });
 
+  it('the security log shows password and two-factor changes, and the wrong current passwords and codes tried at them', async () => {
+    const org = await createTestOrganisation(svc.services, 'Team Business', ['admin']);
+    const user = org.users.admin!;
+    const token = (await signIn(user.email, user.password)).body.access_token as string;
+    expect((await post('/auth/password', { current_password: 'Nope-nope1!', new_password: 'Nove-Heslo-2026!' }, bearer(token))).status).to.equal(401);
+    expect((await post('/auth/password', { current_password: user.password, new_password: 'Nove-Heslo-2026!' }, bearer(token))).status).to.equal(200);
+    const secret = String((await post('/auth/2fa/enrol', {}, bearer(token))).body.secret);
+    expect((await post('/auth/2fa/confirm', { code: '000000' }, bearer(token))).status).to.equal(401);
+    expect((await post('/auth/2fa/confirm', { code: totpCode(secret) }, bearer(token))).status).to.equal(200);
+    expect((await post('/auth/2fa/disable', { code: '000000' }, bearer(token))).status).to.equal(401);
+    expect((await post('/auth/2fa/disable', { code: totpCode(secret, new Date(Date.now() + 30_000)) }, bearer(token))).status).to.equal(200);
+    const wanted = ['CredentialCheckFailed', 'PasswordChanged', 'CredentialCheckFailed', 'TotpEnabled', 'CredentialCheckFailed', 'TotpDisabled'];
+    let events: Json[] = [];
+    for (let i = 0; i < 50 && events.length < wanted.length; i++) {
+      events = ((await get('/security-events', { 'x-api-key': org.apiKey })).body.data as Json[]).filter((e) => e.type !== 'LoginSucceeded').reverse();
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(events.map((e) => e.type)).to.deep.equal(wanted);
+    expect(events.map((e) => e.detail)).to.deep.equal(['change_password:wrong_current_password', null, 'confirm_totp:invalid_totp_code', null, 'disable_totp:invalid_totp_code', null]);
+    expect(events[0]).to.include({ user_id: user.id, email: user.email, ip: '127.0.0.1' });
+    expect(events.every((e) => e.user_id === user.id)).to.equal(true);
+  });
+
   it('roles: an approver reads and sends but may not write an invoice or a customer', async () => {
     const org = await createTestOrganisation(svc.services, 'Team Business', ['approver']);
     const approver = (await signIn(org.users.approver!.email, org.users.approver!.password)).body.access_token as string;
