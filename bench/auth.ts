@@ -9,6 +9,7 @@ import type { Position } from '../src/eventstore/port.ts';
 import { createApp } from '../src/http/app.ts';
 import { openServices, type Services } from '../src/services.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
+import { percentile } from './stats.ts';
 
 const CLIENTS = 16;
 const PASSWORD = 'Bench-pass1!';
@@ -21,8 +22,6 @@ const PASSWORD = 'Bench-pass1!';
 const FINITE_PLAN = 'Team Enterprise';
 const FINITE_ORGANISATIONS = 48;
 const metadata = systemMetadata('bench-auth');
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
 interface Identity {
   apiKey: string;

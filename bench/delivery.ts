@@ -7,8 +7,8 @@ import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
 import { openServices } from '../src/services.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
+import { percentile } from './stats.ts';
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 const fmt = (ms: number) => (ms >= 1000 ? `${(ms / 1000).toFixed(2)} s` : `${ms.toFixed(0)} ms`);
 
 /**

@@ -9,8 +9,7 @@ import { createApp } from '../src/http/app.ts';
 import { openServices } from '../src/services.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { loadFromAnotherProcess } from './load.ts';
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+import { percentile } from './stats.ts';
 
 /** A 10-line invoice across the Slovak rates, as a client would post it. */
 function payload(customerId: string) {

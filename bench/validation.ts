@@ -16,15 +16,14 @@ import { loadRuleSet } from '../src/validation/schematron/ruleset.ts';
 import type { Finding, StageTimings } from '../src/validation/types.ts';
 import { generateInvoice } from '../test/validation/support/generate-invoice.ts';
 import { listXmlFiles, readUnitTests } from '../test/validation/support/unit-tests.ts';
+import { percentile } from './stats.ts';
 
 const ARTIFACTS = defaultArtifactsDir();
 const CACHE = defaultCacheDir();
 const STAGES = ['parse', 'xsd', 'cen', 'peppol', 'sk'] as const;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-}
+/** Stage timings arrive in run order; percentiles need them ascending. */
+const percentileOf = (values: number[], p: number) => percentile([...values].sort((a, b) => a - b), p);
 
 interface Case {
   name: string;
@@ -54,10 +53,10 @@ async function stageBench(quick: boolean, literal: boolean): Promise<void> {
     for (let r = 0; r < c.runs; r++) for (const d of c.docs) samples.push(engine.validate(d).timings_ms);
     const cell = (stage: (typeof STAGES)[number]): string => {
       const v = samples.map((s) => s[stage] ?? 0);
-      return `${percentile(v, 50).toFixed(1)} / ${percentile(v, 95).toFixed(1)}`;
+      return `${percentileOf(v, 50).toFixed(1)} / ${percentileOf(v, 95).toFixed(1)}`;
     };
     const totals = samples.map((s) => STAGES.reduce((sum, st) => sum + (s[st] ?? 0), 0));
-    console.log(`| ${c.name} | ${samples.length} | ${STAGES.map(cell).join(' | ')} | ${percentile(totals, 50).toFixed(1)} | ${percentile(totals, 95).toFixed(1)} |`);
+    console.log(`| ${c.name} | ${samples.length} | ${STAGES.map(cell).join(' | ')} | ${percentileOf(totals, 50).toFixed(1)} | ${percentileOf(totals, 95).toFixed(1)} |`);
   }
   engine.close();
 }

@@ -19,6 +19,11 @@ type Request = { actor: Actor; requestId: string };
 /** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
 type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };
 type Checked = Request & { ip: string };
+/** The deciders' refusals that mean a wrong current secret was presented, as the security log names them. */
+const WRONG_SECRET = new Map<string, CredentialCheckFailed['data']['reason']>([
+  ['invalid_credentials', 'wrong_current_password'],
+  ['invalid_totp_code', 'invalid_totp_code'],
+]);
 
 /**
  * Runs a credential change whose decider refuses a wrong current password or code (401). Such a
@@ -36,8 +41,7 @@ async function checkedChange(
   try {
     await change();
   } catch (error) {
-    const reason = error instanceof DomainError && error.code === 'invalid_credentials' ? 'wrong_current_password'
-      : error instanceof DomainError && error.code === 'invalid_totp_code' ? 'invalid_totp_code' : null;
+    const reason = error instanceof DomainError ? WRONG_SECRET.get(error.code) : undefined;
     if (reason) {
       await deps.attempts.failed(accountKey(user.email));
       const event = credentialCheckFailed({

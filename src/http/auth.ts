@@ -30,6 +30,8 @@ const Me = Type.Object({
 });
 const Ack = Type.Object({ message: Type.String() });
 const unauthorized = (codes: string) => ({ description: codes, schema: ErrorBody });
+/** A credential change's wrong tries share the account's budget with sign-in. */
+const accountLocked = unauthorized('`too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After)');
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /** /auth/*: sign-in and the signed-in user's account. JWT only: an API key here is 401 jwt_required. */
@@ -81,7 +83,7 @@ export function authRoutes(services: Services): Route[] {
       summary: 'Change the password',
       description: 'The new password: 8-128 characters with an upper-case letter, a lower-case letter, a digit and a special character (422 `weak_password` lists what is missing). Other sessions of the user end.',
       body: PasswordChange,
-      responses: { 200: { description: 'changed', schema: Ack }, 401: unauthorized('`invalid_credentials`: the current password is wrong'), 429: unauthorized('`too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After)'), 422: { description: '`weak_password`', schema: ErrorBody } },
+      responses: { 200: { description: 'changed', schema: Ack }, 401: unauthorized('`invalid_credentials`: the current password is wrong'), 429: accountLocked, 422: { description: '`weak_password`', schema: ErrorBody } },
       async handle({ body, actor, requestId, ip }) {
         await changePassword(checking, { actor, requestId, ip, currentPassword: body.current_password, newPassword: body.new_password, sessionId: actor.sessionId });
         return { status: 200, body: { message: 'password changed' } };
@@ -98,7 +100,7 @@ export function authRoutes(services: Services): Route[] {
       method: 'POST', path: '/auth/2fa/confirm', operationId: 'confirmTotp', tags: ['auth'], auth: 'user',
       summary: 'Turn two-factor on with a first code',
       body: Code,
-      responses: { 200: { description: 'on', schema: Ack }, 401: unauthorized('`invalid_totp_code`'), 429: unauthorized('`too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After)'), 409: { description: '`totp_not_pending`', schema: ErrorBody } },
+      responses: { 200: { description: 'on', schema: Ack }, 401: unauthorized('`invalid_totp_code`'), 429: accountLocked, 409: { description: '`totp_not_pending`', schema: ErrorBody } },
       async handle({ body, actor, requestId, ip }) {
         await confirmOrDisableTotp(checking, { actor, requestId, ip, code: body.code, action: 'confirm', sessionId: actor.sessionId });
         return { status: 200, body: { message: 'two-factor authentication is on' } };
@@ -108,7 +110,7 @@ export function authRoutes(services: Services): Route[] {
       method: 'POST', path: '/auth/2fa/disable', operationId: 'disableTotp', tags: ['auth'], auth: 'user',
       summary: 'Turn two-factor off with a current code',
       body: Code,
-      responses: { 200: { description: 'off', schema: Ack }, 401: unauthorized('`invalid_totp_code`'), 429: unauthorized('`too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After)'), 409: { description: '`totp_not_enabled`', schema: ErrorBody } },
+      responses: { 200: { description: 'off', schema: Ack }, 401: unauthorized('`invalid_totp_code`'), 429: accountLocked, 409: { description: '`totp_not_enabled`', schema: ErrorBody } },
       async handle({ body, actor, requestId, ip }) {
         await confirmOrDisableTotp(checking, { actor, requestId, ip, code: body.code, action: 'disable', sessionId: actor.sessionId });
         return { status: 200, body: { message: 'two-factor authentication is off' } };
