@@ -6,6 +6,7 @@ import { eventData, runsOfType, type Projector } from '../../src/readmodel/proje
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { foldText } from '../shared/fold.ts';
+import type { InvoiceDetailRow } from './queries.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
 
@@ -107,6 +108,22 @@ function toNewRow(event: RecordedEvent): NewRow {
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
     document: { content: d.content, totals: d.totals, warnings: [] }, source: 'peppol', peppol_message_id: d.peppol_message_id, delivery,
   });
+}
+
+/**
+ * The row a created invoice gets, as its detail read returns it: what the create answers without
+ * reading the row back (the create's test proves it equal to a GET).
+ */
+export function createdInvoiceRow(d: InvoiceCreated['data'], revision: number): InvoiceDetailRow {
+  const created = new Date(d.created_at);
+  return {
+    id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
+    invoice_number: d.content.invoice_number, invoice_type: d.content.invoice_type, status: 'draft', issue_date: d.content.issue_date,
+    due_date: d.content.due_date, currency_code: d.content.currency_code, supplier_name: d.content.supplier.name, buyer_name: d.content.buyer.name,
+    buyer_vat_id: d.content.buyer.vat_id, customer_id: d.content.customer_id, total_net: d.totals.total_net, total_vat: d.totals.total_vat,
+    total_gross: d.totals.total_gross, created_by: d.created_by, created_at: created, updated_at: created, version: revision, source: 'api',
+    peppol_message_id: null, fs_submission_id: null, document: { content: d.content, totals: d.totals, warnings: d.warnings }, delivery: NO_DELIVERY,
+  };
 }
 
 /** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */

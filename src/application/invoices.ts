@@ -14,7 +14,7 @@ import {
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { fold } from '../../commands/shared/decider.ts';
-import { invoiceSeriesStream, invoiceStream, type InvoiceNumberReserved } from '../../events/invoices.ts';
+import { invoiceSeriesStream, invoiceStream, type InvoiceCreated, type InvoiceNumberReserved } from '../../events/invoices.ts';
 import { getCustomer } from '../../projections/customer-directory/queries.ts';
 import { findCompany, type CompanyRow } from '../../projections/tenancy/queries.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
@@ -91,6 +91,8 @@ export interface Created {
   invoice_id: string;
   version: number;
   position: Position;
+  /** what was decided: the read model's row follows from it */
+  event: InvoiceCreated;
 }
 
 /**
@@ -123,7 +125,9 @@ export async function createInvoice(
   // the lines do not depend on the number: keeping the checked ones keeps their computed totals
   const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
   const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata, newStream: true });
-  return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position };
+  const event = handled.events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
+  if (!event) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
+  return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position, event };
 }
 
 /** PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). */

@@ -5,6 +5,7 @@ import { stableUuid } from '../../commands/shared/stable-id.ts';
 import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
+import { createdInvoiceRow } from '../../projections/invoices/projector.ts';
 import { INVOICE_SORT_COLUMNS, getInvoice, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
@@ -114,9 +115,11 @@ export function invoiceRoutes(services: Services): Route[] {
     return company;
   }
 
-  async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest, scope: InvoiceScope) {
+  async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest) {
     const created = await createInvoice(deps(), { actor, requestId, company, body });
-    const invoice = await readAfter(created.position, scope, created.invoice_id);
+    // the answer follows from the decided event; the wait keeps a GET right after it consistent
+    await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['invoices']);
+    const invoice = invoiceBody(createdInvoiceRow(created.event.data, created.version));
     return { status: 201, body: invoice, headers: { etag: `"${invoice.version}"`, location: `${API_PREFIX}/companies/${company.id}/invoices/${invoice.id}` } };
   }
 
@@ -146,7 +149,7 @@ export function invoiceRoutes(services: Services): Route[] {
       params: CompanyParams, body: InvoiceRequest, responses: createResponses,
       async handle({ params, body, actor, requestId }) {
         const company = await companyOf(services, actor, params.company_id);
-        return create(actor, requestId, company, body, { organisationId: actor.organisationId, companyId: company.id });
+        return create(actor, requestId, company, body);
       },
     }),
     defineRoute({
@@ -155,7 +158,7 @@ export function invoiceRoutes(services: Services): Route[] {
       body: InvoiceRequest, responses: createResponses,
       async handle({ body, actor, requestId }) {
         const company = await companyForUnscoped(actor, body.supplier?.vat_id);
-        return create(actor, requestId, company, body, { organisationId: actor.organisationId, companyId: null });
+        return create(actor, requestId, company, body);
       },
     }),
     defineRoute({
