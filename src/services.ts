@@ -12,6 +12,7 @@ import { tenancy } from '../projections/tenancy/projector.ts';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { loadCodeLists } from './invoicing/code-lists-loader.ts';
 import { createValidator, type Validator } from './validation/index.ts';
+import { newLookups, type Lookups } from './application/lookups.ts';
 import { SeriesReservations } from './application/series-cache.ts';
 import { usageCounts, type UsageCounts } from './application/usage.ts';
 import { receivePeppolMessage } from './application/inbound.ts';
@@ -73,6 +74,8 @@ export interface Services {
   codeLists: CodeLists | null;
   /** invoice-number series reservations, serialised per series within this process */
   series: SeriesReservations;
+  /** companies and customers' party fields as the invoice routes look them up: rows written once, kept in memory */
+  lookups: Lookups;
   /** the monthly invoice counts, group-committed per organisation and month */
   usage: UsageCounts;
   /** the Peppol network (the sandbox: a closed loop between companies of this service) */
@@ -177,6 +180,7 @@ export async function openServices(
     database: embedded ? 'pglite' : 'postgres',
     codeLists,
     series: new SeriesReservations({ store, ids }),
+    lookups: newLookups(),
     usage: usageCounts({ store, ids }),
     network: peppol,
     fs,

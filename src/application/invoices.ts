@@ -1,5 +1,5 @@
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
-import { toInvoiceContent, toParty, type ContentDefaults } from '../../commands/invoices/content.ts';
+import { toInvoiceContent, type ContentDefaults } from '../../commands/invoices/content.ts';
 import { invoiceDecider } from '../../commands/invoices/decider.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import {
@@ -15,16 +15,16 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { invoiceSeriesStream, invoiceStream, type InvoiceCreated, type InvoiceNumberReserved } from '../../events/invoices.ts';
-import { getCustomer } from '../../projections/customer-directory/queries.ts';
-import { findCompany, type CompanyRow } from '../../projections/tenancy/queries.ts';
+import type { CompanyRow } from '../../projections/tenancy/queries.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
 import { claimUnique } from './claims.ts';
+import { buyerOf } from './lookups.ts';
 import { requestMetadata } from './metadata.ts';
 
-export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'series'> & { codeLists: CodeLists };
+export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'series' | 'lookups'> & { codeLists: CodeLists };
 
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);
@@ -36,19 +36,8 @@ function companyParty(company: CompanyRow): Party {
   };
 }
 
-export async function companyOf(deps: Pick<Services, 'readModels'>, actor: Actor, companyId: string): Promise<CompanyRow> {
-  const company = await findCompany(deps.readModels, actor.organisationId, companyId);
-  if (!company) throw new DomainError('company_not_found', 404, 'company not found');
-  return company;
-}
-
 async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
-  let buyer: Party | null = null;
-  if (request.customer_id) {
-    const customer = await getCustomer(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, request.customer_id);
-    if (!customer) throw new DomainError('customer_not_found', 404, 'customer_id names no customer of this company');
-    buyer = toParty(customer);
-  }
+  const buyer = request.customer_id ? await buyerOf(deps, actor, company, request.customer_id) : null;
   return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
 }
 

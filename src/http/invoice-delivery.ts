@@ -3,7 +3,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { markInvoiceSent, sendInvoice, type DeliveryDeps } from '../application/delivery.ts';
-import { companyOf } from '../application/invoices.ts';
+import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { getInvoice } from '../../projections/invoices/queries.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';

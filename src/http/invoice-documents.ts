@@ -4,7 +4,7 @@ import type { InvoiceDetailRow } from '../../projections/invoices/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';
-import { companyOf } from '../application/invoices.ts';
+import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';
 import { defineRoute, type Route } from './platform/index.ts';

@@ -5,7 +5,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { exportInvoices, type InvoiceRow } from '../../projections/invoices/queries.ts';
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
-import { companyOf } from '../application/invoices.ts';
+import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { InvoiceListQuery } from './invoices.ts';
 import { defineRoute, type Route } from './platform/index.ts';

@@ -10,7 +10,8 @@ import { INVOICE_SORT_COLUMNS, getInvoice, listInvoices, type InvoiceDetailRow, 
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
-import { companyOf, createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
+import { createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
+import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
 import { defineRoute, type Route } from './platform/index.ts';
