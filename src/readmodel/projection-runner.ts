@@ -222,19 +222,24 @@ export class ProjectionRunner {
    * catchUp) moved it, and this one follows the stored checkpoint, applying nothing.
    */
   private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
-    const ours = (stored: Position) => {
-      const saved = this.saved.get(projector.name)?.position;
-      return saved === undefined ? stored === from : stored === saved && from === this.position(projector.name).value;
-    };
+    const saved = this.saved.get(projector.name)?.position;
+    const expected = saved ?? from;
     const reached = await this.db.transaction(async (tx) => {
-      const rows: { position: string }[] = await tx.query(
-        'SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE',
-        [projector.name],
-      );
-      const stored = rows[0]?.position ?? START;
-      if (!ours(stored)) return stored;
+      const stored = (rows: { position: string }[]) => rows[0]?.position ?? START;
+      if (saved !== undefined && from !== this.position(projector.name).value) {
+        return stored(await tx.query('SELECT position FROM projection_checkpoints WHERE name = $1', [projector.name]));
+      }
+      // Moving the checkpoint first, only if it is still where this runner left it, takes the row
+      // lock and checks in one statement: a second runner waits here, then finds it moved.
+      // TypeORM answers an UPDATE with [rows, affected]
+      const [, moved] = (await tx.query(
+        'UPDATE projection_checkpoints SET position = $3, updated_at = now() WHERE name = $1 AND position = $2',
+        [projector.name, expected, to],
+      )) as [unknown[], number];
+      if (moved === 0) {
+        return stored(await tx.query('SELECT position FROM projection_checkpoints WHERE name = $1', [projector.name]));
+      }
       if (handled.length > 0) await projector.apply(handled, tx);
-      await tx.query('UPDATE projection_checkpoints SET position = $2, updated_at = now() WHERE name = $1', [projector.name, to]);
       return to;
     });
     this.saved.set(projector.name, { position: reached, at: Date.now() });
