@@ -49,9 +49,23 @@ export interface AppendResult {
   position: Position;
 }
 
+/** One stream to start with appendToNewStreams. */
+export interface NewStream {
+  streamId: string;
+  events: NewEvent[];
+}
+
 export interface EventStore {
   /** Appends atomically to one stream, or throws WrongExpectedRevision and writes nothing. */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Starts several new streams in one append; none may exist yet. All or nothing where the store
+   * can do it (Postgres, PGlite: one statement); EventStoreDB writes them one after another in the
+   * order given, so a failure can leave the earlier ones written. A stream that exists gives
+   * WrongExpectedRevision (expected 'no_stream') naming it, and on Postgres nothing is written.
+   * Returns one AppendResult per stream, in the order given.
+   */
+  appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /**
@@ -89,5 +103,16 @@ export class WrongExpectedRevision extends Error {
   ) {
     super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevision';
+  }
+}
+
+/** The input rules of appendToNewStreams, checked before anything is written (RangeError). */
+export function checkNewStreams(streams: readonly NewStream[]): void {
+  if (streams.length === 0) throw new RangeError('appendToNewStreams: no streams');
+  const seen = new Set<string>();
+  for (const { streamId, events } of streams) {
+    if (events.length === 0) throw new RangeError(`appendToNewStreams: ${streamId} has no events`);
+    if (seen.has(streamId)) throw new RangeError(`appendToNewStreams: ${streamId} given twice`);
+    seen.add(streamId);
   }
 }

@@ -18,6 +18,12 @@ function fakeStore() {
       for (const e of batch) events.push({ ...e, streamId, revision: events.length, position: String(events.length).padStart(8, '0'), recordedAt: new Date() });
       return { nextRevision: events.length - 1, position: String(events.length).padStart(8, '0') };
     },
+    // one stream only: enough for a caller that starts a single stream this way
+    async appendToNewStreams(streams) {
+      const results = [];
+      for (const { streamId, events: batch } of streams) results.push(await store.append(streamId, batch, 'no_stream'));
+      return results;
+    },
     readStream: async () => [...events],
     readAll: async () => [],
     subscribe: () => EMPTY,

@@ -2,7 +2,15 @@ import { expect } from 'chai';
 import pg from 'pg';
 import type { Subscription } from 'rxjs';
 import { createEsdbEventStore } from '../../src/eventstore/esdb/index.ts';
-import { START, WrongExpectedRevision, type EventStore, type Position, type RecordedEvent } from '../../src/eventstore/index.ts';
+import {
+  START,
+  WrongExpectedRevision,
+  type EventStore,
+  type NewEvent,
+  type NewStream,
+  type Position,
+  type RecordedEvent,
+} from '../../src/eventstore/index.ts';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.ts';
 import { freshDatabase } from '../support/database.ts';
 import { endPool, eventually, mark, newEvent, readAllOf, sleep, streamId } from './support.ts';
@@ -11,6 +19,8 @@ interface Harness {
   store: EventStore;
   /** the append's position is exactly its last event's (postgres); EventStoreDB only promises <= */
   exactAppendPosition: boolean;
+  /** appendToNewStreams writes all streams or none (postgres); EventStoreDB writes them one by one */
+  atomicNewStreams: boolean;
   teardown(): Promise<void>;
 }
 
@@ -249,6 +259,125 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
       typed.unsubscribe();
     }
   });
+
+  describe('appendToNewStreams', () => {
+    const start = (streamId: string, events: NewEvent[]): NewStream => ({ streamId, events });
+
+    it('starts several streams: revisions from 0 in each, positions and readAll in the order given', async () => {
+      // given in anti-alphabetical order, so the store cannot pass by sorting stream ids
+      const first = streamId('new-z');
+      const second = streamId('new-a');
+      const firstEvents = [newEvent('Z0'), newEvent('Z1'), newEvent('Z2')];
+      const secondEvents = [newEvent('A0'), newEvent('A1')];
+      const after = await mark(store);
+      const [one, two] = await store.appendToNewStreams([start(first, firstEvents), start(second, secondEvents)]);
+
+      const readFirst = await store.readStream(first);
+      const readSecond = await store.readStream(second);
+      expect(readFirst.map((e) => [e.id, e.revision])).to.deep.equal(firstEvents.map((e, i) => [e.id, i]));
+      expect(readSecond.map((e) => [e.id, e.revision])).to.deep.equal(secondEvents.map((e, i) => [e.id, i]));
+      expect([one?.nextRevision, two?.nextRevision]).to.deep.equal([2, 1]);
+      // each result is reached by reaching its stream's last event, and they follow the order given
+      const [lastOfFirst, lastOfSecond] = [readFirst[2]?.position ?? '', readSecond[1]?.position ?? ''];
+      expect((one?.position ?? '') > after && (one?.position ?? '') <= lastOfFirst).to.equal(true);
+      expect((two?.position ?? '') > lastOfFirst && (two?.position ?? '') <= lastOfSecond).to.equal(true);
+      if (harness?.exactAppendPosition) expect([one?.position, two?.position]).to.deep.equal([lastOfFirst, lastOfSecond]);
+
+      const all = await readAllOf(store, after, [first, second], 5);
+      expect(all.map((e) => e.id)).to.deep.equal([...firstEvents, ...secondEvents].map((e) => e.id));
+    });
+
+    it('refuses when one stream exists, naming it; where atomic, writes none of the others', async () => {
+      const fresh = streamId('new-fresh');
+      const existing = streamId('new-existing');
+      const later = streamId('new-later');
+      await store.append(existing, [newEvent('Old0'), newEvent('Old1')], 'no_stream');
+
+      const error = await rejection(
+        store.appendToNewStreams([start(fresh, [newEvent('F')]), start(existing, [newEvent('E')]), start(later, [newEvent('L')])]),
+      );
+      expect(error).to.be.instanceOf(WrongExpectedRevision);
+      expect(error).to.include({ streamId: existing, expected: 'no_stream', actual: 1 });
+      expect((await store.readStream(existing)).map((e) => e.type)).to.deep.equal(['Old0', 'Old1']);
+      expect(await store.readStream(later)).to.deep.equal([]);
+      // EventStoreDB has written `fresh` before it reached `existing`
+      if (harness?.atomicNewStreams) expect(await store.readStream(fresh)).to.deep.equal([]);
+    });
+
+    it('lets exactly one of two concurrent calls sharing a stream win; where atomic, the loser writes nothing', async () => {
+      for (let round = 0; round < 5; round++) {
+        const shared = streamId('new-shared');
+        const own = [streamId('new-own'), streamId('new-own')];
+        const sharedEvents = own.map((_, i) => [newEvent('Shared', { call: i }), newEvent('Shared', { call: i })]);
+        // the shared stream first in one call and last in the other
+        const outcomes = await Promise.allSettled([
+          store.appendToNewStreams([start(own[0] ?? '', [newEvent('Own'), newEvent('Own')]), start(shared, sharedEvents[0] ?? [])]),
+          store.appendToNewStreams([start(shared, sharedEvents[1] ?? []), start(own[1] ?? '', [newEvent('Own'), newEvent('Own')])]),
+        ]);
+
+        expect(outcomes.map((o) => o.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+        const winner = outcomes.findIndex((o) => o.status === 'fulfilled');
+        const loser = 1 - winner;
+        const [lost] = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+        expect(lost).to.be.instanceOf(WrongExpectedRevision);
+        expect(lost).to.include({ streamId: shared, expected: 'no_stream' });
+        expect((await store.readStream(shared)).map((e) => e.id)).to.deep.equal(sharedEvents[winner]?.map((e) => e.id));
+        expect(await store.readStream(own[winner] ?? '')).to.have.length(2);
+        if (harness?.atomicNewStreams) expect(await store.readStream(own[loser] ?? '')).to.deep.equal([]);
+      }
+    });
+
+    it('where atomic, lets exactly one of two calls sharing two streams in opposite order win', async function () {
+      // EventStoreDB can fail both: each writes its first stream, then finds the other's
+      if (!harness?.atomicNewStreams) this.skip();
+      for (let round = 0; round < 5; round++) {
+        const [s, t] = [streamId('new-s'), streamId('new-t')];
+        const batch = () => Array.from({ length: 20 }, () => newEvent('Crossed'));
+        const outcomes = await Promise.allSettled([
+          store.appendToNewStreams([start(s, batch()), start(t, batch())]),
+          store.appendToNewStreams([start(t, batch()), start(s, batch())]),
+        ]);
+        expect(outcomes.map((o) => o.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+        for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(WrongExpectedRevision);
+        expect(await store.readStream(s)).to.have.length(20);
+        expect(await store.readStream(t)).to.have.length(20);
+      }
+    });
+
+    it('refuses an empty list, a stream without events or one stream twice, writing nothing', async () => {
+      const a = streamId('new-invalid');
+      const invalid: NewStream[][] = [
+        [],
+        [start(a, [newEvent('A')]), start(streamId('new-empty'), [])],
+        [start(a, [newEvent('A')]), start(a, [newEvent('B')])],
+      ];
+      for (const streams of invalid) expect(await rejection(store.appendToNewStreams(streams))).to.be.instanceOf(RangeError);
+      expect(await store.readStream(a)).to.deep.equal([]);
+    });
+
+    it('emits on appended$ and appendedTypes$ after success only; once, with every type, where atomic', async () => {
+      const types: (readonly string[])[] = [];
+      const emitted: Position[] = [];
+      const typed = store.appendedTypes$.subscribe((a) => types.push(a.types));
+      const subscription = store.appended$.subscribe((p) => emitted.push(p));
+      try {
+        const existing = streamId('new-emit-existing');
+        await store.append(existing, [newEvent('Old')], 'no_stream');
+        emitted.length = types.length = 0;
+        await rejection(store.appendToNewStreams([start(streamId('new-emit'), [newEvent('X')]), start(existing, [newEvent('Y')])]));
+        if (harness?.atomicNewStreams) expect(emitted).to.deep.equal([]);
+
+        emitted.length = types.length = 0;
+        const results = await store.appendToNewStreams([start(streamId('new-emit'), [newEvent('A')]), start(streamId('new-emit'), [newEvent('B'), newEvent('C')])]);
+        expect(emitted.at(-1)).to.equal(results.at(-1)?.position);
+        expect(types.flat()).to.deep.equal(['A', 'B', 'C']);
+        if (harness?.atomicNewStreams) expect(types).to.deep.equal([['A', 'B', 'C']]);
+      } finally {
+        subscription.unsubscribe();
+        typed.unsubscribe();
+      }
+    });
+  });
 }
 
 describe('event store contract', () => {
@@ -262,6 +391,7 @@ describe('event store contract', () => {
       return {
         store,
         exactAppendPosition: true,
+        atomicNewStreams: true,
         async teardown() {
           await store.close();
           await endPool(pool);
@@ -279,7 +409,7 @@ describe('event store contract', () => {
     }
     eventStoreContract(async () => {
       const store = createEsdbEventStore(url);
-      return { store, exactAppendPosition: false, teardown: () => store.close() };
+      return { store, exactAppendPosition: false, atomicNewStreams: false, teardown: () => store.close() };
     });
   });
 });

@@ -12,10 +12,12 @@ import { Observable, Subject, takeUntil, throwError } from 'rxjs';
 import {
   START,
   WrongExpectedRevision,
+  checkNewStreams,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type NewStream,
   type AppendedTypes,
   type Position,
   type RecordedEvent,
@@ -68,6 +70,14 @@ export class EsdbEventStore implements EventStore {
     this.appended.next(position);
     this.appendedTypes.next({ position, types: events.map((e) => e.type) });
     return { nextRevision: Number(result.nextExpectedRevision), position };
+  }
+
+  /** Not atomic: EventStoreDB appends to one stream at a time, so the streams go one by one, in order. */
+  async appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
+    checkNewStreams(streams);
+    const results: AppendResult[] = [];
+    for (const { streamId, events } of streams) results.push(await this.append(streamId, events, 'no_stream'));
+    return results;
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {

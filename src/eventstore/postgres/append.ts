@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import type { ExpectedRevision, NewEvent } from '../port.ts';
+import { checkNewStreams, type ExpectedRevision, type NewEvent, type NewStream } from '../port.ts';
 
 /*
  * An append is ONE statement, so it needs no explicit transaction and one round trip:
@@ -80,4 +80,40 @@ export function appendStatement(
   ];
   if (typeof expected === 'number') values.push(expected);
   return prepared ? { name: guard.name, text: sql(guard), values } : { text: sql(guard), values };
+}
+
+/*
+ * Starting several streams is ONE statement too, built the same way: every event of every stream
+ * in one set of parallel arrays, with its stream id and its revision (0-based within its own
+ * stream) alongside. The guard is uncorrelated, so it keeps every row or none; if another append
+ * started one of the streams after our snapshot, its revision 0 collides on the unique key and
+ * the whole statement writes nothing. ORDER BY ord makes global_position follow the order given.
+ */
+const NEW_STREAMS = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
+SELECT e.event_id, e.stream_id, e.stream_revision, e.type, e.data, e.metadata
+FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[])
+  WITH ORDINALITY AS e(event_id, stream_id, stream_revision, type, data, metadata, ord)
+WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($7::text[]))
+ORDER BY e.ord
+RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
+  stream_id, stream_revision::text AS stream_revision`;
+
+export interface NewStreamRow extends AppendedRow {
+  stream_id: string;
+}
+
+/** The statement that starts `streams` (validated first: see checkNewStreams). */
+export function newStreamsStatement(streams: readonly NewStream[], prepared = false): pg.QueryConfig {
+  checkNewStreams(streams);
+  const events = streams.flatMap(({ streamId, events }) => events.map((event, revision) => ({ streamId, revision, event })));
+  const values: unknown[] = [
+    events.map((e) => e.event.id),
+    events.map((e) => e.streamId),
+    events.map((e) => e.revision),
+    events.map((e) => e.event.type),
+    events.map((e) => JSON.stringify(e.event.data)),
+    events.map((e) => JSON.stringify(e.event.metadata)),
+    streams.map((s) => s.streamId),
+  ];
+  return prepared ? { name: 'eventstore_append_new_streams', text: NEW_STREAMS, values } : { text: NEW_STREAMS, values };
 }

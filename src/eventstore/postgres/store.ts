@@ -7,11 +7,12 @@ import {
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
+  type NewStream,
   type AppendedTypes,
   type Position,
   type RecordedEvent,
 } from '../port.ts';
-import { appendStatement, type AppendedRow } from './append.ts';
+import { appendStatement, newStreamsStatement, type AppendedRow, type NewStreamRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
 import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
 import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
@@ -35,6 +36,9 @@ export interface PostgresEventStoreOptions {
 /** 'any' appends that lose a race on the next revision simply try again after the new head. */
 const ANY_ATTEMPTS = 5;
 
+/** appendToNewStreams calls that cross on two streams can deadlock; the victim tries again. */
+const DEADLOCK_ATTEMPTS = 3;
+
 // ORDER BY names are qualified: EVENT_COLUMNS casts them to text under the same names, and an
 // unqualified ORDER BY name means the output column, so "10" would sort before "9".
 const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY events.stream_revision`;
@@ -53,6 +57,11 @@ ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
 
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
+
+// each stream's head (null: no such stream) in the order given; max() per stream uses the unique index
+const STREAM_HEADS = `SELECT s.stream_id, (SELECT max(stream_revision) FROM events WHERE events.stream_id = s.stream_id)::text AS revision
+FROM unnest($1::text[]) WITH ORDINALITY AS s(stream_id, ord)
+ORDER BY s.ord`;
 
 /**
  * The event store on Postgres through `pg`; the same SQL runs on PGlite behind pglite-socket.
@@ -103,6 +112,31 @@ export class PostgresEventStore implements EventStore {
       this.appendedTypes.next({ position, types: events.map((e) => e.type) });
       return { nextRevision: Number(last.stream_revision), position };
     }
+  }
+
+  async appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
+    const statement = newStreamsStatement(streams, this.prepared);
+    let rows: NewStreamRow[];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        rows = (await this.pool.query<NewStreamRow>(statement)).rows;
+        break;
+      } catch (error) {
+        // two calls that share streams in opposite order can deadlock on the unique index; the
+        // victim wrote nothing, and trying again meets the winner's rows as a plain conflict
+        if (isDeadlock(error) && attempt < DEADLOCK_ATTEMPTS) continue;
+        if (!isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw error;
+        throw await this.newStreamsConflict(streams);
+      }
+    }
+    const last = rows.at(-1);
+    if (!last) throw await this.newStreamsConflict(streams);
+    const results = resultsInOrder(streams, rows);
+    // one wake-up for the whole statement: the last row has the highest position
+    const position = encodePosition(last.transaction_id, last.global_position);
+    this.appended.next(position);
+    this.appendedTypes.next({ position, types: streams.flatMap((s) => s.events.map((e) => e.type)) });
+    return results;
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -160,6 +194,36 @@ export class PostgresEventStore implements EventStore {
       .catch(() => 'unknown' as const);
     return new WrongExpectedRevision(streamId, expected, actual);
   }
+
+  /** The conflict error for the first of `streams` that exists (one extra query, failures only). */
+  private async newStreamsConflict(streams: readonly NewStream[]): Promise<WrongExpectedRevision> {
+    const ids = streams.map((s) => s.streamId);
+    const heads = await this.pool
+      .query<{ stream_id: string; revision: string | null }>(STREAM_HEADS, [ids])
+      .then(({ rows }) => rows)
+      .catch(() => []);
+    const existing = heads.find((head) => head.revision != null);
+    // only if the lookup failed: one of these streams exists, which one is not known
+    if (existing?.revision == null) return new WrongExpectedRevision(ids.join(', '), 'no_stream', 'unknown');
+    return new WrongExpectedRevision(existing.stream_id, 'no_stream', Number(existing.revision));
+  }
+}
+
+/** One result per stream, in the order given: each stream's last row (rows follow ORDER BY ord). */
+function resultsInOrder(streams: readonly NewStream[], rows: readonly NewStreamRow[]): AppendResult[] {
+  const last = new Map<string, AppendResult>();
+  for (const row of rows) {
+    last.set(row.stream_id, { nextRevision: Number(row.stream_revision), position: encodePosition(row.transaction_id, row.global_position) });
+  }
+  return streams.map(({ streamId }) => {
+    const result = last.get(streamId);
+    if (!result) throw new Error(`appendToNewStreams: no row came back for ${streamId}`);
+    return result;
+  });
+}
+
+function isDeadlock(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'code' in error && error.code === '40P01';
 }
 
 function isUniqueViolation(error: unknown, constraint: string): boolean {
