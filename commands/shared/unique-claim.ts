@@ -3,8 +3,9 @@ import type { Decider } from './decider.ts';
 import type { DomainError } from './domain-error.ts';
 
 /**
- * Write-side uniqueness. A value is claimed (one stream per scope and value) before the stream of
- * its holder is written. Event stores append to one stream atomically, so a crash between the two
+ * Write-side uniqueness. A value is claimed (one stream per scope and value) before or with the
+ * stream of its holder: together in one append where the store can start several streams at once
+ * (Postgres), one after the other where it cannot (EventStoreDB). There a crash between the two
  * appends can leave a claim whose holder never came to be; such a claim is taken over once it is
  * older than ORPHANED_AFTER_MS and its holder still does not exist (read by the handler). A younger
  * one may belong to a creation still in flight, so it blocks like any other.

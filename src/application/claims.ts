@@ -1,11 +1,43 @@
 import type { ClaimState, ClaimValue } from '../../commands/shared/unique-claim.ts';
 import type { Decider } from '../../commands/shared/decider.ts';
 import { claimStream, type ValueClaimed } from '../../events/claims.ts';
-import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { WrongExpectedRevision, type AppendResult, type EventMetadata, type NewStream } from '../eventstore/port.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+
+type Claim = { scope: string; value: string; holderId: string; holderStream: (holder: string) => string };
+
+/**
+ * Claims `value` for a holder that does not exist yet and starts the holder's stream with it.
+ * Most values are claimed for the first time, so both go in one append, all or nothing (where the
+ * store can: see appendToNewStreams). A value already claimed takes the long way: claimUnique
+ * (which takes over a claim whose holder never got written, or refuses), then the holder alone.
+ * Returns the holder's append.
+ */
+export async function claimForNewHolder(
+  deps: Deps,
+  decider: Decider<ClaimValue, ValueClaimed, ClaimState>,
+  claim: Claim,
+  holder: NewStream,
+  metadata: EventMetadata,
+): Promise<AppendResult> {
+  const first: ClaimValue = {
+    type: 'ClaimValue', scope: claim.scope, value: claim.value, holder_id: claim.holderId, holder_exists: false,
+    at: deps.clock.now().toISOString(),
+  };
+  const claimed = { streamId: claimStream(claim.scope, claim.value), events: toNewEvents(deps, decider.decide(first, decider.initialState), metadata) };
+  try {
+    const [, appended] = await deps.store.appendToNewStreams([claimed, holder]);
+    if (!appended) throw new Error(`appendToNewStreams gave no result for ${holder.streamId}`);
+    return appended;
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevision && error.streamId === claimed.streamId)) throw error;
+  }
+  await claimUnique(deps, decider, claim, metadata);
+  return deps.store.append(holder.streamId, holder.events, 'no_stream');
+}
 
 /**
  * Claims `value` in `scope` for `holderId`, or throws the decider's conflict error. Most values
@@ -16,7 +48,7 @@ type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
 export async function claimUnique(
   deps: Deps,
   decider: Decider<ClaimValue, ValueClaimed, ClaimState>,
-  claim: { scope: string; value: string; holderId: string; holderStream: (holder: string) => string },
+  claim: Claim,
   metadata: EventMetadata,
 ): Promise<void> {
   const stream = claimStream(claim.scope, claim.value);

@@ -1,6 +1,7 @@
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../commands/invoices/content.ts';
 import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import {
   DEFAULT_PATTERNS,
@@ -17,10 +18,10 @@ import { fold } from '../../commands/shared/decider.ts';
 import { invoiceSeriesStream, invoiceStream, type InvoiceCreated, type InvoiceNumberReserved } from '../../events/invoices.ts';
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
-import type { EventMetadata, Position } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import type { AppendResult, EventMetadata, Position } from '../eventstore/port.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
-import { claimUnique } from './claims.ts';
+import { claimForNewHolder } from './claims.ts';
 import { buyerOf } from './lookups.ts';
 import { requestMetadata } from './metadata.ts';
 
@@ -41,39 +42,32 @@ async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: Company
   return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
 }
 
+type Written = { events: InvoiceStreamEvent[]; appended: AppendResult };
+
 /**
- * The next number of a series, claimed in the organisation and tax year. A number a client
- * already took is skipped (the series has moved past it, the next one is tried).
+ * The next number of a series, written with the invoice (`write` claims it in the organisation
+ * and tax year). A number a client already took is skipped: the series has moved past it, and the
+ * next one is tried.
  */
-async function reserveNumber(
+async function writeWithSeriesNumber(
   deps: InvoiceDeps,
-  scope: { organisationId: string; workspaceId: string; kind: SeriesKind; year: string; invoiceId: string },
+  scope: { workspaceId: string; kind: SeriesKind; year: string; invoiceId: string },
   metadata: EventMetadata,
-): Promise<string> {
+  write: (number: string) => Promise<Written>,
+): Promise<Written> {
   const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
   for (let attempt = 0; attempt < 200; attempt++) {
     const reserved = await deps.series.reserve(stream, {
       type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
       invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
     }, metadata);
-    const number = reserved.data.invoice_number;
     try {
-      await claimNumber(deps, scope.organisationId, scope.year, number, scope.invoiceId, metadata);
-      return number;
+      return await write(reserved.data.invoice_number);
     } catch (error) {
       if (!(error instanceof DomainError && error.code === 'invoice_number_conflict')) throw error;
     }
   }
   throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
-}
-
-function claimNumber(deps: InvoiceDeps, organisationId: string, year: string, number: string, invoiceId: string, metadata: EventMetadata) {
-  return claimUnique(
-    deps,
-    invoiceNumberClaimDecider,
-    { scope: invoiceNumberScope(organisationId, year), value: invoiceNumberKey(number), holderId: invoiceId, holderStream: invoiceStream },
-    metadata,
-  );
 }
 
 export interface Created {
@@ -107,16 +101,22 @@ export async function createInvoice(
   invoiceDecider.decide(command(provisional), invoiceDecider.initialState); // refuses (422) before any write
 
   const year = taxYear(body.issue_date);
-  const number = body.invoice_number
-    ? (await claimNumber(deps, actor.organisationId, year, body.invoice_number, invoiceId, metadata), body.invoice_number)
-    : await reserveNumber(deps, { organisationId: actor.organisationId, workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata);
-
-  // the lines do not depend on the number: keeping the checked ones keeps their computed totals
-  const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
-  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), { metadata, newStream: true });
-  const event = handled.events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
+  // The number is claimed in the organisation and tax year together with the invoice's first
+  // event: one append when the number is new. The lines do not depend on the number: keeping the
+  // checked ones keeps their computed totals.
+  const write = async (number: string): Promise<Written> => {
+    const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
+    const events = invoiceDecider.decide(command(content), invoiceDecider.initialState);
+    const claim = { scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number), holderId: invoiceId, holderStream: invoiceStream };
+    const invoice = { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, events, metadata) };
+    return { events, appended: await claimForNewHolder(deps, invoiceNumberClaimDecider, claim, invoice, metadata) };
+  };
+  const { events, appended } = body.invoice_number
+    ? await write(body.invoice_number)
+    : await writeWithSeriesNumber(deps, { workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata, write);
+  const event = events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
   if (!event) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
-  return { invoice_id: invoiceId, version: handled.version, position: handled.position as Position, event };
+  return { invoice_id: invoiceId, version: appended.nextRevision, position: appended.position, event };
 }
 
 /** PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). */

@@ -1,6 +1,6 @@
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { fold } from '../../commands/shared/decider.ts';
-import { WrongExpectedRevision, type EventMetadata, type EventStore, type Position } from '../eventstore/port.ts';
+import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
 
 export interface Handled<Event, State> {
@@ -10,6 +10,11 @@ export interface Handled<Event, State> {
   /** where read models must reach to show the effect; null when nothing was appended */
   position: Position | null;
   state: State;
+}
+
+/** Decided events as the store takes them: each with a new id and the command's metadata. */
+export function toNewEvents(deps: { ids: Ids }, events: readonly DomainEvent<string, object>[], metadata: EventMetadata): NewEvent[] {
+  return events.map((e) => ({ id: deps.ids.next(), type: e.type, data: e.data as Record<string, unknown>, metadata }));
 }
 
 /**
@@ -52,10 +57,6 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
   if (stale) refuseStale();
   if (events.length === 0) return { events, version: current, position: null, state };
   await options.beforeAppend?.(events);
-  const appended = await deps.store.append(
-    streamId,
-    events.map((e) => ({ id: deps.ids.next(), type: e.type, data: e.data as Record<string, unknown>, metadata: options.metadata })),
-    current < 0 ? 'no_stream' : current,
-  );
+  const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), current < 0 ? 'no_stream' : current);
   return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
 }
