@@ -42,7 +42,7 @@ const GUARDS = {
 function sql(guard: Guard): string {
   return `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
 SELECT e.event_id, $1, ${guard.base} + e.ord, e.type, e.data, e.metadata
-FROM unnest($2::uuid[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+FROM unnest($2::uuid[], $3::text[], $4::json[], $5::json[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
 WHERE ${guard.check}
 ORDER BY e.ord
 RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
@@ -91,7 +91,7 @@ export function appendStatement(
  */
 const NEW_STREAMS = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
 SELECT e.event_id, e.stream_id, e.stream_revision, e.type, e.data, e.metadata
-FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::jsonb[], $6::jsonb[])
+FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::json[], $6::json[])
   WITH ORDINALITY AS e(event_id, stream_id, stream_revision, type, data, metadata, ord)
 WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($7::text[]))
 ORDER BY e.ord

@@ -8,8 +8,8 @@ export const EVENT_COLUMNS = `global_position::text AS global_position, transact
 /** The same, but data and metadata only for events of the types in parameter `$n` (text[]). */
 export const eventColumnsWithDataOf = (n: number) => `global_position::text AS global_position, transaction_id::text AS transaction_id,
   event_id::text AS event_id, stream_id, stream_revision::text AS stream_revision, type,
-  CASE WHEN type = ANY($${n}::text[]) THEN data ELSE '{}'::jsonb END AS data,
-  CASE WHEN type = ANY($${n}::text[]) THEN metadata ELSE '{}'::jsonb END AS metadata, recorded_at`;
+  CASE WHEN type = ANY($${n}::text[]) THEN data ELSE '{}'::json END AS data,
+  CASE WHEN type = ANY($${n}::text[]) THEN metadata ELSE '{}'::json END AS metadata, recorded_at`;
 
 export interface EventRow {
   global_position: string;
