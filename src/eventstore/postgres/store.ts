@@ -3,6 +3,7 @@ import { Subject, takeUntil, throwError, type Observable } from 'rxjs';
 import { pollingSubscription } from '../polling.ts';
 import {
   WrongExpectedRevision,
+  checkNewStreams,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -12,6 +13,7 @@ import {
   type Position,
   type RecordedEvent,
 } from '../port.ts';
+import { NewStreamsBatch } from './new-streams-batch.ts';
 import { appendStatement, newStreamsStatement, type AppendedRow, type NewStreamRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
 import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
@@ -75,6 +77,7 @@ export class PostgresEventStore implements EventStore {
   private readonly appended = new Subject<Position>();
   private readonly closing = new Subject<void>();
   private readonly loops = new Set<Promise<void>>();
+  private readonly newStreams = new NewStreamsBatch((streams) => this.startStreams(streams));
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
   private readonly ownsPool: boolean;
@@ -114,7 +117,18 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
+  /** Concurrent calls share one statement (NewStreamsBatch); each call is still all or nothing. */
+  appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
+    try {
+      checkNewStreams(streams);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.newStreams.submit(streams);
+  }
+
+  /** One statement that starts `streams`, all or nothing. */
+  private async startStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
     const statement = newStreamsStatement(streams, this.prepared);
     let rows: NewStreamRow[];
     for (let attempt = 1; ; attempt++) {
