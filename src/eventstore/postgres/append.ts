@@ -3,12 +3,13 @@ import { checkNewStreams, type ExpectedRevision, type NewEvent, type NewStream }
 
 /*
  * An append is ONE statement, so it needs no explicit transaction and one round trip:
- * the events arrive as parallel arrays, unnest(...) WITH ORDINALITY numbers them 1..n, and the
- * WHERE clause checks the expected revision in the same snapshot that inserts. Revisions are
- * base + ord. If another append got there first, either the WHERE filters every row out (zero
- * rows) or the UNIQUE (stream_id, stream_revision) constraint fires (the two raced past the
- * check): both mean "wrong expected revision", and the statement writes nothing either way.
- * ORDER BY ord makes global_position follow revision order inside the batch.
+ * the events arrive as one JSON array (json_to_recordset: one JSON.stringify here, no array
+ * literal to escape), each with its number `ord` 1..n, and the WHERE clause checks the expected
+ * revision in the same snapshot that inserts. Revisions are base + ord. If another append got
+ * there first, either the WHERE filters every row out (zero rows) or the UNIQUE
+ * (stream_id, stream_revision) constraint fires (the two raced past the check): both mean "wrong
+ * expected revision", and the statement writes nothing either way. ORDER BY ord makes
+ * global_position follow revision order inside the batch.
  */
 
 interface Guard {
@@ -24,8 +25,8 @@ const GUARDS = {
   // the event at revision N must exist; if N is not the last one, N + 1 collides on the unique key
   revision: {
     name: 'eventstore_append_revision',
-    base: '$6::bigint',
-    check: 'EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $6::bigint)',
+    base: '$3::bigint',
+    check: 'EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $3::bigint)',
   },
   no_stream: {
     name: 'eventstore_append_no_stream',
@@ -42,7 +43,7 @@ const GUARDS = {
 function sql(guard: Guard): string {
   return `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
 SELECT e.event_id, $1, ${guard.base} + e.ord, e.type, e.data, e.metadata
-FROM unnest($2::uuid[], $3::text[], $4::json[], $5::json[]) WITH ORDINALITY AS e(event_id, type, data, metadata, ord)
+FROM json_to_recordset($2::json) AS e(event_id uuid, type text, data json, metadata json, ord bigint)
 WHERE ${guard.check}
 ORDER BY e.ord
 RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
@@ -73,10 +74,7 @@ export function appendStatement(
   const guard = typeof expected === 'number' ? GUARDS.revision : GUARDS[expected];
   const values: unknown[] = [
     streamId,
-    events.map((e) => e.id),
-    events.map((e) => e.type),
-    events.map((e) => JSON.stringify(e.data)),
-    events.map((e) => JSON.stringify(e.metadata)),
+    JSON.stringify(events.map((e, i) => ({ event_id: e.id, type: e.type, data: e.data, metadata: e.metadata, ord: i + 1 }))),
   ];
   if (typeof expected === 'number') values.push(expected);
   return prepared ? { name: guard.name, text: sql(guard), values } : { text: sql(guard), values };
@@ -84,16 +82,15 @@ export function appendStatement(
 
 /*
  * Starting several streams is ONE statement too, built the same way: every event of every stream
- * in one set of parallel arrays, with its stream id and its revision (0-based within its own
- * stream) alongside. The guard is uncorrelated, so it keeps every row or none; if another append
+ * in one JSON array, with its stream id and its revision (0-based within its own stream). The guard is uncorrelated, so it keeps every row or none; if another append
  * started one of the streams after our snapshot, its revision 0 collides on the unique key and
  * the whole statement writes nothing. ORDER BY ord makes global_position follow the order given.
  */
 const NEW_STREAMS = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
 SELECT e.event_id, e.stream_id, e.stream_revision, e.type, e.data, e.metadata
-FROM unnest($1::uuid[], $2::text[], $3::bigint[], $4::text[], $5::json[], $6::json[])
-  WITH ORDINALITY AS e(event_id, stream_id, stream_revision, type, data, metadata, ord)
-WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($7::text[]))
+FROM json_to_recordset($1::json)
+  AS e(event_id uuid, stream_id text, stream_revision bigint, type text, data json, metadata json, ord bigint)
+WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($2::text[]))
 ORDER BY e.ord
 RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
   stream_id, stream_revision::text AS stream_revision`;
@@ -105,15 +102,10 @@ export interface NewStreamRow extends AppendedRow {
 /** The statement that starts `streams` (validated first: see checkNewStreams). */
 export function newStreamsStatement(streams: readonly NewStream[], prepared = false): pg.QueryConfig {
   checkNewStreams(streams);
-  const events = streams.flatMap(({ streamId, events }) => events.map((event, revision) => ({ streamId, revision, event })));
-  const values: unknown[] = [
-    events.map((e) => e.event.id),
-    events.map((e) => e.streamId),
-    events.map((e) => e.revision),
-    events.map((e) => e.event.type),
-    events.map((e) => JSON.stringify(e.event.data)),
-    events.map((e) => JSON.stringify(e.event.metadata)),
-    streams.map((s) => s.streamId),
-  ];
+  let ord = 0;
+  const events = streams.flatMap(({ streamId, events }) =>
+    events.map((e, revision) => ({ event_id: e.id, stream_id: streamId, stream_revision: revision, type: e.type, data: e.data, metadata: e.metadata, ord: ++ord })),
+  );
+  const values: unknown[] = [JSON.stringify(events), streams.map((s) => s.streamId)];
   return prepared ? { name: 'eventstore_append_new_streams', text: NEW_STREAMS, values } : { text: NEW_STREAMS, values };
 }
