@@ -6,8 +6,8 @@ interface Call {
   reject(error: unknown): void;
 }
 
-/** Events per combined statement at most; a call above it still goes alone. */
-const MAX_EVENTS = 500;
+/** Events per combined statement at most (an invoice event of 200 lines is ~100 KB); a call above it still goes alone. */
+const MAX_EVENTS = 100;
 
 /**
  * Concurrent appendToNewStreams calls share one statement (group commit): while one statement is
