@@ -9,7 +9,7 @@ import { createApp } from '../src/http/app.ts';
 import { openServices } from '../src/services.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { loadFromAnotherProcess } from './load.ts';
-import { percentile } from './stats.ts';
+import { percentile, watchCpu } from './stats.ts';
 
 /** A 10-line invoice across the Slovak rates, as a client would post it. */
 function payload(customerId: string) {
@@ -40,11 +40,14 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     }).then((r) => r.json() as Promise<{ id: string }>);
     const body = payload(customer.id);
     const url = `${api}/companies/${company}/invoices`;
+    const cpu = watchCpu();
     const { latencies, seconds } = await loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
+    const machine = cpu();
     latencies.sort((a, b) => a - b);
     console.log(`\n${label}`);
     console.log(`  creates/s over HTTP (${clients} keep-alive clients in another process, 10-line invoices): ${Math.round(latencies.length / seconds)}   ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   (${latencies.length} creates)`);
+    console.log(`  ${machine}`);
   } finally {
     server.closeAllConnections();
     server.close();
