@@ -93,14 +93,7 @@ export const invoiceRegister: Projector = {
 };
 
 function toNewRow(event: RecordedEvent): NewRow {
-  if (event.type === 'InvoiceCreated') {
-    const d = eventData<InvoiceCreated>(event);
-    return newRow(d.content, d.totals, {
-      id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
-      created_by: d.created_by, created_at: d.created_at, version: event.revision, document: { content: d.content, totals: d.totals, warnings: d.warnings },
-      source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
-    });
-  }
+  if (event.type === 'InvoiceCreated') return createdRow(eventData<InvoiceCreated>(event), event.revision);
   const d = eventData<InvoiceReceived>(event);
   const delivery = evolveDelivery(NO_DELIVERY, event as unknown as InvoiceReceived);
   return newRow(d.content, d.totals, {
@@ -110,20 +103,23 @@ function toNewRow(event: RecordedEvent): NewRow {
   });
 }
 
+/** The row of an invoice issued here, as its InvoiceCreated (at `revision`) makes it. */
+function createdRow(d: InvoiceCreated['data'], revision: number): NewRow {
+  return newRow(d.content, d.totals, {
+    id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
+    created_by: d.created_by, created_at: d.created_at, version: revision, document: { content: d.content, totals: d.totals, warnings: d.warnings },
+    source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
+  });
+}
+
 /**
- * The row a created invoice gets, as its detail read returns it: what the create answers without
- * reading the row back (the create's test proves it equal to a GET).
+ * The same row as its detail read returns it: what the create answers without reading the row
+ * back (the create's test proves it equal to a GET).
  */
 export function createdInvoiceRow(d: InvoiceCreated['data'], revision: number): InvoiceDetailRow {
-  const created = new Date(d.created_at);
-  return {
-    id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
-    invoice_number: d.content.invoice_number, invoice_type: d.content.invoice_type, status: 'draft', issue_date: d.content.issue_date,
-    due_date: d.content.due_date, currency_code: d.content.currency_code, supplier_name: d.content.supplier.name, buyer_name: d.content.buyer.name,
-    buyer_vat_id: d.content.buyer.vat_id, customer_id: d.content.customer_id, total_net: d.totals.total_net, total_vat: d.totals.total_vat,
-    total_gross: d.totals.total_gross, created_by: d.created_by, created_at: created, updated_at: created, version: revision, source: 'api',
-    peppol_message_id: null, fs_submission_id: null, document: { content: d.content, totals: d.totals, warnings: d.warnings }, delivery: NO_DELIVERY,
-  };
+  const { search: _search, created_at, ...row } = createdRow(d, revision);
+  const created = new Date(created_at);
+  return { ...row, created_at: created, updated_at: created, fs_submission_id: null };
 }
 
 /** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */
