@@ -3,7 +3,7 @@ import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs'
 import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
-import type { Projector } from './projector.ts';
+import type { NewRows, Projector } from './projector.ts';
 
 export interface ProjectorStatus {
   name: string;
@@ -224,26 +224,57 @@ export class ProjectionRunner {
   private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
     const saved = this.saved.get(projector.name)?.position;
     const expected = saved ?? from;
-    const reached = await this.db.transaction(async (tx) => {
-      const stored = (rows: { position: string }[]) => rows[0]?.position ?? START;
-      if (saved !== undefined && from !== this.position(projector.name).value) {
-        return stored(await tx.query('SELECT position FROM projection_checkpoints WHERE name = $1', [projector.name]));
-      }
-      // Moving the checkpoint first, only if it is still where this runner left it, takes the row
-      // lock and checks in one statement: a second runner waits here, then finds it moved.
+    let reached: Position;
+    if (saved !== undefined && from !== this.position(projector.name).value) {
+      reached = await this.storedCheckpoint(projector.name);
+    } else {
+      // undefined: nothing to apply, only the checkpoint moves; null: apply runs in a transaction
+      const rows = handled.length === 0 ? undefined : (projector.newRows?.(handled) ?? null);
+      reached = rows === null
+        ? await this.commitInTransaction(projector, expected, handled, to)
+        : await this.commitInOneStatement(projector.name, expected, to, rows);
+    }
+    this.saved.set(projector.name, { position: reached, at: Date.now() });
+    this.position(projector.name).next(reached);
+    return reached;
+  }
+
+  /**
+   * Moving the checkpoint first, only if it is still where this runner left it, takes the row lock
+   * and checks in one statement: a second runner waits here, then finds it moved.
+   */
+  private async commitInTransaction(projector: Projector, expected: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+    return this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE with [rows, affected]
       const [, moved] = (await tx.query(
         'UPDATE projection_checkpoints SET position = $3, updated_at = now() WHERE name = $1 AND position = $2',
         [projector.name, expected, to],
       )) as [unknown[], number];
-      if (moved === 0) {
-        return stored(await tx.query('SELECT position FROM projection_checkpoints WHERE name = $1', [projector.name]));
-      }
-      if (handled.length > 0) await projector.apply(handled, tx);
+      if (moved === 0) return this.storedCheckpoint(projector.name, tx);
+      await projector.apply(handled, tx);
       return to;
     });
-    this.saved.set(projector.name, { position: reached, at: Date.now() });
-    this.position(projector.name).next(reached);
-    return reached;
+  }
+
+  /**
+   * The same as commitInTransaction for a batch of new rows (or none), in one statement: the
+   * checkpoint's conditional UPDATE and the INSERT are data-modifying CTEs of one statement, so
+   * they commit together, and the INSERT takes its rows only from a checkpoint that moved.
+   */
+  private async commitInOneStatement(name: string, expected: Position, to: Position, rows: NewRows | undefined): Promise<Position> {
+    const insert = rows ? `, inserted AS (${rows.insert('(SELECT $4::jsonb FROM moved)')})` : '';
+    const result: { moved: number }[] = await this.db.query(
+      `WITH moved AS (
+         UPDATE projection_checkpoints SET position = $3, updated_at = now() WHERE name = $1 AND position = $2 RETURNING 1
+       )${insert}
+       SELECT count(*)::int AS moved FROM moved`,
+      rows ? [name, expected, to, JSON.stringify(rows.rows)] : [name, expected, to],
+    );
+    return result[0]?.moved === 1 ? to : this.storedCheckpoint(name);
+  }
+
+  private async storedCheckpoint(name: string, tx: Pick<DataSource, 'query'> = this.db): Promise<Position> {
+    const rows: { position: string }[] = await tx.query('SELECT position FROM projection_checkpoints WHERE name = $1', [name]);
+    return rows[0]?.position ?? START;
   }
 }

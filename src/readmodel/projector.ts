@@ -12,6 +12,22 @@ export interface Projector {
   tables: readonly string[];
   migrations: readonly (new () => MigrationInterface)[];
   apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
+  /**
+   * The batch as new rows only, or null when it changes more than that. A batch of new rows is
+   * written in ONE statement together with the checkpoint move, instead of `apply` in a
+   * transaction: one round trip instead of four, on the path every create waits for.
+   */
+  newRows?(events: readonly RecordedEvent[]): NewRows | null;
+}
+
+/**
+ * Rows a projector inserts, and its INSERT: `insert(source)` reads them from
+ * `jsonb_to_recordset(source)`, where `source` is a SQL expression the runner gives for `rows` as
+ * JSON (null, hence no rows, when the checkpoint was not where the runner left it).
+ */
+export interface NewRows {
+  rows: readonly object[];
+  insert(source: string): string;
 }
 
 /**

@@ -38,12 +38,30 @@ const counting: Projector & { failOn: string | null } = {
   },
 };
 
+class AppliedRows1763800009001 implements MigrationInterface {
+  async up(q: QueryRunner) { await q.query('CREATE TABLE applied_rows (event_id uuid NOT NULL, type text NOT NULL)'); }
+  async down(q: QueryRunner) { await q.query('DROP TABLE applied_rows'); }
+}
+/** Records its events too; a batch of CustomerRegistered only is new rows, written in one statement with the checkpoint. */
+const countingRows: Projector = {
+  name: 'counting-rows', handles: ['CustomerRegistered', 'CustomerNoted'], tables: ['applied_rows'], migrations: [AppliedRows1763800009001],
+  async apply(events, tx) {
+    for (const e of events) await tx.query('INSERT INTO applied_rows (event_id, type) VALUES ($1, $2)', [e.id, `${e.type} (apply)`]);
+  },
+  newRows: (events) => (events.every((e) => e.type === 'CustomerRegistered')
+    ? {
+      rows: events.map((e) => ({ event_id: e.id, type: e.type })),
+      insert: (source) => `INSERT INTO applied_rows (event_id, type) SELECT event_id, type FROM jsonb_to_recordset(${source}) AS r(event_id uuid, type text)`,
+    }
+    : null),
+};
+
 describe('projection runner', function () {
   let database: TestDatabase;
   let pool: pg.Pool;
   let store: EventStore;
   let db: DataSource;
-  const projectors = [customerDirectory, counting];
+  const projectors = [customerDirectory, counting, countingRows];
 
   before(async () => {
     database = await freshDatabase();
@@ -138,5 +156,57 @@ describe('projection runner', function () {
     expect(await runner.caughtUp(idle, 5000)).to.equal(true);
     await runner.stop();
     expect(await checkpoint()).to.equal(idle);
+  });
+
+  describe('a batch of new rows, in one statement with its checkpoint', () => {
+    const checkpointOf = async (name: string) => (await db.query('SELECT position FROM projection_checkpoints WHERE name = $1', [name]))[0]?.position as string;
+    const appliedRows = async () => db.query('SELECT type, count(*)::int AS n, count(DISTINCT event_id)::int AS events FROM applied_rows GROUP BY type ORDER BY type');
+    const registeredSoFar = async () => (await store.readAll('', 10_000)).filter((e) => e.type === 'CustomerRegistered').length;
+
+    it('inserts the rows and moves the checkpoint together', async () => {
+      const runner = new ProjectionRunner(store, db, [countingRows], log, { pollMs: 20 });
+      await runner.start();
+      let last = '';
+      for (let i = 100; i < 105; i++) last = (await store.append(`customer-${i}`, [registered(i)], 'no_stream')).position;
+      expect(await runner.caughtUp(last, 5000)).to.equal(true);
+      await runner.stop();
+      expect(await checkpointOf('counting-rows')).to.equal(last);
+      const count = await registeredSoFar();
+      expect(await appliedRows()).to.deep.equal([{ type: 'CustomerRegistered', n: count, events: count }]);
+    });
+
+    it('runs apply in a transaction for a batch that is more than new rows', async () => {
+      const runner = new ProjectionRunner(store, db, [countingRows], log, { pollMs: 20 });
+      await runner.start();
+      await runner.caughtUp((await store.readAll('', 10_000)).at(-1)?.position ?? '', 5000);
+      await db.query('TRUNCATE applied_rows');
+      const noted = { ...registered(110), id: crypto.randomUUID(), type: 'CustomerNoted' };
+      const last = (await store.appendToNewStreams([{ streamId: 'customer-110', events: [registered(110), noted] }]))[0]?.position ?? '';
+      expect(await runner.caughtUp(last, 5000)).to.equal(true);
+      await runner.stop();
+      expect(await appliedRows()).to.deep.equal([
+        { type: 'CustomerNoted (apply)', n: 1, events: 1 },
+        { type: 'CustomerRegistered (apply)', n: 1, events: 1 },
+      ]);
+      expect(await checkpointOf('counting-rows')).to.equal(last);
+    });
+
+    it('a runner that finds the checkpoint moved by another inserts nothing from its batch and follows it', async () => {
+      await db.query('TRUNCATE applied_rows');
+      await db.query("UPDATE projection_checkpoints SET position = '' WHERE name = 'counting-rows'");
+      const a = new ProjectionRunner(store, db, [countingRows], log, { batchSize: 7 });
+      const b = new ProjectionRunner(store, db, [countingRows], log, { batchSize: 5 });
+      await a.start(); // a holds the empty checkpoint
+      await b.start();
+      await b.catchUp(countingRows); // b moves it to the head
+      for (let i = 120; i < 130; i++) await store.append(`customer-${i}`, [registered(i)], 'no_stream');
+      await a.catchUp(countingRows); // a's first batch expects '' and finds b's position
+      const head = (await store.readAll('', 10_000)).at(-1)?.position;
+      expect(await checkpointOf('counting-rows')).to.equal(head);
+      // every handled event once (the batch with CustomerNoted went through apply)
+      const handled = (await store.readAll('', 10_000)).filter((e) => countingRows.handles.includes(e.type)).length;
+      expect(await db.query('SELECT count(*)::int AS n, count(DISTINCT event_id)::int AS events FROM applied_rows')).to.deep.equal([{ n: handled, events: handled }]);
+      await Promise.all([a.stop(), b.stop()]);
+    });
   });
 });
