@@ -6,6 +6,14 @@ import type { Projector } from './projector.ts';
 /**
  * The read side's TypeORM DataSource. Schema changes are hand-written migrations that live next to
  * their projector (reviewed SQL, never synchronize, never generated drop+add), run at start-up.
+ *
+ * Its commits do not wait for the WAL flush (synchronous_commit off on these connections only).
+ * Everything written through them can be made again: read models with their checkpoints (rows and
+ * checkpoint are lost together, and replayed from the events), reactor checkpoints (reactions are
+ * idempotent) and last-used times. A Postgres crash may lose the last fraction of a second of
+ * them, never an event: the event store has its own pool, with full durability, and its appends
+ * no longer queue behind the read models' flushes. PGlite ignores the setting (its connections
+ * share one session, the event store's included), so there every commit stays synchronous.
  */
 export async function openReadModels(
   url: string,
@@ -22,7 +30,7 @@ export async function openReadModels(
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: poolSize },
+    extra: { max: poolSize, options: '-c synchronous_commit=off' },
   });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
