@@ -28,10 +28,13 @@ const GUARDS = {
     base: '$3::bigint',
     check: 'EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = $3::bigint)',
   },
+  // a stream exists iff it has revision 0 (revisions start at 0, events are never deleted): the
+  // full unique key is a one-row index probe whatever the statistics say; stream_id alone, on a
+  // young table never analyzed, is estimated to match many rows and planned as a sequential scan
   no_stream: {
     name: 'eventstore_append_no_stream',
     base: '-1',
-    check: 'NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1)',
+    check: 'NOT EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND stream_revision = 0)',
   },
   any: {
     name: 'eventstore_append_any',
@@ -82,15 +85,17 @@ export function appendStatement(
 
 /*
  * Starting several streams is ONE statement too, built the same way: every event of every stream
- * in one JSON array, with its stream id and its revision (0-based within its own stream). The guard is uncorrelated, so it keeps every row or none; if another append
- * started one of the streams after our snapshot, its revision 0 collides on the unique key and
- * the whole statement writes nothing. ORDER BY ord makes global_position follow the order given.
+ * in one JSON array, with its stream id and its revision (0-based within its own stream). The guard
+ * (none of the streams has a revision 0: the same index probe as no_stream) is uncorrelated, so it
+ * keeps every row or none; if another append started one of the streams after our snapshot, its
+ * revision 0 collides on the unique key and the whole statement writes nothing. ORDER BY ord makes
+ * global_position follow the order given.
  */
 const NEW_STREAMS = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
 SELECT e.event_id, e.stream_id, e.stream_revision, e.type, e.data, e.metadata
 FROM json_to_recordset($1::json)
   AS e(event_id uuid, stream_id text, stream_revision bigint, type text, data json, metadata json, ord bigint)
-WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($2::text[]))
+WHERE NOT EXISTS (SELECT 1 FROM events WHERE stream_id = ANY($2::text[]) AND stream_revision = 0)
 ORDER BY e.ord
 RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
   stream_id, stream_revision::text AS stream_revision`;
