@@ -6,7 +6,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { refreshFamilyStream, securityEventStream, userCredentialsStream, type CredentialCheckFailed, type RefreshRevocationReason } from '../../events/identity.ts';
 import { activeSessions } from '../../projections/identity/queries.ts';
 import { findUser, type UserRow } from '../../projections/tenancy/queries.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { newTotpSecret, totpUri, verifyTotp } from '../identity/totp.ts';
 import type { Services } from '../services.ts';
 import { hashPassword, verifyPassword } from './credentials.ts';
@@ -47,7 +47,7 @@ async function checkedChange(
       const event = credentialCheckFailed({
         organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at: deps.clock.now().toISOString(),
       });
-      await deps.store.append(securityEventStream(user.organisation_id), [{ id: deps.ids.next(), ...event, metadata: requestMetadata(request.actor, request.requestId) }], 'any');
+      await deps.store.append(securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)), 'any');
     }
     throw error;
   }

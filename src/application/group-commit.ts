@@ -2,6 +2,7 @@ import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
+import { toNewEvents } from '../handling/command-handler.ts';
 
 interface Known<State> {
   state: State;
@@ -83,9 +84,7 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
           refused.push({ waiting, error });
         }
       }
-      const toAppend = decided.flatMap(({ waiting, events }) =>
-        events.map((event) => ({ id: this.deps.ids.next(), type: event.type, data: event.data as Record<string, unknown>, metadata: waiting.metadata })),
-      );
+      const toAppend = decided.flatMap(({ waiting, events }) => toNewEvents(this.deps, events, waiting.metadata));
       try {
         if (toAppend.length > 0) {
           const appended = await this.deps.store.append(stream, toAppend, known.revision < 0 ? 'no_stream' : known.revision);

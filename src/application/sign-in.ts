@@ -7,7 +7,7 @@ import type { LoginFailureReason, UserCredentialsEvent } from '../../events/iden
 import { refreshFamilyStream, securityEventStream, userCredentialsStream } from '../../events/identity.ts';
 import { findOrganisationPlan, findUser, findUserByEmail, type UserRow } from '../../projections/tenancy/queries.ts';
 import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from '../identity/login-challenge.ts';
 import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from '../identity/refresh-tokens.ts';
 import type { SigningKeyRing } from '../identity/signing-keys.ts';
@@ -58,7 +58,7 @@ export async function currentCredentials(deps: Pick<Services, 'store'>, userId: 
 }
 
 async function record(deps: SignInDeps, organisationId: string | null, event: ReturnType<typeof loginFailed> | ReturnType<typeof loginSucceeded>) {
-  await deps.store.append(securityEventStream(organisationId), [{ id: deps.ids.next(), type: event.type, data: event.data, metadata: systemMetadata('sign-in') }], 'any');
+  await deps.store.append(securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')), 'any');
 }
 
 async function failed(deps: SignInDeps, attempt: { email: string; user: UserRow | null; ip: string; reason: LoginFailureReason }): Promise<never> {
