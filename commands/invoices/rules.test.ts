@@ -1,13 +1,13 @@
 import { expect } from 'chai';
 import { codeLists } from './code-lists.ts';
 import type { InvoiceContent, InvoiceLine, Party, RuleFinding } from './model.ts';
-import { checkInvoice } from './rules.ts';
+import { carriesVatIds, checkInvoice } from './rules.ts';
 import { ibanMod97 } from '../shared/slovak-identifiers.ts';
 
 // Small hand-made lists keep these tests pure; the loader's test proves the real ones.
 const lists = codeLists({
   unitCodes: ['C62', 'EA', 'H87', 'HUR', 'DAY', 'KGM', 'XBX'],
-  vatexCodes: ['VATEX-EU-AE', 'VATEX-EU-IC', 'VATEX-EU-132', 'VATEX-EU-G', 'VATEX-EU-O'],
+  vatexCodes: ['VATEX-EU-AE', 'VATEX-EU-IC', 'VATEX-EU-132', 'VATEX-EU-143', 'VATEX-EU-G', 'VATEX-EU-O'],
   currencyCodes: ['EUR', 'CZK', 'USD'],
   countryCodes: ['SK', 'CZ', 'AT', 'DE', 'US'],
 });
@@ -161,6 +161,87 @@ describe('checkInvoice', () => {
     it('BR-CL-18: the category is a UNCL 5305 code', () => {
       const content = withLine({ vat_category_code: 'X' as InvoiceLine['vat_category_code'] });
       expect(finding(content, 'BR-CL-18').field).to.equal('lines[0].vat_category_code');
+    });
+  });
+
+  describe('one VAT breakdown row per zero-rated category (BR-Z-01, BR-E-01, BR-AE-01, BR-IC-01, BR-G-01, BR-O-01)', () => {
+    const oneRow: [string, InvoiceLine['vat_category_code'], string, string][] = [
+      ['BR-E-01', 'E', 'VATEX-EU-132', 'VATEX-EU-143'],
+      ['BR-AE-01', 'AE', 'VATEX-EU-AE', 'VATEX-EU-132'],
+      ['BR-IC-01', 'K', 'VATEX-EU-IC', 'VATEX-EU-132'],
+      ['BR-G-01', 'G', 'VATEX-EU-G', 'VATEX-EU-132'],
+      ['BR-O-01', 'O', 'VATEX-EU-O', 'VATEX-EU-132'],
+    ];
+    for (const [rule, category, first, second] of oneRow) {
+      it(`given two ${category} lines with exemption codes ${first} and ${second}, when checked, then ${rule} refuses the second`, () => {
+        // Given: two rows of one category, which the Schematron allows only once
+        const content = invoice({
+          lines: [
+            line({ line_number: 1, vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: first }),
+            line({ line_number: 2, vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: second }),
+          ],
+        });
+        // When / Then
+        expect(finding(content, rule)).to.include({ severity: 'fatal', field: 'lines[1].vat_exemption_reason_code' });
+        expect(finding(content, rule).message).to.contain(first).and.to.contain(second);
+      });
+      it(`given two ${category} lines with one exemption code (in any case), when checked, then ${rule} is not reported`, () => {
+        const content = invoice({
+          lines: [
+            line({ line_number: 1, vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: first }),
+            line({ line_number: 2, vat_category_code: category, vat_rate: '0.00', vat_exemption_reason_code: ` ${first.toLowerCase()}` }),
+          ],
+        });
+        expect(rules(content)).to.not.include(rule);
+      });
+    }
+    it('given two Z lines at different rates, when checked, then BR-Z-01 refuses the second rate besides BR-Z-05', () => {
+      const content = invoice({
+        lines: [line({ line_number: 1, vat_category_code: 'Z', vat_rate: '0' }), line({ line_number: 2, vat_category_code: 'Z', vat_rate: '5' })],
+      });
+      expect(rules(content)).to.deep.equal(['BR-Z-05', 'BR-Z-01']);
+      expect(finding(content, 'BR-Z-01').field).to.equal('lines[1].vat_rate');
+    });
+    it('given S lines at 23, 19 and 5 %, when checked, then nothing is found: S has one row per rate (BR-S-08)', () => {
+      const lines = ['23', '19', '5'].map((vat_rate, i) => line({ line_number: i + 1, vat_rate }));
+      expect(check(invoice({ lines }))).to.deep.equal([]);
+    });
+    it('given a line whose rate is not a decimal, when checked, then only SK-J-02 reports it', () => {
+      const content = invoice({
+        lines: [
+          line({ line_number: 1, vat_category_code: 'E', vat_rate: '0', vat_exemption_reason_code: 'VATEX-EU-132' }),
+          line({ line_number: 2, vat_category_code: 'E', vat_rate: 'x', vat_exemption_reason_code: 'VATEX-EU-132' }),
+        ],
+      });
+      expect(rules(content)).to.deep.equal(['SK-J-02']);
+    });
+  });
+
+  describe('not subject to VAT (category O)', () => {
+    const notSubject = (extra: Partial<InvoiceLine> = {}) =>
+      line({ vat_category_code: 'O', vat_rate: '0', vat_exemption_reason_code: 'VATEX-EU-O', ...extra });
+    it('given only O lines and parties with VAT ids, when checked, then nothing is found (the document leaves the VAT ids out)', () => {
+      expect(check(invoice({ lines: [notSubject(), notSubject({ line_number: 2 })] }))).to.deep.equal([]);
+      expect(carriesVatIds(invoice({ lines: [notSubject()] }))).to.equal(false);
+      expect(carriesVatIds(invoice())).to.equal(true);
+    });
+    it('given an O line and an S line, when checked, then BR-O-11 refuses the other category', () => {
+      const content = invoice({ lines: [notSubject(), line({ line_number: 2 }), line({ line_number: 3, vat_rate: '19' })] });
+      expect(rules(content)).to.deep.equal(['BR-O-11']);
+      expect(finding(content, 'BR-O-11')).to.include({ severity: 'fatal', field: 'lines[1].vat_category_code' });
+    });
+    it('given an O document whose supplier has a VAT id but no ico, when checked, then BR-CO-26 asks for the ico', () => {
+      const content = invoice({ supplier: { ...supplier, ico: null }, lines: [notSubject()] });
+      expect(finding(content, 'BR-CO-26')).to.include({ severity: 'fatal', field: 'supplier.ico' });
+      expect(rules(invoice({ supplier: { ...supplier, ico: null } }))).to.deep.equal([]); // the VAT id identifies it otherwise
+    });
+    it('given an O document whose buyer is known only by its VAT id, when checked, then SK-J-11 warns', () => {
+      const content = invoice({ buyer: { ...buyer, ico: null, dic: null }, lines: [notSubject()] });
+      expect(finding(content, 'SK-J-11')).to.include({ severity: 'warning', field: 'buyer' });
+    });
+    it('BR-O-05 / BR-O-10: an O line has rate 0 (no rate is written) and an exemption reason', () => {
+      expect(rules(invoice({ lines: [notSubject({ vat_rate: '23' })] }))).to.deep.equal(['BR-O-05']);
+      expect(rules(invoice({ lines: [notSubject({ vat_exemption_reason_code: null })] }))).to.deep.equal(['BR-O-10']);
     });
   });
 

@@ -31,9 +31,10 @@ import {
   type InvoiceLine,
   type Party,
   type RuleFinding,
+  type VatCategoryCode,
 } from './model.ts';
-import { Dec, HUNDRED, ZERO, parseDecimal, round2 } from './money.ts';
-import { computeTotals } from './totals.ts';
+import { Dec, HUNDRED, ZERO, formatDecimal, parseDecimal, round2 } from './money.ts';
+import { computeTotals, vatRowOf, type VatRow } from './totals.ts';
 import {
   dicProblem,
   foreignVatIdProblem,
@@ -58,11 +59,12 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
   const fatal = emitter('fatal');
   const warning = emitter('warning');
   const sellerIsSlovak = isSlovakSeller(content.supplier);
+  const vatIdsCarried = carriesVatIds(content);
 
   checkDocument(content, lists, fatal, warning);
   checkPayment(content, sellerIsSlovak, fatal, warning);
-  checkParty(content.supplier, 'supplier', lists, fatal, warning);
-  checkParty(content.buyer, 'buyer', lists, fatal, warning);
+  checkParty(content.supplier, 'supplier', lists, vatIdsCarried, fatal, warning);
+  checkParty(content.buyer, 'buyer', lists, vatIdsCarried, fatal, warning);
   const seen = new Set<number>();
   content.lines.forEach((line, i) => {
     if (seen.has(line.line_number)) {
@@ -71,6 +73,8 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
     seen.add(line.line_number);
     checkLine(line, `lines[${i}]`, lists, sellerIsSlovak, fatal);
   });
+  checkNotSubjectToVat(content.lines, fatal);
+  checkOneBreakdownRow(content.lines, fatal);
   // BR-CO-25's context is the UBL Invoice only (3.0.19 CEN; 3.0.21 dropped it): a credit note is a
   // refund and needs no due date. The totals need every decimal valid; when one is not, that finding
   // already refuses the invoice.
@@ -82,6 +86,15 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
     }
   }
   return findings;
+}
+
+/**
+ * BR-O-02 to BR-O-04: a document with a line not subject to VAT (category O) contains no VAT
+ * identifier of the seller, its tax representative or the buyer. The content keeps the parties'
+ * vat_id; the UBL builder leaves them out, and the rules judge the parties as the document shows them.
+ */
+export function carriesVatIds(content: Pick<InvoiceContent, 'lines'>): boolean {
+  return !content.lines.some((l) => l.vat_category_code === 'O');
 }
 
 /** SK-UBL.sch's $sellerIsSlovak: an SK VAT id or an SK address. */
@@ -148,7 +161,14 @@ function checkPayment(content: InvoiceContent, sellerIsSlovak: boolean, fatal: E
   }
 }
 
-function checkParty(party: Party, at: 'supplier' | 'buyer', lists: CodeLists, fatal: Emit, warning: Emit): void {
+function checkParty(
+  party: Party,
+  at: 'supplier' | 'buyer',
+  lists: CodeLists,
+  vatIdCarried: boolean,
+  fatal: Emit,
+  warning: Emit,
+): void {
   const country = party.country_code.trim().toUpperCase();
   if (!lists.countryCodes.has(country)) {
     fatal('BR-CL-14', `${at}.country_code ${JSON.stringify(party.country_code)} is not an ISO 3166-1 country`, `${at}.country_code`);
@@ -175,10 +195,15 @@ function checkParty(party: Party, at: 'supplier' | 'buyer', lists: CodeLists, fa
     if (problem) fatal('SK-R-006', `${at}.ico: ${problem}`, `${at}.ico`);
   }
   if (party.peppol_id) checkPeppolId(party.peppol_id.trim(), vatId, at, fatal);
-  if (at === 'supplier' && vatId === '' && ico === '') {
-    fatal('BR-CO-26', 'The supplier needs a vat_id (IČ DPH) or an ico (IČO)', 'supplier');
+  const identifiedByVat = vatIdCarried && vatId !== '';
+  if (at === 'supplier' && !identifiedByVat && ico === '') {
+    if (vatId === '') fatal('BR-CO-26', 'The supplier needs a vat_id (IČ DPH) or an ico (IČO)', 'supplier');
+    else {
+      const why = 'An invoice not subject to VAT (category O) carries no VAT identifier (BR-O-02), so the supplier needs an ico (IČO)';
+      fatal('BR-CO-26', why, 'supplier.ico');
+    }
   }
-  if (at === 'buyer' && vatId === '' && ico === '' && dic === '') {
+  if (at === 'buyer' && !identifiedByVat && ico === '' && dic === '') {
     warning('SK-J-11', 'A buyer without vat_id should be identified by its ico or dic', 'buyer');
   }
 }
@@ -302,6 +327,64 @@ function checkVat(line: InvoiceLine, at: string, rate: Dec | null, lists: CodeLi
   if (forbidden && reason !== '') fatal(forbidden, `Category ${category} has no vat_exemption_reason_code`, reasonField);
   if (reason !== '' && !lists.vatexCodes.has(reason.toUpperCase())) {
     fatal('BR-CL-22', `vat_exemption_reason_code ${JSON.stringify(reason)} is not in the VATEX code list`, reasonField);
+  }
+}
+
+/**
+ * BR-O-11 (and BR-O-12): a document with a category O line has no VAT breakdown row, and so no
+ * line, of another category. Reported once, at the first line of another category.
+ */
+function checkNotSubjectToVat(lines: InvoiceLine[], fatal: Emit): void {
+  if (carriesVatIds({ lines })) return;
+  const others = lines.flatMap((l, i) => (l.vat_category_code !== 'O' && TAX_CATEGORY_CODES.has(l.vat_category_code) ? [i] : []));
+  const [first] = others;
+  if (first === undefined) return;
+  const categories = [...new Set(others.map((i) => lines[i]?.vat_category_code))].join(', ');
+  fatal(
+    'BR-O-11',
+    `An invoice with lines not subject to VAT (category O) has no lines of another VAT category; found ${categories} (${others.length} line(s))`,
+    `lines[${first}].vat_category_code`,
+  );
+}
+
+/**
+ * The categories EN16931 allows exactly one VAT breakdown row of. A row is one (category, rate,
+ * exemption reason) of the lines (totals.ts), so two E lines with different VATEX codes make two
+ * E rows: a document that can never validate. S has a row per rate (BR-S-08); L and M need at
+ * least one row (BR-AF-01, BR-AG-01), so several are fine.
+ */
+const ONE_ROW_RULES: Partial<Record<VatCategoryCode, string>> = {
+  Z: 'BR-Z-01',
+  E: 'BR-E-01',
+  AE: 'BR-AE-01',
+  K: 'BR-IC-01',
+  G: 'BR-G-01',
+  O: 'BR-O-01',
+};
+
+function checkOneBreakdownRow(lines: InvoiceLine[], fatal: Emit): void {
+  const rows = new Map<VatCategoryCode, { row: VatRow; index: number }[]>();
+  lines.forEach((line, index) => {
+    const rate = parseDecimal(line.vat_rate);
+    if (ONE_ROW_RULES[line.vat_category_code] === undefined || rate === null) return; // SK-J-02 reports a bad rate
+    const row = vatRowOf(line, rate);
+    const known = rows.get(row.category) ?? [];
+    if (!known.some((r) => r.row.key === row.key)) known.push({ row, index });
+    rows.set(row.category, known);
+  });
+  for (const [category, known] of rows) {
+    const [first, second] = known;
+    const rule = ONE_ROW_RULES[category];
+    if (first === undefined || second === undefined || rule === undefined) continue;
+    const field = first.row.rate.equals(second.row.rate) ? 'vat_exemption_reason_code' : 'vat_rate';
+    const described = known
+      .map(({ row, index }) => `lines[${index}] ${formatDecimal(row.rate)} % ${row.exemption ?? 'without exemption reason'}`)
+      .join(', ');
+    fatal(
+      rule,
+      `Category ${category} may have only one VAT breakdown row, so all its lines need the same vat_rate and vat_exemption_reason_code; found ${described}`,
+      `lines[${second.index}].${field}`,
+    );
   }
 }
 

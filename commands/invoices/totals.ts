@@ -74,6 +74,24 @@ export function computeLine(line: InvoiceLine, at = `line ${line.line_number}`):
   return { before, discount, net, vat, gross: net.plus(vat) };
 }
 
+/** The VAT breakdown row (BG-23) of a line: its category, rate and exemption reason code; `key` names the row. */
+export interface VatRow {
+  key: string;
+  category: VatCategoryCode;
+  rate: Decimal;
+  exemption: string | null;
+}
+
+/**
+ * The row a line falls in, given its parsed rate. VATEX codes compare upper-cased (BR-CL-22), so
+ * "vatex-eu-ic" and "VATEX-EU-IC" are one row, and rates by value, so "0" and "0.00" are one too.
+ */
+export function vatRowOf(line: Pick<InvoiceLine, 'vat_category_code' | 'vat_exemption_reason_code'>, rate: Decimal): VatRow {
+  const exemption = present(line.vat_exemption_reason_code) ? line.vat_exemption_reason_code.trim().toUpperCase() : null;
+  const category = line.vat_category_code;
+  return { key: `${category}|${formatDecimal(rate)}|${exemption ?? ''}`, category, rate, exemption };
+}
+
 interface Group {
   category: VatCategoryCode;
   rate: Decimal;
@@ -110,11 +128,8 @@ function computeTotalsNow(content: Pick<InvoiceContent, 'lines'>): InvoiceTotals
       line_vat: formatMoney(money.vat),
       line_gross_amount: formatMoney(money.gross),
     });
-    const rate = decimal(line.vat_rate, `lines[${i}].vat_rate`);
-    // VATEX codes compare upper-cased (BR-CL-22), so "vatex-eu-ic" and "VATEX-EU-IC" are one group
-    const exemption = present(line.vat_exemption_reason_code) ? line.vat_exemption_reason_code.trim().toUpperCase() : null;
-    const key = `${line.vat_category_code}|${formatDecimal(rate)}|${exemption ?? ''}`;
-    const group = groups.get(key) ?? { category: line.vat_category_code, rate, exemption, net: ZERO, gross: ZERO };
+    const { key, category, rate, exemption } = vatRowOf(line, decimal(line.vat_rate, `lines[${i}].vat_rate`));
+    const group = groups.get(key) ?? { category, rate, exemption, net: ZERO, gross: ZERO };
     group.net = group.net.plus(money.net);
     group.gross = group.gross.plus(money.gross);
     groups.set(key, group);
