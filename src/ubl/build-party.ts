@@ -6,6 +6,7 @@
  *   SK-R-007/008.
  * - vat_id (IČ DPH or a foreign VAT ID) → cac:PartyTaxScheme with TaxScheme VAT (BT-31/BT-48). A party
  *   that is not VAT-registered (vat_id '') gets none: an empty CompanyID breaks UBL-SR-53 and R008.
+ *   Nor does any party of a document not subject to VAT (category O, BR-O-02): `vatId` false.
  * - dic (DIČ) → a second cac:PartyTaxScheme with TaxScheme `TAX` (BT-32, the seller's tax
  *   registration). UBL-SR-42 allows two per party, and SK-R-005 checks a Slovak party's non-VAT
  *   scheme as the 10-digit DIČ. For the buyer EN16931 has no such field, but UBL allows it and it
@@ -36,13 +37,18 @@ export function writeAddress(parent: Node, element: string, party: Party): void 
   cbc(cac(address, 'Country'), 'IdentificationCode', party.country_code || 'SK');
 }
 
-/** Writes `<cac:{role}><cac:Party>…</cac:Party></cac:{role}>`. */
-export function writeParty(parent: Node, role: 'AccountingSupplierParty' | 'AccountingCustomerParty', party: Party): void {
+/** Writes `<cac:{role}><cac:Party>…</cac:Party></cac:{role}>`; `vatId` false leaves the VAT identifier out. */
+export function writeParty(
+  parent: Node,
+  role: 'AccountingSupplierParty' | 'AccountingCustomerParty',
+  party: Party,
+  vatId = true,
+): void {
   const p = cac(cac(parent, role), 'Party');
   const endpoint = party.peppol_id ? splitPeppolId(party.peppol_id) : null;
   if (endpoint) cbc(p, 'EndpointID', endpoint.id, { schemeID: endpoint.scheme });
   writeAddress(p, 'PostalAddress', party);
-  if (party.vat_id.trim() !== '') taxScheme(p, party.vat_id, 'VAT');
+  if (vatId && party.vat_id.trim() !== '') taxScheme(p, party.vat_id, 'VAT');
   if (party.dic) taxScheme(p, party.dic, TAX_SCHEME_DIC);
   const legal = cac(p, 'PartyLegalEntity');
   cbc(legal, 'RegistrationName', party.name);

@@ -20,7 +20,11 @@
  * - A line discount is a line AllowanceCharge, reason code 95; a percentage one also states
  *   MultiplierFactorNumeric and BaseAmount (PEPPOL-EN16931-R040/041/042), so the reader gets the
  *   percentage back.
- * - Category O has no rate (BR-O-05 and friends), so no Percent is written for it.
+ * - Category O (not subject to VAT) has no rate (BR-O-05 and friends), so no Percent is written for
+ *   it; and a document with an O line names neither party's VAT identifier (BR-O-02 to BR-O-04,
+ *   carriesVatIds in rules.ts). The content keeps the vat_id; the DIČ (TAX scheme) and IČO stay, so
+ *   the parties remain identified. rules.ts refuses O beside another category (BR-O-11) and a
+ *   supplier the document would leave without identifier (BR-CO-26).
  * - 325 (proforma) is built as an Invoice, but Peppol's profile 01 does not allow that type code
  *   (PEPPOL-EN16931-P0100): a proforma is not a tax document and is not sent over Peppol.
  */
@@ -33,6 +37,7 @@ import type {
   LineAmounts,
   VatCategoryCode,
 } from '../../commands/invoices/model.ts';
+import { carriesVatIds } from '../../commands/invoices/rules.ts';
 import { money, plain } from './decimals.ts';
 import { writeAddress, writeParty } from './build-party.ts';
 import {
@@ -78,8 +83,9 @@ export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string
     cbc(ref, 'ID', content.billing_reference.invoice_number);
     cbc(ref, 'IssueDate', content.billing_reference.issue_date);
   }
-  writeParty(doc, 'AccountingSupplierParty', content.supplier);
-  writeParty(doc, 'AccountingCustomerParty', content.buyer);
+  const vatIds = carriesVatIds(content);
+  writeParty(doc, 'AccountingSupplierParty', content.supplier, vatIds);
+  writeParty(doc, 'AccountingCustomerParty', content.buyer, vatIds);
 
   const deliveredOn = content.delivery_date ?? (intraCommunity ? content.issue_date : null);
   if (deliveredOn) {

@@ -1,8 +1,11 @@
 // Where the builder puts things, checked on the XML with plain XPath, and the proforma's Peppol limit.
 import { expect } from 'chai';
 import { XmlDocument } from 'libxml2-wasm';
-import type { InvoiceContent } from '../../commands/invoices/model.ts';
+import type { CodeLists } from '../../commands/invoices/code-lists.ts';
+import type { InvoiceContent, InvoiceLine } from '../../commands/invoices/model.ts';
+import { checkInvoice } from '../../commands/invoices/rules.ts';
 import { computeTotals } from '../../commands/invoices/totals.ts';
+import { loadCodeLists } from '../../src/invoicing/code-lists-loader.ts';
 import { buildUbl } from '../../src/ubl/index.ts';
 import { createValidator, type Validator } from '../../src/validation/index.ts';
 import { ARTIFACTS, CACHE, needArtifacts } from '../validation/support/paths.ts';
@@ -104,4 +107,112 @@ describe('UBL builder: proforma (325)', function () {
     expect([report?.xsd_valid, report?.slovak_valid]).to.deep.equal([true, true]);
     expect(report?.errors.map((e) => e.rule)).to.deep.equal(['PEPPOL-EN16931-P0100']);
   });
+});
+
+describe('UBL builder: not subject to VAT (category O)', () => {
+  it('names neither party\'s VAT identifier (BR-O-02), keeps DIČ and IČO, and writes one O row without a rate', () => {
+    const content = first((c) => c.invoice_type === '380' && c.lines.some((l) => l.vat_category_code === 'O') && c.buyer.vat_id !== '');
+    const { s, n } = built(content);
+    for (const [role, party] of [['AccountingSupplierParty', content.supplier], ['AccountingCustomerParty', content.buyer]] as const) {
+      const p = `/inv:Invoice/cac:${role}/cac:Party`;
+      expect(party.vat_id, role).to.not.equal('');
+      expect(n(`${p}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'VAT']`), role).to.equal(0);
+      expect(s(`${p}/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'TAX']/cbc:CompanyID`), role).to.equal(party.dic);
+      expect(s(`${p}/cac:PartyLegalEntity/cbc:CompanyID`), role).to.equal(party.ico);
+    }
+    expect(n('/inv:Invoice/cac:TaxTotal/cac:TaxSubtotal')).to.equal(1);
+    expect(s('/inv:Invoice/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:ID')).to.equal('O');
+    expect(s('/inv:Invoice/cac:TaxTotal/cac:TaxSubtotal/cac:TaxCategory/cbc:TaxExemptionReasonCode')).to.equal('VATEX-EU-O');
+    expect(n('//cbc:Percent')).to.equal(0);
+  });
+
+  it('still names the VAT identifiers of a document without an O line', () => {
+    const content = first((c) => c.invoice_type === '380' && c.lines.every((l) => l.vat_category_code === 'S') && c.buyer.vat_id !== '');
+    const { s } = built(content);
+    expect(s("/inv:Invoice/cac:AccountingSupplierParty/cac:Party/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'VAT']/cbc:CompanyID")).to.equal(
+      content.supplier.vat_id,
+    );
+    expect(s("/inv:Invoice/cac:AccountingCustomerParty/cac:Party/cac:PartyTaxScheme[cac:TaxScheme/cbc:ID = 'VAT']/cbc:CompanyID")).to.equal(
+      content.buyer.vat_id,
+    );
+  });
+});
+
+describe('UBL builder: what the create rules refuse is what the validator finds in the document', function () {
+  this.timeout(600_000);
+  before(needArtifacts);
+  let validator: Validator | undefined;
+  let lists: CodeLists | undefined;
+  before(async () => {
+    validator = await createValidator({ artifactsDir: ARTIFACTS, cacheDir: CACHE, workers: 0 });
+    lists = await loadCodeLists(ARTIFACTS);
+  });
+  after(() => validator?.close());
+
+  // a small domestic invoice between VAT-registered Slovak companies, its lines replaced per case
+  const base = first(
+    (c) => c.invoice_type === '380' && c.currency_code === 'EUR' && c.buyer.vat_id !== '' && c.lines.length <= 4 && c.lines.every((l) => l.vat_category_code === 'S'),
+  );
+  const lineOf = (n: number, category: InvoiceLine['vat_category_code'], reason: string | null, rate = '0'): InvoiceLine => ({
+    ...(base.lines[0] as InvoiceLine),
+    line_number: n,
+    vat_category_code: category,
+    vat_rate: rate,
+    vat_exemption_reason_code: reason,
+  });
+  const withLines = (...lines: InvoiceLine[]): InvoiceContent => ({ ...base, lines });
+  const cases: { rule: string; refused: InvoiceContent; corrected: InvoiceContent }[] = [
+    {
+      rule: 'BR-E-01',
+      refused: withLines(lineOf(1, 'E', 'VATEX-EU-132'), lineOf(2, 'E', 'VATEX-EU-143')),
+      corrected: withLines(lineOf(1, 'E', 'VATEX-EU-132'), lineOf(2, 'E', 'VATEX-EU-132')),
+    },
+    {
+      rule: 'BR-Z-01',
+      refused: withLines(lineOf(1, 'Z', null), lineOf(2, 'Z', null, '5')),
+      corrected: withLines(lineOf(1, 'Z', null), lineOf(2, 'Z', null)),
+    },
+    {
+      rule: 'BR-AE-01',
+      refused: withLines(lineOf(1, 'AE', 'VATEX-EU-AE'), lineOf(2, 'AE', 'VATEX-EU-132')),
+      corrected: withLines(lineOf(1, 'AE', 'VATEX-EU-AE'), lineOf(2, 'AE', 'vatex-eu-ae')),
+    },
+    {
+      rule: 'BR-IC-01',
+      refused: withLines(lineOf(1, 'K', 'VATEX-EU-IC'), lineOf(2, 'K', 'VATEX-EU-132')),
+      corrected: withLines(lineOf(1, 'K', 'VATEX-EU-IC'), lineOf(2, 'K', 'VATEX-EU-IC')),
+    },
+    {
+      rule: 'BR-G-01',
+      refused: withLines(lineOf(1, 'G', 'VATEX-EU-G'), lineOf(2, 'G', 'VATEX-EU-132')),
+      corrected: withLines(lineOf(1, 'G', 'VATEX-EU-G'), lineOf(2, 'G', 'VATEX-EU-G')),
+    },
+    {
+      rule: 'BR-O-01',
+      refused: withLines(lineOf(1, 'O', 'VATEX-EU-O'), lineOf(2, 'O', 'VATEX-EU-132')),
+      corrected: withLines(lineOf(1, 'O', 'VATEX-EU-O'), lineOf(2, 'O', 'VATEX-EU-O')),
+    },
+    {
+      rule: 'BR-O-11',
+      refused: withLines(lineOf(1, 'O', 'VATEX-EU-O'), lineOf(2, 'S', null, '23')),
+      corrected: withLines(lineOf(1, 'O', 'VATEX-EU-O'), lineOf(2, 'O', 'VATEX-EU-O')),
+    },
+    {
+      rule: 'BR-CO-26',
+      refused: { ...withLines(lineOf(1, 'O', 'VATEX-EU-O')), supplier: { ...base.supplier, ico: null } },
+      corrected: withLines(lineOf(1, 'O', 'VATEX-EU-O')),
+    },
+  ];
+  for (const { rule, refused, corrected } of cases) {
+    it(`${rule}: refused at create and failed by the validator; corrected, accepted and valid`, async () => {
+      const v = validator;
+      if (!v || !lists) throw new Error('validator not started');
+      const fatal = (c: InvoiceContent) => checkInvoice(c, lists as CodeLists).filter((f) => f.severity === 'fatal').map((f) => f.rule);
+      const invalid = async (c: InvoiceContent) => (await v.validate(buildUbl(c, computeTotals(c)))).errors.map((e) => e.rule);
+      expect(fatal(refused)).to.include(rule);
+      expect(await invalid(refused)).to.include(rule);
+      expect(fatal(corrected)).to.deep.equal([]);
+      expect(await invalid(corrected)).to.deep.equal([]);
+    });
+  }
 });

@@ -1,7 +1,8 @@
 /**
  * Generated invoices and credit notes for the UBL property test, from a seed. The matrix covers the
  * Slovak rates (23/19/5), 0 % with Z, E with a VATEX reason, AE (domestic reverse charge), K
- * (intra-community supply to a buyer in another EU country), percentage and amount discounts, CZK
+ * (intra-community supply to a buyer in another EU country), O (not subject to VAT: every line O,
+ * parties with VAT ids the document leaves out), percentage and amount discounts, CZK
  * with a Czech IBAN, payment means without an IBAN, 1 to 200 lines, with and without delivery date,
  * variable symbol, due date, order reference and note.
  */
@@ -10,7 +11,7 @@ import type { InvoiceContent, InvoiceLine, InvoiceTypeCode, PaymentMeansCode, Va
 import { czechIban, euCompany, slovakCompany, slovakIban } from './identities.ts';
 import { Seeded } from './seeded.ts';
 
-type Scenario = 'domestic' | 'reverse-charge' | 'intra-community';
+type Scenario = 'domestic' | 'reverse-charge' | 'intra-community' | 'not-subject';
 
 const UNITS = ['EA', 'C62', 'H87', 'HUR', 'DAY', 'E49', 'MON', 'KGM', 'MTR', 'LTR'] as const;
 const ITEMS = ['Konzultácie', 'Licencia softvéru', 'Servis & údržba', 'Doprava <expres>', 'Tlačiareň "A4"', 'Papier', 'Káva'] as const;
@@ -29,6 +30,8 @@ function lineCount(rng: Seeded, index: number): number {
 }
 
 function vatOf(rng: Seeded, scenario: Scenario, eReason: string): Pick<InvoiceLine, 'vat_rate' | 'vat_category_code' | 'vat_exemption_reason_code'> {
+  // BR-O-11: a document not subject to VAT has no other category, so every line is O
+  if (scenario === 'not-subject') return { vat_rate: '0', vat_category_code: 'O', vat_exemption_reason_code: 'VATEX-EU-O' };
   const standard = () => ({ vat_rate: rng.pick(['23', '19', '5']), vat_category_code: 'S' as VatCategoryCode, vat_exemption_reason_code: null });
   if (scenario === 'reverse-charge' && rng.chance(0.7)) return { vat_rate: '0', vat_category_code: 'AE', vat_exemption_reason_code: 'VATEX-EU-AE' };
   if (scenario === 'intra-community' && rng.chance(0.8)) return { vat_rate: '0', vat_category_code: 'K', vat_exemption_reason_code: 'VATEX-EU-IC' };
@@ -63,7 +66,8 @@ function line(rng: Seeded, n: number, scenario: Scenario, eReason: string, allow
 export function generateInvoice(seed: number, index: number): InvoiceContent {
   const rng = new Seeded(seed * 1_000_003 + index);
   const type: InvoiceTypeCode = index % 3 === 2 ? '381' : '380';
-  const scenario: Scenario = index % 5 === 1 ? 'reverse-charge' : index % 5 === 3 ? 'intra-community' : 'domestic';
+  const scenario: Scenario =
+    index % 11 === 6 ? 'not-subject' : index % 5 === 1 ? 'reverse-charge' : index % 5 === 3 ? 'intra-community' : 'domestic';
   const czk = scenario !== 'intra-community' && index % 7 === 4;
   const issued = new Date(Date.UTC(2025, rng.int(0, 11), rng.int(1, 28)));
   const supplier = slovakCompany(rng, rng.pick(['Dodávateľ s.r.o.', 'ACME Slovakia a.s.', 'Tatra & synovia, k.s.']));

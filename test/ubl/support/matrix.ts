@@ -27,6 +27,8 @@ export function coverage(docs: InvoiceContent[]): Record<string, number> {
     exempt_E: anyLine((l) => l.vat_category_code === 'E' && l.vat_exemption_reason_code !== null),
     reverse_charge_AE: anyLine((l) => l.vat_category_code === 'AE' && l.vat_exemption_reason_code === 'VATEX-EU-AE'),
     intra_community_K: anyLine((l) => l.vat_category_code === 'K' && l.vat_exemption_reason_code === 'VATEX-EU-IC'),
+    not_subject_O: anyLine((l) => l.vat_category_code === 'O' && l.vat_exemption_reason_code === 'VATEX-EU-O'),
+    not_subject_O_credit_note: count((c) => c.invoice_type === '381' && c.lines.some((l) => l.vat_category_code === 'O')),
     percentage_discount: anyLine((l) => l.discount_percentage !== null),
     amount_discount: anyLine((l) => l.discount_amount !== null),
     negative_quantity: anyLine((l) => l.quantity.startsWith('-')),
