@@ -217,6 +217,63 @@ describe('checkInvoice', () => {
     });
   });
 
+  describe('who a category needs identified (BR-S-02, BR-Z-02, BR-E-02, BR-AE-02, BR-IC-02, BR-G-02, BR-AF-02, BR-AG-02)', () => {
+    const unregistered: Party = { ...supplier, vat_id: '', peppol_id: null };
+    const zeroLine = (category: InvoiceLine['vat_category_code'], reason: string | null) =>
+      line({ vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: reason });
+    const sellerNeedsTaxId: [string, InvoiceLine][] = [
+      ['BR-S-02', line()],
+      ['BR-Z-02', zeroLine('Z', null)],
+      ['BR-E-02', zeroLine('E', 'VATEX-EU-132')],
+      ['BR-AF-02', line({ vat_category_code: 'L', vat_rate: '7' })],
+      ['BR-AG-02', line({ vat_category_code: 'M', vat_rate: '4' })],
+    ];
+    for (const [rule, taxed] of sellerNeedsTaxId) {
+      it(`given a ${taxed.vat_category_code} line and a supplier with neither vat_id nor dic, when checked, then ${rule} refuses; a dic is enough`, () => {
+        const content = invoice({ supplier: { ...unregistered, dic: null }, lines: [taxed] });
+        expect(finding(content, rule)).to.include({ severity: 'fatal', field: 'supplier.vat_id' });
+        expect(rules(invoice({ supplier: unregistered, lines: [taxed] }))).to.not.include(rule);
+      });
+    }
+    const sellerNeedsVatId: [string, InvoiceLine][] = [
+      ['BR-IC-02', zeroLine('K', 'VATEX-EU-IC')],
+      ['BR-G-02', zeroLine('G', 'VATEX-EU-G')],
+    ];
+    for (const [rule, taxed] of sellerNeedsVatId) {
+      it(`given a ${taxed.vat_category_code} line and a supplier with a dic but no vat_id, when checked, then ${rule} refuses`, () => {
+        expect(finding(invoice({ supplier: unregistered, lines: [taxed] }), rule)).to.include({ severity: 'fatal', field: 'supplier.vat_id' });
+      });
+    }
+    it('given an AE line and a buyer with neither vat_id nor ico, when checked, then BR-AE-02 refuses; an ico is enough', () => {
+      const lines = [zeroLine('AE', 'VATEX-EU-AE')];
+      const content = invoice({ buyer: { ...buyer, vat_id: '', ico: null, peppol_id: null }, lines });
+      expect(finding(content, 'BR-AE-02')).to.include({ severity: 'fatal', field: 'buyer.vat_id' });
+      expect(rules(invoice({ buyer: { ...buyer, vat_id: '', peppol_id: null }, lines }))).to.deep.equal([]);
+    });
+    it('given a K line and a buyer without vat_id, when checked, then BR-IC-02 refuses', () => {
+      const content = invoice({ buyer: { ...buyer, vat_id: '', peppol_id: null }, lines: [zeroLine('K', 'VATEX-EU-IC')] });
+      expect(finding(content, 'BR-IC-02')).to.include({ severity: 'fatal', field: 'buyer.vat_id' });
+    });
+  });
+
+  describe('exemption codes that belong to one category (Peppol P0104-P0111) and categories without one (BR-AF-10, BR-AG-10)', () => {
+    it('given an E line with VATEX-EU-AE, when checked, then PEPPOL-EN16931-P0107 refuses it', () => {
+      const content = withLine({ vat_category_code: 'E', vat_rate: '0', vat_exemption_reason_code: 'vatex-eu-ae' });
+      expect(rules(content)).to.deep.equal(['PEPPOL-EN16931-P0107']);
+      expect(finding(content, 'PEPPOL-EN16931-P0107').field).to.equal('lines[0].vat_exemption_reason_code');
+    });
+    it('given each owned code on its own category, when checked, then nothing is found', () => {
+      const owned: [InvoiceLine['vat_category_code'], string][] = [['G', 'VATEX-EU-G'], ['O', 'VATEX-EU-O'], ['K', 'VATEX-EU-IC'], ['AE', 'VATEX-EU-AE']];
+      for (const [category, code] of owned) {
+        expect(rules(withLine({ vat_category_code: category, vat_rate: '0', vat_exemption_reason_code: code })), code).to.deep.equal([]);
+      }
+    });
+    it('given an L or M line with an exemption code, when checked, then BR-AF-10 / BR-AG-10 refuse it', () => {
+      expect(rules(withLine({ vat_category_code: 'L', vat_rate: '7', vat_exemption_reason_code: 'VATEX-EU-132' }))).to.deep.equal(['BR-AF-10']);
+      expect(rules(withLine({ vat_category_code: 'M', vat_rate: '4', vat_exemption_reason_code: 'VATEX-EU-132' }))).to.deep.equal(['BR-AG-10']);
+    });
+  });
+
   describe('not subject to VAT (category O)', () => {
     const notSubject = (extra: Partial<InvoiceLine> = {}) =>
       line({ vat_category_code: 'O', vat_rate: '0', vat_exemption_reason_code: 'VATEX-EU-O', ...extra });

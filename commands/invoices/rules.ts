@@ -75,6 +75,7 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
   });
   checkNotSubjectToVat(content.lines, fatal);
   checkOneBreakdownRow(content.lines, fatal);
+  checkCategoryParties(content, vatIdsCarried, fatal);
   // BR-CO-25's context is the UBL Invoice only (3.0.19 CEN; 3.0.21 dropped it): a credit note is a
   // refund and needs no due date. The totals need every decimal valid; when one is not, that finding
   // already refuses the invoice.
@@ -291,8 +292,19 @@ const EXEMPTION_REASON_RULES: Readonly<Record<string, string>> = {
   G: 'BR-G-10',
   O: 'BR-O-10',
 };
-/** Categories that must not carry an exemption reason (BR-S-10, BR-Z-10). */
-const NO_EXEMPTION_RULES: Readonly<Record<string, string>> = { S: 'BR-S-10', Z: 'BR-Z-10' };
+/** Categories that must not carry an exemption reason (BR-S-10, BR-Z-10, BR-AF-10, BR-AG-10). */
+const NO_EXEMPTION_RULES: Readonly<Record<string, string>> = { S: 'BR-S-10', Z: 'BR-Z-10', L: 'BR-AF-10', M: 'BR-AG-10' };
+/** Peppol P0104-P0111: these VATEX codes belong to one category each. */
+const VATEX_OWNERS: Readonly<Record<string, { category: VatCategoryCode; rule: string }>> = {
+  'VATEX-EU-G': { category: 'G', rule: 'PEPPOL-EN16931-P0104' },
+  'VATEX-EU-O': { category: 'O', rule: 'PEPPOL-EN16931-P0105' },
+  'VATEX-EU-IC': { category: 'K', rule: 'PEPPOL-EN16931-P0106' },
+  'VATEX-EU-AE': { category: 'AE', rule: 'PEPPOL-EN16931-P0107' },
+  'VATEX-EU-D': { category: 'E', rule: 'PEPPOL-EN16931-P0108' },
+  'VATEX-EU-F': { category: 'E', rule: 'PEPPOL-EN16931-P0109' },
+  'VATEX-EU-I': { category: 'E', rule: 'PEPPOL-EN16931-P0110' },
+  'VATEX-EU-J': { category: 'E', rule: 'PEPPOL-EN16931-P0111' },
+};
 const SLOVAK_RATES = SLOVAK_STANDARD_RATES.map((r) => new Dec(r));
 
 function checkVat(line: InvoiceLine, at: string, rate: Dec | null, lists: CodeLists, sellerIsSlovak: boolean, fatal: Emit): void {
@@ -327,6 +339,10 @@ function checkVat(line: InvoiceLine, at: string, rate: Dec | null, lists: CodeLi
   if (forbidden && reason !== '') fatal(forbidden, `Category ${category} has no vat_exemption_reason_code`, reasonField);
   if (reason !== '' && !lists.vatexCodes.has(reason.toUpperCase())) {
     fatal('BR-CL-22', `vat_exemption_reason_code ${JSON.stringify(reason)} is not in the VATEX code list`, reasonField);
+  }
+  const owner = VATEX_OWNERS[reason.toUpperCase()];
+  if (owner && owner.category !== category) {
+    fatal(owner.rule, `vat_exemption_reason_code ${reason.toUpperCase()} is for category ${owner.category}, not ${category}`, reasonField);
   }
 }
 
@@ -385,6 +401,45 @@ function checkOneBreakdownRow(lines: InvoiceLine[], fatal: Emit): void {
       `Category ${category} may have only one VAT breakdown row, so all its lines need the same vat_rate and vat_exemption_reason_code; found ${described}`,
       `lines[${second.index}].${field}`,
     );
+  }
+}
+
+/**
+ * Whom a document with a line of each category must identify, and by what, as the UBL carries it:
+ * vat_id as the VAT identifier (BT-31, BT-48), the supplier's dic as its tax registration (BT-32, a
+ * second PartyTaxScheme), the buyer's ico as its legal registration (BT-47). Lines only: the
+ * document-level allowances and charges are the ZZZ corrections, in the lines' own categories. O
+ * needs none (it names none, BR-O-02).
+ */
+const SELLER_TAX_ID_RULES: Partial<Record<VatCategoryCode, string>> = {
+  S: 'BR-S-02',
+  Z: 'BR-Z-02',
+  E: 'BR-E-02',
+  AE: 'BR-AE-02',
+  L: 'BR-AF-02',
+  M: 'BR-AG-02',
+};
+const SELLER_VAT_ID_RULES: Partial<Record<VatCategoryCode, string>> = { K: 'BR-IC-02', G: 'BR-G-02' };
+
+function checkCategoryParties(content: InvoiceContent, vatIdsCarried: boolean, fatal: Emit): void {
+  const present = (value: string | null) => (value?.trim() ?? '') !== '';
+  const sellerVat = vatIdsCarried && normaliseVatId(content.supplier.vat_id) !== '';
+  const sellerTax = sellerVat || present(content.supplier.dic);
+  const buyerVat = vatIdsCarried && normaliseVatId(content.buyer.vat_id) !== '';
+  const categories = new Set(content.lines.map((l) => l.vat_category_code));
+  for (const category of categories) {
+    const taxRule = SELLER_TAX_ID_RULES[category];
+    if (taxRule && !sellerTax) {
+      fatal(taxRule, `A line of category ${category} needs the supplier's vat_id (IČ DPH) or dic (DIČ)`, 'supplier.vat_id');
+    }
+    const vatRule = SELLER_VAT_ID_RULES[category];
+    if (vatRule && !sellerVat) fatal(vatRule, `A line of category ${category} needs the supplier's vat_id (IČ DPH)`, 'supplier.vat_id');
+  }
+  if (categories.has('AE') && !buyerVat && !present(content.buyer.ico)) {
+    fatal('BR-AE-02', "A reverse-charge line (category AE) needs the buyer's vat_id or ico", 'buyer.vat_id');
+  }
+  if (categories.has('K') && !buyerVat) {
+    fatal('BR-IC-02', "An intra-community supply (category K) needs the buyer's vat_id", 'buyer.vat_id');
   }
 }
 

@@ -198,6 +198,31 @@ describe('UBL builder: what the create rules refuse is what the validator finds 
       corrected: withLines(lineOf(1, 'O', 'VATEX-EU-O'), lineOf(2, 'O', 'VATEX-EU-O')),
     },
     {
+      rule: 'BR-E-02',
+      refused: { ...withLines(lineOf(1, 'E', 'VATEX-EU-132')), supplier: { ...base.supplier, vat_id: '', dic: null } },
+      corrected: { ...withLines(lineOf(1, 'E', 'VATEX-EU-132')), supplier: { ...base.supplier, vat_id: '' } },
+    },
+    {
+      rule: 'BR-G-02',
+      refused: { ...withLines(lineOf(1, 'G', 'VATEX-EU-G')), supplier: { ...base.supplier, vat_id: '' } },
+      corrected: withLines(lineOf(1, 'G', 'VATEX-EU-G')),
+    },
+    {
+      rule: 'BR-IC-02',
+      refused: { ...withLines(lineOf(1, 'K', 'VATEX-EU-IC')), buyer: { ...base.buyer, vat_id: '' } },
+      corrected: withLines(lineOf(1, 'K', 'VATEX-EU-IC')),
+    },
+    {
+      rule: 'BR-AE-02',
+      refused: { ...withLines(lineOf(1, 'AE', 'VATEX-EU-AE')), buyer: { ...base.buyer, vat_id: '', ico: null } },
+      corrected: { ...withLines(lineOf(1, 'AE', 'VATEX-EU-AE')), buyer: { ...base.buyer, vat_id: '' } },
+    },
+    {
+      rule: 'PEPPOL-EN16931-P0107',
+      refused: withLines(lineOf(1, 'E', 'VATEX-EU-AE')),
+      corrected: withLines(lineOf(1, 'E', 'VATEX-EU-132')),
+    },
+    {
       rule: 'BR-CO-26',
       refused: { ...withLines(lineOf(1, 'O', 'VATEX-EU-O')), supplier: { ...base.supplier, ico: null } },
       corrected: withLines(lineOf(1, 'O', 'VATEX-EU-O')),
