@@ -4,6 +4,7 @@ import { LEASE_MS, RETENTION_MS } from '../../commands/idempotency/decider.ts';
 import { idempotencyKeyHash, requestFingerprint } from '../../commands/idempotency/key.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
+import { registerCustomer } from '../../src/application/customers.ts';
 import { sendInvoice } from '../../src/application/delivery.ts';
 import { createInvoice } from '../../src/application/invoices.ts';
 import { companyOf } from '../../src/application/lookups.ts';
@@ -199,6 +200,21 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const early = await deadClaim('crashed-2', { ...request, body: draft({ note: 'crashed before the append' }) }, LEASE_MS + 1_000);
     const ran = await svc.call('POST', invoices(), draft({ note: 'crashed before the append' }), withKey('crashed-2'));
     expect([ran.status, ran.body.id]).to.deep.equal([201, resourceIdOf(early)]);
+  });
+
+  it('a customer create resumed after its first run wrote the customer answers that customer, as created', async () => {
+    // country_code written out: the fingerprint is over the validated body, defaults filled in
+    const body = { name: 'Po páde s.r.o.', vat_id: 'SK2020000026', country_code: 'SK' };
+    const seed = await deadClaim('customer-crash', { operation: 'createCustomer', params: { company_id: company }, body }, LEASE_MS + 1_000);
+    const written = await withResourceSeed(seed, () => registerCustomer(svc.services, { actor: actor(), requestId: 'dead-request', companyId: company, input: body }));
+    await svc.services.projections.caughtUp(written.position, 30_000, ['customer-directory']);
+    const resumed = await svc.call('POST', `/companies/${company}/customers`, body, withKey('customer-crash'));
+    expect(resumed.status).to.equal(201);
+    expect(resumed.body.id).to.equal(resourceIdOf(seed));
+    expect(resumed.body).to.deep.equal((await svc.call('GET', `/companies/${company}/customers/${written.customer_id}`)).body);
+    expect(resumed.headers.get('location')).to.equal(`/api/v1/companies/${company}/customers/${written.customer_id}`);
+    const named = (await svc.call('GET', `/companies/${company}/customers/search?q=SK2020000026`)).body as unknown[];
+    expect(named).to.have.length(1);
   });
 
   it('a send resumed after its first run queued the invoice answers 202, not 409', async () => {
