@@ -50,6 +50,7 @@ async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): P
   for (let attempt = 0; ; attempt++) {
     const history = await deps.store.readStream(stream);
     const state = fold(idempotencyDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as IdempotencyEvent));
+    // not from the ids port: a seed must be unguessable and never itself a seeded (derived) id
     const seed = randomUUID();
     const command: IdempotencyCommand = {
       type: 'ClaimIdempotencyKey', key_hash: keyHash, fingerprint: request.fingerprint, operation: request.operation, seed, claim_id: randomUUID(),
