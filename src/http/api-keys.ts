@@ -8,6 +8,8 @@ import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-key
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
 import { defineRoute, type Route } from './platform/index.ts';
+import { idempotent } from './idempotency.ts';
+import { recoverApiKeyCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
 
 const KeyParams = Type.Object({ key_id: Uuid });
@@ -35,7 +37,7 @@ export function apiKeyRoutes(services: Services): Route[] {
   }
 
   return [
-    defineRoute({
+    idempotent(services, defineRoute({
       method: 'POST', path: '/api-keys', operationId: 'createApiKey', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'Create an API key (the key is in the answer, once)',
       description: 'For admins (a signed-in admin, or an API key, which acts as admin). Only the SHA-256 of the key is stored: the `api_key` in this answer cannot be shown again.',
@@ -46,7 +48,7 @@ export function apiKeyRoutes(services: Services): Route[] {
         const row = await readAfter(created.position, actor, created.api_key_id);
         return { status: 201, body: { ...body(row), api_key: created.api_key }, headers: { location: `${API_PREFIX}/api-keys/${row.id}` } };
       },
-    }),
+    }), { secretFields: ['api_key'], recover: recoverApiKeyCreate(services) }),
     defineRoute({
       method: 'GET', path: '/api-keys', operationId: 'listApiKeys', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'The organisation\'s API keys, without secrets',

@@ -11,6 +11,8 @@ import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './platform/index.ts';
+import { idempotent } from './idempotency.ts';
+import { recoverCustomerCreate } from './idempotent-recovery.ts';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -64,21 +66,21 @@ export function customerRoutes(services: Services): Route[] {
   };
 
   return [
-    defineRoute({
+    idempotent(services, defineRoute({
       method: 'POST', path: '/companies/{company_id}/customers', operationId: 'createCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add a customer to the directory',
       description: 'VAT ID unique in the organisation (409). Identifiers are checked by their Slovak rules: IČO check digit, DIČ 10 digits, IČ DPH = SK + DIČ divisible by 11.',
       params: CompanyParams, body: CustomerCreate,
       responses: { ...created, 404: notFound },
       handle: async ({ params, body, actor, requestId }) => create(actor, requestId, await companyScope(actor, params.company_id), body),
-    }),
-    defineRoute({
+    }), { recover: recoverCustomerCreate(services, registeredBody) }),
+    idempotent(services, defineRoute({
       method: 'POST', path: '/customers', operationId: 'createOrganisationCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add an organisation-wide customer (visible to every company)',
       body: CustomerCreate,
       responses: created,
       handle: async ({ body, actor, requestId }) => create(actor, requestId, { organisationId: actor.organisationId, companyId: null }, body),
-    }),
+    }), { recover: recoverCustomerCreate(services, registeredBody) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/customers', operationId: 'listCustomers', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'List customers: the company’s and the organisation-wide ones',

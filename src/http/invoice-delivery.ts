@@ -8,6 +8,8 @@ import type { Services } from '../services.ts';
 import { getInvoice } from '../../projections/invoices/queries.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';
 import { defineRoute, type Route } from './platform/index.ts';
+import { idempotent } from './idempotency.ts';
+import { recoverSend } from './idempotent-recovery.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s)', schema: ErrorBody };
@@ -21,13 +23,17 @@ const MarkSentBody = Type.Object({
   note: Type.Optional(Type.String({ maxLength: 1000, description: 'how it was delivered (e-mail, paper, portal); kept in the history' })),
 }, { additionalProperties: false });
 
+const queuedAnswer = (invoiceId: string, status: string) => ({
+  status: 202, body: { invoice_id: invoiceId, status, message: 'Invoice queued for Peppol delivery and the FS copy' },
+});
+
 /** Send and mark-sent: the two ways an invoice leaves draft for good. */
 export function invoiceDeliveryRoutes(services: Services): Route[] {
   const deps = (): DeliveryDeps => ({ ...invoiceDeps(services), network: services.network, fs: services.fs, usage: services.usage });
   const { projections, config, readModels } = services;
 
   return [
-    defineRoute({
+    idempotent(services, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/send', operationId: 'sendInvoice', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Queue the invoice for Peppol delivery and the FS copy',
       description: [
@@ -53,13 +59,10 @@ export function invoiceDeliveryRoutes(services: Services): Route[] {
         if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         const sent = await sendInvoice(deps(), { actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch });
         if (sent.position) await projections.caughtUp(sent.position, config.readYourWritesTimeoutMs, ['invoices']);
-        return {
-          status: 202,
-          body: { invoice_id: params.invoice_id, status: sent.status, message: 'Invoice queued for Peppol delivery and the FS copy' },
-        };
+        return queuedAnswer(params.invoice_id, sent.status);
       },
-    }),
-    defineRoute({
+    }), { recover: recoverSend(services, (invoiceId) => queuedAnswer(invoiceId, 'queued')) }),
+    idempotent(services, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/mark-sent', operationId: 'markInvoiceSent', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Record that the invoice reached the buyer outside Peppol; it becomes delivered',
       description: [
@@ -87,6 +90,6 @@ export function invoiceDeliveryRoutes(services: Services): Route[] {
         const invoice = invoiceBody(row);
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
       },
-    }),
+    })),
   ];
 }

@@ -15,6 +15,8 @@ import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
 import { defineRoute, type Route } from './platform/index.ts';
+import { idempotent } from './idempotency.ts';
+import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
@@ -143,7 +145,7 @@ export function invoiceRoutes(services: Services): Route[] {
   };
 
   return [
-    defineRoute({
+    idempotent(services, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices', operationId: 'createInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the service computes every total',
       description: 'Omit invoice_number to reserve the next one of the workspace series (default pattern {year}{seq:6}; credit notes DOB-{year}-{seq}). Business rules are checked before a number is reserved.',
@@ -152,8 +154,8 @@ export function invoiceRoutes(services: Services): Route[] {
         const company = await companyOf(services, actor, params.company_id);
         return create(actor, requestId, company, body);
       },
-    }),
-    defineRoute({
+    }), { recover: recoverInvoiceCreate(services, invoiceBody) }),
+    idempotent(services, defineRoute({
       method: 'POST', path: '/invoices', operationId: 'createInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the issuing company is the one whose VAT ID is supplier.vat_id',
       body: InvoiceRequest, responses: createResponses,
@@ -161,7 +163,7 @@ export function invoiceRoutes(services: Services): Route[] {
         const company = await companyForUnscoped(actor, body.supplier?.vat_id);
         return create(actor, requestId, company, body);
       },
-    }),
+    }), { recover: recoverInvoiceCreate(services, invoiceBody) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices', operationId: 'listInvoices', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'List invoices (slim rows); full record at GET …/invoices/{invoice_id}', params: CompanyParams, query: InvoiceListQuery,

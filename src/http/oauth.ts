@@ -6,6 +6,8 @@ import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Services } from '../services.ts';
 import { defineRoute, type Route } from './platform/index.ts';
+import { idempotent } from './idempotency.ts';
+import { recoverOAuthClientCreate } from './idempotent-recovery.ts';
 
 const ClientCreate = Type.Object(
   {
@@ -43,7 +45,7 @@ function basicCredentials(header: string | undefined): { client_id: string; clie
 export function oauthRoutes(services: Services): Route[] {
   const { readModels, projections, config } = services;
   return [
-    defineRoute({
+    idempotent(services, defineRoute({
       method: 'POST', path: '/oauth2/clients', operationId: 'createOAuthClient', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
       summary: 'Register an OAuth 2.0 client (client credentials); the secret is in the answer, once',
       body: ClientCreate,
@@ -55,7 +57,7 @@ export function oauthRoutes(services: Services): Route[] {
         if (!row || row.organisation_id !== actor.organisationId) throw new DomainError('oauth_client_not_found', 404, 'OAuth client not found');
         return { status: 201, body: { ...clientBody(row), client_secret: created.client_secret } };
       },
-    }),
+    }), { secretFields: ['client_secret'], recover: recoverOAuthClientCreate(services) }),
     defineRoute({
       method: 'GET', path: '/oauth2/clients', operationId: 'listOAuthClients', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
       summary: 'The organisation\'s OAuth clients, without secrets',

@@ -77,7 +77,10 @@ function operation(c: SchemaComponents, route: Route): Json {
     summary: route.summary,
     ...(route.description ? { description: route.description } : {}),
     tags: route.tags,
-    parameters: [...parameters(c, 'path', route.params), ...parameters(c, 'query', route.query)],
+    parameters: [
+      ...parameters(c, 'path', route.params), ...parameters(c, 'query', route.query),
+      ...(route.headerDocs ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: c.use(h.schema) })),
+    ],
     ...(route.body ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
     responses,
     security: route.auth === 'api' ? [{ ApiKey: [] }, { Bearer: [] }] : [],

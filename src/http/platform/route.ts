@@ -47,6 +47,13 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
+/** A request header a route reads, for the OpenAPI document (headers are not validated by schema). */
+export interface RouteHeaderDoc {
+  name: string;
+  description: string;
+  schema: TSchema;
+}
+
 export interface RouteResponseDoc {
   description: string;
   schema?: TSchema;
@@ -80,6 +87,8 @@ export interface RouteSpec<
   /** overrides the app's body limit for this route */
   bodyLimitBytes?: number;
   responses: Record<number, RouteResponseDoc>;
+  /** optional request headers the route reads, documented as header parameters */
+  headerDocs?: RouteHeaderDoc[];
   // method syntax on purpose: it lets a specific route be stored as the erased `Route`
   handle(req: RouteRequest<P, Q, B, A>): Promise<RouteResult>;
 }

@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { idempotencyDecider, resumesEarlierRequest, type IdempotencyCommand, type IdempotencyState, type StoredAnswer } from '../../commands/idempotency/decider.ts';
+import { checkIdempotencyKey, idempotencyKeyHash } from '../../commands/idempotency/key.ts';
+import { fold } from '../../commands/shared/decider.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
+import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
+import { toNewEvents } from '../handling/command-handler.ts';
+import { resourceIdOf, withResourceSeed } from '../ports/ids.ts';
+import type { Services } from '../services.ts';
+
+type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+
+/** One request under an Idempotency-Key: the key is scoped (an organisation; SAPI-SK names its own). */
+export interface IdempotentRequest {
+  scope: string;
+  /** as the client sent it; checked here (422 at loc header/idempotency-key) */
+  key: string;
+  operation: string;
+  /** requestFingerprint of the operation, path parameters and body */
+  fingerprint: string;
+  requestId: string;
+  metadata: EventMetadata;
+  /** told when an answer could not be recorded (the client still gets it) */
+  log: { warn(details: object, message: string): void };
+}
+
+/** What the work of a request under a key gives: its answer, and whether a repeat gets it again. */
+export interface Finished<T> {
+  result: T;
+  /** recorded answers are replayed; one not recorded releases the key (a retry runs again) */
+  record: StoredAnswer | null;
+}
+
+export interface Attempt {
+  /** the id the request's first minted id will be (its invoice, customer, message id) */
+  resourceId: string;
+  /** an earlier request with this key and body may have had its effect: look for it before acting again */
+  resumed: boolean;
+}
+
+export type Outcome<T> = { kind: 'replayed'; answer: StoredAnswer } | { kind: 'ran'; result: T };
+
+type Held = { claimId: string; seed: string; resumed: boolean; stream: string; revision: number; state: IdempotencyState };
+
+async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): Promise<Held | StoredAnswer> {
+  const stream = idempotencyStream(request.scope, keyHash);
+  // two parallel requests with one key: the expected revision lets one claim; the other decides
+  // again on the stream it lost to (in progress, or the answer)
+  for (let attempt = 0; ; attempt++) {
+    const history = await deps.store.readStream(stream);
+    const state = fold(idempotencyDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as IdempotencyEvent));
+    // not from the ids port: a seed must be unguessable and never itself a seeded (derived) id
+    const seed = randomUUID();
+    const command: IdempotencyCommand = {
+      type: 'ClaimIdempotencyKey', key_hash: keyHash, fingerprint: request.fingerprint, operation: request.operation, seed, claim_id: randomUUID(),
+      request_id: request.requestId, at: deps.clock.now().toISOString(),
+    };
+    const events = idempotencyDecider.decide(command, state);
+    const claimed = events[0];
+    if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
+      if (state.status === 'completed' && state.answer) return state.answer;
+      throw new Error(`idempotency claim on ${stream} decided neither a claim nor a replay`);
+    }
+    try {
+      const expected = history.length === 0 ? 'no_stream' : (history[history.length - 1]?.revision ?? 0);
+      const appended = await deps.store.append(stream, toNewEvents(deps, events, request.metadata), expected);
+      return {
+        claimId: claimed.data.claim_id, seed: claimed.data.seed, resumed: resumesEarlierRequest(claimed, seed), stream,
+        revision: appended.nextRevision, state: idempotencyDecider.evolve(state, claimed),
+      };
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= 2) throw error;
+    }
+  }
+}
+
+/** Appends to the key's stream at the revision this request left it; a takeover in between wins. */
+async function settle(deps: Deps, held: Held, command: IdempotencyCommand, metadata: EventMetadata): Promise<void> {
+  const events = idempotencyDecider.decide(command, held.state);
+  if (events.length === 0) return;
+  await deps.store.append(held.stream, toNewEvents(deps, events, metadata), held.revision);
+}
+
+/**
+ * Runs `work` once per key and request: the first request with a key claims it and runs, a
+ * repeat with the same body gets the recorded answer, another body is refused (422
+ * idempotency_key_reused), a repeat while the first runs gets 409 idempotency_key_in_progress.
+ * With `seedResourceId`, `work` runs with its first minted id derived from the claim's seed, the
+ * same again when a dead request's claim is taken over: only for work whose first id is the
+ * resource it makes (a create, a send's message id); an id derived again for an event would
+ * collide with the first run's. A thrown error or an answer not recorded releases the key.
+ */
+export async function runIdempotently<T>(
+  deps: Deps,
+  request: IdempotentRequest,
+  work: (attempt: Attempt) => Promise<Finished<T>>,
+  options: { seedResourceId: boolean },
+): Promise<Outcome<T>> {
+  const keyHash = idempotencyKeyHash(checkIdempotencyKey(request.key));
+  const held = await claim(deps, request, keyHash);
+  if (!('claimId' in held)) return { kind: 'replayed', answer: held };
+  const at = () => deps.clock.now().toISOString();
+  const release = (reason: string) =>
+    settle(deps, held, { type: 'ReleaseIdempotencyKey', claim_id: held.claimId, reason, at: at() }, request.metadata)
+      // a release not written leaves the claim to run out its lease: a retry then takes it over
+      .catch(() => undefined);
+  let finished: Finished<T>;
+  try {
+    const attempt = { resourceId: resourceIdOf(held.seed), resumed: held.resumed };
+    finished = await (options.seedResourceId ? withResourceSeed(held.seed, () => work(attempt)) : work(attempt));
+  } catch (error) {
+    // the kind of failure only: messages may carry values the events should not keep
+    await release(error instanceof DomainError ? `${error.status} ${error.code}` : error instanceof Error ? error.name : 'failed');
+    throw error;
+  }
+  if (!finished.record) {
+    await release('answer not kept');
+    return { kind: 'ran', result: finished.result };
+  }
+  try {
+    await settle(deps, held, { type: 'CompleteIdempotentRequest', claim_id: held.claimId, ...finished.record, at: at() }, request.metadata);
+  } catch (error) {
+    // the effect happened and this is its answer: the client gets it. A repeat finds the claim in
+    // flight until its lease runs out (or taken over already), then resumes it and finds the effect.
+    request.log.warn({ err: error, stream: held.stream }, 'idempotent request answered but its answer not recorded');
+  }
+  return { kind: 'ran', result: finished.result };
+}
