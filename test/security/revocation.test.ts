@@ -101,6 +101,16 @@ describe('revocation and token lifetime over HTTP', function () {
       }
     });
 
+    it('a password change ends the user\'s other sessions with their access tokens; this one keeps working', async () => {
+      const other = await signIn();
+      const current = await signIn();
+      const changed = await call(svc.api, 'POST', '/auth/password', bearer(current.access_token), { current_password: svc.demo.admin.password, new_password: 'Nové-heslo-2026!' });
+      expect(changed.status).to.equal(200);
+      svc.demo.admin.password = 'Nové-heslo-2026!';
+      expect((await call(svc.api, 'GET', '/auth/me', bearer(other.access_token))).status).to.equal(401);
+      expect((await call(svc.api, 'GET', '/auth/me', bearer(current.access_token))).status).to.equal(200);
+    });
+
     it('an OAuth client\'s live access token is refused once the client is revoked; another client\'s is not', async () => {
       const revoked = await clientToken(svc.api, svc.demo.api_key);
       const kept = await clientToken(svc.api, svc.demo.api_key);
@@ -185,6 +195,28 @@ describe('revocation and token lifetime over HTTP', function () {
       expect((await call(a().api, 'DELETE', `/oauth2/clients/${clientId}`, { 'x-api-key': demo.api_key })).status).to.equal(200);
       expect(await eventually(async () => b().services.auth.revocations.knows('oauth_client', clientId), (known) => known, 10_000, 10), 'B heard the revocation').to.equal(true);
       expect((await call(b().api, 'GET', customers(), bearer(token))).status).to.equal(401);
+    });
+
+    it('a listener cut off hears again: what was revoked while it was away is reloaded on reconnecting', async function () {
+      postgresOnly(this);
+      const session = await call(a().api, 'POST', '/auth/login', {}, { email: demo.admin.email, password: demo.admin.password });
+      const sid = claimsOf(session.body.access_token).sid as string;
+      // cut every listener of this database, then end the session while they are away
+      const admin = a().services.readModels;
+      const cut: Json[] = await admin.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN credential_revoked' AND pid <> pg_backend_pid()`,
+      );
+      expect(cut.length, 'both instances listen').to.equal(2);
+      expect((await call(a().api, 'POST', '/auth/logout', {}, { refresh_token: session.body.refresh_token })).status).to.equal(200);
+      expect(await eventually(async () => b().services.auth.revocations.knows('session', sid), (known) => known, 15_000, 20), 'B learned it').to.equal(true);
+      expect((await call(b().api, 'GET', '/auth/me', bearer(session.body.access_token))).status).to.equal(401);
+      // and listens again: the next revocation is heard as a notice
+      const next = await call(a().api, 'POST', '/auth/login', {}, { email: demo.admin.email, password: demo.admin.password });
+      const listening = async () => ((await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN credential_revoked'`)) as Json[])[0]?.n;
+      expect(await eventually(listening, (n) => n === 2, 15_000)).to.equal(2);
+      expect((await call(a().api, 'POST', '/auth/logout', {}, { refresh_token: next.body.refresh_token })).status).to.equal(200);
+      const nextSid = claimsOf(next.body.access_token).sid as string;
+      expect(await eventually(async () => b().services.auth.revocations.knows('session', nextSid), (known) => known, 10_000, 10)).to.equal(true);
     });
 
     it('an instance started after a revocation refuses what was revoked before it started (PGlite too: a restart)', async () => {
