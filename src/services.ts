@@ -38,6 +38,8 @@ import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import { openReadModels } from './readmodel/data-source.ts';
 import { ApiKeyLookup } from './identity/api-key-lookup.ts';
+import { startRevocationFeed } from './identity/revocation-feed.ts';
+import { Revocations } from './identity/revocations.ts';
 import { loadSigningKeys, type SigningKeyRing } from './identity/signing-keys.ts';
 import { identity } from '../projections/identity/projector.ts';
 import { LastUsed } from './identity/last-used.ts';
@@ -88,8 +90,8 @@ export interface Services {
   sandbox: { peppol: PeppolSandbox; fs: FsSandbox };
   /** side effects: Peppol delivery, FS filing and verdicts, the sandbox's delivery statuses */
   reactors: ReactorRunner;
-  /** credentials: API key lookups (cached briefly) and their last use (written in batches) */
-  auth: { apiKeys: ApiKeyLookup; lastUsed: LastUsed };
+  /** credentials: API key lookups (cached briefly), their last use (written in batches), and the revoked sessions and clients every instance learns of at once */
+  auth: { apiKeys: ApiKeyLookup; lastUsed: LastUsed; revocations: Revocations };
   /**
    * The RS256 key ring that signs and verifies access tokens (JWKS publishes its public half).
    * Loaded on first use, so CLI commands need no key; the service loads it at start (a missing
@@ -167,6 +169,10 @@ export async function openServices(
 
   const lastUsed = new LastUsed({ readModels, log });
   lastUsed.start();
+  const apiKeys = new ApiKeyLookup({ readModels, clock });
+  const revocations = new Revocations({ readModels, clock, apiKeys });
+  // one-shot CLI commands serve no requests: they need not hear revocations
+  const revocationFeed = options.runProjections !== false ? await startRevocationFeed({ url, readModels, revocations, apiKeys, log }) : null;
   const buckets = config.redisUrl ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log) : createMemoryStore();
 
   return {
@@ -188,12 +194,13 @@ export async function openServices(
     sandbox: { peppol, fs },
     reactors: reactorRunner,
     validator: getValidator,
-    auth: { apiKeys: new ApiKeyLookup({ readModels, clock }), lastUsed },
+    auth: { apiKeys, lastUsed, revocations },
     identity: { ring: getRing },
     // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
     limits: { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD },
     async close() {
       await lastUsed.stop();
+      await revocationFeed?.close();
       await buckets.close();
       await reactorRunner.stop();
       if (validator) await (await validator).close();

@@ -1,9 +1,10 @@
 import type { ApiKeyIssued, ApiKeyRevoked, ApiKeyUpdated, SapiClientIssued } from '../../events/tenancy.ts';
+import { announceRevocation } from '../../src/identity/revocation-notice.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
 import { ApiKeys1763800000600 } from './migration.ts';
 import { ApiKeyUsage1764000000000 } from './usage-migration.ts';
 
-/** Credentials by hash: what authentication looks a presented key or client secret up in. */
+/** Credentials by hash: what authentication looks a presented key or client secret up in. A revocation is announced to every instance. */
 export const apiKeys: Projector = {
   name: 'api-keys',
   handles: ['ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued'],
@@ -26,6 +27,8 @@ export const apiKeys: Projector = {
       } else if (event.type === 'ApiKeyRevoked') {
         const d = eventData<ApiKeyRevoked>(event);
         await tx.query('UPDATE api_keys SET is_active = false, revoked_at = $2 WHERE id = $1', [d.api_key_id, d.revoked_at]);
+        // every instance forgets the key once this commits (their caches would trust it for 5 s)
+        await announceRevocation(tx, { kind: 'api_key', id: d.api_key_id, revoked_at: d.revoked_at });
       } else if (event.type === 'SapiClientIssued') {
         const d = eventData<SapiClientIssued>(event);
         await tx.query(

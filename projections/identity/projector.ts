@@ -1,12 +1,15 @@
 import type { CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { announceRevocation } from '../../src/identity/revocation-notice.ts';
 import { Identity1764000000100 } from './migration.ts';
+import { IdentityRevokedAt1764000000300 } from './revoked-at-migration.ts';
 
 /**
  * OAuth clients by id (what the token endpoint checks a secret against), and the security log an
  * admin reads: logins that failed or succeeded, sessions ended because a refresh token was reused,
  * password and two-factor changes and the wrong tries at them; and each user's open sessions, so a
- * password change can end them.
+ * password change can end them. A revoked client or ended session is announced to every instance
+ * from the same transaction (their access tokens are refused from then on).
  */
 export const identity: Projector = {
   name: 'identity',
@@ -15,7 +18,7 @@ export const identity: Projector = {
     'CredentialCheckFailed', 'PasswordChanged', 'TotpEnabled', 'TotpDisabled',
   ],
   tables: ['oauth_clients', 'security_events', 'refresh_families'],
-  migrations: [Identity1764000000100],
+  migrations: [Identity1764000000100, IdentityRevokedAt1764000000300],
 
   async apply(events, tx) {
     for (const event of events) {
@@ -40,6 +43,7 @@ export const identity: Projector = {
       } else if (event.type === 'OAuthClientRevoked') {
         const d = eventData<OAuthClientRevoked>(event);
         await tx.query('UPDATE oauth_clients SET is_active = false, revoked_at = $2 WHERE client_id = $1', [d.client_id, d.revoked_at]);
+        await announceRevocation(tx, { kind: 'oauth_client', id: d.client_id, revoked_at: d.revoked_at });
       } else if (event.type === 'LoginFailed') {
         const d = eventData<LoginFailed>(event);
         await log(d.organisation_id, d.email, d.user_id, d.ip, d.reason, d.at);
@@ -70,7 +74,8 @@ export const identity: Projector = {
         await tx.query('UPDATE refresh_families SET expires_at = $2 WHERE family_id = $1', [d.family_id, d.expires_at]);
       } else if (event.type === 'RefreshFamilyRevoked') {
         const d = eventData<RefreshFamilyRevoked>(event);
-        await tx.query('UPDATE refresh_families SET is_active = false WHERE family_id = $1', [d.family_id]);
+        await tx.query('UPDATE refresh_families SET is_active = false, revoked_at = $2 WHERE family_id = $1', [d.family_id, d.revoked_at]);
+        await announceRevocation(tx, { kind: 'session', id: d.family_id, revoked_at: d.revoked_at });
         // a logout is routine; a reuse is what an admin must see
         if (d.reason === 'reuse_detected') await log(d.organisation_id, null, d.user_id, null, d.reason, d.revoked_at);
       }

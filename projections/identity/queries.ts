@@ -44,3 +44,12 @@ export async function activeSessions(db: DataSource, userId: string): Promise<st
   const rows: { family_id: string }[] = await db.query('SELECT family_id FROM refresh_families WHERE user_id = $1 AND is_active AND expires_at > now()', [userId]);
   return rows.map((r) => r.family_id);
 }
+
+/** Sessions and OAuth clients revoked since `since`: what an instance must refuse tokens of when it starts listening. */
+export async function recentRevocations(db: DataSource, since: Date): Promise<{ kind: 'session' | 'oauth_client'; id: string; revoked_at: Date }[]> {
+  return db.query(
+    `SELECT 'session' AS kind, family_id AS id, revoked_at FROM refresh_families WHERE revoked_at > $1
+     UNION ALL SELECT 'oauth_client', client_id, revoked_at FROM oauth_clients WHERE revoked_at > $1`,
+    [since],
+  );
+}

@@ -14,7 +14,7 @@ import { requestMetadata } from './metadata.ts';
 import { accountKey, currentCredentials, notLockedOut } from './sign-in.ts';
 import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'>;
+type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'auth'>;
 type Request = { actor: Actor; requestId: string };
 /** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
 type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };
@@ -71,13 +71,14 @@ export async function me(deps: Deps, actor: Actor) {
   };
 }
 
-/** Ends the user's other sessions (their refresh tokens stop working; access tokens live out their 15 minutes). */
+/** Ends the user's other sessions: their refresh tokens and their access tokens stop working. */
 async function endSessions(deps: Deps, request: Request, reason: RefreshRevocationReason, keep: string | undefined): Promise<void> {
   for (const familyId of await activeSessions(deps.readModels, request.actor.id)) {
     if (familyId === keep) continue;
-    await handleCommand(deps, refreshFamilyStream(familyId), refreshFamilyDecider, { type: 'Revoke', reason, at: deps.clock.now().toISOString() }, {
+    const handled = await handleCommand(deps, refreshFamilyStream(familyId), refreshFamilyDecider, { type: 'Revoke', reason, at: deps.clock.now().toISOString() }, {
       metadata: requestMetadata(request.actor, request.requestId),
     });
+    deps.auth.revocations.learnFrom(handled.events);
   }
 }
 

@@ -13,6 +13,7 @@ import { newSecret, sha256Hex } from './credentials.ts';
 import { requestMetadata } from './metadata.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'>;
+type RevokingDeps = Deps & Pick<Services, 'auth'>;
 type Request = { actor: Actor; requestId: string };
 
 /** POST /oauth2/clients: the secret is returned here once; only its SHA-256 is kept. */
@@ -26,11 +27,13 @@ export async function createOAuthClient(deps: Deps, request: Request & { name: s
   return { client_id: clientId, client_secret: secret, position: handled.position as Position };
 }
 
-export async function revokeOAuthClient(deps: Deps, request: Request & { clientId: string }): Promise<Position | null> {
+/** DELETE /oauth2/clients/{id}: no more tokens, and the ones it holds are refused (here at once, elsewhere on the notice). */
+export async function revokeOAuthClient(deps: RevokingDeps, request: Request & { clientId: string }): Promise<Position | null> {
   const handled = await handleCommand(deps, oauthClientStream(request.clientId), oauthClientDecider, {
     type: 'RevokeOAuthClient', client_id: request.clientId, organisation_id: request.actor.organisationId, at: deps.clock.now().toISOString(),
     revoked_by: request.actor.id,
   }, { metadata: requestMetadata(request.actor, request.requestId) });
+  deps.auth.revocations.learnFrom(handled.events);
   return handled.position;
 }
 

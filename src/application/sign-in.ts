@@ -6,7 +6,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { LoginFailureReason, UserCredentialsEvent } from '../../events/identity.ts';
 import { refreshFamilyStream, securityEventStream, userCredentialsStream } from '../../events/identity.ts';
 import { findOrganisationPlan, findUser, findUserByEmail, type UserRow } from '../../projections/tenancy/queries.ts';
-import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
+import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from '../identity/login-challenge.ts';
 import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from '../identity/refresh-tokens.ts';
@@ -23,7 +23,7 @@ import { systemMetadata } from './tenancy.ts';
  * guard's buckets: 10 at once, then one more every 30 s), so guessing is slow even from many
  * addresses; the per-address rate limit alone would not stop a distributed guess.
  */
-export type SignInDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'> & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
+export type SignInDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'auth'> & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
 
 export interface TokenPair {
   access_token: string;
@@ -167,6 +167,8 @@ export async function refresh(deps: SignInDeps, request: { refresh_token: string
     if (error instanceof WrongExpectedRevision) throw invalidRefreshToken();
     throw error;
   }
+  // a reuse ended the session: its access tokens stop too
+  deps.auth.revocations.learnFrom(handled.events);
   assertRotated(handled.events);
   if (handled.state.status === 'none') throw invalidRefreshToken();
   const user = await findUser(deps.readModels, handled.state.user_id);
@@ -174,11 +176,13 @@ export async function refresh(deps: SignInDeps, request: { refresh_token: string
   return { ...(await accessFor(deps, user, parsed.familyId)), refresh_token: next.token };
 }
 
-/** POST /auth/logout: ends the session of this refresh token. */
-export async function logout(deps: SignInDeps, request: { refresh_token: string }): Promise<void> {
+/** POST /auth/logout: ends the session of this refresh token, and its access tokens with it. */
+export async function logout(deps: SignInDeps, request: { refresh_token: string }): Promise<Position | null> {
   const parsed = parseRefreshToken(request.refresh_token);
   if (!parsed) throw invalidRefreshToken();
-  await handleCommand(deps, refreshFamilyStream(parsed.familyId), refreshFamilyDecider, {
+  const handled = await handleCommand(deps, refreshFamilyStream(parsed.familyId), refreshFamilyDecider, {
     type: 'Revoke', reason: 'logout', presented_hash: parsed.hash, at: deps.clock.now().toISOString(),
   }, { metadata: systemMetadata('logout') });
+  deps.auth.revocations.learnFrom(handled.events);
+  return handled.position;
 }

@@ -70,7 +70,7 @@ export function apiKeyRoutes(services: Services): Route[] {
     defineRoute({
       method: 'DELETE', path: '/api-keys/{key_id}', operationId: 'revokeApiKey', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'Revoke a key: it stops working at once',
-      description: 'Revoking a revoked key answers the same acknowledgement. Other instances of the service stop accepting the key within 5 s.',
+      description: 'Revoking a revoked key answers the same acknowledgement. This instance refuses the key from this answer on, the others as soon as the revocation notice reaches them (milliseconds).',
       params: KeyParams,
       responses: { 200: { description: 'acknowledgement', schema: ApiKeyRevoked }, 403: forbidden, 404: notFound },
       async handle({ params, actor, requestId }) {

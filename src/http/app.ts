@@ -40,6 +40,7 @@ export function createApp(services: Services, options: { validateResponses?: boo
         return { actor: { type, id: claims.sub, organisationId: claims.org, role: claims.role, sessionId: claims.sid }, plan: claims.plan };
       },
       guard: services.limits.guard,
+      revocations: auth.revocations,
     }),
     authorize: { check: (actor, permission) => authorize(actor, permission as Action), known: (permission) => permission in PERMISSIONS },
     documents: [{ path: '/.well-known/jwks.json', get: async () => ({ status: 200, body: jwks(await services.identity.ring()), headers: { 'cache-control': 'public, max-age=300' } }) }],

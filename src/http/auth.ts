@@ -65,10 +65,13 @@ export function authRoutes(services: Services): Route[] {
     defineRoute({
       method: 'POST', path: '/auth/logout', operationId: 'logout', tags: ['auth'], auth: 'sign_in',
       summary: 'End the session of a refresh token',
+      description: 'Its refresh token and every access token of the session stop working: on this instance from this answer on, on the others as soon as the revocation notice reaches them (milliseconds).',
       body: RefreshRequest,
       responses: { 200: { description: 'ended', schema: Ack }, 401: unauthorized('`invalid_refresh_token`') },
       async handle({ body }) {
-        await logout(await signIn(), { refresh_token: body.refresh_token });
+        const position = await logout(await signIn(), { refresh_token: body.refresh_token });
+        // answered once announced: the projector sends the notice to the other instances as it commits
+        if (position) await services.projections.caughtUp(position, services.config.readYourWritesTimeoutMs, ['identity']);
         return { status: 200, body: { message: 'signed out' } };
       },
     }),

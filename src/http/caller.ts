@@ -2,6 +2,8 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { sha256Hex } from '../application/credentials.ts';
 import type { ApiKeyLookup } from '../identity/api-key-lookup.ts';
+import { InvalidToken } from '../identity/invalid-token.ts';
+import type { Revocations } from '../identity/revocations.ts';
 import type { LastUsed } from '../identity/last-used.ts';
 import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 import { UPGRADE_URL } from '../../commands/limits/plans.ts';
@@ -26,7 +28,8 @@ function bearerToken(headers: Headers): string | null {
 
 /**
  * Who calls, by the spec's first-match order: the X-Api-Key header, then a Bearer `svc_` key (per
- * key), then a Bearer access token (per organisation, plan from its claim), then nothing (per IP).
+ * key), then a Bearer access token (per organisation, plan from its claim; refused once its session
+ * or client is revoked), then nothing (per IP).
  * A refused credential is returned, not thrown: the rate limiter still counts the request (per
  * IP), and the route answers 401.
  */
@@ -35,6 +38,8 @@ export function callerResolver(deps: {
   lastUsed: LastUsed;
   clock: Clock;
   verifyBearer: VerifyBearer;
+  /** sessions ended and OAuth clients revoked: their still-unexpired access tokens are refused */
+  revocations: Pick<Revocations, 'refuses'>;
   /**
    * "Repeated invalid API keys from one IP give 429": asked when a key is not found. The lookup
    * comes first because the rate limiter already bounds how many an address can try (30/min).
@@ -62,6 +67,7 @@ export function callerResolver(deps: {
     if (token) {
       try {
         const { actor, plan } = await deps.verifyBearer(token);
+        if (deps.revocations.refuses(actor)) throw new InvalidToken('revoked');
         return { credential: 'bearer', actor, refusal: null, rateKey: `org:${actor.organisationId}`, plan };
       } catch (error) {
         const refusal = error instanceof DomainError ? error : new DomainError('invalid_token', 401, `the access token is not valid${error instanceof Error ? `: ${error.message}` : ''}`);

@@ -68,7 +68,7 @@ export function oauthRoutes(services: Services): Route[] {
     }),
     defineRoute({
       method: 'DELETE', path: '/oauth2/clients/{client_id}', operationId: 'revokeOAuthClient', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
-      summary: 'Revoke a client: it gets no more tokens (tokens already issued live out their 15 minutes)',
+      summary: 'Revoke a client: it gets no more tokens, and the ones it holds are refused (this instance at once, the others on the revocation notice)',
       params: Type.Object({ client_id: Type.String({ maxLength: 64 }) }),
       responses: { 200: { description: 'acknowledgement', schema: Type.Object({ id: Type.String(), message: Type.String() }) }, 403: forbidden, 404: { description: '`oauth_client_not_found`', schema: ErrorBody } },
       async handle({ params, actor, requestId }) {

@@ -9,7 +9,11 @@ export type InvalidTokenReason =
   | 'not_yet_valid'
   | 'wrong_issuer'
   | 'wrong_audience'
-  | 'wrong_type';
+  | 'wrong_type'
+  /** exp - iat beyond the 900 s an access token may live: not one we issue, whoever signed it */
+  | 'lifetime_too_long'
+  /** its session was ended or its OAuth client revoked */
+  | 'revoked';
 
 /**
  * A refused JWT. A DomainError (401 `invalid_token`, the code authenticate.ts already answers) so

@@ -92,6 +92,9 @@ function accessClaims(payload: JWTPayload): AccessTokenClaims {
     (scope === undefined || typeof scope === 'string') &&
     (sid === undefined || typeof sid === 'string');
   if (!wellFormed) throw new InvalidToken('malformed');
+  // the spec's 15 minutes bound every token, not only the ones we mean to issue: a longer-lived
+  // one (a bug, a misused key) would also outlast the revocation list, which is kept that long
+  if (exp - iat > ACCESS_TOKEN_LIFETIME_SECONDS) throw new InvalidToken('lifetime_too_long');
   return {
     iss, aud, sub, iat, nbf, exp, jti, org, plan, role: role as Role, token_use: use,
     ...(scope !== undefined ? { scope: scope as string } : {}),

@@ -150,6 +150,15 @@ describe('access tokens', () => {
       expect(await refusedBecause(ring, await forged(forever))).to.equal('malformed');
     });
 
+    it('a token signed by our own key to live longer than the spec\'s 900 s, however little is left of it', async () => {
+      expect(await refusedBecause(ring, await issueAccessToken(ring, user, 901))).to.equal('lifetime_too_long');
+      expect(await refusedBecause(ring, await issueAccessToken(ring, user, 86_400, secondsAgo(86_000)))).to.equal('lifetime_too_long');
+      const now = Math.floor(Date.now() / 1000);
+      // an iat pushed back makes the token no younger: exp - iat is what counts
+      expect(await refusedBecause(ring, await forged({ ...validClaims(), iat: now - 600, nbf: now, exp: now + 600 }))).to.equal('lifetime_too_long');
+      expect((await verifyAccessToken(ring, await issueAccessToken(ring, user, 900))).sub).to.equal('u1');
+    });
+
     it('something that is not a JWS at all', async () => {
       for (const token of ['', 'a.b', 'a.b.c', `${base64url({ alg: 'RS256', kid: 'k1' })}.!!!.x`]) {
         expect(await refusedBecause(ring, token)).to.equal('malformed');
