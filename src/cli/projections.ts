@@ -1,11 +1,13 @@
 import { loadConfig } from '../config.ts';
+import type { ParkedEvent } from '../readmodel/failures.ts';
 import { openServices } from '../services.ts';
 
 const usage = 'usage: npm run cli -- projections status | rebuild [name...]';
 
 /**
  * `projections status`: each projector's checkpoint, lag (events not yet applied) and the events
- * it parked (could not apply, went on past them: projection_failures), one line each.
+ * it parked (could not apply, went on past them: projection_failures), one line each, and the
+ * reactions parked after their attempts (reactor_failures).
  * `projections rebuild [name...]`: empties the named read models (all by default) and replays
  * history into them; an event that still cannot be applied is parked again, and the rebuild
  * succeeds (exit 0) and says how many. Safe beside a running service on Postgres (runners follow each other's
@@ -32,12 +34,16 @@ export async function run(args: string[]): Promise<number> {
         const lag = `${s.lag}${s.lagCapped ? '+' : ''}`;
         console.log(`${s.name.padEnd(22)} ${lag.padEnd(9)} ${String(s.parked.length).padEnd(7)} ${(s.updatedAt?.toISOString() ?? '-').padEnd(26)} ${s.position || '(start)'}`);
       }
+      const line = (f: ParkedEvent) => `${f.name} event ${f.eventId} ${f.type} stream ${f.streamId} position ${f.position} at ${f.failedAt.toISOString()}: ${f.error}`;
       const parked = statuses.flatMap((s) => s.parked);
       if (parked.length > 0) {
         console.log('\nparked events (not applied; fix the cause, then rebuild the projector):');
-        for (const f of parked) {
-          console.log(`${f.name} event ${f.eventId} ${f.type} stream ${f.streamId} position ${f.position} at ${f.failedAt.toISOString()}: ${f.error}`);
-        }
+        for (const f of parked) console.log(line(f));
+      }
+      const reactions = await services.reactors.parked();
+      if (reactions.length > 0) {
+        console.log('\nparked reactions (gave up after their attempts; their side effect did not happen):');
+        for (const f of reactions) console.log(`${line(f)} (${f.attempts} attempts)`);
       }
       return 0;
     }
