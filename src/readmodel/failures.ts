@@ -1,4 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
+import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
 /**
@@ -93,4 +94,15 @@ export async function parkedEvents(db: Pick<DataSource, 'query'>, table: Failure
     name: r.name, eventId: r.event_id, position: r.position, streamId: r.stream_id, type: r.event_type,
     organisationId: r.organisation_id, error: r.error, attempts: r.attempts, failedAt: r.failed_at,
   }));
+}
+
+/**
+ * What a client gets for one resource whose read model parked one of its events: its row is
+ * missing or stale, so neither the row nor a 404 would be true. Lists simply lack it (or show it as
+ * it was before the parked event); every other resource is served as usual.
+ */
+export function readModelDegraded(resource: string): DomainError {
+  return new DomainError('read_model_degraded', 503, `this ${resource} cannot be shown: the service could not bring its read model up to date`, {
+    hint: 'Its events are stored and every other resource is served as usual. The operator sees the event in `projections status` and repairs it; retrying will not help before that.',
+  });
 }
