@@ -1,4 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
+import { MAX_AMOUNT, MAX_QUANTITY, MAX_UNIT_PRICE } from '../commands/invoices/bounds.ts';
 import { INVOICE_TYPE_CODES, PAYMENT_MEANS_CODES, VAT_CATEGORY_CODES } from '../commands/invoices/model.ts';
 import { Uuid } from './common/index.ts';
 
@@ -28,9 +29,9 @@ export const InvoiceLineRequest = Type.Object(
   {
     line_number: Type.Optional(Type.Integer({ minimum: 1, description: 'default: position in lines, from 1' })),
     item_name: Type.String({ minLength: 1, maxLength: 255 }),
-    quantity: decimal('decimal string; negative for a returned item', true),
+    quantity: decimal(`decimal string; negative for a returned item; within ±${MAX_QUANTITY.toFixed()} (422 beyond)`, true),
     unit_code: Type.Optional(Type.String({ pattern: '^[A-Z0-9]{2,3}$', description: 'UN/ECE Rec. 20, default C62' })),
-    unit_price: decimal('net price per unit'),
+    unit_price: decimal(`net price per unit; at most ${MAX_UNIT_PRICE.toFixed()} (422 beyond)`),
     vat_rate: Type.String({ pattern: '^\\d{1,2}(\\.\\d{1,2})?$', description: 'percent: 23, 19, 5 or 0' }),
     vat_category_code: Type.Optional(Type.Union(VAT_CATEGORY_CODES.map((c) => Type.Literal(c)), { description: 'UNCL 5305, default S' })),
     vat_exemption_reason_code: Type.Optional(nullable(Type.String({ maxLength: 30, description: 'VATEX code, needed for E, AE, K' }))),
@@ -61,7 +62,11 @@ export const InvoiceRequest = Type.Object(
     note: Type.Optional(nullable(Type.String({ maxLength: 1000 }))),
     buyer_reference: Type.Optional(nullable(Type.String({ maxLength: 100, description: 'Peppol BuyerReference; default: the invoice number' }))),
     order_reference: Type.Optional(nullable(Type.String({ maxLength: 100 }))),
-    lines: Type.Array(InvoiceLineRequest, { minItems: 1, maxItems: 1000, description: 'soft cap 200 (warning above), hard cap 1000' }),
+    lines: Type.Array(InvoiceLineRequest, {
+      minItems: 1,
+      maxItems: 1000,
+      description: `soft cap 200 (warning above), hard cap 1000. Every amount the invoice comes to (each line's quantity × unit_price, discount, net, VAT and gross; each VAT breakdown amount; each total) lies within ±${MAX_AMOUNT.toFixed()}: beyond it, 422 with loc ["body","lines",i] for a line, ["body","lines"] for a total`,
+    }),
   },
   {
     additionalProperties: false,

@@ -1,6 +1,7 @@
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { checkBounds } from './bounds.ts';
 import type { CodeLists } from './code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
 import type { InvoiceContent, RuleFinding } from './model.ts';
@@ -54,8 +55,12 @@ export function isEditable(state: KnownInvoice): boolean {
 
 export const invoiceNotFound = () => new DomainError('invoice_not_found', 404, 'invoice not found');
 
-/** Totals and rule findings of content; fatal findings refuse the command with the spec's 422. */
+/**
+ * Totals and rule findings of content; fatal findings refuse the command with the spec's 422, and
+ * so do numbers beyond what every read model and the UBL hold (bounds.ts).
+ */
 function priced(content: InvoiceContent, lists: CodeLists) {
+  checkBounds(content);
   const findings: RuleFinding[] = checkInvoice(content, lists);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
   return { totals: computeTotals(content), warnings: findings };

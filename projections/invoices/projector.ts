@@ -6,9 +6,10 @@ import { eventData, runsOfType, type Projector } from '../../src/readmodel/proje
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { foldText } from '../shared/fold.ts';
-import type { InvoiceDetailRow } from './queries.ts';
+import { INVOICE_REGISTER, type InvoiceDetailRow } from './queries.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
+import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
 
 /** What the detail read returns besides the columns: the content and totals as decided. */
 export interface InvoiceDocument {
@@ -74,10 +75,10 @@ async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<v
 
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
 export const invoiceRegister: Projector = {
-  name: 'invoices',
+  name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', ...DELIVERY_EVENT_TYPES],
   tables: ['invoices'],
-  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000],
+  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
   async apply(events, tx) {
     for (const run of runsOfType(events)) {

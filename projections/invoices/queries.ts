@@ -1,7 +1,11 @@
 import type { DataSource } from 'typeorm';
+import { invoiceStream } from '../../events/invoices.ts';
 import { containsPattern, foldText } from '../shared/fold.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceDocument } from './projector.ts';
+
+/** The register's projector name, under which projection_failures records what it parked. */
+export const INVOICE_REGISTER = 'invoices';
 
 export const INVOICE_SORT_COLUMNS = ['issue_date', 'due_date', 'invoice_number', 'status', 'total_gross', 'buyer_name', 'created_at', 'updated_at'] as const;
 type SortColumn = (typeof INVOICE_SORT_COLUMNS)[number];
@@ -95,6 +99,21 @@ export async function getInvoice(db: DataSource, scope: InvoiceScope, id: string
   const { sql, params } = where(scope, {});
   const rows: InvoiceDetailRow[] = await db.query(`SELECT ${COLUMNS}, document, delivery FROM invoices WHERE ${sql} AND id = $${params.length + 1}`, [...params, id]);
   return rows[0] ?? null;
+}
+
+/**
+ * Whether the register parked an event of this invoice (its row is missing or stale): for the
+ * caller's organisation only, the parked event's own or the row's, so no other learns the id exists.
+ */
+export async function invoiceDegraded(db: DataSource, scope: InvoiceScope, id: string): Promise<boolean> {
+  const rows: { degraded: boolean }[] = await db.query(
+    `SELECT EXISTS (
+       SELECT 1 FROM projection_failures f WHERE f.name = $1 AND f.stream_id = $2
+         AND (f.organisation_id = $3 OR EXISTS (SELECT 1 FROM invoices i WHERE i.id = $4 AND i.organisation_id = $5))
+     ) AS degraded`,
+    [INVOICE_REGISTER, invoiceStream(id), scope.organisationId, id, scope.organisationId],
+  );
+  return rows[0]?.degraded === true;
 }
 
 /** The sender's copy of a Peppol message (delivery-status callbacks name only the message id). */

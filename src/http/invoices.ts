@@ -6,13 +6,14 @@ import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import { createdInvoiceRow } from '../../projections/invoices/projector.ts';
-import { INVOICE_SORT_COLUMNS, getInvoice, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
+import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
 import { createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
+import { readModelDegraded } from '../readmodel/failures.ts';
 import type { Services } from '../services.ts';
 import { defineRoute, type Route } from './platform/index.ts';
 import { idempotent } from './idempotency.ts';
@@ -33,6 +34,7 @@ export const InvoiceListQuery = Type.Object({
 const CompanyParams = Type.Object({ company_id: Uuid });
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s)', schema: ErrorBody };
+const degraded = { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`)', schema: ErrorBody };
 const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
 
 const iso = (d: Date) => d.toISOString();
@@ -102,7 +104,8 @@ export function invoiceRoutes(services: Services): Route[] {
 
   async function readAfter(position: Position | null, scope: InvoiceScope, id: string) {
     if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['invoices']);
-    const row = await getInvoice(readModels, scope, id);
+    const [row, degraded] = await Promise.all([getInvoice(readModels, scope, id), invoiceDegraded(readModels, scope, id)]);
+    if (degraded) throw readModelDegraded('invoice'); // missing or stale: neither a 404 nor the row would be true
     if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
     return invoiceBody(row);
   }
@@ -198,7 +201,7 @@ export function invoiceRoutes(services: Services): Route[] {
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'getInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice with every computed field; ETag carries its version', params: InvoiceParams,
-      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
+      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound, 503: degraded },
       async handle({ params, actor }) {
         await companyOf(services, actor, params.company_id);
         return read(actor, params.company_id, params.invoice_id);
@@ -207,7 +210,7 @@ export function invoiceRoutes(services: Services): Route[] {
     defineRoute({
       method: 'GET', path: '/invoices/{invoice_id}', operationId: 'getInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice of any company of the organisation', params: Type.Object({ invoice_id: Uuid }),
-      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound },
+      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound, 503: degraded },
       handle: async ({ params, actor }) => read(actor, null, params.invoice_id),
     }),
     defineRoute({

@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
+import { failureKind, park, parkedEvents, type ParkedEvent } from '../readmodel/failures.ts';
 import type { Reactor } from './reactor.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
@@ -13,13 +14,22 @@ interface Options {
   pollMs?: number;
   /** first retry delay of a failing reaction; doubles up to 60 s */
   retryMs?: number;
+  /** deterministic failures of one reaction before it is parked (default 5) */
+  maxAttempts?: number;
 }
 
 /**
  * Runs reactors over the event store, each from its own checkpoint. The checkpoint moves only
- * after an event's reaction succeeded, so every handled event is reacted to at least once; a
- * failing reaction is retried (with backoff) before the reactor moves on, keeping order. No
- * transaction is held open during a reaction: side effects talk to the outside world.
+ * after an event's reaction succeeded or was parked, so every handled event is reacted to at least
+ * once; a failing reaction is retried (with backoff) before the reactor moves on, keeping order.
+ * No transaction is held open during a reaction: side effects talk to the outside world.
+ *
+ * One event never stops a reactor. A transient failure (the database or the network is down:
+ * readmodel/failures.ts) is retried for as long as it lasts: every reaction would fail alike, and
+ * parking them all would lose them. Any other failure is retried up to `maxAttempts` times in all
+ * (5 by default: 0.5 + 1 + 2 + 4 s of backoff); then the reaction is parked in reactor_failures
+ * (event id, position, stream, type, error, attempts; one error log line) and the reactor goes on
+ * with the next event. A parked reaction is not tried again by itself.
  */
 export class ReactorRunner {
   private running = false;
@@ -29,6 +39,7 @@ export class ReactorRunner {
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly retryMs: number;
+  private readonly maxAttempts: number;
 
   constructor(
     private readonly store: EventStore,
@@ -41,6 +52,7 @@ export class ReactorRunner {
     this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
+    this.maxAttempts = options.maxAttempts ?? 5;
   }
 
   private abort = new AbortController();
@@ -67,6 +79,11 @@ export class ReactorRunner {
     await this.db.query('INSERT INTO reactor_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
     const rows: { position: string }[] = await this.db.query('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]);
     return rows[0]?.position ?? START;
+  }
+
+  /** The reactions the named reactors (all by default) gave up on after their attempts. */
+  async parked(names: readonly string[] = this.reactors.map((r) => r.name)): Promise<ParkedEvent[]> {
+    return parkedEvents(this.db, 'reactor_failures', names);
   }
 
   private async save(name: string, position: Position): Promise<void> {
@@ -138,14 +155,36 @@ export class ReactorRunner {
     await Promise.all(Array.from({ length: Math.min(reactor.concurrency ?? 1, queues.length) }, worker));
   }
 
-  private async reactUntilDone(reactor: Reactor, event: Parameters<Reactor['react']>[0]): Promise<void> {
+  /** Reacts until the reaction succeeds, is parked, or the runner stops; never throws. */
+  private async reactUntilDone(reactor: Reactor, event: RecordedEvent): Promise<void> {
+    let deterministic = 0;
     for (let attempt = 0; this.running; attempt++) {
       try {
         await reactor.react(event, this.abort.signal);
         return;
       } catch (error) {
+        if (!this.running) return; // stopped mid-reaction (an aborted wait): it runs again on restart
+        if (failureKind(error) === 'deterministic') deterministic++;
+        if (deterministic >= this.maxAttempts) return this.park(reactor, event, error, attempt + 1);
         this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
         await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
+      }
+    }
+  }
+
+  /** Records the reaction as parked (retrying the record while the database is away), so the reactor may go on. */
+  private async park(reactor: Reactor, event: RecordedEvent, error: unknown, attempts: number): Promise<void> {
+    for (let tries = 0; this.running; tries++) {
+      try {
+        await park(this.db, 'reactor_failures', reactor.name, event, error, attempts);
+        this.log.error(
+          { err: error, reactor: reactor.name, event_id: event.id, position: event.position, stream_id: event.streamId, type: event.type, attempts },
+          'reaction keeps failing: parked it and goes on',
+        );
+        return;
+      } catch (recordError) {
+        this.log.warn({ err: recordError, reactor: reactor.name, event_id: event.id }, 'could not park a failed reaction; retrying');
+        await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** tries));
       }
     }
   }

@@ -1,6 +1,7 @@
 import type { EntitySchema, MigrationInterface } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { Checkpoints1763800000000 } from './checkpoints-migration.ts';
+import { ParkedEvents1764100000000 } from './failures-migration.ts';
 import type { Projector } from './projector.ts';
 
 /**
@@ -21,7 +22,7 @@ export async function openReadModels(
   entities: readonly EntitySchema[],
   poolSize = 10,
 ): Promise<DataSource> {
-  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ...projectors.flatMap((p) => p.migrations)];
+  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations)];
   const dataSource = new DataSource({
     type: 'postgres',
     url,

@@ -3,6 +3,7 @@ import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs'
 import type { DataSource } from 'typeorm';
 import { START, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
+import { failureKind, park, parkedEvents, type ParkedEvent } from './failures.ts';
 import type { NewRows, Projector } from './projector.ts';
 
 export interface ProjectorStatus {
@@ -12,10 +13,18 @@ export interface ProjectorStatus {
   lag: number;
   lagCapped: boolean;
   updatedAt: Date | null;
+  /** events it could not apply and went on past (projection_failures); a rebuild tries them again */
+  parked: ParkedEvent[];
 }
 
 /** How long a following projector may leave a scan past events it does not handle unsaved. */
 const IDLE_CHECKPOINT_MS = 5_000;
+
+/** An event a projector cannot apply, recorded in the transaction that moves the checkpoint past it. */
+interface Parked {
+  event: RecordedEvent;
+  error: unknown;
+}
 
 interface Options {
   /** events per transaction while following the live store */
@@ -30,6 +39,13 @@ interface Options {
  * also moves the projector's checkpoint. The checkpoint row is locked and compared first, so two
  * runners (a second instance, or a rebuild from the CLI) never apply the same events twice: the one
  * that finds the checkpoint moved follows it instead.
+ *
+ * One event never stops a projector: when a batch fails for a reason in its events (failures.ts),
+ * it is applied again in halves until the one event that fails alone is found; that event is
+ * parked (projection_failures, one error log line) in the transaction that moves the checkpoint
+ * past it, and every other event is applied. A transient failure (connection, deadlock, …) is
+ * retried with backoff instead, never skipped. A rebuild forgets the parked events and parks
+ * again whatever still fails.
  */
 export class ProjectionRunner {
   private readonly positions: Map<string, BehaviorSubject<Position>>;
@@ -118,28 +134,38 @@ export class ProjectionRunner {
     }
   }
 
-  /** Empties a projector's tables and resets its checkpoint in one transaction; replay with catchUp. */
+  /** Empties a projector's tables, forgets its parked events and resets its checkpoint in one transaction; replay with catchUp. */
   async reset(projector: Projector): Promise<void> {
     await this.ensureCheckpoint(projector.name);
     await this.db.transaction(async (tx) => {
       await tx.query(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
       if (projector.tables.length > 0) await tx.query(`TRUNCATE ${projector.tables.join(', ')}`);
+      await tx.query('DELETE FROM projection_failures WHERE name = $1', [projector.name]);
       await tx.query(`UPDATE projection_checkpoints SET position = '', updated_at = now() WHERE name = $1`, [projector.name]);
     });
     this.saved.set(projector.name, { position: START, at: Date.now() });
     this.position(projector.name).next(START);
   }
 
+  /** The events the named projectors (all by default) could not apply and went on past. */
+  async parked(names: readonly string[] = this.projectors.map((p) => p.name)): Promise<ParkedEvent[]> {
+    return parkedEvents(this.db, 'projection_failures', names);
+  }
+
   async status(lagCap = 10_000): Promise<ProjectorStatus[]> {
     const rows: { name: string; position: string; updated_at: Date }[] = await this.db.query(
       'SELECT name, position, updated_at FROM projection_checkpoints',
     );
+    const parked = await this.parked();
     return Promise.all(
       this.projectors.map(async (p) => {
         const row = rows.find((r) => r.name === p.name);
         const position = row?.position ?? START;
         const ahead = await this.store.readAll(position, lagCap + 1);
-        return { name: p.name, position, lag: Math.min(ahead.length, lagCap), lagCapped: ahead.length > lagCap, updatedAt: row?.updated_at ?? null };
+        return {
+          name: p.name, position, lag: Math.min(ahead.length, lagCap), lagCapped: ahead.length > lagCap, updatedAt: row?.updated_at ?? null,
+          parked: parked.filter((f) => f.name === p.name),
+        };
       }),
     );
   }
@@ -212,7 +238,27 @@ export class ProjectionRunner {
       subject.next(last.position);
       return last.position;
     }
-    return this.commit(projector, from, handled, last.position);
+    return this.commitIsolating(projector, from, handled, last.position);
+  }
+
+  /**
+   * commit; when that fails for a reason in the events, the same in halves, until the one event
+   * that fails alone is found and parked. A batch with one poison event costs about two commits
+   * per halving (a dozen for 5000 events), not one per event.
+   */
+  private async commitIsolating(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+    try {
+      return await this.commit(projector, from, handled, to);
+    } catch (error) {
+      if (handled.length === 0 || failureKind(error) === 'transient') throw error;
+      const [only] = handled;
+      if (only && handled.length === 1) return this.commit(projector, from, [], to, { event: only, error });
+      const half = Math.ceil(handled.length / 2);
+      const end = (handled[half - 1] as RecordedEvent).position;
+      const reached = await this.commitIsolating(projector, from, handled.slice(0, half), end);
+      if (reached !== end) return reached; // another runner moved the checkpoint: follow it
+      return this.commitIsolating(projector, end, handled.slice(half), to);
+    }
   }
 
   /**
@@ -221,7 +267,7 @@ export class ProjectionRunner {
    * is: everything between the two was skipped as idle. Otherwise another runner (or a concurrent
    * catchUp) moved it, and this one follows the stored checkpoint, applying nothing.
    */
-  private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+  private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked): Promise<Position> {
     const saved = this.saved.get(projector.name)?.position;
     const expected = saved ?? from;
     let reached: Position;
@@ -230,9 +276,16 @@ export class ProjectionRunner {
     } else {
       // undefined: nothing to apply, only the checkpoint moves; null: apply runs in a transaction
       const rows = handled.length === 0 ? undefined : (projector.newRows?.(handled) ?? null);
-      reached = rows === null
-        ? await this.commitInTransaction(projector, expected, handled, to)
+      reached = rows === null || parked
+        ? await this.commitInTransaction(projector, expected, handled, to, parked)
         : await this.commitInOneStatement(projector.name, expected, to, rows);
+      if (parked && reached === to) {
+        const { event, error } = parked;
+        this.log.error(
+          { err: error, projector: projector.name, event_id: event.id, position: event.position, stream_id: event.streamId, type: event.type },
+          'projector cannot apply this event: parked it (projections status) and goes on',
+        );
+      }
     }
     this.saved.set(projector.name, { position: reached, at: Date.now() });
     this.position(projector.name).next(reached);
@@ -243,7 +296,7 @@ export class ProjectionRunner {
    * Moving the checkpoint first, only if it is still where this runner left it, takes the row lock
    * and checks in one statement: a second runner waits here, then finds it moved.
    */
-  private async commitInTransaction(projector: Projector, expected: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+  private async commitInTransaction(projector: Projector, expected: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked): Promise<Position> {
     return this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE with [rows, affected]
       const [, moved] = (await tx.query(
@@ -251,7 +304,8 @@ export class ProjectionRunner {
         [projector.name, expected, to],
       )) as [unknown[], number];
       if (moved === 0) return this.storedCheckpoint(projector.name, tx);
-      await projector.apply(handled, tx);
+      if (handled.length > 0) await projector.apply(handled, tx);
+      if (parked) await park(tx, 'projection_failures', projector.name, parked.event, parked.error);
       return to;
     });
   }

@@ -144,6 +144,74 @@ describe('reactor runner', () => {
     expect(checkpoint).to.not.equal('');
   });
 
+  describe('a reaction that keeps failing', () => {
+    const job = (stream: string, n: number, poison = false) =>
+      store.append(stream, [{ id: crypto.randomUUID(), type: 'Job', data: { n, poison, organisation_id: 'org-1' }, metadata: {} }], 'any');
+    const jobsDone = async () => (await db.query('SELECT n FROM jobs_done ORDER BY n')).map((r: { n: number }) => r.n);
+    const tries = new Map<number, number>();
+    const worker = (name: string, concurrency = 1): Reactor => ({
+      name, handles: ['Job'], concurrency,
+      async react(event) {
+        const n = event.data.n as number;
+        tries.set(n, (tries.get(n) ?? 0) + 1);
+        if (event.data.poison) throw new TypeError("Cannot read properties of undefined (reading 'content')");
+        await db.query('INSERT INTO jobs_done (n) VALUES ($1) ON CONFLICT DO NOTHING', [n]);
+      },
+    });
+    before(async () => {
+      await db.query('CREATE TABLE jobs_done (n int PRIMARY KEY)');
+    });
+
+    it('is parked after its attempts, and the reactor reacts to the next event', async () => {
+      await job('job-1', 1);
+      await job('job-2', 2, true);
+      await job('job-3', 3);
+      const runner = new ReactorRunner(store, db, [worker('worker')], log, { pollMs: 20, retryMs: 5 });
+      await runner.start();
+      await until(async () => (await jobsDone()).includes(3));
+      const last = (await job('job-4', 4)).position;
+      await until(async () => (await jobsDone()).includes(4));
+      await runner.stop();
+      expect(await jobsDone()).to.deep.equal([1, 3, 4]);
+      expect(tries.get(2)).to.equal(5);
+      const parked = await runner.parked();
+      expect(parked).to.have.length(1);
+      expect(parked[0]).to.include({ name: 'worker', type: 'Job', streamId: 'job-2', attempts: 5, organisationId: 'org-1' });
+      expect(parked[0]?.error).to.match(/TypeError/);
+      expect((await db.query("SELECT position FROM reactor_checkpoints WHERE name = 'worker'"))[0].position).to.equal(last);
+    });
+
+    it('is parked with concurrency too, while the other streams go on', async () => {
+      await db.query('TRUNCATE jobs_done');
+      tries.clear();
+      const runner = new ReactorRunner(store, db, [worker('workers', 4)], log, { pollMs: 20, retryMs: 5 });
+      await runner.start();
+      await until(async () => (await jobsDone()).length === 3);
+      await until(async () => (await runner.parked(['workers'])).length === 1);
+      await runner.stop();
+      expect(await jobsDone()).to.deep.equal([1, 3, 4]);
+      expect((await runner.parked(['workers']))[0]).to.include({ streamId: 'job-2', attempts: 5 });
+    });
+
+    it('a transient failure (the network or database is down) is retried for as long as it lasts, never parked', async () => {
+      let down = 8; // more than the attempts a deterministic failure gets
+      const sender: Reactor = {
+        name: 'patient', handles: ['Ping'],
+        async react(event) {
+          if (down-- > 0) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED', syscall: 'connect' });
+          await db.query('INSERT INTO jobs_done (n) VALUES ($1) ON CONFLICT DO NOTHING', [event.data.n]);
+        },
+      };
+      await store.append('ping-1', [{ id: crypto.randomUUID(), type: 'Ping', data: { n: 100 }, metadata: {} }], 'no_stream');
+      const runner = new ReactorRunner(store, db, [sender], log, { pollMs: 20, retryMs: 2 });
+      await runner.start();
+      await until(async () => (await jobsDone()).includes(100));
+      await runner.stop();
+      expect(await jobsDone()).to.include(100);
+      expect(await runner.parked(['patient'])).to.deep.equal([]);
+    });
+  });
+
   it('derives the same id for the same reaction, and different ids otherwise', () => {
     const id = derivedId('e1', 'sender');
     expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);

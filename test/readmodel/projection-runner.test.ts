@@ -33,7 +33,8 @@ const counting: Projector & { failOn: string | null } = {
   async apply(events, tx) {
     for (const e of events) {
       await tx.query('INSERT INTO applied (event_id) VALUES ($1)', [e.id]);
-      if (counting.failOn === e.id) throw new Error('projector crashed mid-batch');
+      // a transient failure (the connection dropped): retried, never parked
+      if (counting.failOn === e.id) throw Object.assign(new Error('connection lost mid-batch'), { code: '08006' });
     }
   },
 };
@@ -89,7 +90,7 @@ describe('projection runner', function () {
     await runner.stop();
   });
 
-  it('keeps rows and checkpoint together: a crash mid-batch applies nothing of it', async () => {
+  it('keeps rows and checkpoint together: a connection lost mid-batch applies nothing of it', async () => {
     const events = [registered(10), registered(11), registered(12)];
     for (const [i, e] of events.entries()) await store.append(`customer-${10 + i}`, [e], 'no_stream');
     counting.failOn = events[1]!.id;
