@@ -92,6 +92,14 @@ describe('hostile input over HTTP: text, query numbers and dates, deep JSON', fu
       expectForbiddenText({ status: res.status, body: await res.json() }, ['body', 'client_id']);
       const json = await svc.call('POST', '/oauth2/token', { grant_type: 'client_credentials', client_id: '\ud800', client_secret: 'x' });
       expectForbiddenText(json, ['body', 'client_id']);
+      // in HTTP Basic (RFC 6749 §2.3.1) such text, or a broken percent-encoding, is no credential: the RFC's invalid_client
+      for (const credentials of ['%00:x', '\u0000:x', '%:x', 'id:%E0%A4%A']) {
+        const basic = await fetch(`${svc.api}/oauth2/token`, {
+          method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: `Basic ${Buffer.from(credentials).toString('base64')}` }, body: 'grant_type=client_credentials',
+        });
+        expect(basic.status, credentials).to.equal(401);
+        expect(await basic.json()).to.include({ error: 'invalid_client' });
+      }
     });
 
     it('refuses it in query strings: ?q= on lists, search and export', async () => {
