@@ -8,7 +8,7 @@ import type { InvoiceStatus } from '../../events/invoices.ts';
 import { createdInvoiceRow } from '../../projections/invoices/projector.ts';
 import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceDetailRow, type InvoiceRow, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/queries.ts';
-import { ErrorBody, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
+import { ErrorBody, IsoDate, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
 import { createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
@@ -26,8 +26,8 @@ export const InvoiceListQuery = Type.Object({
   ...PageQuery.properties,
   q: Type.Optional(Type.String({ maxLength: MAX_Q_LENGTH, description: 'case-insensitive substring of the invoice number, supplier name or buyer name' })),
   status: Type.Optional(Type.String({ pattern: `^(?:${STATUSES.join('|')})(?:,(?:${STATUSES.join('|')}))*$`, description: 'comma-separated statuses' })),
-  from_date: Type.Optional(Type.String({ format: 'date', description: 'issue_date on or after' })),
-  to_date: Type.Optional(Type.String({ format: 'date', description: 'issue_date on or before' })),
+  from_date: Type.Optional(IsoDate({ description: 'issue_date on or after' })),
+  to_date: Type.Optional(IsoDate({ description: 'issue_date on or before' })),
   created_by: Type.Optional(Type.String({ maxLength: 64, description: 'id of the API key or user that created the invoice' })),
   sort: Type.Optional(Type.String({ pattern: `^${sortKey}(?:,${sortKey})*$`, description: `comma-separated of ${INVOICE_SORT_COLUMNS.join(', ')}; - for descending; default -issue_date,-created_at` })),
 });

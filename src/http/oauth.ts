@@ -5,7 +5,7 @@ import { findOAuthClient, listOAuthClients, type OAuthClientRow } from '../../pr
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, forbiddenCharacter, type Route } from './platform/index.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverOAuthClientCreate } from './idempotent-recovery.ts';
 
@@ -39,7 +39,13 @@ function basicCredentials(header: string | undefined): { client_id: string; clie
   const decoded = Buffer.from(encoded, 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) return null;
-  return { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+  try {
+    const credentials = { client_id: decodeURIComponent(decoded.slice(0, colon)), client_secret: decodeURIComponent(decoded.slice(colon + 1)) };
+    // text no store can hold is no credential, as the platform refuses it in a body
+    return forbiddenCharacter(credentials.client_id) || forbiddenCharacter(credentials.client_secret) ? null : credentials;
+  } catch {
+    return null; // not percent-encoded text (a lone %): not credentials
+  }
 }
 
 export function oauthRoutes(services: Services): Route[] {

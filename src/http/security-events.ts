@@ -20,7 +20,7 @@ export function securityEventRoutes(services: Services): Route[] {
       method: 'GET', path: '/security-events', operationId: 'listSecurityEvents', tags: ['security'], auth: 'api', permission: 'security_events.read',
       summary: 'The organisation\'s security log: sign-ins and their failures, reused refresh tokens',
       query: Type.Object({
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50 })),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'events per page, 1-100' })),
         before: Type.Optional(Type.String({ format: 'date-time', description: 'the `at` of the last event seen: the next page' })),
       }),
       responses: { 200: { description: 'newest first', schema: Type.Object({ data: Type.Array(SecurityEvent) }) }, 403: { description: '`insufficient_role`: admins only', schema: ErrorBody } },

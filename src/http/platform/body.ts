@@ -4,6 +4,8 @@ import getRawBody from 'raw-body';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** Deepest nesting of arrays and objects a JSON body may have; no request of the API needs more than a few levels. */
+export const MAX_JSON_DEPTH = 64;
 
 /** raw-body's errors carry a `type`; anything else is not a body problem. */
 function rawBodyErrorType(err: unknown): string | undefined {
@@ -73,9 +75,33 @@ export function parseJsonBody(raw: Buffer, contentTypeHeader: string | undefined
   if (!isJsonMediaType(media.type) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
     throw new DomainError('unsupported_content_type', 400, `expected application/json in UTF-8, got ${contentTypeHeader ?? 'none'}`);
   }
+  if (nestingExceeds(raw, MAX_JSON_DEPTH)) {
+    // refused before parsing: a deep value would overflow the stack of everything that walks it
+    throw new DomainError('json_too_deep', 400, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
+  }
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (err) {
     throw new DomainError('malformed_json', 400, err instanceof Error ? err.message : 'request body is not valid JSON');
   }
+}
+
+/**
+ * Whether `[`/`{` nest deeper than `max` outside strings. Not a parser: a malformed body passes
+ * here and JSON.parse refuses it. Bytes suffice: UTF-8 continuation bytes are never ASCII.
+ */
+export function nestingExceeds(raw: Buffer, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < raw.length; i++) {
+    const b = raw[i];
+    if (inString) {
+      if (b === 0x5c) i++; // \ escapes the next byte, an escaped quote included
+      else if (b === 0x22) inString = false;
+    } else if (b === 0x22) inString = true;
+    else if (b === 0x5b || b === 0x7b) {
+      if (++depth > max) return true;
+    } else if (b === 0x5d || b === 0x7d) depth--;
+  }
+  return false;
 }

@@ -4,6 +4,7 @@ import { InvalidFields } from '../../../commands/shared/invalid-fields.ts';
 import { InvoiceRuleViolation } from '../../../commands/invoices/rule-violation.ts';
 import { WrongExpectedRevision } from '../../eventstore/port.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
+import { boundIssues } from './bounded-issues.ts';
 import type { PlatformState } from './state.ts';
 
 /** A request that failed schema validation: answered as 422 with pydantic-like entries. */
@@ -65,9 +66,10 @@ function toBody(ctx: Ctx, err: unknown): void {
     if (err.status === 429 && typeof err.extra.retry_after === 'number') ctx.set('Retry-After', String(err.extra.retry_after));
     return send(ctx, err.status, detail(err.code, err.message, err.extra));
   }
-  if (err instanceof RequestValidationError) return send(ctx, 422, { detail: err.issues });
+  // the echo is bounded: a huge or deep request never makes a huge or deep answer
+  if (err instanceof RequestValidationError) return send(ctx, 422, { detail: boundIssues(err.issues) });
   // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
-  if (err instanceof InvalidFields) return send(ctx, 422, { detail: err.problems });
+  if (err instanceof InvalidFields) return send(ctx, 422, { detail: boundIssues(err.problems) });
   // the invoice-validation flavour: business-rule findings with rule ids and severities
   if (err instanceof InvoiceRuleViolation) return send(ctx, 422, { detail: { message: err.message, errors: err.findings } });
   if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);

@@ -3,7 +3,8 @@ export { defineRoute, type Route, type RouteSpec, type RouteRequest, type RouteR
 export { buildOpenApi, type OpenApiDocument, type OpenApiInfo } from './openapi.ts';
 export { RequestValidationError } from './errors.ts';
 export { parseIfMatch } from './if-match.ts';
-export { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
+export { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './body.ts';
+export { forbiddenCharacter } from './text.ts';
 export type { Caller, PlatformState } from './state.ts';
 export type { Headers, ResolveCaller } from './pipeline.ts';
 export { TooManyRequests } from './errors.ts';

@@ -1,5 +1,7 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
 import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
+import { MAX_JSON_DEPTH } from './body.ts';
+import { MAX_ECHOED_DEPTH, MAX_ECHOED_ENTRIES, MAX_ECHOED_STRING, MAX_ISSUES } from './bounded-issues.ts';
 import { SchemaComponents } from './components.ts';
 import type { Route, RouteResponseDoc } from './route.ts';
 
@@ -29,10 +31,13 @@ const errorJson = (schema: TSchema): Json => ({ 'application/json': { schema: { 
 
 /** Responses every route may give whatever it declares: produced by the platform itself. */
 const STANDARD_RESPONSES: Record<string, Json> = {
-  BadRequest: { description: 'Malformed request: bad JSON, wrong content type, or invalid If-Match', content: errorJson(ErrorBody) },
+  BadRequest: { description: `Malformed request: bad JSON (\`malformed_json\`), arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels (\`json_too_deep\`, carries max_depth), wrong content type, or invalid If-Match`, content: errorJson(ErrorBody) },
   Unauthorized: { description: 'Missing or invalid API key or token', content: errorJson(ErrorBody) },
   PayloadTooLarge: { description: 'Request body above the size limit', content: errorJson(ErrorBody) },
-  ValidationError: { description: 'Request validation failed (path, query or body)', content: errorJson(ValidationErrorBody) },
+  ValidationError: {
+    description: `Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is \`string_forbidden_character\`; a number too large to be finite is \`finite_number\`. At most ${MAX_ISSUES} entries (then one \`too_many_errors\`); \`input\` is shortened: strings cut at ${MAX_ECHOED_STRING} characters with '…', lists and objects at ${MAX_ECHOED_ENTRIES} entries and ${MAX_ECHOED_DEPTH} levels.`,
+    content: errorJson(ValidationErrorBody),
+  },
   InternalError: { description: 'Unexpected failure; quote detail.request_id when reporting it', content: errorJson(ErrorBody) },
 };
 const stdRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });

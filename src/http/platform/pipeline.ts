@@ -5,8 +5,10 @@ import { DomainError } from '../../../commands/shared/domain-error.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import { parseJsonBody, parseJsonOrFormBody, readRawBody } from './body.ts';
 import { RequestValidationError } from './errors.ts';
+import { MAX_ISSUES } from './bounded-issues.ts';
 import { parseIfMatch } from './if-match.ts';
 import type { Route, RouteResult } from './route.ts';
+import { forbiddenTextIssues } from './text.ts';
 import type { Caller, PlatformState } from './state.ts';
 import type { RouteValidators } from './validators.ts';
 
@@ -59,7 +61,9 @@ export interface PipelineOptions {
 
 /**
  * The fixed order every route goes through: authenticate, If-Match, read and parse the body,
- * validate path + query + body together (one 422 with every issue), then the handler.
+ * validate path + query + body together (one 422 with every issue), then the handler. Every
+ * string of path, query and body (keys too) is checked for characters no store or XML can
+ * carry here, so no route can forget it.
  */
 export function routeMiddleware(route: Route, v: RouteValidators, opts: PipelineOptions) {
   return async (ctx: ParameterizedContext<PlatformState, { params: Record<string, string> }>): Promise<void> => {
@@ -74,9 +78,11 @@ export function routeMiddleware(route: Route, v: RouteValidators, opts: Pipeline
     const params: Record<string, unknown> = { ...ctx.params };
     const query = pick(ctx.query, v.queryKeys);
     const issues = [
+      ...forbiddenTextIssues('path', params, MAX_ISSUES),
       ...v.params(params),
+      ...forbiddenTextIssues('query', query, MAX_ISSUES),
       ...v.query(query),
-      ...(route.body && !absent ? (body === undefined ? [MISSING_BODY] : v.body(body)) : []),
+      ...(route.body && !absent ? (body === undefined ? [MISSING_BODY] : [...forbiddenTextIssues('body', body, MAX_ISSUES), ...v.body(body)]) : []),
     ];
     if (issues.length > 0) throw new RequestValidationError(issues);
     // validated above against the very schemas the handler's types come from

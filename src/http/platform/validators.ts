@@ -15,6 +15,34 @@ function compile(ajv: Ajv, root: LocRoot, schema: TSchema | undefined): Check {
   return (data) => (validate(data) ? [] : toIssues(root, validate.errors ?? [], data));
 }
 
+/**
+ * ajv coerces '1e309' to Infinity and then lets it through even a `maximum` (it does not check a
+ * coerced value again), so path and query numbers are checked to be finite after coercion.
+ */
+function compileStrings(ajv: Ajv, root: LocRoot, schema: TObject | undefined): Check {
+  const check = compile(ajv, root, schema);
+  if (!schema) return check;
+  return (data) => {
+    const sent = data !== null && typeof data === 'object' ? { ...(data as Record<string, unknown>) } : {};
+    const issues = check(data);
+    if (data === null || typeof data !== 'object') return issues;
+    for (const [key, value] of Object.entries(data)) {
+      const values: unknown[] = Array.isArray(value) ? value : [value];
+      values.forEach((v, i) => {
+        if (typeof v !== 'number' || Number.isFinite(v)) return;
+        const raw = sent[key];
+        issues.push({
+          loc: [root, key, ...(Array.isArray(value) ? [i] : [])],
+          msg: 'Input should be a finite number',
+          type: 'finite_number',
+          input: Array.isArray(raw) ? (raw[i] ?? null) : (raw ?? null),
+        });
+      });
+    }
+    return issues;
+  };
+}
+
 export interface RouteValidators {
   params: Check;
   query: Check;
@@ -29,8 +57,8 @@ export interface RouteValidators {
 export function compileRoute(route: Route, ajvs: { strings: Ajv; body: Ajv; responses?: Ajv }): RouteValidators {
   const query: TObject | undefined = route.query;
   return {
-    params: compile(ajvs.strings, 'path', route.params),
-    query: compile(ajvs.strings, 'query', route.query),
+    params: compileStrings(ajvs.strings, 'path', route.params),
+    query: compileStrings(ajvs.strings, 'query', route.query),
     body: compile(ajvs.body, 'body', route.body),
     queryKeys: query ? Object.keys(query.properties) : [],
     ...(ajvs.responses ? { response: compileResponseCheck(route, ajvs.responses) } : {}),
