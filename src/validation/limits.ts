@@ -8,3 +8,14 @@ export const MAX_DEPTH = 64;
  * leaves 120 elements a line.
  */
 export const MAX_ELEMENTS = 25_000;
+/**
+ * Attributes per document: UBL carries about one per two or three elements (currencyID, unitCode,
+ * schemeID); 200,000 undeclared attributes on one element once overflowed the stack with XSD errors.
+ */
+export const MAX_ATTRIBUTES = 50_000;
+/**
+ * Namespace declarations per document: UBL declares about ten. SaxonJS's parser pays for every
+ * declaration in scope on every element (100,000 on the root took over a minute), so 500 keeps that
+ * under a second at the element bound.
+ */
+export const MAX_NAMESPACE_DECLARATIONS = 500;

@@ -1,8 +1,8 @@
-// Safe reading of untrusted XML: size, element-count and depth bounds, no DTD at all (so no entity
+// Safe reading of untrusted XML: size, element, attribute, namespace and depth bounds, no DTD at all (so no entity
 // expansion and no external entities), no network. Every check runs on the decoded text, which is
 // exactly what the parser then reads. A refusal is a finding, never an exception.
 import { ParseOption, XmlDocument, XmlParseError } from 'libxml2-wasm';
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS } from './limits.ts';
+import { MAX_ATTRIBUTES, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from './limits.ts';
 import { asUtf8Declaration, decodeXmlBytes } from './xml-encoding.ts';
 import type { DocumentType, Finding } from './types.ts';
 
@@ -61,6 +61,14 @@ export function countStartTags(text: string, limit: number): number {
   return count;
 }
 
+/**
+ * An upper bound of the namespace declarations: each is whitespace, `xmlns` or `xmlns:prefix`, then
+ * `=` (text that looks the same only makes the bound stricter).
+ */
+export function countNamespaceDeclarations(text: string): number {
+  return text.match(/\sxmlns(?::[^\s=]*)?\s*=/g)?.length ?? 0;
+}
+
 function rootType(doc: XmlDocument): DocumentType | null {
   const root = doc.root;
   if (root.name === 'Invoice' && root.namespaceUri === NS_INVOICE) return 'Invoice';
@@ -86,6 +94,9 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
   if (elements > MAX_ELEMENTS) {
     return { ok: false, finding: refusal('XML-TOO-MANY-ELEMENTS', `Document has more than ${MAX_ELEMENTS} elements; the limit is ${MAX_ELEMENTS}.`) };
   }
+  if (countNamespaceDeclarations(text) > MAX_NAMESPACE_DECLARATIONS) {
+    return { ok: false, finding: refusal('XML-TOO-MANY-NAMESPACES', `Document has more than ${MAX_NAMESPACE_DECLARATIONS} namespace declarations; the limit is ${MAX_NAMESPACE_DECLARATIONS}.`) };
+  }
   let doc: XmlDocument;
   try {
     // encoding 'utf-8': libxml2 reads the very text checked above and never guesses another encoding
@@ -99,6 +110,10 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
   if (doc.dtd !== null) {
     doc.dispose();
     return { ok: false, finding: doctypeRefusal() };
+  }
+  if ((doc.eval('count(//@*)') as number) > MAX_ATTRIBUTES) {
+    doc.dispose();
+    return { ok: false, finding: refusal('XML-TOO-MANY-ATTRIBUTES', `Document has more than ${MAX_ATTRIBUTES} attributes; the limit is ${MAX_ATTRIBUTES}.`) };
   }
   // ancestor::*[N-1] exists exactly when an element sits at depth >= N.
   if (doc.eval(`boolean(//*[ancestor::*[${MAX_DEPTH - 1}]])`) === true) {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ParseOption, XmlDocument } from 'libxml2-wasm';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
-import { MAX_ELEMENTS } from '../../src/validation/limits.ts';
+import { MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from '../../src/validation/limits.ts';
 import { parseUntrusted } from '../../src/validation/safe-xml.ts';
 import { XsdStage } from '../../src/validation/xsd.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
@@ -154,6 +154,27 @@ describe('validation: element bound', () => {
     const commented = parseUntrusted(`<a>${padding}</a>`);
     expect(commented.ok).to.equal(true);
     if (commented.ok) commented.parsed.doc.dispose();
+  });
+});
+
+describe('validation: attribute and namespace bounds', () => {
+  const rule = (xml: string): string => {
+    const r = parseUntrusted(xml);
+    if (r.ok) r.parsed.doc.dispose();
+    return r.ok ? 'accepted' : r.finding.rule;
+  };
+
+  it(`refuses more than ${MAX_ATTRIBUTES} attributes (200,000 on one element once overflowed the stack)`, () => {
+    const attributes = (n: number) => Array.from({ length: n }, (_, i) => ` a${i}=""`).join('');
+    expect(rule(generateInvoice(1).replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes(200_000)}>`))).to.equal('XML-TOO-MANY-ATTRIBUTES');
+    expect(rule(generateInvoice(1).replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes(1000)}>`))).to.equal('accepted');
+  });
+
+  it(`refuses more than ${MAX_NAMESPACE_DECLARATIONS} namespace declarations (100,000 on the root took SaxonJS over a minute)`, () => {
+    const declarations = (n: number) => Array.from({ length: n }, (_, i) => ` xmlns:p${i}="urn:x:${i}"`).join('');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(100_000)} `))).to.equal('XML-TOO-MANY-NAMESPACES');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(MAX_NAMESPACE_DECLARATIONS)} `))).to.equal('XML-TOO-MANY-NAMESPACES');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(100)} `))).to.equal('accepted');
   });
 });
 

@@ -115,6 +115,12 @@ describe('validation: hostile documents in the calling thread', function () {
     expect([r.xsd_valid, r.peppol_valid, r.slovak_valid]).to.deep.equal([false, null, null]);
   });
 
+  it('refuses 200,000 attributes with XML-TOO-MANY-ATTRIBUTES (they once overflowed the stack)', async () => {
+    const attributes = Array.from({ length: 200_000 }, (_, i) => ` a${i}=""`).join('');
+    const r = await validate(goodInvoiceDeclaring('UTF-16LE').replace('UTF-16', 'UTF-8').replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes}>`));
+    expect(r.errors.map((e) => e.rule)).to.deep.equal(['XML-TOO-MANY-ATTRIBUTES']);
+  });
+
   it('turns an exception inside a stage into a VALIDATION-ENGINE-ERROR finding, as the pool does', async () => {
     const original = XsdStage.prototype.validate;
     XsdStage.prototype.validate = () => {

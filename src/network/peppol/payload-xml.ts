@@ -8,7 +8,7 @@ import type { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { parseUntrusted } from '../../validation/safe-xml.ts';
 import { SbdhError, type SbdhErrorCode } from './sbdh-model.ts';
 
-const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-MANY-ELEMENTS', 'XML-TOO-DEEP']);
+const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-MANY-ELEMENTS', 'XML-TOO-MANY-ATTRIBUTES', 'XML-TOO-MANY-NAMESPACES', 'XML-TOO-DEEP']);
 
 /**
  * Parses untrusted XML and runs `use` on it; the libxml2 document is always disposed. A refusal of
