@@ -1,6 +1,6 @@
 // `npx tsx bench/xml-guard.ts [NOTES]`: what one hostile UBL (default 200,000 cbc:Note elements,
-// ~4.4 MB) costs each entry point for untrusted XML: the safe parser, the UBL reader (the inbound
-// path), and the validator in the calling thread (the CLI). Prints wall time, CPU and peak RSS.
+// ~4.2 MB) costs each entry point for untrusted XML: the safe parser, the UBL reader (the inbound
+// path), and the validator in the calling thread (the CLI). Prints wall time, CPU time and the RSS after each.
 import { readUbl } from '../src/ubl/index.ts';
 import { createValidator } from '../src/validation/index.ts';
 import { parseUntrusted } from '../src/validation/safe-xml.ts';
