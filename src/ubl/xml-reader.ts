@@ -1,8 +1,9 @@
 /**
  * Reading a parsed UBL document by namespace-aware XPath (libxml2). Untrusted input goes through the
- * validation engine's `parseUntrusted`, the same hardened entry the validator uses: a size limit, any
- * DOCTYPE refused before parsing (so no DTD, no entity expansion, no external entities), NONET and
- * NO_XXE, and a depth limit.
+ * validation engine's `parseUntrusted`, the same hardened entry the validator uses: a size limit, the
+ * encoding detected and decoded first, any DOCTYPE refused before parsing (so no DTD, no entity
+ * expansion, no external entities), element, attribute and namespace limits, NONET and NO_XXE, and a
+ * depth limit.
  */
 import type { XmlNode } from 'libxml2-wasm';
 import { parseUntrusted, type ParsedXml } from '../validation/safe-xml.ts';
@@ -11,7 +12,11 @@ import { XPATH_NS } from './ubl-names.ts';
 /** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
 export class UblReadError extends Error {
   constructor(
-    /** XML-DOCTYPE, XML-MALFORMED, XML-TOO-LARGE, XML-TOO-DEEP, XML-NOT-UBL, UBL-UNSUPPORTED or UBL-BAD-NUMBER */
+    /**
+     * XML-DOCTYPE, XML-MALFORMED, XML-ENCODING-UNSUPPORTED, XML-TOO-LARGE, XML-TOO-MANY-ELEMENTS,
+     * XML-TOO-MANY-ATTRIBUTES, XML-TOO-MANY-NAMESPACES, XML-TOO-DEEP, XML-NOT-UBL, UBL-UNSUPPORTED or
+     * UBL-BAD-NUMBER
+     */
     readonly rule: string,
     message: string,
   ) {

@@ -99,7 +99,8 @@ export class Engine {
       }
       if (this.xsd) {
         t = performance.now();
-        findings.push(...this.xsd.validate(doc, documentType));
+        // not push(...): a spread of tens of thousands of schema errors overflows the stack
+        for (const f of this.xsd.validate(doc, documentType)) findings.push(f);
         timings.xsd = performance.now() - t;
       } else findings.push(missingWarning('xsd', `${this.options.artifactsDir}/xsd/ubl-2.1`));
     } finally {
@@ -117,7 +118,7 @@ export class Engine {
         continue;
       }
       t = performance.now();
-      findings.push(...rs.run(source));
+      for (const f of rs.run(source)) findings.push(f);
       timings[set] = performance.now() - t;
     }
     const xsdValid = available.xsd_invoice ? clean('xsd') : null;

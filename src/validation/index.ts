@@ -14,7 +14,8 @@
  * await validator.close();
  * ```
  *
- * - `validate` never throws for a bad document: unsafe XML (DTDs, entities, too large or too deep),
+ * - `validate` never throws for a bad document: unsafe XML (DTDs and entities in any encoding, an
+ *   unsupported encoding, too large, too many elements or too deep),
  *   non-UBL roots, XSD errors and errors raised inside a rule all come back as fatal findings; a
  *   timeout or a crashed worker gives `VALIDATION-TIMEOUT` / `VALIDATION-ENGINE-ERROR` with every
  *   `*_valid` null. It rejects only when the validator is closed.
@@ -78,7 +79,15 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
     const engine = await Engine.create(options);
     return {
       schemasAvailable: engine.schemasAvailable,
-      validate: (xml) => Promise.resolve(engine.validate(xml)),
+      validate: (xml) => {
+        try {
+          return Promise.resolve(engine.validate(xml));
+        } catch (err) {
+          // as the pool does for a crashed worker: the caller (the CLI) gets a finding, not an exception
+          const message = err instanceof Error ? err.message : String(err);
+          return Promise.resolve(failureReport(engine.schemasAvailable, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`));
+        }
+      },
       close: () => {
         engine.close();
         return Promise.resolve();

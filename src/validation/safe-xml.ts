@@ -1,7 +1,9 @@
-// Safe reading of untrusted XML: size and depth bounds, no DTD at all (so no entity expansion and no
-// external entities), no network. A refusal is a finding, never an exception.
+// Safe reading of untrusted XML: size, element, attribute, namespace and depth bounds, no DTD at all (so no entity
+// expansion and no external entities), no network. Every check runs on the decoded text, which is
+// exactly what the parser then reads. A refusal is a finding, never an exception.
 import { ParseOption, XmlDocument, XmlParseError } from 'libxml2-wasm';
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from './limits.ts';
+import { MAX_ATTRIBUTES, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from './limits.ts';
+import { asUtf8Declaration, decodeXmlBytes } from './xml-encoding.ts';
 import type { DocumentType, Finding } from './types.ts';
 
 const NS_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
@@ -11,7 +13,7 @@ const NS_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-
 const PARSE_OPTIONS = ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE;
 
 export interface ParsedXml {
-  /** The document as text (UTF-8 decoded, BOM removed), for the XSLT engine. */
+  /** The document as text (decoded, BOM removed, declared as UTF-8), for the XSLT engine. */
   text: string;
   doc: XmlDocument;
   documentType: DocumentType | null;
@@ -21,28 +23,6 @@ export type SafeParseResult = { ok: true; parsed: ParsedXml } | { ok: false; fin
 
 function refusal(rule: string, message: string, location = ''): Finding {
   return { rule, flag: 'fatal', location, message, source: 'xsd' };
-}
-
-/** Decodes bytes honouring a non-UTF-8 encoding declaration; UBL is nearly always UTF-8. */
-export function decodeXml(input: string | Uint8Array): string {
-  if (typeof input === 'string') return asUtf8Declaration(input.replace(/^\uFEFF/, ''));
-  const head = Buffer.from(input.subarray(0, 200)).toString('latin1');
-  const declared = /^\s*<\?xml[^>]*encoding\s*=\s*["']([A-Za-z0-9._-]+)["']/.exec(head)?.[1]?.toLowerCase();
-  let text: string;
-  try {
-    text = new TextDecoder(declared && declared !== 'utf8' ? declared : 'utf-8').decode(input);
-  } catch {
-    text = new TextDecoder('utf-8').decode(input);
-  }
-  return asUtf8Declaration(text.replace(/^\uFEFF/, ''));
-}
-
-/**
- * Once decoded, the text is Unicode: its declaration must say so, or libxml2 (which reads the string
- * as UTF-8 bytes) would decode it a second time by the declared encoding.
- */
-function asUtf8Declaration(text: string): string {
-  return text.replace(/^(\s*<\?xml[^>]*encoding\s*=\s*)(["'])[A-Za-z0-9._-]+\2/, '$1$2UTF-8$2');
 }
 
 /**
@@ -67,6 +47,28 @@ export function hasDoctype(text: string): boolean {
   }
 }
 
+/**
+ * An upper bound of the element count, without parsing: every element has exactly one start tag, and
+ * a `<` not followed by `/`, `!` or `?` is one (or markup-like text in a comment or CDATA section,
+ * which only makes the bound stricter). Stops counting past `limit`.
+ */
+export function countStartTags(text: string, limit: number): number {
+  let count = 0;
+  for (let i = text.indexOf('<'); i >= 0 && count <= limit; i = text.indexOf('<', i + 1)) {
+    const next = text.charCodeAt(i + 1);
+    if (next !== 0x2f && next !== 0x21 && next !== 0x3f) count++;
+  }
+  return count;
+}
+
+/**
+ * An upper bound of the namespace declarations: each is whitespace, `xmlns` or `xmlns:prefix`, then
+ * `=` (text that looks the same only makes the bound stricter).
+ */
+export function countNamespaceDeclarations(text: string): number {
+  return text.match(/\sxmlns(?::[^\s=]*)?\s*=/g)?.length ?? 0;
+}
+
 function rootType(doc: XmlDocument): DocumentType | null {
   const root = doc.root;
   if (root.name === 'Invoice' && root.namespaceUri === NS_INVOICE) return 'Invoice';
@@ -80,20 +82,38 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
   if (size > MAX_DOCUMENT_BYTES) {
     return { ok: false, finding: refusal('XML-TOO-LARGE', `Document is ${size} bytes; the limit is ${MAX_DOCUMENT_BYTES}.`) };
   }
-  const text = decodeXml(input);
-  if (hasDoctype(text)) {
-    return {
-      ok: false,
-      finding: refusal('XML-DOCTYPE', 'Document type declarations (DTDs, entities) are not accepted in UBL documents.'),
-    };
+  const decoded = decodeXmlBytes(input);
+  if (!decoded.ok) return { ok: false, finding: refusal(decoded.rule, decoded.message) };
+  // XML 1.0 has no NUL character; NULs in decoded text mean a UTF-16/32 document without a signature.
+  if (decoded.text.includes('\u0000')) {
+    return { ok: false, finding: refusal('XML-MALFORMED', 'Not well-formed XML: the text contains NUL characters (a UTF-16 or UTF-32 document without a byte order mark or XML declaration?).') };
+  }
+  const text = asUtf8Declaration(decoded.text);
+  if (hasDoctype(text)) return { ok: false, finding: doctypeRefusal() };
+  const elements = countStartTags(text, MAX_ELEMENTS);
+  if (elements > MAX_ELEMENTS) {
+    return { ok: false, finding: refusal('XML-TOO-MANY-ELEMENTS', `Document has more than ${MAX_ELEMENTS} elements; the limit is ${MAX_ELEMENTS}.`) };
+  }
+  if (countNamespaceDeclarations(text) > MAX_NAMESPACE_DECLARATIONS) {
+    return { ok: false, finding: refusal('XML-TOO-MANY-NAMESPACES', `Document has more than ${MAX_NAMESPACE_DECLARATIONS} namespace declarations; the limit is ${MAX_NAMESPACE_DECLARATIONS}.`) };
   }
   let doc: XmlDocument;
   try {
-    doc = XmlDocument.fromString(text, { option: PARSE_OPTIONS });
+    // encoding 'utf-8': libxml2 reads the very text checked above and never guesses another encoding
+    doc = XmlDocument.fromString(text, { option: PARSE_OPTIONS, encoding: 'utf-8' });
   } catch (err) {
     const detail = err instanceof XmlParseError ? err.details[0] : undefined;
     const message = detail?.message.trim() ?? (err instanceof Error ? err.message : String(err));
     return { ok: false, finding: refusal('XML-MALFORMED', `Not well-formed XML: ${message}`, detail ? `${detail.line}:${detail.col}` : '') };
+  }
+  // Defence in depth: should a DOCTYPE ever get past the scan above, nothing of it leaves this function.
+  if (doc.dtd !== null) {
+    doc.dispose();
+    return { ok: false, finding: doctypeRefusal() };
+  }
+  if ((doc.eval('count(//@*)') as number) > MAX_ATTRIBUTES) {
+    doc.dispose();
+    return { ok: false, finding: refusal('XML-TOO-MANY-ATTRIBUTES', `Document has more than ${MAX_ATTRIBUTES} attributes; the limit is ${MAX_ATTRIBUTES}.`) };
   }
   // ancestor::*[N-1] exists exactly when an element sits at depth >= N.
   if (doc.eval(`boolean(//*[ancestor::*[${MAX_DEPTH - 1}]])`) === true) {
@@ -101,4 +121,8 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
     return { ok: false, finding: refusal('XML-TOO-DEEP', `Elements are nested deeper than ${MAX_DEPTH} levels.`) };
   }
   return { ok: true, parsed: { text, doc, documentType: rootType(doc) } };
+}
+
+function doctypeRefusal(): Finding {
+  return refusal('XML-DOCTYPE', 'Document type declarations (DTDs, entities) are not accepted in UBL documents.');
 }

@@ -63,7 +63,11 @@ export function xsdFindings(validator: XsdValidator, doc: XmlDocument): Finding<
     validator.validate(doc);
     return [];
   } catch (err) {
-    if (!(err instanceof XmlValidateError)) throw err;
+    if (!(err instanceof XmlValidateError)) {
+      // libxml2 gives up on some trees (an unexpanded entity reference once did): a finding, not a crash
+      const message = err instanceof Error ? err.message : String(err);
+      return [{ rule: 'XSD-ENGINE-ERROR', flag: 'fatal', location: '', message: `XSD validation could not run: ${message}`, source: 'xsd' }];
+    }
     return err.details.map((d) => ({ rule: 'XSD', flag: 'fatal' as const, location: `${d.line}:${d.col}`, message: d.message.trim(), source: 'xsd' as const }));
   }
 }

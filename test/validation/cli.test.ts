@@ -1,8 +1,12 @@
 // `npm run cli -- validate FILE... [--json]`
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { run } from '../../src/cli/validate.ts';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
+import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
+import { invoiceWithNotes } from './support/generate-invoice.ts';
 import { needArtifacts } from './support/paths.ts';
 
 const TESTS = path.join(path.dirname(SLOVAK_SCHEMATRON), 'tests');
@@ -43,5 +47,56 @@ describe('validation: cli validate', function () {
   it('exits 2 on usage errors', async () => {
     expect((await capture([])).code).to.equal(2);
     expect((await capture(['no/such/file.xml'])).code).to.equal(2);
+  });
+
+  describe('hostile files', () => {
+    let dir: string;
+    before(() => {
+      dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-validate-'));
+    });
+    after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+    function write(name: string, bytes: Uint8Array | string): string {
+      const file = path.join(dir, name);
+      fs.writeFileSync(file, bytes);
+      return file;
+    }
+
+    it('reports a DOCTYPE in UTF-16 or UTF-32 (with or without BOM) as a finding and exits 1, never expanding it', async () => {
+      const files: string[] = [];
+      for (const utf of UTFS) {
+        for (const bom of [false, true]) {
+          // the external entity once made the XSD stage throw an uncaught XmlError
+          files.push(write(`${utf}-${bom ? 'bom' : 'nobom'}.xml`, encode(invoiceWithEntity(utf, true), utf, bom)));
+        }
+      }
+      const { code, out } = await capture([...files, '--json', '--workers', '0']);
+      expect(code).to.equal(1);
+      expect(out).to.not.contain(ENTITY_TEXT);
+      const reports = JSON.parse(out) as { file: string; report: { errors: { rule: string }[] } }[];
+      expect(reports.map((r) => [path.basename(r.file), r.report.errors.map((e) => e.rule)])).to.deep.equal(
+        files.map((f) => [path.basename(f), [path.basename(f).startsWith('UTF-16') ? 'XML-DOCTYPE' : 'XML-ENCODING-UNSUPPORTED']]),
+      );
+      const text = await capture([files[0] ?? '']);
+      expect([text.code, text.out]).to.satisfy(([c, o]: [number, string]) => c === 1 && /INVALID/.test(o) && /XML-DOCTYPE/.test(o) && !o.includes(ENTITY_TEXT));
+    });
+
+    it('validates a UTF-16 invoice with a BOM as the invoice it is', async () => {
+      const { code, out } = await capture([write('utf16-bom.xml', encode(goodInvoiceDeclaring('UTF-16LE'), 'UTF-16LE', true))]);
+      expect(out).to.match(/utf16-bom\.xml: valid/);
+      expect(code).to.equal(0);
+    });
+
+    it('refuses a document of 200,000 notes with XML-TOO-MANY-ELEMENTS and exits 1', async () => {
+      const { code, out } = await capture([write('notes.xml', invoiceWithNotes(200_000))]);
+      expect(code).to.equal(1);
+      expect(out).to.contain('XML-TOO-MANY-ELEMENTS');
+    });
+
+    it('exits 2, not with a crash, on a path it cannot read', async () => {
+      const { code, out } = await capture([dir]);
+      expect(code).to.equal(2);
+      expect(out).to.contain('cannot read');
+    });
   });
 });

@@ -1,9 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
+import { ParseOption, XmlDocument } from 'libxml2-wasm';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
+import { MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from '../../src/validation/limits.ts';
 import { parseUntrusted } from '../../src/validation/safe-xml.ts';
 import { XsdStage } from '../../src/validation/xsd.ts';
+import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
+import { generateInvoice, invoiceWithNotes } from './support/generate-invoice.ts';
 import { artifact, ARTIFACTS, needArtifacts } from './support/paths.ts';
 
 const BASE = artifact('examples/peppol-bis-3.0.21/rules/examples/base-example.xml');
@@ -60,6 +64,120 @@ describe('validation: safe parsing of untrusted XML', () => {
   });
 });
 
+describe('validation: safe parsing, whatever the encoding', () => {
+  /** The refusal rule and message, or what the parser read when it accepted. */
+  function outcome(input: string | Uint8Array): { rule: string; said: string } {
+    const r = parseUntrusted(input);
+    if (!r.ok) return { rule: r.finding.rule, said: r.finding.message };
+    try {
+      return { rule: 'accepted', said: r.parsed.doc.root.content };
+    } finally {
+      r.parsed.doc.dispose();
+    }
+  }
+
+  for (const utf of UTFS) {
+    for (const bom of [false, true]) {
+      it(`refuses a ${utf} DOCTYPE with an internal entity ${bom ? 'after' : 'without'} a byte order mark, and never expands it`, () => {
+        for (const external of [false, true]) {
+          const { rule, said } = outcome(encode(invoiceWithEntity(utf, external), utf, bom));
+          // UTF-16 is decoded and its DOCTYPE found; UTF-32 is refused before any decoding or parsing
+          expect(rule).to.equal(utf.startsWith('UTF-16') ? 'XML-DOCTYPE' : 'XML-ENCODING-UNSUPPORTED');
+          expect(said).to.not.contain(ENTITY_TEXT);
+        }
+      });
+    }
+  }
+
+  it('reads a valid UTF-16 document (little or big endian, with or without BOM) as the text it encodes', () => {
+    for (const utf of ['UTF-16LE', 'UTF-16BE'] as const) {
+      for (const bom of [false, true]) {
+        const r = parseUntrusted(encode(goodInvoiceDeclaring(utf), utf, bom));
+        expect(r.ok, `${utf} bom=${bom}: ${r.ok ? '' : r.finding.message}`).to.equal(true);
+        if (!r.ok) continue;
+        expect(r.parsed.documentType).to.equal('Invoice');
+        expect(r.parsed.doc.root.content).to.contain('Dodávateľ s.r.o.');
+        expect(r.parsed.text).to.match(/^<\?xml version="1.0" encoding="UTF-8"\?>/);
+        r.parsed.doc.dispose();
+      }
+    }
+  });
+
+  it('refuses UTF-32, EBCDIC and unknown declared encodings with a code that says to send UTF-8', () => {
+    for (const utf of ['UTF-32LE', 'UTF-32BE'] as const) {
+      for (const bom of [false, true]) {
+        const r = parseUntrusted(encode(goodInvoiceDeclaring(utf), utf, bom));
+        expect(r.ok).to.equal(false);
+        if (!r.ok) {
+          expect(r.finding.rule).to.equal('XML-ENCODING-UNSUPPORTED');
+          expect(r.finding.message).to.contain('UTF-8');
+        }
+      }
+    }
+    expect(outcome(Buffer.from([0x4c, 0x6f, 0xa7, 0x94, 0x93])).rule).to.equal('XML-ENCODING-UNSUPPORTED');
+    expect(outcome(Buffer.from('<?xml version="1.0" encoding="x-klingon"?><a/>')).rule).to.equal('XML-ENCODING-UNSUPPORTED');
+    expect(outcome(Buffer.from('<?xml version="1.0" encoding="UTF-32"?><a/>')).rule).to.equal('XML-ENCODING-UNSUPPORTED');
+  });
+
+  it('refuses bytes that are not valid in their encoding, and NUL characters, instead of guessing', () => {
+    expect(outcome(Buffer.from([0x3c, 0x61, 0x3e, 0xc3, 0x28, 0x3c, 0x2f, 0x61, 0x3e])).rule).to.equal('XML-MALFORMED');
+    // a UTF-16 document that starts with whitespace has no detectable signature: its NULs give it away
+    expect(outcome(Buffer.from(' <a>x</a>', 'utf16le')).rule).to.equal('XML-MALFORMED');
+    expect(outcome('<a>\u0000</a>').rule).to.equal('XML-MALFORMED');
+    expect(outcome('<?xml version="1.0" encoding="UTF-16"?>\u0000<\u0000a/>').rule).to.equal('XML-MALFORMED');
+  });
+
+  it('lets the byte order mark win over a contradicting declaration', () => {
+    expect(outcome(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from('<?xml version="1.0" encoding="windows-1250"?><a>ž</a>')])).said).to.equal('ž');
+    expect(outcome(encode('<?xml version="1.0" encoding="UTF-8"?><a>ž</a>', 'UTF-16BE', true)).said).to.equal('ž');
+  });
+});
+
+describe('validation: element bound', () => {
+  it(`refuses a document of more than ${MAX_ELEMENTS} elements before parsing it (200,000 notes)`, () => {
+    const r = parseUntrusted(Buffer.from(invoiceWithNotes(200_000)));
+    expect(r.ok).to.equal(false);
+    if (!r.ok) {
+      expect(r.finding.rule).to.equal('XML-TOO-MANY-ELEMENTS');
+      expect(r.finding.message).to.contain(String(MAX_ELEMENTS));
+    }
+    const justOver = parseUntrusted(invoiceWithNotes(MAX_ELEMENTS));
+    expect(justOver.ok ? 'accepted' : justOver.finding.rule).to.equal('XML-TOO-MANY-ELEMENTS');
+  });
+
+  it('accepts a 1,000-line invoice, and counts neither end tags, comments nor processing instructions', () => {
+    // (a start tag inside a comment or CDATA section would count: the bound is a cheap upper bound)
+    const big = parseUntrusted(generateInvoice(1000));
+    expect(big.ok).to.equal(true);
+    if (big.ok) big.parsed.doc.dispose();
+    const padding = '<!-- a -->\n<?pi b?>\n<![CDATA[]]>'.repeat(MAX_ELEMENTS);
+    const commented = parseUntrusted(`<a>${padding}</a>`);
+    expect(commented.ok).to.equal(true);
+    if (commented.ok) commented.parsed.doc.dispose();
+  });
+});
+
+describe('validation: attribute and namespace bounds', () => {
+  const rule = (xml: string): string => {
+    const r = parseUntrusted(xml);
+    if (r.ok) r.parsed.doc.dispose();
+    return r.ok ? 'accepted' : r.finding.rule;
+  };
+
+  it(`refuses more than ${MAX_ATTRIBUTES} attributes (200,000 on one element once overflowed the stack)`, () => {
+    const attributes = (n: number) => Array.from({ length: n }, (_, i) => ` a${i}=""`).join('');
+    expect(rule(generateInvoice(1).replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes(200_000)}>`))).to.equal('XML-TOO-MANY-ATTRIBUTES');
+    expect(rule(generateInvoice(1).replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes(1000)}>`))).to.equal('accepted');
+  });
+
+  it(`refuses more than ${MAX_NAMESPACE_DECLARATIONS} namespace declarations (100,000 on the root took SaxonJS over a minute)`, () => {
+    const declarations = (n: number) => Array.from({ length: n }, (_, i) => ` xmlns:p${i}="urn:x:${i}"`).join('');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(100_000)} `))).to.equal('XML-TOO-MANY-NAMESPACES');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(MAX_NAMESPACE_DECLARATIONS)} `))).to.equal('XML-TOO-MANY-NAMESPACES');
+    expect(rule(generateInvoice(1).replace('<Invoice ', `<Invoice${declarations(100)} `))).to.equal('accepted');
+  });
+});
+
 describe('validation: XSD stage', () => {
   before(needArtifacts);
   const xsd = new XsdStage(ARTIFACTS);
@@ -84,6 +202,17 @@ describe('validation: XSD stage', () => {
     const errors = check(artifact('examples/peppol-bis-3.0.19/rules/national-examples/GR/GR-base-example-correct.xml'));
     expect(errors).to.have.length.greaterThan(0);
     expect(errors[0]).to.contain('AdditionalDocumentReference');
+  });
+
+  it('reports a tree libxml2 cannot validate (an unexpanded entity reference) as a finding, not an exception', () => {
+    // only reachable by bypassing parseUntrusted, which refuses every DOCTYPE: defence in depth
+    const xml = fs.readFileSync(SK_GOOD, 'utf8').replace(/^<\?xml[^>]*\?>/, '<!DOCTYPE Invoice [<!ENTITY x SYSTEM "file:///nonexistent">]>').replace('</cbc:InvoiceTypeCode>', '</cbc:InvoiceTypeCode><cbc:Note>&x;</cbc:Note>');
+    const doc = XmlDocument.fromString(xml, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
+    try {
+      expect(xsd.validate(doc, 'Invoice').map((f) => f.rule)).to.deep.equal(['XSD-ENGINE-ERROR']);
+    } finally {
+      doc.dispose();
+    }
   });
 
   it('validates quickly once the schema is loaded', () => {

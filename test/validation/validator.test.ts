@@ -5,6 +5,9 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
 import { createValidator, type Validator } from '../../src/validation/index.ts';
+import { XsdStage } from '../../src/validation/xsd.ts';
+import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
+import { invoiceWithNotes } from './support/generate-invoice.ts';
 import { artifact, ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
 
 const BASE = artifact('examples/peppol-bis-3.0.21/rules/examples/base-example.xml');
@@ -68,6 +71,66 @@ describe('validation: missing bundles', () => {
     } finally {
       await v.close();
       fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('validation: hostile documents in the calling thread', function () {
+  this.timeout(300_000);
+  before(needArtifacts);
+  let validator: Validator | undefined;
+  const validate = (xml: string | Uint8Array) => {
+    if (!validator) throw new Error('validator not started');
+    return validator.validate(xml);
+  };
+  before(async () => {
+    validator = await createValidator({ artifactsDir: ARTIFACTS, cacheDir: CACHE, workers: 0 });
+  });
+  after(() => validator?.close());
+
+  it('refuses a DOCTYPE in UTF-16 and UTF-32, with or without BOM, and no entity text reaches the report', async () => {
+    for (const utf of UTFS) {
+      for (const bom of [false, true]) {
+        for (const external of [false, true]) {
+          const r = await validate(encode(invoiceWithEntity(utf, external), utf, bom));
+          expect(r.errors.map((e) => e.rule), `${utf} bom=${bom} external=${external}`).to.deep.equal([utf.startsWith('UTF-16') ? 'XML-DOCTYPE' : 'XML-ENCODING-UNSUPPORTED']);
+          expect(JSON.stringify(r)).to.not.contain(ENTITY_TEXT);
+        }
+      }
+    }
+  });
+
+  it('validates a UTF-16 invoice (BOM or not) like its UTF-8 original', async () => {
+    for (const utf of ['UTF-16LE', 'UTF-16BE'] as const) {
+      for (const bom of [false, true]) {
+        const r = await validate(encode(goodInvoiceDeclaring(utf), utf, bom));
+        expect([r.document_type, r.xsd_valid, r.peppol_valid, r.slovak_valid, r.errors]).to.deep.equal(['Invoice', true, true, true, []]);
+      }
+    }
+  });
+
+  it('refuses 200,000 notes with XML-TOO-MANY-ELEMENTS instead of spending a minute on them', async () => {
+    const r = await validate(Buffer.from(invoiceWithNotes(200_000)));
+    expect(r.errors.map((e) => e.rule)).to.deep.equal(['XML-TOO-MANY-ELEMENTS']);
+    expect([r.xsd_valid, r.peppol_valid, r.slovak_valid]).to.deep.equal([false, null, null]);
+  });
+
+  it('refuses 200,000 attributes with XML-TOO-MANY-ATTRIBUTES (they once overflowed the stack)', async () => {
+    const attributes = Array.from({ length: 200_000 }, (_, i) => ` a${i}=""`).join('');
+    const r = await validate(goodInvoiceDeclaring('UTF-16LE').replace('UTF-16', 'UTF-8').replace('<cbc:InvoiceTypeCode>', `<cbc:InvoiceTypeCode${attributes}>`));
+    expect(r.errors.map((e) => e.rule)).to.deep.equal(['XML-TOO-MANY-ATTRIBUTES']);
+  });
+
+  it('turns an exception inside a stage into a VALIDATION-ENGINE-ERROR finding, as the pool does', async () => {
+    const original = XsdStage.prototype.validate;
+    XsdStage.prototype.validate = () => {
+      throw new Error('stage exploded');
+    };
+    try {
+      const r = await validate(goodInvoiceDeclaring('UTF-16LE').replace('UTF-16', 'UTF-8'));
+      expect(r.errors.map((e) => [e.rule, e.message])).to.deep.equal([['VALIDATION-ENGINE-ERROR', 'The validation engine failed: stage exploded']]);
+    } finally {
+      XsdStage.prototype.validate = original;
     }
   });
 });

@@ -1,13 +1,14 @@
 /**
  * The XML plumbing of the envelope: untrusted text goes through the validation engine's hardened
- * parseUntrusted (size and depth limits, any DOCTYPE refused, NONET, NO_XXE); an element leaves as a
+ * parseUntrusted (size, element-count and depth limits, any DOCTYPE refused in whatever encoding,
+ * NONET, NO_XXE); an element leaves as a
  * standalone document serialised by libxml2 itself, never by string surgery on the input.
  */
 import type { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { parseUntrusted } from '../../validation/safe-xml.ts';
 import { SbdhError, type SbdhErrorCode } from './sbdh-model.ts';
 
-const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-DEEP']);
+const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-MANY-ELEMENTS', 'XML-TOO-MANY-ATTRIBUTES', 'XML-TOO-MANY-NAMESPACES', 'XML-TOO-DEEP']);
 
 /**
  * Parses untrusted XML and runs `use` on it; the libxml2 document is always disposed. A refusal of

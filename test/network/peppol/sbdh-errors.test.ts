@@ -4,6 +4,8 @@ import { expect } from 'chai';
 import type { XmlDocument, XmlElement } from 'libxml2-wasm';
 import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../../src/network/peppol/identifiers.ts';
 import { SbdhError, readSbdh, wrapInSbdh, type SbdhErrorCode } from '../../../src/network/peppol/sbdh.ts';
+import { readUbl } from '../../../src/ubl/index.ts';
+import { ENTITY_TEXT, encode, UTFS } from '../../validation/support/encodings.ts';
 import { needArtifacts } from '../../validation/support/paths.ts';
 import { NS, example, goodEnvelope, invoiceInput, mutate } from './support.ts';
 
@@ -61,6 +63,38 @@ describe('SBDH: refusals', () => {
       refused(() => readSbdh(laughs), 'SBDH-UNSAFE', /XML-DOCTYPE/);
       const xxe = good.replace(/^<\?xml[^>]*>/, '<?xml version="1.0"?><!DOCTYPE x [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>').replace('>1.0</HeaderVersion>', '>&xxe;</HeaderVersion>');
       refused(() => readSbdh(xxe), 'SBDH-UNSAFE', /XML-DOCTYPE/);
+    });
+
+    it('refuses a DOCTYPE in a UTF-16 or UTF-32 envelope (with or without BOM): the receiver never sees the entity', () => {
+      // the entity is used in the invoice's note: before, the inbound reader returned its text there
+      const hostile = (utf: string) =>
+        good
+          .replace(/^<\?xml[^>]*>/, `<?xml version="1.0" encoding="${utf.slice(0, 6)}"?><!DOCTYPE x [<!ENTITY e "${ENTITY_TEXT}">]>`)
+          .replace('</cbc:InvoiceTypeCode>', '</cbc:InvoiceTypeCode><cbc:Note>&e;</cbc:Note>');
+      for (const utf of UTFS) {
+        for (const bom of [false, true]) {
+          let caught: unknown;
+          try {
+            readUbl(readSbdh(encode(hostile(utf), utf, bom)).document);
+          } catch (error) {
+            caught = error;
+          }
+          expect(caught, `${utf} bom=${bom}`).to.be.instanceOf(SbdhError);
+          const error = caught as SbdhError;
+          expect([error.code, error.message.includes(ENTITY_TEXT)]).to.deep.equal(utf.startsWith('UTF-16') ? ['SBDH-UNSAFE', false] : ['SBDH-MALFORMED', false]);
+          expect(error.message).to.match(utf.startsWith('UTF-16') ? /XML-DOCTYPE/ : /XML-ENCODING-UNSUPPORTED/);
+        }
+      }
+    });
+
+    it('reads a UTF-16 envelope with a BOM as its UTF-8 original', () => {
+      const utf16 = encode(good.replace(/^<\?xml[^>]*>/, '<?xml version="1.0" encoding="UTF-16"?>'), 'UTF-16LE', true);
+      expect(readSbdh(utf16)).to.deep.equal(readSbdh(good));
+    });
+
+    it('refuses an envelope of more than the element bound (200,000 notes) before parsing it', () => {
+      const notes = good.replace('</cbc:InvoiceTypeCode>', `</cbc:InvoiceTypeCode>${'<cbc:Note>x</cbc:Note>'.repeat(200_000)}`);
+      refused(() => readSbdh(Buffer.from(notes)), 'SBDH-UNSAFE', /XML-TOO-MANY-ELEMENTS/);
     });
 
     it('refuses a document nested too deep', () => {

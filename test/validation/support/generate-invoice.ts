@@ -72,3 +72,12 @@ ${items.join('\n')}
 </Invoice>
 `;
 }
+
+/**
+ * A generated invoice with `notes` extra `cbc:Note` elements (about 22 bytes each): the shape of the
+ * hostile document that took a minute of CPU before the element bound. Built in memory, never committed.
+ */
+export function invoiceWithNotes(notes: number, lines = 1): string {
+  const extra = '<cbc:Note>x</cbc:Note>'.repeat(notes);
+  return generateInvoice(lines).replace('</cbc:InvoiceTypeCode>', `</cbc:InvoiceTypeCode>\n  ${extra}`);
+}
