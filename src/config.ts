@@ -16,8 +16,24 @@ export interface Config {
   logLevel: string;
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
+  http: HttpServerConfig;
   delivery: DeliveryConfig;
   identity: IdentityConfig;
+}
+
+/**
+ * How long a client may take, so a slow or stalled one cannot hold a connection (a body trickled one
+ * byte at a time, headers never finished, a connection opened and left idle).
+ */
+export interface HttpServerConfig {
+  /** the whole request, headers and body, must arrive within this, else 408 and the connection closes */
+  requestTimeoutMs: number;
+  /** the headers must arrive within this (at most requestTimeoutMs); also bounds a connection that sends nothing */
+  headersTimeoutMs: number;
+  /** an idle keep-alive connection closes after this */
+  keepAliveTimeoutMs: number;
+  /** requests served on one connection before it closes (0: no limit) */
+  maxRequestsPerSocket: number;
 }
 
 /** Sign-in and limits. */
@@ -65,6 +81,26 @@ function integer(name: string, value: string | undefined, fallback: number): num
   return n;
 }
 
+function positive(name: string, value: string | undefined, fallback: number): number {
+  const n = integer(name, value, fallback);
+  if (n === 0) throw new Error(`${name} must be at least 1, got 0`);
+  return n;
+}
+
+function httpServerConfig(env: NodeJS.ProcessEnv): HttpServerConfig {
+  const requestTimeoutMs = positive('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 30_000);
+  const headersTimeoutMs = positive('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, Math.min(15_000, requestTimeoutMs));
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  return {
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs: positive('HTTP_KEEP_ALIVE_TIMEOUT_MS', env.HTTP_KEEP_ALIVE_TIMEOUT_MS, 5_000),
+    maxRequestsPerSocket: integer('HTTP_MAX_REQUESTS_PER_SOCKET', env.HTTP_MAX_REQUESTS_PER_SOCKET, 1_000),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, 8080),
@@ -76,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
+    http: httpServerConfig(env),
     identity: {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
       jwtKeyId: env.JWT_KEY_ID || undefined,

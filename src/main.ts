@@ -1,9 +1,9 @@
-import { createServer } from 'node:http';
 import { loadConfig } from './config.ts';
 import { createDemo, describeDemo, writeDemoCredentials } from './demo/bootstrap.ts';
 import { START } from './eventstore/port.ts';
 import { createApp } from './http/app.ts';
 import { API_PREFIX } from './http/prefix.ts';
+import { createHttpServer } from './http/server.ts';
 import { openServices } from './services.ts';
 
 // Composition root: configuration, databases, read models, HTTP. `npm start`.
@@ -24,7 +24,7 @@ if (!config.databaseUrl && (await services.store.readAll(START, 1)).length === 0
   console.log(`\n${describeDemo(credentials, file)}\n`);
 }
 
-const server = createServer(createApp(services).callback());
+const server = createHttpServer(createApp(services).callback(), config.http);
 server.listen(config.port, config.host, () => {
   log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database }, 'service listening');
 });

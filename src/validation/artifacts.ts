@@ -8,7 +8,18 @@ import type { SchematronSet } from './types.ts';
 /** The release the service runs: Peppol BIS Billing 3.0.21 with CEN EN16931 artefacts 1.3.16. */
 export const PEPPOL_RELEASE = 'peppol-bis-3.0.21';
 
-const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+/** The nearest folder with a package.json: the repository, from src/ (tsx) and from the compiled dist/src/ alike. */
+function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!fs.existsSync(path.join(dir, 'package.json'))) {
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`no package.json above ${fileURLToPath(import.meta.url)}`);
+    dir = parent;
+  }
+  return dir;
+}
+
+const REPO_ROOT = packageRoot();
 
 export function defaultArtifactsDir(): string {
   return process.env['VALIDATION_ARTIFACTS_DIR'] ?? path.resolve(REPO_ROOT, '../shared/validation');

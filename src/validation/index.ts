@@ -96,7 +96,8 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
   }
 
   const pool = new Piscina<WorkerTask, WorkerResult>({
-    filename: new URL('./worker-entry.mjs', import.meta.url).href,
+    // compiled (dist/, `npm start`): the worker is plain JavaScript; from source (tsx), a JS entry registers tsx in the thread first
+    filename: new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url).href,
     minThreads: workers,
     maxThreads: workers,
     idleTimeout: Number.POSITIVE_INFINITY,

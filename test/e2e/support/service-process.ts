@@ -1,0 +1,57 @@
+// The service as its own process, the way an operator runs it: spawn, wait for health, stop.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+
+const REPO = fileURLToPath(new URL('../../..', import.meta.url));
+
+/** How the process is started: `npm start` (the compiled build), the build directly, or from source through tsx. */
+export type Launch = 'npm-start' | 'compiled' | 'tsx';
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The embedded default in `dataDir` on 127.0.0.1:`port`, nothing else (no DATABASE_URL, no EventStoreDB). */
+export function startService(launch: Launch, dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): ChildProcess {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
+  delete childEnv.DATABASE_URL;
+  delete childEnv.EVENTSTORE_URL;
+  const options = { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] as ('ignore' | 'pipe')[], detached: true };
+  switch (launch) {
+    case 'npm-start':
+      return spawn('npm', ['start', '--silent'], options);
+    case 'compiled':
+      return spawn(process.execPath, ['dist/src/main.js'], options);
+    case 'tsx':
+      return spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], options);
+  }
+}
+
+/** Milliseconds until GET /api/v1/health answers 200; throws after `withinMs` or when the process exits first. */
+export async function healthy(child: ChildProcess, port: number, withinMs: number): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < withinMs) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the service exited (${child.exitCode ?? child.signalCode}) before it was healthy`);
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/api/v1/health`);
+      if (response.ok) return Date.now() - started;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`no healthy answer within ${withinMs} ms`);
+}
+
+/** SIGTERM to the process group (npm, its shell and node alike), then waits for the exit. */
+export async function stopService(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  process.kill(-child.pid, 'SIGTERM');
+  await exited;
+}
