@@ -1,5 +1,4 @@
 import type pg from 'pg';
-import { createEsdbEventStore } from './esdb/index.ts';
 import type { EventStore } from './port.ts';
 import { createPostgresEventStore } from './postgres/index.ts';
 
@@ -17,6 +16,7 @@ export interface CreateEventStoreOptions {
  * `pool` (migrated first). The composition root passes process.env.EVENTSTORE_URL.
  */
 export async function createEventStore(opts: CreateEventStoreOptions): Promise<EventStore> {
-  if (opts.eventstoreUrl) return createEsdbEventStore(opts.eventstoreUrl);
+  // the EventStoreDB client (gRPC) is loaded only when configured: it costs a Postgres start ~0.3 s of CPU
+  if (opts.eventstoreUrl) return (await import('./esdb/index.ts')).createEsdbEventStore(opts.eventstoreUrl);
   return createPostgresEventStore(opts.pool);
 }

@@ -215,9 +215,4 @@ describe('validation: XSD stage', () => {
     }
   });
 
-  it('validates quickly once the schema is loaded', () => {
-    const started = performance.now();
-    for (let i = 0; i < 20; i++) check(BASE);
-    expect((performance.now() - started) / 20).to.be.lessThan(50);
-  });
 });

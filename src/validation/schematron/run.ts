@@ -1,7 +1,7 @@
 // Runs a compiled rule set on one document and turns the engine's strings into findings.
 import { FIELD_SEPARATOR, normalizeSpace } from './compile.ts';
 import type { SchCheck } from './model.ts';
-import { SaxonJS, type SefNode } from './saxon.ts';
+import { saxonJs, type SefNode } from './saxon.ts';
 import type { Finding } from '../types.ts';
 
 export function parseFindingLine<S extends string>(line: string, source: S, checks: SchCheck[] = []): Finding<S> {
@@ -30,7 +30,7 @@ export type PreparedSource = { readonly saxonDocument: unknown };
 /** Parses for SaxonJS once; null if SaxonJS's parser refuses what libxml2 accepted (each run then reports it). */
 export function prepareSource(xml: string): PreparedSource | null {
   try {
-    return { saxonDocument: SaxonJS.getPlatform().parseXmlFromString(xml) };
+    return { saxonDocument: saxonJs().getPlatform().parseXmlFromString(xml) };
   } catch {
     return null;
   }
@@ -39,7 +39,7 @@ export function prepareSource(xml: string): PreparedSource | null {
 export function runSef<S extends string>(sef: SefNode, xml: string | PreparedSource, source: S, checks: SchCheck[] = []): Finding<S>[] {
   try {
     const input = typeof xml === 'string' ? { sourceText: xml } : { sourceNode: xml.saxonDocument };
-    const { principalResult } = SaxonJS.transform({ stylesheetInternal: sef, ...input, destination: 'raw' }, 'sync');
+    const { principalResult } = saxonJs().transform({ stylesheetInternal: sef, ...input, destination: 'raw' }, 'sync');
     const items = Array.isArray(principalResult) ? principalResult : principalResult == null ? [] : [principalResult];
     return items.map((item) => parseFindingLine(String(item), source, checks));
   } catch (err) {

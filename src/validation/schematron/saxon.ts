@@ -51,4 +51,8 @@ export interface DomDocumentLike {
 }
 
 const require = createRequire(import.meta.url);
-export const SaxonJS = require('saxon-js') as SaxonJsApi;
+let loaded: SaxonJsApi | undefined;
+/** SaxonJS, loaded on first use: it costs ~0.6 s of CPU to load, and a service start needs it only at the first validation. */
+export function saxonJs(): SaxonJsApi {
+  return (loaded ??= require('saxon-js') as SaxonJsApi);
+}

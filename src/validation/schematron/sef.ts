@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { SaxonJS, type SefNode } from './saxon.ts';
+import { saxonJs, type SefNode } from './saxon.ts';
 
 let compilerSef: SefNode | null = null;
 
@@ -20,7 +20,7 @@ function linkParents(node: SefNode): void {
 
 function loadCompiler(): SefNode {
   if (!compilerSef) {
-    compilerSef = SaxonJS.getPlatform().resource('compiler');
+    compilerSef = saxonJs().getPlatform().resource('compiler');
     linkParents(compilerSef);
   }
   return compilerSef;
@@ -56,11 +56,12 @@ function signSef(root: SefNode): void {
 /** Compiles XSLT text to a signed SEF tree (slow: seconds to tens of seconds). */
 export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematron.xsl'): Promise<SefNode> {
   const compiler = loadCompiler();
-  const xslDoc = SaxonJS.getPlatform().parseXmlFromString(xslt);
+  const saxon = saxonJs();
+  const xslDoc = saxon.getPlatform().parseXmlFromString(xslt);
   xslDoc._saxonBaseUri = baseUri;
-  const staticParams = new SaxonJS.XdmMap();
-  staticParams.inSituPut(SaxonJS.XS.QName.fromParts('', '', 'staticParameters'), [new SaxonJS.XdmMap()]);
-  const options = SaxonJS.checkOptions({
+  const staticParams = new saxon.XdmMap();
+  staticParams.inSituPut(saxon.XS.QName.fromParts('', '', 'staticParameters'), [new saxon.XdmMap()]);
+  const options = saxon.checkOptions({
     destination: 'application',
     initialMode: 'compile-complete',
     templateParams: { 'Q{}options': { noXPath: false } },
@@ -68,10 +69,10 @@ export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematr
     stylesheetInternal: compiler,
     async: true,
   });
-  SaxonJS.internalTransform(compiler, xslDoc, options);
+  saxon.internalTransform(compiler, xslDoc, options);
   const result = await options.resultPromise;
   const tree = Array.isArray(result.principalResult) ? (result.principalResult[0] as unknown) : result.principalResult;
-  const sef = SaxonJS.XPath.sefToJSON((tree as { firstChild: unknown }).firstChild, false);
+  const sef = saxon.XPath.sefToJSON((tree as { firstChild: unknown }).firstChild, false);
   signSef(sef);
   return sef;
 }
