@@ -96,7 +96,7 @@ export function kindsFor(route: Route): string[] {
   if (textTargets) kinds.push('nul', 'lone-surrogate', 'c0-control');
   if (route.body) {
     kinds.push(
-      'wrong-type', 'missing-field', 'extra-field', 'huge-string', 'deep-nesting', 'proto-keys', 'number-for-decimal', 'inf-number', 'huge-number',
+      'extreme-values', 'wrong-type', 'missing-field', 'extra-field', 'huge-string', 'deep-nesting', 'proto-keys', 'number-for-decimal', 'inf-number', 'huge-number',
       'empty-body', 'form-body', 'wrong-content-type', 'malformed-json',
     );
   } else if (route.method !== 'GET') {
@@ -245,6 +245,16 @@ function mutate(route: Route, d: Draft, rnd: Random): void {
     case 'lone-surrogate':
     case 'c0-control':
       return badText(route, d, rnd, d.kind);
+    case 'extreme-values': {
+      // the largest amounts the schema lets through, in two of the decimal strings: their
+      // products and sums must still fit every read model (issue 14's poison invoice)
+      const decimals = stringSlots(d.body).filter((s) => /^-?\d+(\.\d+)?$/.test(String(get(s))));
+      for (let i = 0; i < 2 && decimals.length > 0; i++) {
+        const s = decimals.splice(rnd.int(0, decimals.length - 1), 1)[0] as Slot;
+        put(s, String(get(s)).includes('.') || rnd.chance(0.5) ? rnd.pick(['999999999999.999999', '999999999999.99']) : rnd.pick(['999999999999', '100000000']));
+      }
+      return;
+    }
     case 'wrong-type': {
       const s = slot();
       if (s) put(s, rnd.pick(OTHER_TYPES));
