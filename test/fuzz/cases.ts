@@ -34,11 +34,23 @@ const BAD_PATH_VALUES = [
   '..%2F..%2Fetc%2Fpasswd', '%20', 'x'.repeat(5000), '1', '-1', '1e309', 'null', 'undefined', '%F0%9F%98%80', '%C5%BE', '{}', '%7B%7D', '%27%20OR%201%3D1--',
 ];
 const BAD_IF_MATCH = ['*', '"abc"', '"-1"', '"99999999999999999999"', '"1", "2"', 'W/', '"1.5"', '"1e309"', ' ', 'W/"x"', '""', '"999999999999999"', '0', '"0"', '"1"', 'W/"2"', '3'];
-const BAD_QUERY_VALUES = [
-  '1e309', '-1e309', '99999999999999999999', '-1', '0', '1.5', 'abc', '', 'NaN', 'Infinity', '-0', '1e3', '%201', '0x10', '9007199254740993',
-  '0000-01-01', '9999-12-31', '2024-02-30', '-000001-01-01', '+275760-09-13', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2024-13-01T00:00:00Z',
-  '%00', '%07', 'a%00b', '%ED%A0%80', '%C0%80', '%25', '%ZZ', 'x'.repeat(10_000), "'%20OR%201=1--", '%5B%5D', '*', '_', '%',
-];
+/** Bad query values by what the parameter is: a bad page number, date or text reaches further than a random one. */
+const BAD_QUERY_BY_TYPE: Record<string, string[]> = {
+  integer: ['1e309', '-1e309', '99999999999999999999', '-1', '0', '1.5', 'NaN', 'Infinity', '-0', '1e3', '%201', '0x10', '9007199254740993', '2147483648', '1e15'],
+  date: ['0000-01-01', '9999-12-31', '2024-02-30', '-000001-01-01', '+275760-09-13', '0001-01-01', '2024-1-1', '20240101'],
+  'date-time': ['0000-01-01T00:00:00Z', '9999-12-31T23:59:59Z', '2024-13-01T00:00:00Z', '0001-01-01T00:00:00Z', '2024-01-01T00:00:00+99:00', '2024-01-01T24:00:00Z', '+275760-09-13T00:00:00Z'],
+  string: ['%00', '%07', 'a%00b', '%ED%A0%80', '%C0%80', '%25', '%ZZ', 'x'.repeat(10_000), "'%20OR%201=1--", '%5B%5D', '*', '_', '%', '%5C', ''],
+};
+const BAD_QUERY_VALUES = Object.values(BAD_QUERY_BY_TYPE).flat();
+
+function queryType(schema: Schema | undefined): string {
+  if (!schema) return 'string';
+  const union = (schema.anyOf ?? []) as Schema[];
+  const s = union.find((x) => x.type !== 'null') ?? schema;
+  if (s.type === 'integer' || s.type === 'number') return 'integer';
+  if (s.format === 'date' || s.format === 'date-time') return s.format;
+  return 'string';
+}
 const CONTENT_TYPES = [
   'text/plain', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/x-www-form-urlencoded',
   'multipart/form-data; boundary=x', ';;;', 'application/merge-patch+json', 'application/json; foo', 'application/json;;', '*/*', 'json',
@@ -133,7 +145,7 @@ function credentialFor(route: Route, rnd: Random): Credential {
  * Kinds that test what a handler does with a value the schema lets through: their draft is always
  * plain, or the value would mostly meet a 422 for something else first.
  */
-const REACH_THE_HANDLER = new Set(['nul', 'lone-surrogate', 'c0-control', 'extreme-values']);
+const REACH_THE_HANDLER = new Set(['nul', 'lone-surrogate', 'c0-control', 'extreme-values', 'bad-query']);
 
 function startDraft(route: Route, rnd: Random, known: Known, kind: string): Draft {
   // half the drafts are plain: the first known ids, required fields, ordinary strings
@@ -151,7 +163,7 @@ function startDraft(route: Route, rnd: Random, known: Known, kind: string): Draf
     const props = (route.query.properties ?? {}) as Record<string, Schema>;
     const required = new Set((route.query.required ?? []) as string[]);
     for (const [key, sub] of Object.entries(props)) {
-      if (required.has(key) || rnd.chance(0.4)) query.push([key, encodeURIComponent(String(validish(sub, rnd, known, key)))]);
+      if (required.has(key) || (!plain && rnd.chance(0.4))) query.push([key, encodeURIComponent(String(validish(sub, rnd, known, key)))]);
     }
   }
   const body = route.body ? validish(route.body as Schema, rnd, known, undefined, 0, plain) : undefined;
@@ -236,9 +248,9 @@ function mutate(route: Route, d: Draft, rnd: Random): void {
       return;
     }
     case 'bad-query': {
-      const keys = Object.keys((route.query?.properties ?? {}) as Record<string, Schema>);
-      const key = rnd.pick(keys);
-      const value = rnd.pick(BAD_QUERY_VALUES);
+      const props = (route.query?.properties ?? {}) as Record<string, Schema>;
+      const key = rnd.pick(Object.keys(props));
+      const value = rnd.chance(0.75) ? rnd.pick(BAD_QUERY_BY_TYPE[queryType(props[key])] ?? BAD_QUERY_VALUES) : rnd.pick(BAD_QUERY_VALUES);
       d.query = d.query.filter(([k]) => k !== key || rnd.chance(0.2)); // sometimes the key twice
       d.query.push([key, value]);
       d.badText = /%0[07]/.test(value);
