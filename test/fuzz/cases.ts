@@ -177,36 +177,55 @@ function stringSlots(body: unknown): Slot[] {
 }
 
 /** Puts a character the database or XML cannot carry into a body string, a query value or a path parameter. */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** a string that is not a date, an amount or an id: the names and notes the database and XML get as text */
+const isFreeText = (v: unknown) => typeof v === 'string' && !/^[-+]?[\d.:TZ+-]*$/.test(v) && !UUID.test(v);
+const freeTextSchema = (s: Schema) => s.type === 'string' && s.pattern === undefined && s.format === undefined;
+
+/**
+ * Puts a character the database or XML cannot carry into a body string, a query value or a path
+ * parameter; mostly into free text, where no pattern refuses it before the handler sees it.
+ */
 function badText(route: Route, d: Draft, rnd: Random, which: keyof typeof BAD_TEXT): void {
-  const targets: string[] = [];
   const strings = stringSlots(d.body);
-  if (strings.length > 0) targets.push('body');
-  const stringQueryKeys = Object.entries((route.query?.properties ?? {}) as Record<string, Schema>).filter(([, s]) => s.type === 'string').map(([k]) => k);
-  if (stringQueryKeys.length > 0 && which !== 'lone-surrogate') targets.push('query');
-  if (Object.keys(d.params).length > 0 && which !== 'lone-surrogate') targets.push('path');
-  if (targets.length === 0) {
-    if (d.body !== null && typeof d.body === 'object') {
-      const obj = rnd.pick(objectsIn(d.body));
-      obj[rnd.pick(EXTRA_KEYS)] = `x${BAD_TEXT[which]}`;
-    }
-    return;
-  }
-  const target = rnd.pick(targets);
-  if (target === 'body') {
-    const slot = rnd.pick(strings);
+  const freeStrings = strings.filter((s) => isFreeText(get(s)));
+  const queryProps = Object.entries((route.query?.properties ?? {}) as Record<string, Schema>).filter(([, s]) => s.type === 'string');
+  const freeQuery = queryProps.filter(([, s]) => freeTextSchema(s)).map(([k]) => k);
+  const anyQuery = queryProps.map(([k]) => k);
+  // a lone surrogate cannot travel in a URL (it becomes U+FFFD): body only
+  const inUrl = which !== 'lone-surrogate';
+  const weighted: [() => void, number][] = [
+    [() => inBody(rnd.pick(freeStrings)), freeStrings.length > 0 ? 6 : 0],
+    [() => inBody(rnd.pick(strings)), strings.length > 0 ? 1 : 0],
+    [() => inQuery(rnd.pick(freeQuery)), inUrl && freeQuery.length > 0 ? 4 : 0],
+    [() => inQuery(rnd.pick(anyQuery)), inUrl && anyQuery.length > 0 ? 1 : 0],
+    [() => inPath(rnd.pick(Object.keys(d.params))), inUrl && Object.keys(d.params).length > 0 ? 1 : 0],
+  ];
+  function inBody(slot: Slot): void {
     const old = String(get(slot));
     const at = rnd.int(0, old.length);
     put(slot, rnd.chance(0.2) ? BAD_TEXT[which] : `${old.slice(0, at)}${BAD_TEXT[which]}${old.slice(at)}`);
     d.badText = true;
-  } else if (target === 'query') {
-    const key = rnd.pick(stringQueryKeys);
+  }
+  function inQuery(key: string): void {
     d.query = d.query.filter(([k]) => k !== key);
     d.query.push([key, `a${BAD_TEXT_QUERY[which]}b`]);
     d.badText = true;
-  } else {
-    const name = rnd.pick(Object.keys(d.params));
+  }
+  function inPath(name: string): void {
     d.params[name] = rnd.chance(0.5) ? (BAD_TEXT_QUERY[which] as string) : `${d.params[name]}${BAD_TEXT_QUERY[which]}`;
     d.badText = true;
+  }
+  const total = weighted.reduce((n, [, w]) => n + w, 0);
+  if (total === 0) {
+    const objects = objectsIn(d.body);
+    if (objects.length > 0) rnd.pick(objects)[rnd.pick(EXTRA_KEYS)] = `x${BAD_TEXT[which]}`;
+    return;
+  }
+  let roll = rnd.float() * total;
+  for (const [apply, w] of weighted) {
+    if (roll < w) return apply();
+    roll -= w;
   }
 }
 
