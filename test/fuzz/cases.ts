@@ -202,9 +202,10 @@ function badText(route: Route, d: Draft, rnd: Random, which: keyof typeof BAD_TE
     [() => inPath(rnd.pick(Object.keys(d.params))), inUrl && Object.keys(d.params).length > 0 ? 1 : 0],
   ];
   function inBody(slot: Slot): void {
-    const old = String(get(slot));
+    // between code points: splitting a surrogate pair would make a lone surrogate of another kind
+    const old = [...String(get(slot))];
     const at = rnd.int(0, old.length);
-    put(slot, rnd.chance(0.2) ? BAD_TEXT[which] : `${old.slice(0, at)}${BAD_TEXT[which]}${old.slice(at)}`);
+    put(slot, rnd.chance(0.2) ? BAD_TEXT[which] : `${old.slice(0, at).join('')}${BAD_TEXT[which]}${old.slice(at).join('')}`);
     d.badText = true;
   }
   function inQuery(key: string): void {
