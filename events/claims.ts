@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { DomainEvent } from './event.ts';
 
 /**
  * A value the spec demands be unique (a customer's VAT ID in an organisation, an invoice number

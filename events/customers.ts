@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { DomainEvent } from './event.ts';
 
 /** The fields of a directory customer, named as in the spec's create body. */
 export interface CustomerFields {

@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
-import type { InvoiceContent, InvoiceTotals } from '../commands/invoices/model.ts';
+import type { DomainEvent } from './event.ts';
+import type { InvoiceContentPayload, InvoiceTotalsPayload } from './invoice-document.ts';
 
 /**
  * Delivery events of an invoice stream: the Peppol leg (to the buyer's Access Point) and the FS
@@ -92,8 +92,8 @@ export type InvoiceReceived = DomainEvent<
     /** the keys invoice.received publishes, as the document states them */
     invoice_number: string;
     supplier_vat_id: string;
-    content: InvoiceContent;
-    totals: InvoiceTotals;
+    content: InvoiceContentPayload;
+    totals: InvoiceTotalsPayload;
     /** the UBL document as delivered (the SBDH payload) */
     ubl: string;
     received_at: string;

@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { DomainEvent } from './event.ts';
 
 /** Why a refresh family ends; `reuse_detected` means a rotated-out token came back (likely stolen). */
 export type RefreshRevocationReason = 'logout' | 'reuse_detected' | 'password_changed' | 'totp_changed' | 'user_removed' | 'admin';

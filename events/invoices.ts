@@ -1,5 +1,5 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
-import type { InvoiceContent, InvoiceTotals, RuleFinding } from '../commands/invoices/model.ts';
+import type { DomainEvent } from './event.ts';
+import type { InvoiceContentPayload, InvoiceTotalsPayload, RuleFindingPayload } from './invoice-document.ts';
 
 export type InvoiceStatus =
   | 'draft'
@@ -31,16 +31,16 @@ export type InvoiceCreated = DomainEvent<
     created_by: string;
     /** 'series' when the number was reserved from the workspace pattern, 'client' when sent */
     number_source: 'series' | 'client';
-    content: InvoiceContent;
-    totals: InvoiceTotals;
-    warnings: RuleFinding[];
+    content: InvoiceContentPayload;
+    totals: InvoiceTotalsPayload;
+    warnings: RuleFindingPayload[];
     created_at: string;
   }
 >;
 
 export type InvoiceUpdated = DomainEvent<
   'InvoiceUpdated',
-  { invoice_id: string; updated_by: string; content: InvoiceContent; totals: InvoiceTotals; warnings: RuleFinding[]; updated_at: string }
+  { invoice_id: string; updated_by: string; content: InvoiceContentPayload; totals: InvoiceTotalsPayload; warnings: RuleFindingPayload[]; updated_at: string }
 >;
 
 export type InvoiceValidated = DomainEvent<

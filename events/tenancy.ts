@@ -1,5 +1,7 @@
-import type { Role } from '../commands/shared/actor.ts';
-import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { DomainEvent } from './event.ts';
+
+/** A user's role as UserAdded stores it (the roles the spec names). */
+export type UserRole = 'admin' | 'approver' | 'accountant';
 
 export type OrganisationCreated = DomainEvent<
   'OrganisationCreated',
@@ -16,7 +18,7 @@ export type UserAdded = DomainEvent<
     user_id: string;
     email: string;
     name: string;
-    role: Role;
+    role: UserRole;
     /** scrypt hash with its parameters and salt; never the password */
     password_hash: string;
     added_at: string;

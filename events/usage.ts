@@ -1,4 +1,4 @@
-import type { DomainEvent } from '../commands/shared/decider.ts';
+import type { DomainEvent } from './event.ts';
 
 /** Where an invoice was sent from: the native API or the SAPI-SK connector (one shared counter). */
 export type UsageSource = 'api' | 'sapi';

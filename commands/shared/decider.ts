@@ -1,8 +1,7 @@
-/** An event as a decider sees it: a type and its data, nothing about storage. */
-export interface DomainEvent<Type extends string = string, Data extends object = Record<string, unknown>> {
-  type: Type;
-  data: Data;
-}
+import type { DomainEvent } from '../../events/event.ts';
+
+/** The event shape is the contract's (events/event.ts); deciders name it from here. */
+export type { DomainEvent };
 
 /**
  * A stream family's rules as two pure functions (Emmett's shape): `decide` turns a command and the

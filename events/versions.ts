@@ -1,0 +1,93 @@
+import type { ValueClaimed } from './claims.ts';
+import type { CustomerEvent } from './customers.ts';
+import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
+import type { IdempotencyEvent } from './idempotency.ts';
+import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
+import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved } from './invoices.ts';
+import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
+import type { UsageEvent } from './usage.ts';
+
+/** Every event this service has ever stored. */
+export type StoredEvent =
+  | ValueClaimed
+  | CustomerEvent
+  | DeliveryEvent
+  | InvoiceReceived
+  | IdempotencyEvent
+  | RefreshFamilyEvent
+  | UserCredentialsEvent
+  | LoginAttemptEvent
+  | CredentialCheckFailed
+  | OAuthClientEvent
+  | InvoiceEvent
+  | InvoiceNumberReserved
+  | InvoiceNumberClaimed
+  | OrganisationEvent
+  | CompanyEvent
+  | ApiKeyEvent
+  | SapiClientEvent
+  | UsageEvent;
+
+export type StoredEventType = StoredEvent['type'];
+
+/**
+ * The payload version of each event type: the shape its type in `events/` declares. Stored events
+ * carry no version field; everything stored so far is version 1, and a record without one is read
+ * as version 1. test/contract/event-fixtures.test.ts reads a stored example of each type.
+ *
+ * A breaking change (a field renamed, removed, retyped, or newly required) never edits a v1 shape.
+ * Instead: declare the new shape beside the old (`InvoiceCreatedV1` keeps the old data), bump the
+ * type here to 2, write `version: 2` into new events' metadata, add an upcaster v1 → v2 that the
+ * stream read applies before evolve and projectors see an event, and add a v2 fixture next to the
+ * v1 one (both must keep parsing). An added optional field is not breaking and stays version 1.
+ */
+export const EVENT_VERSIONS = {
+  ValueClaimed: 1,
+  CustomerRegistered: 1,
+  CustomerArchived: 1,
+  InvoiceQueued: 1,
+  InvoiceAuditEntryRecorded: 1,
+  DeliveryAttemptFailed: 1,
+  PeppolMessageSent: 1,
+  PeppolDeliveryConfirmed: 1,
+  PeppolDeliveryFailed: 1,
+  FsCopySubmitted: 1,
+  FsCopyAcknowledged: 1,
+  FsCopyRejected: 1,
+  FsFilingFailed: 1,
+  InvoiceMarkedSent: 1,
+  InvoiceReceived: 1,
+  IdempotencyKeyClaimed: 1,
+  IdempotentRequestCompleted: 1,
+  IdempotencyKeyReleased: 1,
+  RefreshFamilyStarted: 1,
+  RefreshTokenRotated: 1,
+  RefreshFamilyRevoked: 1,
+  PasswordChanged: 1,
+  TotpEnrolmentStarted: 1,
+  TotpEnabled: 1,
+  TotpDisabled: 1,
+  TotpCodeUsed: 1,
+  LoginFailed: 1,
+  LoginSucceeded: 1,
+  CredentialCheckFailed: 1,
+  OAuthClientIssued: 1,
+  OAuthClientRevoked: 1,
+  InvoiceCreated: 1,
+  InvoiceUpdated: 1,
+  InvoiceValidated: 1,
+  InvoiceNumberReserved: 1,
+  InvoiceNumberClaimed: 1,
+  OrganisationCreated: 1,
+  WorkspaceCreated: 1,
+  UserAdded: 1,
+  CompanyRegistered: 1,
+  ApiKeyIssued: 1,
+  ApiKeyUpdated: 1,
+  ApiKeyRevoked: 1,
+  SapiClientIssued: 1,
+  InvoiceCounted: 1,
+} as const satisfies Record<StoredEventType, number>;
+
+/** Every event type name, as the map lists them. */
+export const STORED_EVENT_TYPES = Object.keys(EVENT_VERSIONS) as StoredEventType[];

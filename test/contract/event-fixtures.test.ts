@@ -1,0 +1,179 @@
+import { expect } from 'chai';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { customerDecider } from '../../commands/customers/decider.ts';
+import { idempotencyDecider } from '../../commands/idempotency/decider.ts';
+import { oauthClientDecider } from '../../commands/identity/oauth-client.ts';
+import { refreshFamilyDecider } from '../../commands/identity/refresh-family.ts';
+import { userCredentialsDecider } from '../../commands/identity/user-credentials.ts';
+import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import { invoiceSeriesDecider } from '../../commands/invoices/numbering.ts';
+import { usageDecider } from '../../commands/limits/usage.ts';
+import { fold } from '../../commands/shared/decider.ts';
+import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
+import { companyDecider } from '../../commands/tenancy/company.ts';
+import { organisationDecider } from '../../commands/tenancy/organisation.ts';
+import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
+import { EVENT_VERSIONS, STORED_EVENT_TYPES, type StoredEvent, type StoredEventType } from '../../events/versions.ts';
+
+/**
+ * Stored events are contracts: these fixtures are events as the service wrote them (dumped once
+ * from the event store while the API suites ran), one per type and version. They must keep folding
+ * into what the deciders expect; a change to a payload shape that breaks an old event fails here.
+ * A new event type needs its fixture (and its entry in events/versions.ts) before this passes.
+ * The invoice-stream fixtures were made to name one invoice (and the idempotency ones one claim), so
+ * they fold as one story; the types no API suite wrote (ApiKeyUpdated, ApiKeyRevoked,
+ * OAuthClientRevoked, FsFilingFailed) were decided once by the current deciders, and
+ * InvoiceNumberClaimed, which no code writes any more, was written out from its type.
+ */
+const FIXTURES = new URL('../fixtures/events/', import.meta.url).pathname;
+const EVENTS = new URL('../../events/', import.meta.url).pathname;
+
+interface Fixture { stream_id: string; type: string; version: number; data: Record<string, unknown> }
+
+const fixtureFiles = readdirSync(FIXTURES).filter((f) => f.endsWith('.json')).sort();
+const fixtures = new Map<string, Fixture>(
+  fixtureFiles.map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture]),
+);
+
+/** The version 1 fixture of `type`, as the event type the code declares for it. */
+function stored<T extends StoredEventType>(type: T): Extract<StoredEvent, { type: T }> {
+  const fixture = fixtures.get(`${type}.v1`);
+  if (!fixture) throw new Error(`no fixture ${type}.v1.json`);
+  return { type: fixture.type, data: fixture.data } as Extract<StoredEvent, { type: T }>;
+}
+
+/** Event type names as events/*.ts declares them: `DomainEvent<'Name', …>` or `type: 'Name'`. */
+function declaredEventTypes(): string[] {
+  const names = new Set<string>();
+  for (const file of readdirSync(EVENTS).filter((f) => f.endsWith('.ts'))) {
+    const source = readFileSync(join(EVENTS, file), 'utf8');
+    for (const match of source.matchAll(/DomainEvent<\s*'(\w+)'|\btype: '(\w+)'/g)) names.add(match[1] ?? match[2]!);
+  }
+  return [...names].sort();
+}
+
+const conflict = () => new DomainError('conflict', 409, 'taken');
+
+describe('frozen event contracts: stored fixtures of every event type', () => {
+  it('every event type declared in events/ has a version and a fixture of each version up to it, and nothing else does', () => {
+    expect([...STORED_EVENT_TYPES].sort()).to.deep.equal(declaredEventTypes());
+    const expected = STORED_EVENT_TYPES.flatMap((type) => Array.from({ length: EVENT_VERSIONS[type] }, (_, i) => `${type}.v${i + 1}`)).sort();
+    expect([...fixtures.keys()].sort()).to.deep.equal(expected);
+  });
+
+  it('each fixture names its type and version, and carries an object payload', () => {
+    for (const [name, fixture] of fixtures) {
+      expect(`${fixture.type}.v${fixture.version}`, name).to.equal(name);
+      expect(fixture.data, name).to.be.an('object');
+      expect(fixture.stream_id, name).to.be.a('string').and.not.equal('');
+    }
+  });
+
+  it('an invoice stream folds: created, updated, validated', () => {
+    const created = stored('InvoiceCreated');
+    const state = fold(invoiceDecider, [created, stored('InvoiceUpdated'), stored('InvoiceValidated')]);
+    expect(state.status).to.equal('validated');
+    if (state.status === 'none') return;
+    expect(state.source).to.equal('api');
+    expect(state.invoice_id).to.equal(created.data.invoice_id);
+    expect(state.content.lines).to.have.length.greaterThan(0);
+    expect(state.totals.total_gross).to.match(/^-?\d+\.\d{2}$/);
+  });
+
+  it('a sent invoice folds through both delivery legs', () => {
+    const delivered = fold(invoiceDecider, [
+      stored('InvoiceCreated'), stored('InvoiceQueued'), stored('InvoiceAuditEntryRecorded'), stored('DeliveryAttemptFailed'),
+      stored('PeppolMessageSent'), stored('PeppolDeliveryConfirmed'), stored('FsCopySubmitted'), stored('FsCopyAcknowledged'),
+    ]);
+    expect(delivered.status).to.equal('fs_acknowledged');
+    if (delivered.status === 'none') return;
+    expect(delivered.delivery.peppol.message_id).to.equal(stored('InvoiceQueued').data.peppol_message_id);
+    expect(delivered.delivery.fs.mls_response_code).to.equal(stored('FsCopyAcknowledged').data.mls_response_code);
+  });
+
+  it('failed and rejected legs, and a send finished by hand, fold', () => {
+    const start = [stored('InvoiceCreated'), stored('InvoiceQueued')] as const;
+    expect(fold(invoiceDecider, [...start, stored('PeppolDeliveryFailed')]).status).to.equal('failed');
+    expect(fold(invoiceDecider, [...start, stored('FsFilingFailed')]).status).to.equal('failed');
+    const rejected = fold(invoiceDecider, [...start, stored('PeppolMessageSent'), stored('PeppolDeliveryConfirmed'), stored('FsCopySubmitted'), stored('FsCopyRejected')]);
+    expect(rejected.status).to.equal('rejected');
+    if (rejected.status !== 'none') expect(rejected.delivery.fs.reasons?.issues).to.be.an('array');
+    const manual = fold(invoiceDecider, [stored('InvoiceCreated'), stored('InvoiceMarkedSent')]);
+    expect(manual.status === 'none' ? null : manual.delivery.peppol.status).to.equal('manual');
+  });
+
+  it('a received invoice folds into a read-only inbound copy', () => {
+    const received = stored('InvoiceReceived');
+    const state = fold(invoiceDecider, [received]);
+    expect(state.status).to.equal('delivered');
+    if (state.status === 'none') return;
+    expect(state.source).to.equal('peppol');
+    expect(state.invoice_number).to.equal(received.data.invoice_number);
+    expect(state.received_ubl).to.contain('<Invoice');
+  });
+
+  it('number series, number claims and value claims fold', () => {
+    const reserved = stored('InvoiceNumberReserved');
+    expect(fold(invoiceSeriesDecider, [reserved])).to.deep.equal({ last_seq: reserved.data.seq });
+    const claimed = stored('ValueClaimed');
+    expect(fold(uniqueClaimDecider(conflict), [claimed]).holder).to.equal(claimed.data.holder_id);
+    // written by the first numbering (before ValueClaimed); no decider reads it any more, stored streams still hold it
+    const numberClaimed = stored('InvoiceNumberClaimed');
+    expect(numberClaimed.data.invoice_number).to.be.a('string');
+    expect(numberClaimed.data.tax_year).to.match(/^\d{4}$/);
+  });
+
+  it('customers, tenancy, API keys and SAPI clients fold', () => {
+    const registered = stored('CustomerRegistered');
+    expect(fold(customerDecider, [registered, stored('CustomerArchived')])).to.include({ status: 'archived', customer_id: registered.data.customer_id });
+    const organisation = fold(organisationDecider, [stored('OrganisationCreated'), stored('WorkspaceCreated'), stored('UserAdded')]);
+    expect(organisation.exists).to.equal(true);
+    if (organisation.exists) {
+      expect([...organisation.workspaces]).to.include(stored('WorkspaceCreated').data.workspace_id);
+      expect(organisation.emails.size).to.equal(1);
+    }
+    expect(fold(companyDecider, [stored('CompanyRegistered')])).to.deep.equal({ exists: true });
+    const key = fold(apiKeyDecider, [stored('ApiKeyIssued'), stored('ApiKeyUpdated'), stored('ApiKeyRevoked')]);
+    expect(key).to.include({ status: 'revoked', name: stored('ApiKeyUpdated').data.name });
+    expect(fold(sapiClientDecider, [stored('SapiClientIssued')])).to.deep.equal({ exists: true });
+  });
+
+  it('identity streams fold: refresh families, credentials, OAuth clients', () => {
+    const family = fold(refreshFamilyDecider, [stored('RefreshFamilyStarted'), stored('RefreshTokenRotated'), stored('RefreshFamilyRevoked')]);
+    expect(family).to.include({ status: 'revoked', current_hash: stored('RefreshTokenRotated').data.token_hash });
+    const credentials = fold(userCredentialsDecider, [
+      stored('PasswordChanged'), stored('TotpEnrolmentStarted'), stored('TotpEnabled'), stored('TotpCodeUsed'), stored('TotpDisabled'),
+    ]);
+    expect(credentials.password_hash).to.equal(stored('PasswordChanged').data.password_hash);
+    expect(credentials.totp.status).to.equal('none');
+    expect(credentials.last_totp_step).to.equal(stored('TotpDisabled').data.step);
+    expect(fold(oauthClientDecider, [stored('OAuthClientIssued'), stored('OAuthClientRevoked')])).to.include({ status: 'revoked' });
+  });
+
+  it('security events keep the fields the organisation admin reads', () => {
+    for (const event of [stored('LoginFailed'), stored('LoginSucceeded'), stored('CredentialCheckFailed')]) {
+      expect(event.data.email, event.type).to.contain('@');
+      expect(event.data.ip, event.type).to.be.a('string');
+      expect(event.data.at, event.type).to.satisfy((at: string) => !Number.isNaN(Date.parse(at)));
+    }
+    expect(stored('LoginFailed').data.reason).to.be.a('string');
+    expect(stored('LoginSucceeded').data.method).to.match(/^password/);
+  });
+
+  it('idempotency keys fold: claimed then completed, claimed then released', () => {
+    const claimed = stored('IdempotencyKeyClaimed');
+    const completed = fold(idempotencyDecider, [claimed, stored('IdempotentRequestCompleted')]);
+    expect(completed).to.include({ status: 'completed', claim_id: claimed.data.claim_id });
+    if (completed.status === 'completed') expect(completed.answer?.status).to.equal(stored('IdempotentRequestCompleted').data.status);
+    expect(fold(idempotencyDecider, [claimed, stored('IdempotencyKeyReleased')])).to.include({ status: 'released' });
+  });
+
+  it('usage counts fold', () => {
+    const counted = stored('InvoiceCounted');
+    expect(fold(usageDecider, [counted]).count).to.equal(1);
+    expect(counted.data.month).to.match(/^\d{4}-\d{2}$/);
+  });
+});
