@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { getApiKey, listApiKeys, type ApiKeyRecord } from '../../projections/api-keys/queries.ts';
+import { getApiKey, listApiKeys } from '../../projections/api-keys/queries.ts';
+import type { ApiKeyRecord } from '../../projections/api-keys/rows.ts';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ApiKeyRevoked, ApiKeyUpdate } from '../../schemas/api-keys.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-keys.ts';

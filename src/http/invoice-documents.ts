@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { InvoiceDetailRow } from '../../projections/invoices/queries.ts';
+import type { InvoiceDetailRow } from '../../projections/invoices/rows.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';

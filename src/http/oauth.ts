@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { OAUTH_CLIENT_NAME_MAX } from '../../commands/identity/oauth-client.ts';
-import { findOAuthClient, listOAuthClients, type OAuthClientRow } from '../../projections/identity/queries.ts';
+import { findOAuthClient, listOAuthClients } from '../../projections/identity/queries.ts';
+import type { OAuthClientRow } from '../../projections/identity/rows.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Services } from '../services.ts';
