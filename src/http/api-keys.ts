@@ -8,7 +8,7 @@ import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-keys.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverApiKeyCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';

@@ -7,7 +7,7 @@ import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '..
 import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found`', schema: ErrorBody };

@@ -9,7 +9,7 @@ import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { InvoiceListQuery } from './invoices.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 /** One export answers at once; more rows than this need a narrower date range. */
 export const EXPORT_MAX_ROWS = 10_000;

@@ -15,7 +15,7 @@ import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';

@@ -6,7 +6,8 @@ import type { OAuthClientRow } from '../../projections/identity/rows.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, forbiddenCharacter, type Route } from './platform/index.ts';
+import { forbiddenCharacter } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverOAuthClientCreate } from './idempotent-recovery.ts';
 
