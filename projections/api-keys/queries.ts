@@ -1,12 +1,5 @@
 import type { DataSource } from 'typeorm';
-
-export interface ActiveApiKey {
-  id: string;
-  organisation_id: string;
-  /** the organisation's plan now: it sizes the key's rate limit and gates features */
-  plan: string;
-  expires_at: Date | null;
-}
+import type { ActiveApiKey, ApiKeyRecord } from './rows.ts';
 
 /** The active, unexpired key with this SHA-256 hash, or null. */
 export async function findActiveApiKey(db: DataSource, keyHash: string, now: Date): Promise<ActiveApiKey | null> {
@@ -16,18 +9,6 @@ export async function findActiveApiKey(db: DataSource, keyHash: string, now: Dat
     [keyHash, now],
   );
   return rows[0] ?? null;
-}
-
-/** An API key as the API shows it: never the hash, only the prefix. */
-export interface ApiKeyRecord {
-  id: string;
-  name: string;
-  key_prefix: string;
-  scopes: string[];
-  is_active: boolean;
-  last_used_at: Date | null;
-  created_at: Date;
-  expires_at: Date | null;
 }
 
 const RECORD = `SELECT k.id, k.name, k.key_prefix, k.scopes, k.is_active, u.last_used_at, k.created_at, k.expires_at

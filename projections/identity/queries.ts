@@ -1,15 +1,5 @@
 import type { DataSource } from 'typeorm';
-
-export interface OAuthClientRow {
-  client_id: string;
-  organisation_id: string;
-  name: string;
-  scopes: string[];
-  secret_hash: string;
-  is_active: boolean;
-  created_at: Date;
-  revoked_at: Date | null;
-}
+import type { OAuthClientRow, SecurityEventRow } from './rows.ts';
 
 export async function findOAuthClient(db: DataSource, clientId: string): Promise<OAuthClientRow | null> {
   const rows: OAuthClientRow[] = await db.query('SELECT * FROM oauth_clients WHERE client_id = $1', [clientId]);
@@ -18,16 +8,6 @@ export async function findOAuthClient(db: DataSource, clientId: string): Promise
 
 export async function listOAuthClients(db: DataSource, organisationId: string): Promise<OAuthClientRow[]> {
   return db.query('SELECT * FROM oauth_clients WHERE organisation_id = $1 ORDER BY created_at DESC, client_id', [organisationId]);
-}
-
-export interface SecurityEventRow {
-  id: string;
-  type: string;
-  email: string | null;
-  user_id: string | null;
-  ip: string | null;
-  detail: string | null;
-  at: Date;
 }
 
 /** The organisation's security log, newest first, a page at a time (`before`: the `at` of the last row seen). */

@@ -1,45 +1,14 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
-import type { InvoiceContent, InvoiceTotals, RuleFinding } from '../../commands/invoices/model.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
 import { eventData, runsOfType, type Projector } from '../../src/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { foldText } from '../shared/fold.ts';
-import { INVOICE_REGISTER, type InvoiceDetailRow } from './queries.ts';
+import { INVOICE_REGISTER } from './queries.ts';
+import { contentFields, createdRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
-
-/** What the detail read returns besides the columns: the content and totals as decided. */
-export interface InvoiceDocument {
-  content: InvoiceContent;
-  totals: InvoiceTotals;
-  warnings: RuleFinding[];
-}
-
-const searchText = (c: InvoiceContent) => foldText(`${c.invoice_number} ${c.supplier.name} ${c.buyer.name}`);
-
-/** One new row (a created or a received invoice), in the shape jsonb_to_recordset reads. */
-interface NewRow {
-  id: string; organisation_id: string; company_id: string; workspace_id: string; invoice_number: string; invoice_type: string;
-  status: string; issue_date: string; due_date: string | null; currency_code: string; supplier_name: string; buyer_name: string;
-  buyer_vat_id: string; customer_id: string | null; total_net: string; total_vat: string; total_gross: string; search: string;
-  created_by: string; created_at: string; version: number; document: InvoiceDocument; source: 'api' | 'peppol';
-  peppol_message_id: string | null; delivery: Delivery;
-}
-
-function newRow(content: InvoiceContent, totals: InvoiceTotals, rest: Omit<NewRow, keyof ReturnType<typeof contentFields>>): NewRow {
-  return { ...contentFields(content, totals), ...rest };
-}
-
-function contentFields(c: InvoiceContent, t: InvoiceTotals) {
-  return {
-    invoice_number: c.invoice_number, invoice_type: c.invoice_type, issue_date: c.issue_date, due_date: c.due_date, currency_code: c.currency_code,
-    supplier_name: c.supplier.name, buyer_name: c.buyer.name, buyer_vat_id: c.buyer.vat_id, customer_id: c.customer_id,
-    total_net: t.total_net, total_vat: t.total_vat, total_gross: t.total_gross, search: searchText(c),
-  };
-}
 
 /** New invoices in one statement, rows read from `jsonb_to_recordset(source)`: a run costs a statement, not one per invoice. */
 const insertInvoices = (source: string) =>
@@ -103,25 +72,6 @@ function toNewRow(event: RecordedEvent): NewRow {
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
     document: { content: d.content, totals: d.totals, warnings: [] }, source: 'peppol', peppol_message_id: d.peppol_message_id, delivery,
   });
-}
-
-/** The row of an invoice issued here, as its InvoiceCreated (at `revision`) makes it. */
-function createdRow(d: InvoiceCreated['data'], revision: number): NewRow {
-  return newRow(d.content, d.totals, {
-    id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
-    created_by: d.created_by, created_at: d.created_at, version: revision, document: { content: d.content, totals: d.totals, warnings: d.warnings },
-    source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
-  });
-}
-
-/**
- * The same row as its detail read returns it: what the create answers without reading the row
- * back (the create's test proves it equal to a GET).
- */
-export function createdInvoiceRow(d: InvoiceCreated['data'], revision: number): InvoiceDetailRow {
-  const { search: _search, created_at, ...row } = createdRow(d, revision);
-  const created = new Date(created_at);
-  return { ...row, created_at: created, updated_at: created, fs_submission_id: null };
 }
 
 /** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */

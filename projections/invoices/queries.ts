@@ -1,8 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { invoiceStream } from '../../events/invoices.ts';
 import { containsPattern, foldText } from '../shared/fold.ts';
-import type { Delivery } from '../../commands/invoices/delivery.ts';
-import type { InvoiceDocument } from './projector.ts';
+import type { InvoiceDetailRow, InvoiceRow } from './rows.ts';
 
 /** The register's projector name, under which projection_failures records what it parked. */
 export const INVOICE_REGISTER = 'invoices';
@@ -10,35 +9,6 @@ export const INVOICE_REGISTER = 'invoices';
 export const INVOICE_SORT_COLUMNS = ['issue_date', 'due_date', 'invoice_number', 'status', 'total_gross', 'buyer_name', 'created_at', 'updated_at'] as const;
 type SortColumn = (typeof INVOICE_SORT_COLUMNS)[number];
 export const DEFAULT_INVOICE_SORT = '-issue_date,-created_at';
-
-export interface InvoiceRow {
-  id: string;
-  organisation_id: string;
-  company_id: string;
-  workspace_id: string;
-  invoice_number: string;
-  invoice_type: string;
-  status: string;
-  issue_date: string;
-  due_date: string | null;
-  currency_code: string;
-  supplier_name: string;
-  buyer_name: string;
-  buyer_vat_id: string;
-  customer_id: string | null;
-  total_net: string;
-  total_vat: string;
-  total_gross: string;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-  version: number;
-  /** `api` for invoices issued here, `peppol` for inbound copies */
-  source: 'api' | 'peppol';
-  peppol_message_id: string | null;
-  fs_submission_id: string | null;
-}
-export type InvoiceDetailRow = InvoiceRow & { document: InvoiceDocument; delivery: Delivery | null };
 
 export interface InvoiceScope {
   organisationId: string;

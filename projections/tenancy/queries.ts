@@ -1,12 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { CompanyFields } from '../../events/tenancy.ts';
-import type { Role } from '../../commands/shared/actor.ts';
-
-export interface CompanyRow extends CompanyFields {
-  id: string;
-  organisation_id: string;
-  workspace_id: string;
-}
+import type { CompanyRow, UserRow } from './rows.ts';
 
 /** A company of the caller's organisation, or null (another organisation's company is not found). */
 export async function findCompany(db: DataSource, organisationId: string, companyId: string): Promise<CompanyRow | null> {
@@ -38,16 +31,6 @@ export async function findCompanyByParticipant(db: DataSource, participantId: st
 export async function findOrganisationPlan(db: DataSource, organisationId: string): Promise<string | null> {
   const rows: { plan: string }[] = await db.query('SELECT plan FROM organisations WHERE id = $1', [organisationId]);
   return rows[0]?.plan ?? null;
-}
-
-export interface UserRow {
-  id: string;
-  organisation_id: string;
-  email: string;
-  name: string;
-  role: Role;
-  /** the hash the user was added with; a PasswordChanged in the user's credentials stream replaces it */
-  password_hash: string;
 }
 
 /** Users with this e-mail (sign-in name; unique across organisations since users are claimed by e-mail). */

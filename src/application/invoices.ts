@@ -16,7 +16,7 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { invoiceSeriesStream, invoiceStream, type InvoiceCreated, type InvoiceNumberReserved } from '../../events/invoices.ts';
-import type { CompanyRow } from '../../projections/tenancy/queries.ts';
+import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
 import type { AppendResult, EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';

@@ -3,7 +3,8 @@ import type { Party } from '../../commands/invoices/model.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { getCustomer } from '../../projections/customer-directory/queries.ts';
-import { findCompany, type CompanyRow } from '../../projections/tenancy/queries.ts';
+import { findCompany } from '../../projections/tenancy/queries.ts';
+import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { WrittenOnce } from '../readmodel/written-once.ts';
 import type { Services } from '../services.ts';
 

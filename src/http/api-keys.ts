@@ -1,13 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { getApiKey, listApiKeys, type ApiKeyRecord } from '../../projections/api-keys/queries.ts';
+import { getApiKey, listApiKeys } from '../../projections/api-keys/queries.ts';
+import type { ApiKeyRecord } from '../../projections/api-keys/rows.ts';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ApiKeyRevoked, ApiKeyUpdate } from '../../schemas/api-keys.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-keys.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverApiKeyCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';

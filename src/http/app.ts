@@ -12,7 +12,9 @@ import { customerRoutes } from './customers.ts';
 import { invoiceDeliveryRoutes } from './invoice-delivery.ts';
 import { invoiceDocumentRoutes } from './invoice-documents.ts';
 import { invoiceRoutes } from './invoices.ts';
-import { createHttpApp, type PlatformState, type Route } from './platform/index.ts';
+import { createHttpApp, type PlatformState } from './platform/index.ts';
+import { nativeErrors } from './native-errors.ts';
+import type { Route } from './route.ts';
 import { rateLimiter } from '../limits/rate-limiter.ts';
 import { toolRoutes } from './tools.ts';
 import { API_PREFIX } from './prefix.ts';
@@ -32,6 +34,7 @@ export function createApp(services: Services, options: { validateResponses?: boo
     routes: apiRoutes(services),
     prefix: API_PREFIX,
     trustProxy: config.identity.trustProxy,
+    renderError: nativeErrors,
     resolveCaller: callerResolver({
       apiKeys: auth.apiKeys, lastUsed: auth.lastUsed, clock,
       verifyBearer: async (token) => {

@@ -4,7 +4,7 @@ import { ErrorBody } from '../../schemas/common/index.ts';
 import { changePassword, confirmOrDisableTotp, enrolTotp, me } from '../application/account.ts';
 import { login, loginWithTotp, logout, refresh } from '../application/sign-in.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 320 });
 const LoginRequest = Type.Object({ email: Email, password: Type.String({ minLength: 1, maxLength: 1024 }) }, { additionalProperties: false });

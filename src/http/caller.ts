@@ -8,7 +8,8 @@ import type { LastUsed } from '../identity/last-used.ts';
 import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 import { UPGRADE_URL } from '../../commands/limits/plans.ts';
 import type { Clock } from '../ports/clock.ts';
-import { TooManyRequests, type Caller, type Headers, type ResolveCaller } from './platform/index.ts';
+import { TooManyRequests, type Headers } from './platform/index.ts';
+import type { Caller, ResolveCaller } from './route.ts';
 
 /** A bearer token that is not an API key: a user's or an OAuth client's access token. */
 export type VerifyBearer = (token: string) => Promise<{ actor: Actor; plan: string | null }>;

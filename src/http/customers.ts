@@ -10,7 +10,7 @@ import { archiveCustomer, registerCustomer, type Registered } from '../applicati
 import type { Position } from '../eventstore/port.ts';
 import type { Services } from '../services.ts';
 import { API_PREFIX } from './prefix.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverCustomerCreate } from './idempotent-recovery.ts';
 

@@ -10,7 +10,8 @@ import { ErrorBody } from '../../schemas/common/index.ts';
 import { runIdempotently, type Outcome } from '../application/idempotency.ts';
 import { requestMetadata } from '../application/metadata.ts';
 import type { Services } from '../services.ts';
-import type { Route, RouteResult } from './platform/index.ts';
+import type { RouteResult } from './platform/index.ts';
+import type { Route } from './route.ts';
 import type { RouteHeaderDoc } from './platform/route.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;

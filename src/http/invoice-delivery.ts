@@ -7,7 +7,7 @@ import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { getInvoice } from '../../projections/invoices/queries.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverSend } from './idempotent-recovery.ts';
 

@@ -1,13 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { InvoiceDetailRow } from '../../projections/invoices/queries.ts';
+import type { InvoiceDetailRow } from '../../projections/invoices/rows.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { invoiceBody, invoiceDeps } from './invoices.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found`', schema: ErrorBody };

@@ -2,13 +2,14 @@ import { Type } from '@sinclair/typebox';
 import { stringify } from 'csv-stringify/sync';
 import { requireFeature } from '../../commands/limits/plans.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { exportInvoices, type InvoiceRow } from '../../projections/invoices/queries.ts';
+import { exportInvoices } from '../../projections/invoices/queries.ts';
+import type { InvoiceRow } from '../../projections/invoices/rows.ts';
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Services } from '../services.ts';
 import { InvoiceListQuery } from './invoices.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 /** One export answers at once; more rows than this need a narrower date range. */
 export const EXPORT_MAX_ROWS = 10_000;

@@ -1,11 +1,13 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { OAUTH_CLIENT_NAME_MAX } from '../../commands/identity/oauth-client.ts';
-import { findOAuthClient, listOAuthClients, type OAuthClientRow } from '../../projections/identity/queries.ts';
+import { findOAuthClient, listOAuthClients } from '../../projections/identity/queries.ts';
+import type { OAuthClientRow } from '../../projections/identity/rows.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, forbiddenCharacter, type Route } from './platform/index.ts';
+import { forbiddenCharacter } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverOAuthClientCreate } from './idempotent-recovery.ts';
 

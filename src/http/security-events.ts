@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { listSecurityEvents } from '../../projections/identity/queries.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 const SecurityEvent = Type.Object({
   id: Type.String(),

@@ -3,7 +3,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { ParticipantLookupError } from '../network/participants.ts';
 import type { Services } from '../services.ts';
-import { defineRoute, type Route } from './platform/index.ts';
+import { defineRoute, type Route } from './route.ts';
 
 const PeppolCheckRequest = Type.Object(
   { participant_id: Type.String({ minLength: 3, maxLength: 100, description: '`<scheme>:<identifier>`, e.g. 0245:2020273893 or 9950:sk2020273893svctest' }) },

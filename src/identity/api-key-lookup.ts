@@ -1,5 +1,6 @@
 import type { DataSource } from 'typeorm';
-import { findActiveApiKey, type ActiveApiKey } from '../../projections/api-keys/queries.ts';
+import { findActiveApiKey } from '../../projections/api-keys/queries.ts';
+import type { ActiveApiKey } from '../../projections/api-keys/rows.ts';
 import type { Clock } from '../ports/clock.ts';
 
 /** How long a looked-up key is trusted while revocation notices reach this instance. */

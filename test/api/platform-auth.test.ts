@@ -4,6 +4,7 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { createHttpApp } from '../../src/http/platform/app.ts';
 import { TooManyRequests } from '../../src/http/platform/errors.ts';
+import { nativeErrors } from '../../src/http/native-errors.ts';
 import { defineRoute, type Route, type RouteAuth } from '../../src/http/platform/route.ts';
 import type { Caller } from '../../src/http/platform/state.ts';
 import { capturingLogger, listen, type Running } from './support/http.ts';
@@ -39,7 +40,7 @@ describe('HTTP platform: authentication modes, forms, 429', () => {
   before(async () => {
     const app = createHttpApp({
       routes: [route('api', '/api'), route('user', '/auth/me'), route('sign_in', '/auth/login')],
-      prefix: '/api/v1', resolveCaller, health: async () => ({}), logger: capturingLogger().logger, info: { title: 't', version: '1' },
+      prefix: '/api/v1', resolveCaller, renderError: nativeErrors, health: async () => ({}), logger: capturingLogger().logger, info: { title: 't', version: '1' },
     });
     server = await listen(app);
   });

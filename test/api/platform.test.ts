@@ -7,8 +7,8 @@ import { Page, PageQuery } from '../../schemas/common/page.ts';
 import { Uuid } from '../../schemas/common/uuid.ts';
 import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
 import { createHttpApp } from '../../src/http/platform/app.ts';
-import { defineRoute } from '../../src/http/platform/route.ts';
-import type { Caller } from '../../src/http/platform/state.ts';
+import { nativeErrors } from '../../src/http/native-errors.ts';
+import { defineRoute, type Caller } from '../../src/http/route.ts';
 import { capturingLogger, listen, type Running } from './support/http.ts';
 
 const COMPANY = '6f1c2b9e-3c1d-4f7a-9a59-2d1b7f0e8c11';
@@ -186,6 +186,7 @@ describe('HTTP platform (real HTTP)', () => {
       validateResponses: true,
       prefix: '/api/v1',
       resolveCaller,
+      renderError: nativeErrors,
       health: async () => ({ eventstore: 'up' }),
       logger,
       info: { title: 'Test API', version: '1.2.3' },

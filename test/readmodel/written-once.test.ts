@@ -4,7 +4,7 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
 import { tenancy } from '../../projections/tenancy/projector.ts';
-import type { CompanyRow } from '../../projections/tenancy/queries.ts';
+import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { buyerOf, companyOf, newLookups } from '../../src/application/lookups.ts';
 import { WrittenOnce } from '../../src/readmodel/written-once.ts';
 

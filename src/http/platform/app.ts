@@ -2,31 +2,32 @@ import Router from '@koa/router';
 import type { TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import Koa from 'koa';
-import type { Actor } from '../../../commands/shared/actor.ts';
 import type { Logger } from 'pino';
 import { createBodyAjv, createResponseAjv, createStringAjv } from './ajv.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
-import { errorHandler } from './errors.ts';
+import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { buildOpenApi, type OpenApiInfo } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
 import { requestContext } from './request-context.ts';
 import type { Route, RouteResult } from './route.ts';
-import type { Caller, PlatformState } from './state.ts';
+import type { Caller, PlatformActor, PlatformState } from './state.ts';
 import { compileRoute } from './validators.ts';
 
-export interface HttpAppOptions {
-  routes: Route[];
+export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
+  routes: Route<Who>[];
   /** the API root, '/api/v1' */
   prefix: string;
   /** who calls: asked at most once per request, by the middleware below and by routes that authenticate */
-  resolveCaller: ResolveCaller;
+  resolveCaller: ResolveCaller<Who>;
+  /** how this front door answers every failure, the platform's own refusals included */
+  renderError: ErrorRenderer;
   /** runs after the request context and error handling, before routing: the rate limiter */
-  middleware?: Koa.Middleware<PlatformState>[];
-  /** refuses (throws a 403 DomainError) an actor the route's `permission` does not allow; unknown permissions fail the boot */
-  authorize?: { check(actor: Actor, permission: string): void; known(permission: string): boolean };
+  middleware?: Koa.Middleware<PlatformState<Who>>[];
+  /** refuses (throws, for the renderer to answer 403) an actor the route's `permission` does not allow; unknown permissions fail the boot */
+  authorize?: { check(actor: Who, permission: string): void; known(permission: string): boolean };
   /** public GET documents outside the prefix, such as /.well-known/jwks.json */
   documents?: { path: string; get(): Promise<RouteResult> }[];
   /** take the client address from X-Forwarded-For (the hop the nearest proxy added); only behind a proxy */
@@ -43,7 +44,7 @@ export interface HttpAppOptions {
   validateResponses?: boolean;
 }
 
-function assertUnique(routes: readonly Route[]): void {
+function assertUnique(routes: readonly Route<PlatformActor>[]): void {
   const seen = new Set<string>();
   for (const r of routes) {
     for (const key of [`op ${r.operationId}`, `${r.method} ${r.path.replace(/\{[^}]+\}/g, '{}')}`]) {
@@ -63,8 +64,8 @@ function send(ctx: Koa.ParameterizedContext<PlatformState>, result: RouteResult)
  * The Koa app every resource router plugs into: routes under `prefix`, health, the OpenAPI
  * document and Swagger UI. Schemas compile here, once; a broken route fails the boot.
  */
-export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
-  const routes = [...opts.routes, healthRoute(opts.health)];
+export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Who>): Koa<PlatformState<Who>> {
+  const routes: Route<Who>[] = [...opts.routes, healthRoute(opts.health)];
   assertUnique(routes);
   routes.forEach(assertRoutePath);
   for (const r of routes) {
@@ -79,8 +80,8 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
   const shared = (ajv: Ajv) => (opts.schemas ?? []).forEach((schema) => ajv.addSchema(schema));
   [ajvs.strings, ajvs.body, ajvs.responses].forEach((ajv) => ajv && shared(ajv));
   const authorize = opts.authorize;
-  const pipeline = { bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, authorize: (actor: Actor, permission: string) => authorize?.check(actor, permission) };
-  const router = new Router<PlatformState>();
+  const pipeline = { bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, authorize: (actor: Who, permission: string) => authorize?.check(actor, permission) };
+  const router = new Router<PlatformState<Who>>();
   for (const route of [...routes].sort(bySpecificity)) {
     const handler = routeMiddleware(route, compileRoute(route, ajvs), pipeline);
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
@@ -95,13 +96,13 @@ export function createHttpApp(opts: HttpAppOptions): Koa<PlatformState> {
     if (asset) send(ctx, asset);
   });
 
-  const app = new Koa<PlatformState>({ proxy: opts.trustProxy === true, maxIpsCount: 1 });
+  const app = new Koa<PlatformState<Who>>({ proxy: opts.trustProxy === true, maxIpsCount: 1 });
   // errors while streaming a response (client gone) never reach the error middleware
   app.on('error', (err: unknown) => opts.logger.warn({ err }, 'response stream error'));
   app.use(requestContext(opts.logger));
-  app.use(errorHandler());
+  app.use(errorHandler(opts.renderError));
   app.use(async (ctx, next) => {
-    let resolved: Promise<Caller> | undefined;
+    let resolved: Promise<Caller<Who>> | undefined;
     ctx.state.caller = () => (resolved ??= opts.resolveCaller({ headers: flattenHeaders(ctx.headers), ip: ctx.ip }));
     await next();
   });

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import getRawBody from 'raw-body';
-import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { PlatformError } from './errors.ts';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deepest nesting of arrays and objects a JSON body may have; no request of the API needs more than a few levels. */
@@ -22,11 +22,11 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
       case 'entity.too.large':
         // let the rest of the upload drain so the client can read our answer
         req.resume();
-        throw new DomainError('payload_too_large', 413, `request body exceeds ${limit} bytes`, { limit_bytes: limit });
+        throw new PlatformError('payload_too_large', 413, `request body exceeds ${limit} bytes`, { limit_bytes: limit });
       case 'request.aborted':
-        throw new DomainError('request_aborted', 400, 'the client closed the request before the body was complete');
+        throw new PlatformError('request_aborted', 400, 'the client closed the request before the body was complete');
       case 'request.size.invalid':
-        throw new DomainError('malformed_request', 400, 'request body length does not match Content-Length');
+        throw new PlatformError('malformed_request', 400, 'request body length does not match Content-Length');
       default:
         throw err;
     }
@@ -53,7 +53,7 @@ export function parseJsonOrFormBody(raw: Buffer, contentTypeHeader: string | und
   if (type !== FORM || raw.length === 0) return parseJsonBody(raw, contentTypeHeader);
   const fields: Record<string, string> = {};
   for (const [name, value] of new URLSearchParams(raw.toString('utf8'))) {
-    if (name in fields) throw new DomainError('malformed_request', 400, `form field ${name} is repeated`);
+    if (name in fields) throw new PlatformError('malformed_request', 400, `form field ${name} is repeated`);
     fields[name] = value;
   }
   return fields;
@@ -69,20 +69,20 @@ export function parseJsonBody(raw: Buffer, contentTypeHeader: string | undefined
   try {
     media = parseContentType(contentTypeHeader ?? '');
   } catch {
-    throw new DomainError('unsupported_content_type', 400, 'request body must be sent as Content-Type: application/json');
+    throw new PlatformError('unsupported_content_type', 400, 'request body must be sent as Content-Type: application/json');
   }
   const charset = media.parameters['charset']?.toLowerCase();
   if (!isJsonMediaType(media.type) || (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')) {
-    throw new DomainError('unsupported_content_type', 400, `expected application/json in UTF-8, got ${contentTypeHeader ?? 'none'}`);
+    throw new PlatformError('unsupported_content_type', 400, `expected application/json in UTF-8, got ${contentTypeHeader ?? 'none'}`);
   }
   if (nestingExceeds(raw, MAX_JSON_DEPTH)) {
     // refused before parsing: a deep value would overflow the stack of everything that walks it
-    throw new DomainError('json_too_deep', 400, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
+    throw new PlatformError('json_too_deep', 400, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
   }
   try {
     return JSON.parse(raw.toString('utf8')) as unknown;
   } catch (err) {
-    throw new DomainError('malformed_json', 400, err instanceof Error ? err.message : 'request body is not valid JSON');
+    throw new PlatformError('malformed_json', 400, err instanceof Error ? err.message : 'request body is not valid JSON');
   }
 }
 

@@ -1,13 +1,24 @@
 import type { Middleware, ParameterizedContext } from 'koa';
-import { DomainError } from '../../../commands/shared/domain-error.ts';
-import { InvalidFields } from '../../../commands/shared/invalid-fields.ts';
-import { InvoiceRuleViolation } from '../../../commands/invoices/rule-violation.ts';
-import { WrongExpectedRevision } from '../../eventstore/port.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
-import { boundIssues } from './bounded-issues.ts';
 import type { PlatformState } from './state.ts';
 
-/** A request that failed schema validation: answered as 422 with pydantic-like entries. */
+/**
+ * A refusal by the platform itself: a malformed or oversized request, missing credentials, no
+ * such route. `code` names it; each front door's renderer gives it that door's body.
+ */
+export class PlatformError extends Error {
+  constructor(
+    readonly code: string,
+    readonly status: number,
+    message: string,
+    readonly extra: Record<string, unknown> = {},
+  ) {
+    super(message);
+    this.name = 'PlatformError';
+  }
+}
+
+/** A request that failed schema validation: one 422 listing every issue. */
 export class RequestValidationError extends Error {
   constructor(readonly issues: ValidationIssue[]) {
     super(`request validation failed (${issues.length} issue${issues.length === 1 ? '' : 's'})`);
@@ -15,10 +26,7 @@ export class RequestValidationError extends Error {
   }
 }
 
-/**
- * 429 from a limit: the spec's top-level body (`{error: 'rate_limit_exceeded', retry_after, ...}`,
- * not `detail`), with Retry-After in whole seconds.
- */
+/** 429 from a limit, with Retry-After in whole seconds; `body` holds the limit's own fields. */
 export class TooManyRequests extends Error {
   constructor(
     readonly retryAfterSeconds: number,
@@ -29,75 +37,67 @@ export class TooManyRequests extends Error {
   }
 }
 
+/** What a renderer may know of the failed request. */
+export interface FailedRequest {
+  requestId: string;
+  method: string;
+  path: string;
+  /** a request header, '' when absent */
+  header(name: string): string;
+}
+
+export interface RenderedError {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
+
+/** How one front door answers failures: its own body shape for every error it knows. */
+export interface ErrorRenderer {
+  /** the answer to a thrown error, or undefined for one it does not know (a bug: logged, then `internal`) */
+  render(error: unknown, request: FailedRequest): RenderedError | undefined;
+  /** the 500 for an unknown error: no message or stack, they may carry internals */
+  internal(request: FailedRequest): RenderedError;
+}
+
 type Ctx = ParameterizedContext<PlatformState>;
-
-function send(ctx: Ctx, status: number, body: unknown): void {
-  ctx.status = status;
-  ctx.body = body;
-}
-
-function detail(error: string, message: string | undefined, extra: Record<string, unknown> = {}) {
-  return { detail: { error, ...(message === undefined ? {} : { message }), ...extra } };
-}
-
-function concurrency(ctx: Ctx, err: WrongExpectedRevision): void {
-  // with If-Match the client asserted a version: it is stale (412); without, two writers raced (409)
-  if (ctx.get('if-match') !== '') {
-    const current = typeof err.actual === 'number' ? { current_version: err.actual } : {};
-    send(ctx, 412, detail('version_mismatch', 'the resource has changed since the version given in If-Match', current));
-  } else {
-    send(ctx, 409, detail('concurrency_conflict', 'the resource was changed by a concurrent request; retry'));
-  }
-}
 
 const HTTP_CODES: Record<number, string> = { 400: 'bad_request', 403: 'forbidden', 404: 'not_found', 406: 'not_acceptable', 415: 'unsupported_content_type' };
 
-/** Koa's and http-errors' own exposed 4xx errors (e.g. from ctx.throw). */
-function exposedHttpError(err: unknown): { status: number; message: string } | undefined {
+/** Koa's and http-errors' own exposed 4xx errors (e.g. from ctx.throw), as the platform's refusal. */
+function exposedHttpError(err: unknown): PlatformError | undefined {
   if (!(err instanceof Error) || !('status' in err) || !('expose' in err)) return undefined;
   const { status, expose } = err as Error & { status: unknown; expose: unknown };
   if (typeof status !== 'number' || status < 400 || status >= 500 || expose !== true) return undefined;
-  return { status, message: err.message };
+  return new PlatformError(HTTP_CODES[status] ?? 'http_error', status, err.message);
 }
 
-function toBody(ctx: Ctx, err: unknown): void {
-  if (err instanceof DomainError) {
-    // a refusal that says when to come back says it in the header too
-    if (err.status === 429 && typeof err.extra.retry_after === 'number') ctx.set('Retry-After', String(err.extra.retry_after));
-    return send(ctx, err.status, detail(err.code, err.message, err.extra));
+function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown): void {
+  const request: FailedRequest = { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, header: (name) => ctx.get(name) };
+  let rendered = renderer.render(exposedHttpError(err) ?? err, request);
+  if (!rendered) {
+    ctx.state.log.error({ err }, 'unhandled error');
+    rendered = renderer.internal(request);
   }
-  // the echo is bounded: a huge or deep request never makes a huge or deep answer
-  if (err instanceof RequestValidationError) return send(ctx, 422, { detail: boundIssues(err.issues) });
-  // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
-  if (err instanceof InvalidFields) return send(ctx, 422, { detail: boundIssues(err.problems) });
-  // the invoice-validation flavour: business-rule findings with rule ids and severities
-  if (err instanceof InvoiceRuleViolation) return send(ctx, 422, { detail: { message: err.message, errors: err.findings } });
-  if (err instanceof WrongExpectedRevision) return concurrency(ctx, err);
-  if (err instanceof TooManyRequests) {
-    ctx.set('Retry-After', String(err.retryAfterSeconds));
-    return send(ctx, 429, { error: 'rate_limit_exceeded', retry_after: err.retryAfterSeconds, ...err.body });
-  }
-  const http = exposedHttpError(err);
-  if (http) return send(ctx, http.status, detail(HTTP_CODES[http.status] ?? 'http_error', http.message));
-  ctx.state.log.error({ err }, 'unhandled error');
-  // no message or stack: they may carry internals; the request id finds the log line
-  send(ctx, 500, detail('internal_error', undefined, { request_id: ctx.state.requestId }));
+  ctx.status = rendered.status;
+  for (const [k, v] of Object.entries(rendered.headers ?? {})) ctx.set(k, v);
+  ctx.body = rendered.body;
 }
 
-/** Every failure becomes the spec's `{detail: {error, ...}}` body (or the 422 list); nothing leaks. */
-export function errorHandler(): Middleware<PlatformState> {
+/** Every failure goes through the front door's renderer; nothing leaks. */
+export function errorHandler(renderer: ErrorRenderer): Middleware<PlatformState> {
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      toBody(ctx, err);
+      answer(ctx, renderer, err);
       return;
     }
     // the router leaves these without a body
     if (ctx.body == null) {
-      if (ctx.status === 404) send(ctx, 404, detail('not_found', `no route for ${ctx.path}`));
+      if (ctx.status === 404) answer(ctx, renderer, new PlatformError('not_found', 404, `no route for ${ctx.path}`));
       else if (ctx.status === 405 || ctx.status === 501) {
-        send(ctx, 405, detail('method_not_allowed', `${ctx.method} is not allowed on ${ctx.path}`));
+        answer(ctx, renderer, new PlatformError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`));
       }
     }
   };

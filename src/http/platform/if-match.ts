@@ -1,4 +1,4 @@
-import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { PlatformError } from './errors.ts';
 
 const IF_MATCH = /^(?:W\/)?"(\d{1,15})"$|^(\d{1,15})$/;
 
@@ -11,7 +11,7 @@ export function parseIfMatch(header: string | undefined): number | undefined {
   const m = IF_MATCH.exec(header.trim());
   const digits = m?.[1] ?? m?.[2];
   if (digits === undefined) {
-    throw new DomainError('invalid_if_match', 400, 'If-Match must be a resource version such as "3"');
+    throw new PlatformError('invalid_if_match', 400, 'If-Match must be a resource version such as "3"');
   }
   return Number(digits);
 }

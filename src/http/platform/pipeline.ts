@@ -1,20 +1,18 @@
 import type { ParameterizedContext } from 'koa';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Actor } from '../../../commands/shared/actor.ts';
-import { DomainError } from '../../../commands/shared/domain-error.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import { parseJsonBody, parseJsonOrFormBody, readRawBody } from './body.ts';
-import { RequestValidationError } from './errors.ts';
+import { PlatformError, RequestValidationError } from './errors.ts';
 import { MAX_ISSUES } from './bounded-issues.ts';
 import { parseIfMatch } from './if-match.ts';
 import type { Route, RouteResult } from './route.ts';
 import { forbiddenTextIssues } from './text.ts';
-import type { Caller, PlatformState } from './state.ts';
+import type { Caller, PlatformActor, PlatformState } from './state.ts';
 import type { RouteValidators } from './validators.ts';
 
 export type Headers = Record<string, string | undefined>;
 /** Resolves who calls from the request's headers and address; refusals go in `refusal`, never thrown. */
-export type ResolveCaller = (request: { headers: Headers; ip: string }) => Promise<Caller>;
+export type ResolveCaller<Who extends PlatformActor = PlatformActor> = (request: { headers: Headers; ip: string }) => Promise<Caller<Who>>;
 
 export function flattenHeaders(h: IncomingHttpHeaders): Headers {
   const out: Headers = {};
@@ -30,9 +28,9 @@ function pick(source: Record<string, unknown>, keys: readonly string[]): Record<
 
 const MISSING_BODY: ValidationIssue = { loc: ['body'], msg: 'Field required', type: 'missing', input: null };
 
-const jwtRequired = () => new DomainError('jwt_required', 401, '/auth/* routes take a signed-in user\'s access token, not an API key');
+const jwtRequired = () => new PlatformError('jwt_required', 401, '/auth/* routes take a signed-in user\'s access token, not an API key');
 
-async function authenticateFor(route: Route, caller: () => Promise<Caller>): Promise<Actor | null> {
+async function authenticateFor<Who extends PlatformActor>(route: Route<Who>, caller: () => Promise<Caller<Who>>): Promise<Who | null> {
   if (route.auth === 'public') return null;
   const { credential, actor, refusal } = await caller();
   if (route.auth === 'sign_in') {
@@ -41,8 +39,8 @@ async function authenticateFor(route: Route, caller: () => Promise<Caller>): Pro
   }
   if (route.auth === 'user' && credential === 'api_key') throw jwtRequired();
   if (refusal) throw refusal;
-  if (!actor) throw new DomainError('not_authenticated', 401, 'send an API key in X-Api-Key or a token in Authorization: Bearer');
-  if (route.auth === 'user' && actor.type !== 'user') throw new DomainError('jwt_required', 401, 'this route is for a signed-in user\'s access token');
+  if (!actor) throw new PlatformError('not_authenticated', 401, 'send an API key in X-Api-Key or a token in Authorization: Bearer');
+  if (route.auth === 'user' && actor.type !== 'user') throw new PlatformError('jwt_required', 401, 'this route is for a signed-in user\'s access token');
   return actor;
 }
 
@@ -53,10 +51,10 @@ function applyResult(ctx: ParameterizedContext<PlatformState>, result: RouteResu
   if (result.body !== undefined) ctx.body = result.body;
 }
 
-export interface PipelineOptions {
+export interface PipelineOptions<Who extends PlatformActor> {
   bodyLimitBytes: number;
   /** throws (403) when the actor may not do what the route's `permission` names */
-  authorize(actor: Actor, permission: string): void;
+  authorize(actor: Who, permission: string): void;
 }
 
 /**
@@ -65,8 +63,8 @@ export interface PipelineOptions {
  * string of path, query and body (keys too) is checked for characters no store or XML can
  * carry here, so no route can forget it.
  */
-export function routeMiddleware(route: Route, v: RouteValidators, opts: PipelineOptions) {
-  return async (ctx: ParameterizedContext<PlatformState, { params: Record<string, string> }>): Promise<void> => {
+export function routeMiddleware<Who extends PlatformActor>(route: Route<Who>, v: RouteValidators, opts: PipelineOptions<Who>) {
+  return async (ctx: ParameterizedContext<PlatformState<Who>, { params: Record<string, string> }>): Promise<void> => {
     const headers = flattenHeaders(ctx.headers);
     const actor = await authenticateFor(route, ctx.state.caller);
     if (actor && route.permission) opts.authorize(actor, route.permission);

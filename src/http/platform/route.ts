@@ -1,6 +1,6 @@
 import type { Static, TObject, TSchema } from '@sinclair/typebox';
 import type { Logger } from 'pino';
-import type { Actor } from '../../../commands/shared/actor.ts';
+import type { PlatformActor } from './state.ts';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 /**
@@ -20,6 +20,7 @@ export interface RouteRequest<
   Q extends TObject | undefined = undefined,
   B extends TSchema | undefined = undefined,
   A extends RouteAuth = RouteAuth,
+  Who extends PlatformActor = PlatformActor,
 > {
   params: StaticOr<P, Record<string, never>>;
   query: StaticOr<Q, Record<string, never>>;
@@ -30,7 +31,7 @@ export interface RouteRequest<
   /** lower-case header names; repeated headers joined with ', ' */
   headers: Record<string, string | undefined>;
   /** the authenticated caller; public and sign-in routes do not authenticate and get null */
-  actor: A extends 'api' | 'user' ? Actor : null;
+  actor: A extends 'api' | 'user' ? Who : null;
   /** the client's address (the peer, or X-Forwarded-For behind a trusted proxy) */
   ip: string;
   requestId: string;
@@ -65,6 +66,7 @@ export interface RouteSpec<
   Q extends TObject | undefined = undefined,
   B extends TSchema | undefined = undefined,
   A extends RouteAuth = RouteAuth,
+  Who extends PlatformActor = PlatformActor,
 > {
   method: HttpMethod;
   /** OpenAPI style, relative to the prefix: '/companies/{company_id}/customers' */
@@ -90,21 +92,26 @@ export interface RouteSpec<
   /** optional request headers the route reads, documented as header parameters */
   headerDocs?: RouteHeaderDoc[];
   // method syntax on purpose: it lets a specific route be stored as the erased `Route`
-  handle(req: RouteRequest<P, Q, B, A>): Promise<RouteResult>;
+  handle(req: RouteRequest<P, Q, B, A, Who>): Promise<RouteResult>;
 }
 
 /** A route with its schema types erased, as routers collect them into lists. */
-export type Route = RouteSpec<TObject | undefined, TObject | undefined, TSchema | undefined, RouteAuth>;
+export type Route<Who extends PlatformActor = PlatformActor> = RouteSpec<TObject | undefined, TObject | undefined, TSchema | undefined, RouteAuth, Who>;
 
 /**
- * Declares a route; params, query, body and actor types of `handle` are inferred from the
- * TypeBox schemas and the auth mode, so handlers need no casts.
+ * The route declarer of a front door whose callers are `Who`: params, query, body and actor types
+ * of `handle` are inferred from the TypeBox schemas and the auth mode, so handlers need no casts.
  */
-export function defineRoute<
-  P extends TObject | undefined = undefined,
-  Q extends TObject | undefined = undefined,
-  B extends TSchema | undefined = undefined,
-  A extends RouteAuth = RouteAuth,
->(spec: RouteSpec<P, Q, B, A>): Route {
-  return spec;
+export function routeDeclarer<Who extends PlatformActor>() {
+  return function defineRoute<
+    P extends TObject | undefined = undefined,
+    Q extends TObject | undefined = undefined,
+    B extends TSchema | undefined = undefined,
+    A extends RouteAuth = RouteAuth,
+  >(spec: RouteSpec<P, Q, B, A, Who>): Route<Who> {
+    return spec;
+  };
 }
+
+/** Declares a route whose handler needs no more of its caller than the platform knows. */
+export const defineRoute = routeDeclarer<PlatformActor>();

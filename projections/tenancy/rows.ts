@@ -1,0 +1,20 @@
+import type { Role } from '../../commands/shared/actor.ts';
+import type { CompanyFields } from '../../events/tenancy.ts';
+
+/* The tenancy read model's rows, as its queries return them. */
+
+export interface CompanyRow extends CompanyFields {
+  id: string;
+  organisation_id: string;
+  workspace_id: string;
+}
+
+export interface UserRow {
+  id: string;
+  organisation_id: string;
+  email: string;
+  name: string;
+  role: Role;
+  /** the hash the user was added with; a PasswordChanged in the user's credentials stream replaces it */
+  password_hash: string;
+}
