@@ -116,7 +116,7 @@ describe('send, delivery legs and their faults over HTTP', function () {
         // held until the message id is known: the first attempt cannot go out before
         await svc.services.reactors.stop();
         expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
-        ours = (await read(invoice.id)).peppol_delivery!.message_id;
+        ours = (await eventually(() => read(invoice.id), (i) => Boolean(i.peppol_delivery?.message_id))).peppol_delivery!.message_id;
         await svc.services.reactors.start();
         const done = await settled(invoice.id);
         expect(done.status).to.equal('fs_acknowledged');
