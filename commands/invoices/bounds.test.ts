@@ -1,9 +1,12 @@
 import { expect } from 'chai';
+import { specFor } from '../shared/given.ts';
 import { InvalidFields, type FieldProblem } from '../shared/invalid-fields.ts';
 import { MAX_AMOUNT, checkBounds } from './bounds.ts';
 import { invoiceDecider } from './decider.ts';
 import type { InvoiceContent, InvoiceLine } from './model.ts';
 import { content, create, created } from './test-fixtures.ts';
+
+const given = specFor(invoiceDecider);
 
 const base = content.lines[0]!;
 const withLines = (...lines: Partial<InvoiceLine>[]): InvoiceContent => ({
@@ -62,10 +65,10 @@ describe('invoice bounds', () => {
 
   it('the decider refuses out-of-bounds content on create and on replace, with InvalidFields', () => {
     const poison = withLines({ quantity: '100000000', unit_price: '100000000', vat_rate: '23' });
-    expect(() => invoiceDecider.decide({ ...create, content: poison }, invoiceDecider.initialState)).to.throw(InvalidFields);
-    const state = invoiceDecider.evolve(invoiceDecider.initialState, created);
+    const outOfBounds = (e: InvalidFields) => expect(e.problems.map((p) => p.loc)).to.deep.equal([['body', 'lines', 0]]);
+    given([]).when({ ...create, content: poison }).thenThrows(InvalidFields, outOfBounds);
     const update = { type: 'UpdateInvoice', invoice_id: 'i1', organisation_id: 'o1', updated_by: 'k1', content: poison, code_lists: create.code_lists, at: create.at } as const;
-    expect(() => invoiceDecider.decide(update, state)).to.throw(InvalidFields);
+    given([created]).when(update).thenThrows(InvalidFields, outOfBounds);
     expect(MAX_AMOUNT.toFixed()).to.equal('999999999999.99');
   });
 });

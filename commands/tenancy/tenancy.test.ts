@@ -31,7 +31,7 @@ describe('tenancy', () => {
     it('refuses an expiry outside 1-365 days', () => given([]).when({ type: 'IssueApiKey', data, expires_in_days: 366 }).thenThrows('invalid_expiry'));
     const issued = { type: 'ApiKeyIssued' as const, data: { ...data, expires_at: null } };
     const revoked = { type: 'ApiKeyRevoked' as const, data: { api_key_id: 'k1', revoked_at: at } };
-    it('revoking twice changes nothing', () => given([issued, revoked]).when({ type: 'RevokeApiKey', api_key_id: 'k1', organisation_id: 'o1', at }).then([]));
+    it('revoking twice changes nothing', () => given([issued, revoked]).when({ type: 'RevokeApiKey', api_key_id: 'k1', organisation_id: 'o1', at }).thenNothingHappened());
     it('a key of another organisation is not found, to revoke or to change', () => {
       given([issued]).when({ type: 'RevokeApiKey', api_key_id: 'k1', organisation_id: 'o2', at }).thenThrows('api_key_not_found');
       given([issued]).when({ type: 'UpdateApiKey', api_key_id: 'k1', organisation_id: 'o2', name: 'X', at }).thenThrows('api_key_not_found');

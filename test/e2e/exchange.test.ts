@@ -19,6 +19,7 @@ describe('sandbox exchange: company 0 sends an invoice to company 1', function (
 
   before(async () => {
     svc = await startTestService();
+    await svc.services.validator(); // its workers load the rule sets first: minutes on a loaded machine, before the send can go
     tdd = await createTddValidator();
     sender = svc.demo.companies[0]!.id;
     receiver = svc.demo.companies[1]!.id;

@@ -168,7 +168,7 @@ describe('revocation and token lifetime over HTTP', function () {
       expect(b().services.auth.apiKeys.holds(key.body.id), 'cached on B').to.equal(true);
       expect((await call(a().api, 'DELETE', `/api-keys/${key.body.id}`, { 'x-api-key': demo.api_key })).status).to.equal(200);
       // the notice must reach B; its clock is pinned, so the cache cannot have let the key go by itself
-      const forgotten = await eventually(async () => !b().services.auth.apiKeys.holds(key.body.id), (gone) => gone, 10_000, 10);
+      const forgotten = await eventually(async () => !b().services.auth.apiKeys.holds(key.body.id), (gone) => gone, { everyMs: 10 });
       expect(forgotten, 'B forgot the key').to.equal(true);
       const refused = await call(b().api, 'GET', customers(), { 'x-api-key': key.body.api_key });
       expect(refused.status).to.equal(401);
@@ -182,7 +182,7 @@ describe('revocation and token lifetime over HTTP', function () {
       expect((await call(b().api, 'GET', '/auth/me', bearer(token))).status).to.equal(200);
       expect((await call(a().api, 'POST', '/auth/logout', {}, { refresh_token: session.body.refresh_token })).status).to.equal(200);
       const sid = claimsOf(token).sid as string;
-      expect(await eventually(async () => b().services.auth.revocations.knows('session', sid), (known) => known, 10_000, 10), 'B heard the logout').to.equal(true);
+      expect(await eventually(async () => b().services.auth.revocations.knows('session', sid), (known) => known, { everyMs: 10 }), 'B heard the logout').to.equal(true);
       const refused = await call(b().api, 'GET', '/auth/me', bearer(token));
       expect(refused.status).to.equal(401);
       expect(refused.body).to.deep.equal(REFUSED);
@@ -193,7 +193,7 @@ describe('revocation and token lifetime over HTTP', function () {
       const { clientId, token } = await clientToken(a().api, demo.api_key);
       expect((await call(b().api, 'GET', customers(), bearer(token))).status).to.equal(200);
       expect((await call(a().api, 'DELETE', `/oauth2/clients/${clientId}`, { 'x-api-key': demo.api_key })).status).to.equal(200);
-      expect(await eventually(async () => b().services.auth.revocations.knows('oauth_client', clientId), (known) => known, 10_000, 10), 'B heard the revocation').to.equal(true);
+      expect(await eventually(async () => b().services.auth.revocations.knows('oauth_client', clientId), (known) => known, { everyMs: 10 }), 'B heard the revocation').to.equal(true);
       expect((await call(b().api, 'GET', customers(), bearer(token))).status).to.equal(401);
     });
 
@@ -208,15 +208,15 @@ describe('revocation and token lifetime over HTTP', function () {
       );
       expect(cut.length, 'both instances listen').to.equal(2);
       expect((await call(a().api, 'POST', '/auth/logout', {}, { refresh_token: session.body.refresh_token })).status).to.equal(200);
-      expect(await eventually(async () => b().services.auth.revocations.knows('session', sid), (known) => known, 15_000, 20), 'B learned it').to.equal(true);
+      expect(await eventually(async () => b().services.auth.revocations.knows('session', sid), (known) => known, { everyMs: 20 }), 'B learned it').to.equal(true);
       expect((await call(b().api, 'GET', '/auth/me', bearer(session.body.access_token))).status).to.equal(401);
       // and listens again: the next revocation is heard as a notice
       const next = await call(a().api, 'POST', '/auth/login', {}, { email: demo.admin.email, password: demo.admin.password });
       const listening = async () => ((await admin.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND query = 'LISTEN credential_revoked'`)) as Json[])[0]?.n;
-      expect(await eventually(listening, (n) => n === 2, 15_000)).to.equal(2);
+      expect(await eventually(listening, (n) => n === 2)).to.equal(2);
       expect((await call(a().api, 'POST', '/auth/logout', {}, { refresh_token: next.body.refresh_token })).status).to.equal(200);
       const nextSid = claimsOf(next.body.access_token).sid as string;
-      expect(await eventually(async () => b().services.auth.revocations.knows('session', nextSid), (known) => known, 10_000, 10)).to.equal(true);
+      expect(await eventually(async () => b().services.auth.revocations.knows('session', nextSid), (known) => known, { everyMs: 10 })).to.equal(true);
     });
 
     it('an instance started after a revocation refuses what was revoked before it started (PGlite too: a restart)', async () => {
@@ -226,7 +226,7 @@ describe('revocation and token lifetime over HTTP', function () {
       expect((await call(a().api, 'DELETE', `/oauth2/clients/${clientId}`, { 'x-api-key': demo.api_key })).status).to.equal(200);
       const sid = claimsOf(session.body.access_token).sid as string;
       const ended = async () => ((await a().services.readModels.query('SELECT revoked_at FROM refresh_families WHERE family_id = $1', [sid])) as Json[])[0]?.revoked_at;
-      expect(await eventually(ended, Boolean, 30_000), 'the read model shows the logout').to.be.instanceOf(Date);
+      expect(await eventually(ended, Boolean), 'the read model shows the logout').to.be.instanceOf(Date);
       const late = await startInstance(database, pem, pinned);
       instances.push(late);
       expect((await call(late.api, 'GET', '/auth/me', bearer(session.body.access_token))).status).to.equal(401);
