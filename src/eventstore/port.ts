@@ -55,6 +55,20 @@ export interface NewStream {
   events: NewEvent[];
 }
 
+/** One stream of appendToStreams: its events, and the revision it must be at (or 'no_stream': it must not exist). */
+export interface StreamWrite {
+  streamId: string;
+  events: NewEvent[];
+  expected: number | 'no_stream';
+}
+
+export interface StreamsAppendResult {
+  /** each stream's new last revision, in the order given */
+  streams: { streamId: string; nextRevision: number }[];
+  /** position of the last event written: read models that reach it have seen every stream's events */
+  position: Position;
+}
+
 export interface EventStore {
   /** Appends atomically to one stream, or throws WrongExpectedRevision and writes nothing. */
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
@@ -66,6 +80,30 @@ export interface EventStore {
    * Returns one AppendResult per stream, in the order given.
    */
   appendToNewStreams(streams: readonly NewStream[]): Promise<AppendResult[]>;
+  /**
+   * Appends to several streams, each at its own expected revision (a number: the stream's last
+   * revision must be exactly this; 'no_stream': it must not exist), e.g. a credit note that moves
+   * its invoice's version and starts its own stream. A conflict on any stream gives
+   * WrongExpectedRevision naming that stream (with its actual revision where known). Events get
+   * positions in the order given. Input rules: checkStreamWrites (RangeError, nothing written).
+   *
+   * Postgres, PGlite: one statement, so all or nothing, and readers see every stream's events at
+   * once. EventStoreDB writes one stream at a time, in the order given, and stops at the first
+   * conflict: the streams before it stay written. Callers stay safe there by ORDER and IDS:
+   * 1. first the owning stream at its expected revision (the invoice): this is the only write that
+   *    can meet a competitor, and it records the reservation (e.g. "credit note X taken"), so a
+   *    conflict there leaves nothing written anywhere;
+   * 2. then the new streams ('no_stream'), whose ids AND event ids derive deterministically from
+   *    the reservation (credit note X's id, its events' ids from the command id), so no one else
+   *    can start them. A crash between 1 and 2 leaves a reservation without its stream: the retry
+   *    of the same command (or a follower of the reservation event) re-reads the owner, sees the
+   *    reservation made, and writes only step 2; if step 2 had in fact succeeded, the same event
+   *    ids at 'no_stream' are an idempotent write on EventStoreDB, or a WrongExpectedRevision
+   *    whose stream holds exactly those ids, which the caller treats as done.
+   * Never the other way round: a new stream written before its owner's reservation can be left
+   * behind by a crash or a lost race, unowned and never checked against the owner.
+   */
+  appendToStreams(writes: readonly StreamWrite[]): Promise<StreamsAppendResult>;
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /**
@@ -113,6 +151,20 @@ export function checkNewStreams(streams: readonly NewStream[]): void {
   for (const { streamId, events } of streams) {
     if (events.length === 0) throw new RangeError(`appendToNewStreams: ${streamId} has no events`);
     if (seen.has(streamId)) throw new RangeError(`appendToNewStreams: ${streamId} given twice`);
+    seen.add(streamId);
+  }
+}
+
+/** The input rules of appendToStreams, checked before anything is written (RangeError). */
+export function checkStreamWrites(writes: readonly StreamWrite[]): void {
+  if (writes.length === 0) throw new RangeError('appendToStreams: no streams');
+  const seen = new Set<string>();
+  for (const { streamId, events, expected } of writes) {
+    if (events.length === 0) throw new RangeError(`appendToStreams: ${streamId} has no events`);
+    if (seen.has(streamId)) throw new RangeError(`appendToStreams: ${streamId} given twice`);
+    if (expected !== 'no_stream' && !(Number.isSafeInteger(expected) && expected >= 0)) {
+      throw new RangeError(`appendToStreams: ${streamId}: expected revision ${String(expected)} is not a revision`);
+    }
     seen.add(streamId);
   }
 }

@@ -24,6 +24,7 @@ function fakeStore() {
       for (const { streamId, events: batch } of streams) results.push(await store.append(streamId, batch, 'no_stream'));
       return results;
     },
+    appendToStreams: () => Promise.reject(new Error('not used by series reservations')),
     readStream: async () => [...events],
     readAll: async () => [],
     subscribe: () => EMPTY,

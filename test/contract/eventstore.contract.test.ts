@@ -9,6 +9,7 @@ import {
   type NewEvent,
   type NewStream,
   type Position,
+  type StreamWrite,
   type RecordedEvent,
 } from '../../src/eventstore/index.ts';
 import { createPostgresEventStore } from '../../src/eventstore/postgres/index.ts';
@@ -19,7 +20,7 @@ interface Harness {
   store: EventStore;
   /** the append's position is exactly its last event's (postgres); EventStoreDB only promises <= */
   exactAppendPosition: boolean;
-  /** appendToNewStreams writes all streams or none (postgres); EventStoreDB writes them one by one */
+  /** appendToNewStreams and appendToStreams write all streams or none (postgres); EventStoreDB writes them one by one */
   atomicNewStreams: boolean;
   teardown(): Promise<void>;
 }
@@ -370,6 +371,161 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
         emitted.length = types.length = 0;
         const results = await store.appendToNewStreams([start(streamId('new-emit'), [newEvent('A')]), start(streamId('new-emit'), [newEvent('B'), newEvent('C')])]);
         expect(emitted.at(-1)).to.equal(results.at(-1)?.position);
+        expect(types.flat()).to.deep.equal(['A', 'B', 'C']);
+        if (harness?.atomicNewStreams) expect(types).to.deep.equal([['A', 'B', 'C']]);
+      } finally {
+        subscription.unsubscribe();
+        typed.unsubscribe();
+      }
+    });
+  });
+
+  describe('appendToStreams', () => {
+    const write = (streamId: string, events: NewEvent[], expected: StreamWrite['expected']): StreamWrite => ({ streamId, events, expected });
+
+    it('appends to an existing stream at its revision and starts a new one in one call; readAll has them in the order given', async () => {
+      const owner = streamId('many-owner');
+      // the new stream's id sorts before the owner's, so the store cannot pass by sorting ids
+      const started = `a${streamId('many-new')}`;
+      await store.append(owner, [newEvent('Created'), newEvent('Issued')], 'no_stream');
+      const after = await mark(store);
+      const ownerEvents = [newEvent('CreditNoteTaken')];
+      const startedEvents = [newEvent('CreditNoteIssued'), newEvent('CreditNoteSent')];
+
+      const result = await store.appendToStreams([write(owner, ownerEvents, 1), write(started, startedEvents, 'no_stream')]);
+
+      expect(result.streams).to.deep.equal([{ streamId: owner, nextRevision: 2 }, { streamId: started, nextRevision: 1 }]);
+      const readOwner = await store.readStream(owner);
+      const readStarted = await store.readStream(started);
+      expect(readOwner.map((e) => [e.type, e.revision])).to.deep.equal([['Created', 0], ['Issued', 1], ['CreditNoteTaken', 2]]);
+      expect(readStarted.map((e) => [e.id, e.revision])).to.deep.equal(startedEvents.map((e, i) => [e.id, i]));
+
+      const all = await readAllOf(store, after, [owner, started], 3);
+      expect(all.map((e) => e.id)).to.deep.equal([...ownerEvents, ...startedEvents].map((e) => e.id));
+      // one position for the call: reaching it means having seen every stream's events
+      const last = all.at(-1)?.position ?? '';
+      expect(result.position > after && result.position <= last).to.equal(true);
+      if (harness?.exactAppendPosition) expect(result.position).to.equal(last);
+    });
+
+    it('refuses a stale revision on one stream, naming it; where atomic, writes nothing on the others', async () => {
+      const owner = streamId('many-stale');
+      const started = streamId('many-stale-new');
+      await store.append(owner, [newEvent('A'), newEvent('B')], 'no_stream');
+      const before = await mark(store);
+
+      // the conflicting stream last, so EventStoreDB (one by one) has written the first one
+      const error = await rejection(store.appendToStreams([write(started, [newEvent('N')], 'no_stream'), write(owner, [newEvent('C')], 0)]));
+
+      expect(error).to.be.instanceOf(WrongExpectedRevision);
+      expect(error).to.include({ streamId: owner, expected: 0, actual: 1 });
+      expect((await store.readStream(owner)).map((e) => e.type)).to.deep.equal(['A', 'B']);
+      if (harness?.atomicNewStreams) {
+        expect(await store.readStream(started)).to.deep.equal([]);
+        const after = await mark(store);
+        const between = (await store.readAll(before, 10_000)).filter((e) => e.position < after);
+        expect(between).to.deep.equal([]);
+      }
+    });
+
+    it('refuses a future revision and a missing stream at a revision, naming it', async () => {
+      const owner = streamId('many-future');
+      await store.append(owner, [newEvent('A')], 'no_stream');
+      const future = await rejection(store.appendToStreams([write(owner, [newEvent('B')], 3)]));
+      expect(future).to.be.instanceOf(WrongExpectedRevision);
+      expect(future).to.include({ streamId: owner, expected: 3, actual: 0 });
+      const missing = streamId('many-missing');
+      const absent = await rejection(store.appendToStreams([write(owner, [newEvent('B')], 0), write(missing, [newEvent('X')], 0)]));
+      expect(absent).to.be.instanceOf(WrongExpectedRevision);
+      expect(absent).to.include({ streamId: missing, expected: 0, actual: 'no_stream' });
+      if (harness?.atomicNewStreams) expect(await store.readStream(owner)).to.have.length(1);
+      expect(await store.readStream(missing)).to.deep.equal([]);
+    });
+
+    it("refuses a 'new' stream that exists, naming it; the owner written before it in the call stays untouched where atomic", async () => {
+      const owner = streamId('many-exists-owner');
+      const taken = streamId('many-exists');
+      await store.append(owner, [newEvent('A')], 'no_stream');
+      await store.append(taken, [newEvent('T0'), newEvent('T1')], 'no_stream');
+
+      const error = await rejection(store.appendToStreams([write(owner, [newEvent('B')], 0), write(taken, [newEvent('T')], 'no_stream')]));
+
+      expect(error).to.be.instanceOf(WrongExpectedRevision);
+      expect(error).to.include({ streamId: taken, expected: 'no_stream', actual: 1 });
+      expect((await store.readStream(taken)).map((e) => e.type)).to.deep.equal(['T0', 'T1']);
+      if (harness?.atomicNewStreams) expect((await store.readStream(owner)).map((e) => e.type)).to.deep.equal(['A']);
+    });
+
+    it('lets exactly one of several concurrent calls at the same revision of one stream win; where atomic, losers write nothing', async () => {
+      for (let round = 0; round < 3; round++) {
+        const owner = streamId('many-race');
+        await store.append(owner, [newEvent('Created')], 'no_stream');
+        const started = Array.from({ length: 6 }, () => streamId('many-race-new'));
+        const outcomes = await Promise.allSettled(
+          started.map((id, i) => store.appendToStreams([write(owner, [newEvent('Taken', { contender: i })], 0), write(id, [newEvent('Started')], 'no_stream')])),
+        );
+
+        const winners = outcomes.flatMap((o, i) => (o.status === 'fulfilled' ? [i] : []));
+        expect(winners).to.have.length(1);
+        for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(WrongExpectedRevision).and.include({ streamId: owner, expected: 0, actual: 1 });
+        const events = await store.readStream(owner);
+        expect(events.map((e) => e.data)).to.deep.equal([{}, { contender: winners[0] }]);
+        for (const [i, id] of started.entries()) {
+          // EventStoreDB writes the owner first: a loser stops there, before its new stream
+          expect(await store.readStream(id)).to.have.length(i === winners[0] ? 1 : 0);
+        }
+      }
+    });
+
+    it('where atomic, lets exactly one of two calls writing two streams in opposite order win', async function () {
+      // EventStoreDB can fail both: each writes its first stream, then finds the other's
+      if (!harness?.atomicNewStreams) this.skip();
+      for (let round = 0; round < 5; round++) {
+        const [s, t] = [streamId('many-s'), streamId('many-t')];
+        await store.append(s, [newEvent('S0')], 'no_stream');
+        const batch = () => Array.from({ length: 20 }, () => newEvent('Crossed'));
+        const outcomes = await Promise.allSettled([
+          store.appendToStreams([write(s, batch(), 0), write(t, batch(), 'no_stream')]),
+          store.appendToStreams([write(t, batch(), 'no_stream'), write(s, batch(), 0)]),
+        ]);
+        expect(outcomes.map((o) => o.status).sort()).to.deep.equal(['fulfilled', 'rejected']);
+        for (const o of outcomes) if (o.status === 'rejected') expect(o.reason).to.be.instanceOf(WrongExpectedRevision);
+        expect(await store.readStream(s)).to.have.length(21);
+        expect(await store.readStream(t)).to.have.length(20);
+      }
+    });
+
+    it('refuses no writes, a stream named twice, a stream without events or a bad revision, writing nothing', async () => {
+      const a = streamId('many-invalid');
+      const b = streamId('many-invalid-other');
+      await store.append(b, [newEvent('B0')], 'no_stream');
+      const invalid: StreamWrite[][] = [
+        [],
+        [write(a, [newEvent('A')], 'no_stream'), write(a, [newEvent('A')], 'no_stream')],
+        [write(b, [newEvent('B')], 0), write(b, [newEvent('B')], 1)],
+        [write(a, [newEvent('A')], 'no_stream'), write(b, [], 0)],
+        [write(a, [newEvent('A')], 'no_stream'), write(b, [newEvent('B')], -1)],
+        [write(a, [newEvent('A')], 'no_stream'), write(b, [newEvent('B')], 0.5)],
+      ];
+      for (const writes of invalid) expect(await rejection(store.appendToStreams(writes))).to.be.instanceOf(RangeError);
+      expect(await store.readStream(a)).to.deep.equal([]);
+      expect(await store.readStream(b)).to.have.length(1);
+    });
+
+    it('emits on appended$ and appendedTypes$ after success only; once, with every type, where atomic', async () => {
+      const types: (readonly string[])[] = [];
+      const emitted: Position[] = [];
+      const typed = store.appendedTypes$.subscribe((a) => types.push(a.types));
+      const subscription = store.appended$.subscribe((p) => emitted.push(p));
+      try {
+        const owner = streamId('many-emit');
+        await store.append(owner, [newEvent('Old')], 'no_stream');
+        emitted.length = types.length = 0;
+        await rejection(store.appendToStreams([write(owner, [newEvent('X')], 5), write(streamId('many-emit-new'), [newEvent('Y')], 'no_stream')]));
+        expect(emitted).to.deep.equal([]);
+
+        const result = await store.appendToStreams([write(owner, [newEvent('A')], 0), write(streamId('many-emit-new'), [newEvent('B'), newEvent('C')], 'no_stream')]);
+        expect(emitted.at(-1)).to.equal(result.position);
         expect(types.flat()).to.deep.equal(['A', 'B', 'C']);
         if (harness?.atomicNewStreams) expect(types).to.deep.equal([['A', 'B', 'C']]);
       } finally {

@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { createEventStore } from '../../src/eventstore/index.ts';
 import { appendStatement } from '../../src/eventstore/postgres/index.ts';
-import { newStreamsStatement } from '../../src/eventstore/postgres/append.ts';
+import { newStreamsStatement, streamWritesStatement } from '../../src/eventstore/postgres/append.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 /** Every relation a plan scans sequentially (EXPLAIN's JSON format). */
@@ -53,5 +53,14 @@ describe('event store plans on a young table (never analyzed)', () => {
   it('an append at a revision and an any append probe the unique index, not the table', async () => {
     expect(await scans(appendStatement('invoice-1', [event()], 0))).to.deep.equal([]);
     expect(await scans(appendStatement('invoice-1', [event()], 'any'))).to.deep.equal([]);
+  });
+
+  it('appending to several streams probes the unique index for each, not the table', async () => {
+    const writes = [
+      { streamId: 'invoice-2', events: [event()], expected: 0 },
+      { streamId: 'credit-note-x', events: [event(), event()], expected: 'no_stream' as const },
+      { streamId: 'invoice-3', events: [event()], expected: 0 },
+    ];
+    expect(await scans(streamWritesStatement(writes))).to.deep.equal([]);
   });
 });

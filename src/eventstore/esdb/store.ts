@@ -13,11 +13,14 @@ import {
   START,
   WrongExpectedRevision,
   checkNewStreams,
+  checkStreamWrites,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
   type NewEvent,
   type NewStream,
+  type StreamWrite,
+  type StreamsAppendResult,
   type AppendedTypes,
   type Position,
   type RecordedEvent,
@@ -78,6 +81,23 @@ export class EsdbEventStore implements EventStore {
     const results: AppendResult[] = [];
     for (const { streamId, events } of streams) results.push(await this.append(streamId, events, 'no_stream'));
     return results;
+  }
+
+  /**
+   * Not atomic: EventStoreDB appends to one stream at a time, so the streams go one by one, in the
+   * order given, and the first conflict stops the rest (see the port for the order callers use:
+   * the owning stream first, then new streams with deterministic ids).
+   */
+  async appendToStreams(writes: readonly StreamWrite[]): Promise<StreamsAppendResult> {
+    checkStreamWrites(writes);
+    const streams: StreamsAppendResult['streams'] = [];
+    let position = START;
+    for (const { streamId, events, expected } of writes) {
+      const result = await this.append(streamId, events, expected);
+      streams.push({ streamId, nextRevision: result.nextRevision });
+      position = result.position;
+    }
+    return { streams, position };
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {

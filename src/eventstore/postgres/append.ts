@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { checkNewStreams, type ExpectedRevision, type NewEvent, type NewStream } from '../port.ts';
+import { checkNewStreams, checkStreamWrites, type ExpectedRevision, type NewEvent, type NewStream, type StreamWrite } from '../port.ts';
 
 /*
  * An append is ONE statement, so it needs no explicit transaction and one round trip:
@@ -113,4 +113,44 @@ export function newStreamsStatement(streams: readonly NewStream[], prepared = fa
   );
   const values: unknown[] = [JSON.stringify(events), streams.map((s) => s.streamId)];
   return prepared ? { name: 'eventstore_append_new_streams', text: NEW_STREAMS, values } : { text: NEW_STREAMS, values };
+}
+
+/*
+ * Appending to several streams, each at its own expected revision, is ONE statement as well: the
+ * events as in NEW_STREAMS (revisions computed here from each stream's expected revision), and one
+ * guard row per stream. The guard is uncorrelated with the inserted rows, so it keeps all of them
+ * or none: no guard row may fail its probe, and each probe is equality on the full unique key
+ * (stream_id, stream_revision), so the index answers whatever the statistics say. A stream at
+ * revision N must have its event N (if N is not its last, our N + 1 collides on the unique key);
+ * a new stream (expected null) must have no revision 0. The probe is a scalar subquery on purpose:
+ * an EXISTS there the planner may run as a hashed subplan, i.e. a scan of every event (it did, on
+ * a young table: test/contract/plans.test.ts).
+ * A competitor that commits after our snapshot collides on the unique key, and the whole
+ * statement writes nothing. ORDER BY ord gives global positions in the order given.
+ */
+const STREAM_WRITES = `INSERT INTO events (event_id, stream_id, stream_revision, type, data, metadata)
+SELECT e.event_id, e.stream_id, e.stream_revision, e.type, e.data, e.metadata
+FROM json_to_recordset($1::json)
+  AS e(event_id uuid, stream_id text, stream_revision bigint, type text, data json, metadata json, ord bigint)
+WHERE NOT EXISTS (
+  SELECT 1 FROM json_to_recordset($2::json) AS g(stream_id text, expected bigint)
+  WHERE (g.expected IS NULL) = ((
+    SELECT 1 FROM events WHERE events.stream_id = g.stream_id AND events.stream_revision = coalesce(g.expected, 0)
+  ) IS NOT NULL))
+ORDER BY e.ord
+RETURNING global_position::text AS global_position, transaction_id::text AS transaction_id,
+  stream_id, stream_revision::text AS stream_revision`;
+
+/** The statement that appends `writes` (validated first: see checkStreamWrites). */
+export function streamWritesStatement(writes: readonly StreamWrite[], prepared = false): pg.QueryConfig {
+  checkStreamWrites(writes);
+  let ord = 0;
+  const events = writes.flatMap(({ streamId, events, expected }) => {
+    const base = expected === 'no_stream' ? 0 : expected + 1;
+    return events.map((e, i) => ({ event_id: e.id, stream_id: streamId, stream_revision: base + i, type: e.type, data: e.data, metadata: e.metadata, ord: ++ord }));
+  });
+  // expected null: the stream must not exist
+  const guards = writes.map(({ streamId, expected }) => ({ stream_id: streamId, expected: expected === 'no_stream' ? null : expected }));
+  const values: unknown[] = [JSON.stringify(events), JSON.stringify(guards)];
+  return prepared ? { name: 'eventstore_append_streams', text: STREAM_WRITES, values } : { text: STREAM_WRITES, values };
 }

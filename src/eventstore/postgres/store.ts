@@ -9,12 +9,14 @@ import {
   type ExpectedRevision,
   type NewEvent,
   type NewStream,
+  type StreamWrite,
+  type StreamsAppendResult,
   type AppendedTypes,
   type Position,
   type RecordedEvent,
 } from '../port.ts';
 import { NewStreamsBatch } from './new-streams-batch.ts';
-import { appendStatement, newStreamsStatement, type AppendedRow, type NewStreamRow } from './append.ts';
+import { appendStatement, newStreamsStatement, streamWritesStatement, type AppendedRow, type NewStreamRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
 import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
 import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
@@ -38,7 +40,7 @@ export interface PostgresEventStoreOptions {
 /** 'any' appends that lose a race on the next revision simply try again after the new head. */
 const ANY_ATTEMPTS = 5;
 
-/** appendToNewStreams calls that cross on two streams can deadlock; the victim tries again. */
+/** Calls that write two streams in opposite order can deadlock; the victim tries again. */
 const DEADLOCK_ATTEMPTS = 3;
 
 // ORDER BY names are qualified: EVENT_COLUMNS casts them to text under the same names, and an
@@ -129,7 +131,22 @@ export class PostgresEventStore implements EventStore {
 
   /** One statement that starts `streams`, all or nothing. */
   private async startStreams(streams: readonly NewStream[]): Promise<AppendResult[]> {
-    const statement = newStreamsStatement(streams, this.prepared);
+    const rows = await this.writeStreams(newStreamsStatement(streams, this.prepared), () => this.newStreamsConflict(streams));
+    const results = resultsInOrder(streams, rows);
+    this.announce(rows, streams.flatMap((s) => s.events.map((e) => e.type)));
+    return results;
+  }
+
+  /** One statement (see streamWritesStatement): all or nothing, positions in the order given. */
+  async appendToStreams(writes: readonly StreamWrite[]): Promise<StreamsAppendResult> {
+    const rows = await this.writeStreams(streamWritesStatement(writes, this.prepared), () => this.streamWritesConflict(writes));
+    const results = resultsInOrder(writes, rows);
+    const position = this.announce(rows, writes.flatMap((w) => w.events.map((e) => e.type)));
+    return { streams: writes.map(({ streamId }, i) => ({ streamId, nextRevision: (results[i] as AppendResult).nextRevision })), position };
+  }
+
+  /** Runs a several-stream statement; zero rows or a revision collision is `conflict()`'s error. */
+  private async writeStreams(statement: pg.QueryConfig, conflict: () => Promise<WrongExpectedRevision>): Promise<NewStreamRow[]> {
     let rows: NewStreamRow[];
     for (let attempt = 1; ; attempt++) {
       try {
@@ -140,17 +157,20 @@ export class PostgresEventStore implements EventStore {
         // victim wrote nothing, and trying again meets the winner's rows as a plain conflict
         if (isDeadlock(error) && attempt < DEADLOCK_ATTEMPTS) continue;
         if (!isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw error;
-        throw await this.newStreamsConflict(streams);
+        throw await conflict();
       }
     }
-    const last = rows.at(-1);
-    if (!last) throw await this.newStreamsConflict(streams);
-    const results = resultsInOrder(streams, rows);
-    // one wake-up for the whole statement: the last row has the highest position
+    if (rows.length === 0) throw await conflict();
+    return rows;
+  }
+
+  /** One wake-up for a whole statement: its last row has the highest position. */
+  private announce(rows: readonly NewStreamRow[], types: string[]): Position {
+    const last = rows.at(-1) as NewStreamRow;
     const position = encodePosition(last.transaction_id, last.global_position);
     this.appended.next(position);
-    this.appendedTypes.next({ position, types: streams.flatMap((s) => s.events.map((e) => e.type)) });
-    return results;
+    this.appendedTypes.next({ position, types });
+    return position;
   }
 
   async readStream(streamId: string): Promise<RecordedEvent[]> {
@@ -221,17 +241,33 @@ export class PostgresEventStore implements EventStore {
     if (existing?.revision == null) return new WrongExpectedRevision(ids.join(', '), 'no_stream', 'unknown');
     return new WrongExpectedRevision(existing.stream_id, 'no_stream', Number(existing.revision));
   }
+
+  /** The conflict error for the first of `writes` not at its expected revision (one extra query, failures only). */
+  private async streamWritesConflict(writes: readonly StreamWrite[]): Promise<WrongExpectedRevision> {
+    const heads = await this.pool
+      .query<{ stream_id: string; revision: string | null }>(STREAM_HEADS, [writes.map((w) => w.streamId)])
+      .then(({ rows }) => rows)
+      .catch(() => []);
+    for (const [i, { streamId, expected }] of writes.entries()) {
+      const head = heads[i];
+      if (head?.stream_id !== streamId) continue;
+      const actual = head.revision == null ? 'no_stream' : Number(head.revision);
+      if (actual !== expected) return new WrongExpectedRevision(streamId, expected, actual);
+    }
+    // only if the lookup failed: one of these streams moved, which one is not known
+    return new WrongExpectedRevision(writes.map((w) => w.streamId).join(', '), writes[0]?.expected ?? 'no_stream', 'unknown');
+  }
 }
 
 /** One result per stream, in the order given: each stream's last row (rows follow ORDER BY ord). */
-function resultsInOrder(streams: readonly NewStream[], rows: readonly NewStreamRow[]): AppendResult[] {
+function resultsInOrder(streams: readonly { streamId: string }[], rows: readonly NewStreamRow[]): AppendResult[] {
   const last = new Map<string, AppendResult>();
   for (const row of rows) {
     last.set(row.stream_id, { nextRevision: Number(row.stream_revision), position: encodePosition(row.transaction_id, row.global_position) });
   }
   return streams.map(({ streamId }) => {
     const result = last.get(streamId);
-    if (!result) throw new Error(`appendToNewStreams: no row came back for ${streamId}`);
+    if (!result) throw new Error(`append: no row came back for ${streamId}`);
     return result;
   });
 }
