@@ -11,6 +11,9 @@ export function systemMetadata(component: string, causationId?: string): EventMe
   return { causationId, correlationId: causationId, actor: { type: 'system', id: component } };
 }
 
+/** How often a command on an invoice stream is decided again after losing a race (no If-Match). */
+export const INVOICE_RETRIES = 20;
+
 /**
  * Runs a command on an invoice stream without a client's If-Match: the two delivery legs, the
  * network callbacks and the client all write to one stream, so a lost race is decided again on
@@ -19,5 +22,5 @@ export function systemMetadata(component: string, causationId?: string): EventMe
 export async function decideOnInvoice(
   deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata, beforeAppend?: () => Promise<void>,
 ) {
-  return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, retryOnConflict: 20 });
+  return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, retryOnConflict: INVOICE_RETRIES });
 }
