@@ -56,14 +56,22 @@ export function isEditable(state: KnownInvoice): boolean {
 export const invoiceNotFound = () => new DomainError('invoice_not_found', 404, 'invoice not found');
 
 /**
- * Totals and rule findings of content; fatal findings refuse the command with the spec's 422, and
- * so do numbers beyond what every read model and the UBL hold (bounds.ts).
+ * The rule findings of content; fatal findings refuse it with the spec's 422 (InvoiceRuleViolation),
+ * and so do numbers beyond what every read model and the UBL hold (InvalidFields, bounds.ts). The
+ * decider checks every content with it; a create runs it before a number is reserved, so a refused
+ * request consumes none.
  */
-function priced(content: InvoiceContent, lists: CodeLists) {
+export function checkInvoiceContent(content: InvoiceContent, lists: CodeLists): RuleFinding[] {
   checkBounds(content);
   const findings: RuleFinding[] = checkInvoice(content, lists);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
-  return { totals: computeTotals(content), warnings: findings };
+  return findings;
+}
+
+/** Totals and warnings of content the rules accept (checkInvoiceContent). */
+function priced(content: InvoiceContent, lists: CodeLists) {
+  const warnings = checkInvoiceContent(content, lists);
+  return { totals: computeTotals(content), warnings };
 }
 
 export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, InvoiceState> = {

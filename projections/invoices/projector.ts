@@ -1,5 +1,6 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
+import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
 import { eventData, runsOfType, type Projector } from '../../src/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
@@ -35,7 +36,7 @@ async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<v
   const rows: { delivery: Delivery | null; status: string }[] = await tx.query('SELECT delivery, status FROM invoices WHERE id = $1', [d.invoice_id]);
   const row = rows[0];
   if (!row) return;
-  const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, event as unknown as DeliveryEvent);
+  const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, domainEvent<DeliveryEvent>(event));
   await tx.query(
     `UPDATE invoices SET delivery = $2, status = $3, peppol_message_id = $4, fs_submission_id = $5, updated_at = $6, version = $7 WHERE id = $1`,
     [d.invoice_id, delivery, deliveryStatus(delivery) ?? row.status, delivery.peppol.message_id, delivery.fs.submission_id, event.recordedAt, event.revision],
@@ -66,7 +67,7 @@ export const invoiceRegister: Projector = {
 function toNewRow(event: RecordedEvent): NewRow {
   if (event.type === 'InvoiceCreated') return createdRow(eventData<InvoiceCreated>(event), event.revision);
   const d = eventData<InvoiceReceived>(event);
-  const delivery = evolveDelivery(NO_DELIVERY, event as unknown as InvoiceReceived);
+  const delivery = evolveDelivery(NO_DELIVERY, domainEvent<InvoiceReceived>(event));
   return newRow(d.content, d.totals, {
     id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,

@@ -6,7 +6,6 @@ import { customerStream, type CustomerFields } from '../../events/customers.ts';
 import type { Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
-import { claimUnique } from './claims.ts';
 import { requestMetadata } from './metadata.ts';
 
 type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
@@ -22,7 +21,7 @@ export interface Registered {
 }
 
 
-/** Registers a directory customer: fields checked, VAT ID claimed in the organisation, then the customer written. */
+/** Registers a directory customer: fields checked, then the customer written with its VAT ID's claim in the organisation. */
 export async function registerCustomer(
   deps: Deps,
   request: { actor: Actor; requestId: string; companyId: string | null; input: CustomerInput },
@@ -31,21 +30,17 @@ export async function registerCustomer(
   const customerId = deps.ids.next();
   const organisationId = request.actor.organisationId;
   const metadata = requestMetadata(request.actor, request.requestId);
-  if (fields.vat_id) {
-    await claimUnique(
-      deps,
-      vatIdReservationDecider,
-      { scope: vatIdClaimScope(organisationId), value: fields.vat_id, holderId: customerId, holderStream: customerStream },
-      metadata,
-    );
-  }
   const at = deps.clock.now().toISOString();
+  // the VAT ID is claimed in the organisation together with the customer's first event
+  const claim = fields.vat_id
+    ? { decider: vatIdReservationDecider, scope: vatIdClaimScope(organisationId), value: fields.vat_id, holderId: customerId, holderStream: customerStream }
+    : undefined;
   const handled = await handleCommand(
     deps,
     customerStream(customerId),
     customerDecider,
     { type: 'RegisterCustomer', customer_id: customerId, organisation_id: organisationId, company_id: request.companyId, fields, at },
-    { metadata, newStream: true },
+    { metadata, newStream: true, claim },
   );
   return {
     customer_id: customerId,

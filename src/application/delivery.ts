@@ -6,7 +6,7 @@ import { findSentInvoiceByMessage } from '../../projections/invoices/queries.ts'
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
-import { decideOnInvoice, systemMetadata } from './invoice-commands.ts';
+import { INVOICE_RETRIES, decideOnInvoice, systemMetadata } from './invoice-commands.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { requestMetadata } from './metadata.ts';
 import { countInvoice } from './usage.ts';
@@ -28,8 +28,9 @@ interface ClientRequest {
  */
 function issueForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata) {
   const beforeAppend = () => countInvoice(deps, { organisationId: request.actor.organisationId, invoiceId: request.invoiceId, source: 'api' }, metadata);
-  if (request.expectedVersion === undefined) return decideOnInvoice(deps, request.invoiceId, command, metadata, beforeAppend);
-  return handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, { metadata, expectedVersion: request.expectedVersion, beforeAppend });
+  return handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
+    metadata, expectedVersion: request.expectedVersion, beforeAppend, retryOnConflict: INVOICE_RETRIES,
+  });
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
-import { fold } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
 import { toNewEvents } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
 
 interface Known<State> {
   state: State;
@@ -107,8 +107,7 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
   }
 
   private async read(stream: string): Promise<Known<State>> {
-    const history = await this.deps.store.readStream(stream);
-    const events = history.map((e) => ({ type: e.type, data: e.data }) as unknown as Event);
-    return { state: fold(this.decider, events), revision: history.length - 1 };
+    const { state, revision } = await readAndFold(this.deps.store, stream, this.decider);
+    return { state, revision };
   }
 }

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { idempotencyDecider, resumesEarlierRequest, type IdempotencyCommand, type IdempotencyState, type StoredAnswer } from '../../commands/idempotency/decider.ts';
 import { checkIdempotencyKey, idempotencyKeyHash } from '../../commands/idempotency/key.ts';
-import { fold } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
-import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
-import { toNewEvents } from '../handling/command-handler.ts';
+import { idempotencyStream } from '../../events/idempotency.ts';
+import type { EventMetadata } from '../eventstore/port.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { resourceIdOf, withResourceSeed } from '../ports/ids.ts';
 import type { Services } from '../services.ts';
 
@@ -47,32 +46,24 @@ async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): P
   const stream = idempotencyStream(request.scope, keyHash);
   // two parallel requests with one key: the expected revision lets one claim; the other decides
   // again on the stream it lost to (in progress, or the answer)
-  for (let attempt = 0; ; attempt++) {
-    const history = await deps.store.readStream(stream);
-    const state = fold(idempotencyDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as IdempotencyEvent));
+  let seed = '';
+  const handled = await handleCommand(deps, stream, idempotencyDecider, (): IdempotencyCommand => {
     // not from the ids port: a seed must be unguessable and never itself a seeded (derived) id
-    const seed = randomUUID();
-    const command: IdempotencyCommand = {
+    seed = randomUUID();
+    return {
       type: 'ClaimIdempotencyKey', key_hash: keyHash, fingerprint: request.fingerprint, operation: request.operation, seed, claim_id: randomUUID(),
       request_id: request.requestId, at: deps.clock.now().toISOString(),
     };
-    const events = idempotencyDecider.decide(command, state);
-    const claimed = events[0];
-    if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
-      if (state.status === 'completed' && state.answer) return state.answer;
-      throw new Error(`idempotency claim on ${stream} decided neither a claim nor a replay`);
-    }
-    try {
-      const expected = history.length === 0 ? 'no_stream' : (history[history.length - 1]?.revision ?? 0);
-      const appended = await deps.store.append(stream, toNewEvents(deps, events, request.metadata), expected);
-      return {
-        claimId: claimed.data.claim_id, seed: claimed.data.seed, resumed: resumesEarlierRequest(claimed, seed), stream,
-        revision: appended.nextRevision, state: idempotencyDecider.evolve(state, claimed),
-      };
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= 2) throw error;
-    }
+  }, { metadata: request.metadata, retryOnConflict: 2 });
+  const claimed = handled.events[0];
+  if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
+    if (handled.state.status === 'completed' && handled.state.answer) return handled.state.answer;
+    throw new Error(`idempotency claim on ${stream} decided neither a claim nor a replay`);
   }
+  return {
+    claimId: claimed.data.claim_id, seed: claimed.data.seed, resumed: resumesEarlierRequest(claimed, seed), stream,
+    revision: handled.version, state: handled.state,
+  };
 }
 
 /** Appends to the key's stream at the revision this request left it; a takeover in between wins. */

@@ -1,6 +1,6 @@
 import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/decider.ts';
 import { invoiceStream } from '../../events/invoices.ts';
-import { WrongExpectedRevision, type EventMetadata } from '../eventstore/port.ts';
+import type { EventMetadata } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Services } from '../services.ts';
 
@@ -11,6 +11,9 @@ export function systemMetadata(component: string, causationId?: string): EventMe
   return { causationId, correlationId: causationId, actor: { type: 'system', id: component } };
 }
 
+/** How often a command on an invoice stream is decided again after losing a race (no If-Match). */
+export const INVOICE_RETRIES = 20;
+
 /**
  * Runs a command on an invoice stream without a client's If-Match: the two delivery legs, the
  * network callbacks and the client all write to one stream, so a lost race is decided again on
@@ -19,12 +22,5 @@ export function systemMetadata(component: string, causationId?: string): EventMe
 export async function decideOnInvoice(
   deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata, beforeAppend?: () => Promise<void>,
 ) {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend });
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= 20) throw error;
-      await new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
-    }
-  }
+  return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, retryOnConflict: INVOICE_RETRIES });
 }

@@ -2,11 +2,11 @@ import { invoiceDecider, type InvoiceState } from '../../commands/invoices/decid
 import type { RuleFinding } from '../../commands/invoices/model.ts';
 import { checkInvoice } from '../../commands/invoices/rules.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { fold } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { invoiceStream, type InvoiceEvent } from '../../events/invoices.ts';
+import { invoiceStream } from '../../events/invoices.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
+import { foldRecorded } from '../handling/read-and-fold.ts';
 import type { Services } from '../services.ts';
 import { buildUbl } from '../ubl/index.ts';
 import type { Finding, ValidationReport } from '../validation/index.ts';
@@ -27,7 +27,7 @@ export async function loadInvoice(
 ): Promise<LoadedInvoice> {
   const all = await deps.store.readStream(invoiceStream(invoiceId));
   const events = asOf ? all.filter((e) => e.recordedAt <= asOf) : all;
-  const state = fold(invoiceDecider, events.map((e) => ({ type: e.type, data: e.data }) as unknown as InvoiceEvent));
+  const state = foldRecorded(invoiceDecider, events);
   const visible = state.status !== 'none' && state.organisation_id === scope.organisationId && (!scope.companyId || state.company_id === scope.companyId);
   if (!visible || all.length === 0) {
     throw new DomainError('invoice_not_found', 404, asOf && all.length > 0 ? 'the invoice did not exist yet at as_of' : 'invoice not found');

@@ -1,6 +1,6 @@
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../commands/invoices/content.ts';
-import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import { checkInvoiceContent, invoiceDecider, type InvoiceState } from '../../commands/invoices/decider.ts';
 import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import {
@@ -14,14 +14,13 @@ import {
 } from '../../commands/invoices/numbering.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { fold } from '../../commands/shared/decider.ts';
-import { invoiceSeriesStream, invoiceStream, type InvoiceCreated, type InvoiceNumberReserved } from '../../events/invoices.ts';
+import { invoiceSeriesStream, invoiceStream, type InvoiceCreated } from '../../events/invoices.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import type { InvoiceRequest } from '../../schemas/invoices.ts';
-import type { AppendResult, EventMetadata, Position } from '../eventstore/port.ts';
-import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
+import type { EventMetadata, Position } from '../eventstore/port.ts';
+import { handleCommand, type Handled } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
 import type { Services } from '../services.ts';
-import { claimForNewHolder } from './claims.ts';
 import { buyerOf } from './lookups.ts';
 import { requestMetadata } from './metadata.ts';
 
@@ -42,12 +41,12 @@ async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: Company
   return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
 }
 
-type Written = { events: InvoiceStreamEvent[]; appended: AppendResult };
+type Written = Handled<InvoiceStreamEvent, InvoiceState>;
 
 /**
  * The next number of a series, written with the invoice (`write` claims it in the organisation
- * and tax year). A number a client already took is skipped: the series has moved past it, and the
- * next one is tried.
+ * and tax year). Not a conflict retry: a number a client already took (invoice_number_conflict)
+ * is skipped for good, the series has moved past it, and the write is tried with the next one.
  */
 async function writeWithSeriesNumber(
   deps: InvoiceDeps,
@@ -64,7 +63,8 @@ async function writeWithSeriesNumber(
     try {
       return await write(reserved.data.invoice_number);
     } catch (error) {
-      if (!(error instanceof DomainError && error.code === 'invoice_number_conflict')) throw error;
+      const numberTaken = error instanceof DomainError && error.code === 'invoice_number_conflict';
+      if (!numberTaken) throw error;
     }
   }
   throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
@@ -98,25 +98,29 @@ export async function createInvoice(
 
   const defaults = await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000');
   const provisional = toInvoiceContent(body, defaults);
-  invoiceDecider.decide(command(provisional), invoiceDecider.initialState); // refuses (422) before any write
+  checkInvoiceContent(provisional, deps.codeLists); // refuses (422) before a number is reserved
 
   const year = taxYear(body.issue_date);
   // The number is claimed in the organisation and tax year together with the invoice's first
   // event: one append when the number is new. The lines do not depend on the number: keeping the
   // checked ones keeps their computed totals.
-  const write = async (number: string): Promise<Written> => {
+  const write = (number: string): Promise<Written> => {
     const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
-    const events = invoiceDecider.decide(command(content), invoiceDecider.initialState);
-    const claim = { scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number), holderId: invoiceId, holderStream: invoiceStream };
-    const invoice = { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, events, metadata) };
-    return { events, appended: await claimForNewHolder(deps, invoiceNumberClaimDecider, claim, invoice, metadata) };
+    return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), {
+      metadata,
+      newStream: true,
+      claim: {
+        decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
+        holderId: invoiceId, holderStream: invoiceStream,
+      },
+    });
   };
-  const { events, appended } = body.invoice_number
+  const written = body.invoice_number
     ? await write(body.invoice_number)
     : await writeWithSeriesNumber(deps, { workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata, write);
-  const event = events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
-  if (!event) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
-  return { invoice_id: invoiceId, version: appended.nextRevision, position: appended.position, event };
+  const event = written.events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
+  if (!event || written.position === null) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
+  return { invoice_id: invoiceId, version: written.version, position: written.position, event };
 }
 
 /** PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). */
@@ -125,8 +129,8 @@ export async function updateInvoice(
   request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
 ): Promise<{ version: number; position: Position | null }> {
   const { actor, company, body, invoiceId } = request;
-  const current = await deps.store.readStream(invoiceStream(invoiceId));
-  const number = String((current[0]?.data.content as { invoice_number?: string } | undefined)?.invoice_number ?? '');
+  const { state } = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+  const number = state.status === 'none' ? '' : state.invoice_number;
   const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, number));
   const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, {
     type: 'UpdateInvoice', invoice_id: invoiceId, organisation_id: actor.organisationId, updated_by: actor.id, content,
@@ -137,7 +141,6 @@ export async function updateInvoice(
 
 /** The number the next create would get (nothing is reserved). */
 export async function nextInvoiceNumber(deps: InvoiceDeps, company: CompanyRow, kind: SeriesKind, year: string): Promise<string> {
-  const history = await deps.store.readStream(invoiceSeriesStream(company.workspace_id, kind, year));
-  const state = fold(invoiceSeriesDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as InvoiceNumberReserved));
+  const { state } = await readAndFold(deps.store, invoiceSeriesStream(company.workspace_id, kind, year), invoiceSeriesDecider);
   return previewNumber(DEFAULT_PATTERNS[kind], year, state);
 }

@@ -1,14 +1,14 @@
 import { loginFailed, loginSucceeded } from '../../commands/identity/login-attempts.ts';
 import { assertRotated, invalidRefreshToken, refreshFamilyDecider } from '../../commands/identity/refresh-family.ts';
 import { userCredentialsDecider, type UserCredentialsState } from '../../commands/identity/user-credentials.ts';
-import { fold } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { LoginFailureReason, UserCredentialsEvent } from '../../events/identity.ts';
+import type { LoginFailureReason } from '../../events/identity.ts';
 import { refreshFamilyStream, securityEventStream, userCredentialsStream } from '../../events/identity.ts';
 import { findOrganisationPlan, findUser, findUserByEmail } from '../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from '../identity/login-challenge.ts';
 import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from '../identity/refresh-tokens.ts';
 import type { SigningKeyRing } from '../identity/signing-keys.ts';
@@ -54,8 +54,7 @@ const decoyHash = () => (decoy ??= hashPassword(`decoy-${Math.random()}`));
 
 /** The user's credentials as their stream says now (no read-model lag: a changed password counts at once). */
 export async function currentCredentials(deps: Pick<Services, 'store'>, userId: string): Promise<UserCredentialsState> {
-  const history = await deps.store.readStream(userCredentialsStream(userId));
-  return fold(userCredentialsDecider, history.map((e) => ({ type: e.type, data: e.data }) as unknown as UserCredentialsEvent));
+  return (await readAndFold(deps.store, userCredentialsStream(userId), userCredentialsDecider)).state;
 }
 
 async function record(deps: SignInDeps, organisationId: string | null, event: ReturnType<typeof loginFailed> | ReturnType<typeof loginSucceeded>) {

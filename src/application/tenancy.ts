@@ -4,7 +4,6 @@ import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
 import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
 import { USER_EMAIL_SCOPE, userEmailClaimDecider, userEmailKey } from '../../commands/tenancy/user-email.ts';
-import { claimUnique } from './claims.ts';
 import {
   apiKeyStream,
   companyStream,
@@ -14,6 +13,7 @@ import {
 } from '../../events/tenancy.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
+import { claimUnique } from '../handling/unique-claim.ts';
 import type { Services } from '../services.ts';
 import { hashPassword, newApiKey, newSecret, sha256Hex } from './credentials.ts';
 
@@ -52,8 +52,8 @@ export async function addUser(
   const id = deps.ids.next();
   // the holder's organisation stream stands in for the user's existence: conservative, a claim
   // whose organisation exists is never taken over
-  await claimUnique(deps, userEmailClaimDecider, {
-    scope: USER_EMAIL_SCOPE, value: userEmailKey(user.email), holderId: id, holderStream: () => organisationStream(user.organisationId),
+  await claimUnique(deps, {
+    decider: userEmailClaimDecider, scope: USER_EMAIL_SCOPE, value: userEmailKey(user.email), holderId: id, holderStream: () => organisationStream(user.organisationId),
   }, metadata);
   const handled = await handleCommand(deps, organisationStream(user.organisationId), organisationDecider, {
     type: 'AddUser', organisation_id: user.organisationId, user_id: id, email: user.email, name: user.name, role: user.role,

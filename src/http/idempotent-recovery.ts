@@ -1,13 +1,14 @@
-import { customerStream, type CustomerRegistered } from '../../events/customers.ts';
-import type { InvoiceQueued } from '../../events/delivery.ts';
+import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
+import { customerStream, type CustomerEvent } from '../../events/customers.ts';
 import { oauthClientStream } from '../../events/identity.ts';
-import { invoiceStream, type InvoiceCreated } from '../../events/invoices.ts';
+import { invoiceStream } from '../../events/invoices.ts';
 import { apiKeyStream } from '../../events/tenancy.ts';
 import { createdInvoiceRow, type InvoiceDetailRow } from '../../projections/invoices/rows.ts';
 import type { Invoice } from '../../schemas/invoices.ts';
 import type { Customer } from '../../schemas/customers.ts';
 import type { Registered } from '../application/customers.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
+import { domainEvent } from '../handling/read-and-fold.ts';
 import type { Services } from '../services.ts';
 import { secretShownOnce, type Recover } from './idempotency.ts';
 import type { RouteResult } from './platform/index.ts';
@@ -32,8 +33,9 @@ function firstWrite(events: RecordedEvent[]): { first: RecordedEvent; version: n
 
 export const recoverInvoiceCreate = (deps: Deps, toBody: (row: InvoiceDetailRow) => Invoice): Recover => async ({ actor, resourceId }) => {
   const written = firstWrite(await deps.store.readStream(invoiceStream(resourceId)));
-  if (written?.first.type !== 'InvoiceCreated') return null;
-  const data = written.first.data as unknown as InvoiceCreated['data'];
+  const created = written && domainEvent<InvoiceStreamEvent>(written.first);
+  if (!written || created?.type !== 'InvoiceCreated') return null;
+  const data = created.data;
   if (data.organisation_id !== actor.organisationId) return null;
   const invoice = toBody(createdInvoiceRow(data, written.version));
   return { status: 201, body: invoice, headers: { etag: `"${invoice.version}"`, location: `${API_PREFIX}/companies/${data.company_id}/invoices/${invoice.id}` } };
@@ -41,8 +43,9 @@ export const recoverInvoiceCreate = (deps: Deps, toBody: (row: InvoiceDetailRow)
 
 export const recoverCustomerCreate = (deps: Deps, toBody: (registered: Registered) => Customer): Recover => async ({ actor, resourceId }) => {
   const written = firstWrite(await deps.store.readStream(customerStream(resourceId)));
-  if (written?.first.type !== 'CustomerRegistered') return null;
-  const { customer_id, organisation_id, company_id, registered_at, ...fields } = written.first.data as unknown as CustomerRegistered['data'];
+  const registered = written && domainEvent<CustomerEvent>(written.first);
+  if (!written || registered?.type !== 'CustomerRegistered') return null;
+  const { customer_id, organisation_id, company_id, registered_at, ...fields } = registered.data;
   if (organisation_id !== actor.organisationId) return null;
   const body = toBody({ customer_id, organisation_id, company_id, fields, registered_at, version: written.version, position: written.first.position });
   const location = company_id ? `${API_PREFIX}/companies/${company_id}/customers/${customer_id}` : `${API_PREFIX}/customers/${customer_id}`;
@@ -53,7 +56,7 @@ export const recoverCustomerCreate = (deps: Deps, toBody: (registered: Registere
 export const recoverSend = (deps: Deps, accepted: (invoiceId: string) => RouteResult): Recover => async ({ params, resourceId }) => {
   const invoiceId = params.invoice_id ?? '';
   const events = await deps.store.readStream(invoiceStream(invoiceId));
-  const queued = events.some((e) => e.type === 'InvoiceQueued' && (e.data as unknown as InvoiceQueued['data']).peppol_message_id === resourceId);
+  const queued = events.map((e) => domainEvent<InvoiceStreamEvent>(e)).some((e) => e.type === 'InvoiceQueued' && e.data.peppol_message_id === resourceId);
   return queued ? accepted(invoiceId) : null;
 };
 

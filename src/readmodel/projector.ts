@@ -1,5 +1,6 @@
 import type { EntityManager, MigrationInterface } from 'typeorm';
 import type { RecordedEvent } from '../eventstore/port.ts';
+import { domainEvent } from '../handling/read-and-fold.ts';
 
 /**
  * A read model: the event types it reads, the tables a rebuild empties, and how a batch of events
@@ -47,5 +48,5 @@ export function runsOfType(events: readonly RecordedEvent[]): { type: string; ev
 
 /** The typed data of a stored event. Events are checked by their deciders before they are written. */
 export function eventData<E extends { type: string; data: object }>(event: RecordedEvent): E['data'] {
-  return event.data as unknown as E['data'];
+  return domainEvent<E>(event).data;
 }

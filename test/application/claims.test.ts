@@ -3,7 +3,7 @@ import pg from 'pg';
 import { invoiceNumberClaimDecider } from '../../commands/invoices/numbering.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { claimStream } from '../../events/claims.ts';
-import { claimForNewHolder } from '../../src/application/claims.ts';
+import { claimForNewHolder } from '../../src/handling/unique-claim.ts';
 import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
 import { randomIds } from '../../src/ports/ids.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
@@ -27,7 +27,7 @@ describe('claiming a value for a new holder', function () {
     }),
   });
   const claim = (value: string, holderId: string) => claimForNewHolder(
-    deps(), invoiceNumberClaimDecider, { scope: 'invoice_number-test', value, holderId, holderStream },
+    deps(), { decider: invoiceNumberClaimDecider, scope: 'invoice_number-test', value, holderId, holderStream },
     { streamId: holderStream(holderId), events: [created(holderId)] }, {},
   );
   const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);

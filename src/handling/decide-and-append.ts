@@ -1,0 +1,100 @@
+import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
+import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
+import type { Ids } from '../ports/ids.ts';
+import { readAndFold, type Folded, type Upcast } from './read-and-fold.ts';
+
+export interface Handled<Event, State> {
+  events: Event[];
+  /** the stream's version after the command: what clients send back in If-Match */
+  version: number;
+  /** where read models must reach to show the effect; null when nothing was appended */
+  position: Position | null;
+  state: State;
+}
+
+/** Decided events as the store takes them: each with a new id and the command's metadata. */
+export function toNewEvents(deps: { ids: Ids }, events: readonly DomainEvent<string, object>[], metadata: EventMetadata): NewEvent[] {
+  return events.map((e) => ({ id: deps.ids.next(), type: e.type, data: e.data as Record<string, unknown>, metadata }));
+}
+
+/** A command, or how to make it from the state read (when it carries something read beside the stream). */
+export type CommandOf<Command, State> = Command | ((state: State) => Command | Promise<Command>);
+
+export const commandFor = <Command, State>(command: CommandOf<Command, State>, state: State): Command | Promise<Command> =>
+  typeof command === 'function' ? (command as (state: State) => Command | Promise<Command>)(state) : command;
+
+export interface DecideOptions<Event> {
+  metadata: EventMetadata;
+  /** the client's If-Match: a conflict is then a 412, never retried */
+  expectedVersion?: number;
+  /** the stream is named by an id made for this command: nothing to read, and no retry */
+  newStream?: boolean;
+  /**
+   * How many times a command without If-Match is decided again on the newer state when another
+   * write lands between the read and the append (0: the conflict is thrown). For streams several
+   * writers share, where a decision is idempotent so a repeat decides nothing.
+   */
+  retryOnConflict?: number;
+  /**
+   * Runs once the decider has accepted and before the append; a throw refuses the command with
+   * nothing appended (a quota is taken only for a command that will be written). It must be
+   * idempotent: a conflict after it may decide and run it again.
+   */
+  beforeAppend?: (events: Event[]) => Promise<void>;
+  upcast?: Upcast;
+}
+
+const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
+
+/**
+ * Read the stream, fold it, decide, append at the revision that was read. When the client sent
+ * If-Match, its version must equal the current one (else WrongExpectedRevision → 412); a write
+ * racing in between the read and the append fails the same way instead of being overwritten, or,
+ * with `retryOnConflict` and no If-Match, is decided again on the newer state.
+ */
+export async function decideAndAppend<Command, Event extends DomainEvent<string, object>, State>(
+  deps: { store: EventStore; ids: Ids },
+  streamId: string,
+  decider: Decider<Command, Event, State>,
+  command: CommandOf<Command, State>,
+  options: DecideOptions<Event>,
+): Promise<Handled<Event, State>> {
+  const retries = options.expectedVersion === undefined && !options.newStream ? (options.retryOnConflict ?? 0) : 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await decideOnce(deps, streamId, decider, command, options);
+    } catch (error) {
+      if (!(error instanceof WrongExpectedRevision) || attempt >= retries) throw error;
+      await pause(attempt);
+    }
+  }
+}
+
+async function decideOnce<Command, Event extends DomainEvent<string, object>, State>(
+  deps: { store: EventStore; ids: Ids },
+  streamId: string,
+  decider: Decider<Command, Event, State>,
+  command: CommandOf<Command, State>,
+  options: DecideOptions<Event>,
+): Promise<Handled<Event, State>> {
+  // a stream named by an id generated for this command cannot exist yet: skip the read, and let
+  // the no_stream append prove it
+  const read: Folded<State> = options.newStream
+    ? { state: decider.initialState, revision: -1, events: [] }
+    : await readAndFold(deps.store, streamId, decider, options.upcast);
+  const current = read.revision;
+  const stale = options.expectedVersion !== undefined && options.expectedVersion !== current;
+  const refuseStale = () => {
+    throw new WrongExpectedRevision(streamId, options.expectedVersion ?? current, current < 0 ? 'no_stream' : current);
+  };
+  // An existing stream checks If-Match before deciding; a missing one lets the decider answer
+  // first, so a client gets 404 for what does not exist rather than 412.
+  if (stale && current >= 0) refuseStale();
+  const state = read.state;
+  const events = decider.decide(await commandFor(command, state), state);
+  if (stale) refuseStale();
+  if (events.length === 0) return { events, version: current, position: null, state };
+  await options.beforeAppend?.(events);
+  const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), current < 0 ? 'no_stream' : current);
+  return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
+}

@@ -1,0 +1,54 @@
+import { expect } from 'chai';
+import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/**
+ * Issue 15, item 2: POST /invoices refuses bad content with a pure check before a number is taken
+ * (numbering-refusals.test.ts), and decides the create once, with the real number.
+ */
+describe('an invoice create decides once', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  let company: string;
+  let customerId: string;
+  const decide = invoiceDecider.decide;
+  let creates: string[] = [];
+  const year = String(new Date().getUTCFullYear());
+  const draft = (over: Record<string, unknown> = {}) => ({
+    issue_date: `${year}-05-04`, due_date: `${year}-05-18`, customer_id: customerId,
+    lines: [{ item_name: 'Servis', quantity: '1', unit_price: '10.00', vat_rate: '23' }], ...over,
+  });
+
+  before(async () => {
+    svc = await startTestService();
+    company = svc.demo.companies[0]!.id;
+    customerId = (await svc.call('POST', `/companies/${company}/customers`, { name: 'Odberateľ a.s.', vat_id: 'SK2020000004' })).body.id;
+    invoiceDecider.decide = (command, state) => {
+      if (command.type === 'CreateInvoice') creates.push(command.content.invoice_number);
+      return decide(command, state);
+    };
+  });
+  beforeEach(() => (creates = []));
+  after(async () => {
+    invoiceDecider.decide = decide;
+    await svc?.close();
+  });
+
+  it('from the series: one decide, with the number the invoice gets', async () => {
+    const created = await svc.call('POST', `/companies/${company}/invoices`, draft());
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(creates).to.deep.equal([created.body.invoice_number]);
+  });
+
+  it('with the client’s number: one decide', async () => {
+    const created = await svc.call('POST', `/companies/${company}/invoices`, draft({ invoice_number: 'ONCE-1' }));
+    expect(created.status, JSON.stringify(created.body)).to.equal(201);
+    expect(creates).to.deep.equal(['ONCE-1']);
+  });
+
+  it('a refused content is not decided at all: the pure check refuses it first', async () => {
+    const refused = await svc.call('POST', `/companies/${company}/invoices`, draft({ lines: [{ item_name: 'Servis', quantity: '1', unit_price: '10.00', vat_rate: '0' }] }));
+    expect(refused.status).to.equal(422);
+    expect(creates).to.deep.equal([]);
+  });
+});

@@ -1,0 +1,118 @@
+import { expect } from 'chai';
+import pg from 'pg';
+import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
+import { claimStream } from '../../events/claims.ts';
+import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
+import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
+import { handleCommand } from '../../src/handling/command-handler.ts';
+import { readAndFold } from '../../src/handling/read-and-fold.ts';
+import { randomIds } from '../../src/ports/ids.ts';
+import { freshDatabase, type TestDatabase } from '../support/database.ts';
+
+type Added = DomainEvent<'Added', { n: number }>;
+type Add = { type: 'Add'; n: number };
+let decided = 0;
+const counter: Decider<Add, Added, { total: number }> = {
+  initialState: { total: 0 },
+  decide: (command) => (decided++, [{ type: 'Added', data: { n: command.n } }]),
+  evolve: (state, event) => ({ total: state.total + event.data.n }),
+};
+const added = (n: number): NewEvent => ({ id: crypto.randomUUID(), type: 'Added', data: { n }, metadata: {} });
+const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
+
+describe('handleCommand: the one command path', function () {
+  let database: TestDatabase;
+  let pool: pg.Pool;
+  let store: EventStore;
+  let stream = '';
+  let n = 0;
+
+  /** A store where another writer appends to the stream just before each of our next `races` appends. */
+  const racing = (races: number): EventStore =>
+    Object.assign(Object.create(store) as EventStore, {
+      append: async (...args: Parameters<EventStore['append']>) => {
+        if (races-- > 0) await store.append(args[0], [added(100)], 'any');
+        return store.append(...args);
+      },
+    });
+
+  before(async () => {
+    database = await freshDatabase();
+    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
+    store = await createEventStore({ pool });
+  });
+  beforeEach(async () => {
+    stream = `counter-${++n}-${crypto.randomUUID()}`;
+    decided = 0;
+    await store.append(stream, [added(1)], 'no_stream');
+  });
+  after(async () => {
+    await store.close();
+    await pool.end();
+    await database.drop();
+  });
+
+  it('decides again on the newer state when another write lands between the read and the append', async () => {
+    const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    expect(decided).to.equal(2);
+    expect(handled.state.total).to.equal(106);
+    expect(handled.version).to.equal(2);
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 5]);
+  });
+
+  it('without retryOnConflict a lost race is the conflict, and nothing of the command is written', async () => {
+    const error = await refusal(handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {} }));
+    expect(error).to.be.instanceOf(WrongExpectedRevision);
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100]);
+  });
+
+  it('with If-Match a lost race stays a conflict (412), never decided again', async () => {
+    const error = await refusal(handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, {
+      metadata: {}, expectedVersion: 0, retryOnConflict: 3,
+    }));
+    expect(error).to.be.instanceOf(WrongExpectedRevision);
+    expect(decided).to.equal(1);
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100]);
+  });
+
+  it('gives up after the bounded number of retries', async () => {
+    const error = await refusal(handleCommand({ store: racing(10), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 2 }));
+    expect(error).to.be.instanceOf(WrongExpectedRevision);
+    expect(decided).to.equal(3);
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 100, 100]);
+  });
+
+  it('with a claim: of two concurrent creates with one value exactly one wins; the other writes nothing', async () => {
+    const claimDecider = uniqueClaimDecider((value, holder) => new DomainError('value_taken', 409, `${value} is held by ${holder}`));
+    const value = `v-${crypto.randomUUID()}`;
+    const create = (holderId: string) => handleCommand(
+      { store, ids: randomIds, clock: { now: () => new Date() } }, `holder-${holderId}`, counter, { type: 'Add', n: 1 },
+      { metadata: {}, newStream: true, claim: { decider: claimDecider, scope: 'test', value, holderId, holderStream: (h) => `holder-${h}` } },
+    );
+    const outcomes = await Promise.allSettled([create('a'), create('b')]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.flatMap((o) => (o.status === 'rejected' ? [o.reason as unknown] : []));
+    expect(won).to.have.length(1);
+    expect(lost).to.have.length(1);
+    expect(lost[0]).to.be.instanceOf(DomainError).with.property('code', 'value_taken');
+    const claims = await store.readStream(claimStream('test', value));
+    expect(claims).to.have.length(1);
+    const winner = String(claims[0]?.data.holder_id);
+    const loser = winner === 'a' ? 'b' : 'a';
+    expect(await store.readStream(`holder-${winner}`)).to.have.length(1);
+    expect(await store.readStream(`holder-${loser}`)).to.deep.equal([]);
+  });
+
+  it('readAndFold folds what the upcast makes of stored events', async () => {
+    // an older shape: { amount } where the decider now folds { n }
+    await store.append(stream, [{ id: crypto.randomUUID(), type: 'Added', data: { amount: 7 }, metadata: {} }], 0);
+    const upcast = (e: Awaited<ReturnType<EventStore['readStream']>>[number]) =>
+      'amount' in e.data ? { ...e, data: { n: e.data.amount } } : e;
+    const folded = await readAndFold(store, stream, counter, upcast);
+    expect(folded.state.total).to.equal(8);
+    expect(folded.revision).to.equal(1);
+    expect((await readAndFold(store, `missing-${crypto.randomUUID()}`, counter)).revision).to.equal(-1);
+  });
+});
