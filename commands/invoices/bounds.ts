@@ -16,7 +16,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { InvalidFields, type FieldProblem } from '../shared/invalid-fields.ts';
-import type { InvoiceContent } from './model.ts';
+import type { InvoiceContent, InvoiceTotals } from './model.ts';
 import { Dec, parseDecimal } from './money.ts';
 import { computeTotals } from './totals.ts';
 
@@ -26,8 +26,12 @@ export const MAX_AMOUNT = new Dec('999999999999.99');
 
 const beyond = (value: Decimal, max: Decimal) => value.abs().greaterThan(max);
 
-/** Throws InvalidFields (422 with `loc`) when the content carries a number beyond the bounds. */
-export function checkBounds(content: InvoiceContent): void {
+/**
+ * Throws InvalidFields (422 with `loc`) when the content carries a number beyond the bounds;
+ * answers the totals it computed to check them (null when a decimal is not valid), so the
+ * decider does not compute them again.
+ */
+export function checkBounds(content: InvoiceContent): InvoiceTotals | null {
   const problems: FieldProblem[] = [];
   const problem = (loc: (string | number)[], msg: string, input: unknown) => problems.push({ loc: ['body', ...loc], msg, type: 'value_error', input });
 
@@ -44,7 +48,7 @@ export function checkBounds(content: InvoiceContent): void {
   if (problems.length > 0) throw new InvalidFields(problems);
 
   const totals = totalsOf(content);
-  if (!totals) return;
+  if (!totals) return null;
   totals.lines.forEach((amounts, i) => {
     const named = Object.entries({
       'quantity × unit_price': amounts.line_gross_before_discount, discount: amounts.discount, line_net: amounts.line_net,
@@ -66,6 +70,7 @@ export function checkBounds(content: InvoiceContent): void {
     problem(['lines'], `the invoice's ${over[0]} comes to ${over[1]}, beyond the largest amount an invoice carries (±${MAX_AMOUNT.toFixed()}); split it into several invoices`, over[1]);
     throw new InvalidFields(problems);
   }
+  return totals;
 }
 
 /** The totals, or null when a decimal is not valid: the rules refuse that one (SK-J-02). */

@@ -4,7 +4,7 @@ import { DomainError } from '../shared/domain-error.ts';
 import { checkBounds } from './bounds.ts';
 import type { CodeLists } from './code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
-import type { InvoiceContent, RuleFinding } from './model.ts';
+import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
 import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from './state.ts';
@@ -61,17 +61,18 @@ export const invoiceNotFound = () => new DomainError('invoice_not_found', 404, '
  * decider checks every content with it; a create runs it before a number is reserved, so a refused
  * request consumes none.
  */
-export function checkInvoiceContent(content: InvoiceContent, lists: CodeLists): RuleFinding[] {
-  checkBounds(content);
+export function checkInvoiceContent(content: InvoiceContent, lists: CodeLists): { findings: RuleFinding[]; totals: InvoiceTotals } {
+  const bounded = checkBounds(content);
   const findings: RuleFinding[] = checkInvoice(content, lists);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
-  return findings;
+  // bounds computed them already, unless a decimal was invalid, which the rules refuse (SK-J-02)
+  return { findings, totals: bounded ?? computeTotals(content) };
 }
 
 /** Totals and warnings of content the rules accept (checkInvoiceContent). */
 function priced(content: InvoiceContent, lists: CodeLists) {
-  const warnings = checkInvoiceContent(content, lists);
-  return { totals: computeTotals(content), warnings };
+  const { findings, totals } = checkInvoiceContent(content, lists);
+  return { totals, warnings: findings };
 }
 
 export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, InvoiceState> = {
