@@ -7,7 +7,7 @@ import { ephemeralSigningKeyPem } from '../src/identity/ephemeral-key.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import type { Position } from '../src/eventstore/port.ts';
 import { createApp } from '../src/http/app.ts';
-import { openServices, type Services } from '../src/services.ts';
+import { openService, type Service } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { percentile } from './stats.ts';
 
@@ -46,7 +46,7 @@ async function listen(app: { callback(): Parameters<typeof createServer>[1] }): 
 }
 
 /** `count` organisations on `plan`, each with a workspace, an admin user and an API key, visible in the read models. */
-async function organisations(services: Services, plan: string, count: number): Promise<Omit<Identity, 'token'>[]> {
+async function organisations(services: Service, plan: string, count: number): Promise<Omit<Identity, 'token'>[]> {
   const made: Omit<Identity, 'token'>[] = [];
   const positions: (Position | null)[] = [];
   for (let i = 0; i < count; i++) {
@@ -125,7 +125,7 @@ async function compare(apps: { off: string; on: string }, row: Row, durationMs: 
 }
 
 /** The limiter's own step: `take` on the bucket store, with limits no bucket reaches, 16 at once. */
-async function storeAlone(services: Services, durationMs: number, clients: number): Promise<void> {
+async function storeAlone(services: Service, durationMs: number, clients: number): Promise<void> {
   const latencies: number[] = [];
   const prefix = `bench:${randomUUID()}:`;
   const started = performance.now();
@@ -152,7 +152,7 @@ async function benchOne(label: string, databaseUrl: string, redisUrl: string | u
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   const identity = { ...defaults.identity, rateLimit: true, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
   const config: Config = { ...defaults, databaseUrl, redisUrl, identity };
-  const services = await openServices(config, { log: pino({ level: 'silent' }), runReactors: false });
+  const services = await openService(config, { log: pino({ level: 'silent' }), runReactors: false });
   const on = await listen(createApp(services));
   const off = await listen(createApp({ ...services, config: { ...config, identity: { ...identity, rateLimit: false } } }));
   try {

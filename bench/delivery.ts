@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
-import { openServices } from '../src/services.ts';
+import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { percentile } from './stats.ts';
 
@@ -21,7 +21,7 @@ async function benchOne(label: string, databaseUrl: string, count: number): Prom
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse a burst of 1,000 from one key; its cost is what `bench auth` measures
   const config = { ...defaults, databaseUrl, identity: { ...defaults.identity, rateLimit: false }, delivery: { ...defaults.delivery, sandboxDeliveryStatusDelayMs: 0, fsSandboxDelayMs: 0 } };
-  const services = await openServices(config, { log: pino({ level: 'silent' }) });
+  const services = await openService(config, { log: pino({ level: 'silent' }) });
   const server = createServer(createApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
-import { openServices } from '../src/services.ts';
+import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { loadFromAnotherProcess } from './load.ts';
 import { percentile, watchCpu } from './stats.ts';
@@ -27,7 +27,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse most of 16 clients' creates from one key; its cost is what `bench auth` measures
   const identity = { ...defaults.identity, rateLimit: false };
-  const services = await openServices({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });
+  const services = await openService({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });
   const server = createServer(createApp(services).callback());
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;

@@ -4,11 +4,11 @@ import { START } from './eventstore/port.ts';
 import { createApp } from './http/app.ts';
 import { API_PREFIX } from './http/prefix.ts';
 import { createHttpServer } from './http/server.ts';
-import { openServices } from './services.ts';
+import { openService } from './service.ts';
 
-// Composition root: configuration, databases, read models, HTTP. `npm start`.
+// `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
 const config = loadConfig();
-const services = await openServices(config);
+const services = await openService(config);
 const { log } = services;
 // the signing key now, not at the first sign-in: a deployment without one must not start
 await services.identity.ring().catch(async (error: unknown) => {

@@ -9,13 +9,14 @@ import { findUser } from '../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../projections/tenancy/rows.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { newTotpSecret, totpUri, verifyTotp } from '../identity/totp.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
 import { hashPassword, verifyPassword } from './credentials.ts';
 import { requestMetadata } from './metadata.ts';
 import { accountKey, currentCredentials, notLockedOut } from './sign-in.ts';
 import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'auth'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials };
 type Request = { actor: Actor; requestId: string };
 /** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
 type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };

@@ -3,11 +3,11 @@ import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
 import { apiKeyStream } from '../../events/tenancy.ts';
 import type { Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { requestMetadata } from './metadata.ts';
 import { issueApiKey } from './tenancy.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 type Request = { actor: Actor; requestId: string };
 
 export async function createApiKey(deps: Deps, request: Request & { name: string; scopes?: string[]; expiresInDays?: number | null }) {

@@ -5,10 +5,10 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { customerStream, type CustomerFields } from '../../events/customers.ts';
 import type { Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { requestMetadata } from './metadata.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 
 export interface Registered {
   customer_id: string;

@@ -5,13 +5,16 @@ import { invoiceStream } from '../../events/invoices.ts';
 import { findSentInvoiceByMessage } from '../../projections/invoices/queries.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { FsAuthority } from '../network/fs-authority.ts';
+import type { PeppolNetwork } from '../network/peppol-network.ts';
+import type { UsageCounts } from './usage.ts';
 import { INVOICE_RETRIES, decideOnInvoice, systemMetadata } from './invoice-commands.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { requestMetadata } from './metadata.ts';
 import { countInvoice } from './usage.ts';
 
-export type DeliveryDeps = InvoiceDeps & Pick<Services, 'network' | 'fs' | 'usage'>;
+export type DeliveryDeps = InvoiceDeps & { network: PeppolNetwork; fs: FsAuthority; usage: UsageCounts };
 
 interface ClientRequest {
   actor: Actor;
@@ -76,7 +79,7 @@ export async function markInvoiceSent(
  * knows the message the callback is refused (the caller retries).
  */
 export async function confirmPeppolDelivery(
-  deps: Pick<Services, 'store' | 'ids' | 'readModels'>,
+  deps: Pick<Core, 'store' | 'ids' | 'readModels'>,
   status: { message_id: string; delivered_at: string },
 ): Promise<void> {
   const invoice = await findSentInvoiceByMessage(deps.readModels, status.message_id);

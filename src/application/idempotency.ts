@@ -6,9 +6,9 @@ import { idempotencyStream } from '../../events/idempotency.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { resourceIdOf, withResourceSeed } from '../ports/ids.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 
 /** One request under an Idempotency-Key: the key is scoped (an organisation; SAPI-SK names its own). */
 export interface IdempotentRequest {

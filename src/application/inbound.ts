@@ -5,7 +5,7 @@ import { findCompanyByParticipant } from '../../projections/tenancy/queries.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import { PeppolRefusedError, type OutboundPeppolMessage } from '../network/peppol-network.ts';
 import { readSbdh } from '../network/peppol/sbdh.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { readUbl } from '../ubl/index.ts';
 import { systemMetadata } from './invoice-commands.ts';
 
@@ -16,7 +16,7 @@ import { systemMetadata } from './invoice-commands.ts';
  * message received twice (a sender retrying after a lost receipt) is one invoice.
  * A message we cannot read is refused for good (PeppolRefusedError).
  */
-export async function receivePeppolMessage(deps: Pick<Services, 'store' | 'ids' | 'readModels' | 'clock'>, message: OutboundPeppolMessage): Promise<{ invoice_id: string }> {
+export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'>, message: OutboundPeppolMessage): Promise<{ invoice_id: string }> {
   let envelope;
   let document;
   try {

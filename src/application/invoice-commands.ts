@@ -2,9 +2,9 @@ import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/dec
 import { invoiceStream } from '../../events/invoices.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 
-type Deps = Pick<Services, 'store' | 'ids'>;
+type Deps = Pick<Core, 'store' | 'ids'>;
 
 /** Metadata of what the service does by itself (reactors, network callbacks). */
 export function systemMetadata(component: string, causationId?: string): EventMetadata {

@@ -7,7 +7,8 @@ import { invoiceStream } from '../../events/invoices.ts';
 import type { Position, RecordedEvent } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import { foldRecorded } from '../handling/read-and-fold.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { ValidatorSource } from '../validation/index.ts';
 import { buildUbl } from '../ubl/index.ts';
 import type { Finding, ValidationReport } from '../validation/index.ts';
 import type { InvoiceDeps } from './invoices.ts';
@@ -20,7 +21,7 @@ export type LoadedInvoice = { state: Exclude<InvoiceState, { status: 'none' }>; 
  * `asOf` replays only the events recorded by then. Another organisation's or company's is not found.
  */
 export async function loadInvoice(
-  deps: Pick<Services, 'store'>,
+  deps: Pick<Core, 'store'>,
   scope: { organisationId: string; companyId: string | null },
   invoiceId: string,
   asOf?: Date,
@@ -50,7 +51,7 @@ const asRuleFinding = (f: Finding): RuleFinding & { location: string; source: st
  * that was checked: a change in between makes it 412, never a stale validation).
  */
 export async function validateInvoice(
-  deps: InvoiceDeps & Pick<Services, 'validator'>,
+  deps: InvoiceDeps & { validator: ValidatorSource },
   request: { actor: Actor; requestId: string; companyId: string; invoiceId: string },
 ) {
   const invoice = await loadInvoice(deps, { organisationId: request.actor.organisationId, companyId: request.companyId }, request.invoiceId);

@@ -20,11 +20,23 @@ import type { InvoiceRequest } from '../../schemas/invoices.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand, type Handled } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Lookups } from './lookups.ts';
+import type { SeriesReservations } from './series-cache.ts';
 import { buyerOf } from './lookups.ts';
 import { requestMetadata } from './metadata.ts';
 
-export type InvoiceDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'series' | 'lookups'> & { codeLists: CodeLists };
+export type InvoiceDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { series: SeriesReservations; lookups: Lookups; codeLists: CodeLists };
+
+/** What the invoice routes are given: the core, the number series, the lookups, and the code lists (null when they are not loaded). */
+export type InvoicingDeps = Core & { series: SeriesReservations; lookups: Lookups; codeLists: CodeLists | null };
+
+/** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
+export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
+  const { codeLists } = deps;
+  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  return { ...deps, codeLists };
+}
 
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);

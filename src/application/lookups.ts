@@ -6,7 +6,7 @@ import { getCustomer } from '../../projections/customer-directory/queries.ts';
 import { findCompany } from '../../projections/tenancy/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { WrittenOnce } from '../readmodel/written-once.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 
 /** A directory customer as an invoice's buyer: who may use it, and the party block it gives. */
 export interface Buyer {
@@ -28,7 +28,7 @@ export interface Lookups {
 
 export const newLookups = (): Lookups => ({ companies: new WrittenOnce(), buyers: new WrittenOnce() });
 
-type Deps = Pick<Services, 'readModels' | 'lookups'>;
+type Deps = Pick<Core, 'readModels'> & { lookups: Lookups };
 
 /** The caller's company, or 404 (also for another organisation's). */
 export async function companyOf(deps: Deps, actor: Actor, companyId: string): Promise<CompanyRow> {

@@ -8,12 +8,13 @@ import { handleCommand } from '../handling/command-handler.ts';
 import { matchesStoredHash, sameSecret } from '../identity/compare.ts';
 import type { SigningKeyRing } from '../identity/signing-keys.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken } from '../identity/tokens.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
 import { newSecret, sha256Hex } from './credentials.ts';
 import { requestMetadata } from './metadata.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels'>;
-type RevokingDeps = Deps & Pick<Services, 'auth'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'>;
+type RevokingDeps = Deps & { auth: Credentials };
 type Request = { actor: Actor; requestId: string };
 
 /** POST /oauth2/clients: the secret is returned here once; only its SHA-256 is kept. */

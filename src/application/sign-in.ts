@@ -15,7 +15,8 @@ import type { SigningKeyRing } from '../identity/signing-keys.ts';
 import type { InvalidCredentialGuard } from '../limits/invalid-credential-guard.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken } from '../identity/tokens.ts';
 import { verifyTotp } from '../identity/totp.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
 import { hashPassword, verifyPassword } from './credentials.ts';
 import { systemMetadata } from './tenancy.ts';
 
@@ -24,7 +25,7 @@ import { systemMetadata } from './tenancy.ts';
  * guard's buckets: 10 at once, then one more every 30 s), so guessing is slow even from many
  * addresses; the per-address rate limit alone would not stop a distributed guess.
  */
-export type SignInDeps = Pick<Services, 'store' | 'ids' | 'clock' | 'readModels' | 'auth'> & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
+export type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
 
 export interface TokenPair {
   access_token: string;
@@ -53,7 +54,7 @@ let decoy: Promise<string> | undefined;
 const decoyHash = () => (decoy ??= hashPassword(`decoy-${Math.random()}`));
 
 /** The user's credentials as their stream says now (no read-model lag: a changed password counts at once). */
-export async function currentCredentials(deps: Pick<Services, 'store'>, userId: string): Promise<UserCredentialsState> {
+export async function currentCredentials(deps: Pick<Core, 'store'>, userId: string): Promise<UserCredentialsState> {
   return (await readAndFold(deps.store, userCredentialsStream(userId), userCredentialsDecider)).state;
 }
 

@@ -14,10 +14,10 @@ import {
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import { claimUnique } from '../handling/unique-claim.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { hashPassword, newApiKey, newSecret, sha256Hex } from './credentials.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 
 /** Metadata of what the service does by itself (bootstrap, CLI), not on behalf of a request. */
 export const systemMetadata = (component: string): EventMetadata => ({

@@ -3,14 +3,14 @@ import { usageStream, type InvoiceCounted, type UsageSource } from '../../events
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
 import type { EventMetadata, EventStore } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { GroupCommit } from './group-commit.ts';
 
 /** An organisation's month is one stream that every send of the organisation counts on: group-committed. */
 export type UsageCounts = GroupCommit<CountInvoice, InvoiceCounted, UsageState>;
 export const usageCounts = (deps: { store: EventStore; ids: Ids }): UsageCounts => new GroupCommit(deps, usageDecider);
 
-type Deps = Pick<Services, 'clock' | 'readModels' | 'usage'>;
+type Deps = Pick<Core, 'clock' | 'readModels'> & { usage: UsageCounts };
 
 /**
  * Counts an invoice against its organisation's monthly quota (402 usage_limit_exceeded at the

@@ -1,7 +1,7 @@
 import { loadConfig } from '../config.ts';
 import { createDemo, describeDemo, writeDemoCredentials } from '../demo/bootstrap.ts';
 import { API_PREFIX } from '../http/prefix.ts';
-import { openServices } from '../services.ts';
+import { openService } from '../service.ts';
 
 /**
  * `demo`: creates the demo organisations, companies and keys in the configured database
@@ -10,7 +10,7 @@ import { openServices } from '../services.ts';
  */
 export async function run(): Promise<number> {
   const config = loadConfig();
-  const services = await openServices(config);
+  const services = await openService(config);
   try {
     const credentials = await createDemo(services, `http://${config.host}:${config.port}${API_PREFIX}`);
     const file = await writeDemoCredentials(config.dataDir, credentials);

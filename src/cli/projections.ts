@@ -1,6 +1,6 @@
 import { loadConfig } from '../config.ts';
 import type { ParkedEvent } from '../readmodel/failures.ts';
-import { openServices } from '../services.ts';
+import { openService } from '../service.ts';
 
 const usage = 'usage: npm run cli -- projections status | rebuild [name...]';
 
@@ -19,7 +19,7 @@ export async function run(args: string[]): Promise<number> {
     console.error(usage);
     return 2;
   }
-  const services = await openServices(loadConfig(), { runProjections: false });
+  const services = await openService(loadConfig(), { runProjections: false });
   try {
     const runner = services.projections;
     const unknown = names.filter((n) => !runner.projectors.some((p) => p.name === n));

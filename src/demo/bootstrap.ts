@@ -12,7 +12,8 @@ import {
   registerCompany,
   systemMetadata,
 } from '../application/tenancy.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { ProjectionRunner } from '../readmodel/projection-runner.ts';
 import { randomSandboxIdentity } from './identifiers.ts';
 
 export interface DemoCompany extends CompanyFields {
@@ -39,7 +40,10 @@ const metadata = systemMetadata('demo-bootstrap');
 /** A password that meets the spec's policy: upper, lower, digit and special character. */
 const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
 
-async function sandboxCompany(services: Services, organisationId: string, workspaceId: string, name: string, positions: (Position | null)[]): Promise<DemoCompany> {
+/** What the demo writes with: the store, and the read models it waits for before it answers. */
+export type DemoDeps = Pick<Core, 'store' | 'ids' | 'clock'> & { projections: Pick<ProjectionRunner, 'shown'> };
+
+async function sandboxCompany(services: DemoDeps, organisationId: string, workspaceId: string, name: string, positions: (Position | null)[]): Promise<DemoCompany> {
   const identity = randomSandboxIdentity();
   const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity } }, metadata);
   const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
@@ -58,7 +62,7 @@ async function sandboxCompany(services: Services, organisationId: string, worksp
  * key and SAPI-SK credentials per company, plus a second organisation with one company and its
  * own key (to see that organisations cannot see each other). Waits until read models show it all.
  */
-export async function createDemo(services: Services, baseUrl: string): Promise<DemoCredentials> {
+export async function createDemo(services: DemoDeps, baseUrl: string): Promise<DemoCredentials> {
   const { organisation_id } = await createOrganisation(services, 'Demo Organizácia s.r.o.', DEMO_PLAN, metadata);
   const { workspace_id } = await createWorkspace(services, organisation_id, 'Hlavný workspace', metadata);
   const admin = { email: `admin+${organisation_id.slice(0, 8)}@demo.example.sk`, password: demoPassword() };

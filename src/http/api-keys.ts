@@ -7,7 +7,8 @@ import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ApiKeyRevoked, ApiKeyU
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-keys.ts';
 import type { Position } from '../eventstore/port.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverApiKeyCreate } from './idempotent-recovery.ts';
@@ -17,8 +18,8 @@ const KeyParams = Type.Object({ key_id: Uuid });
 const forbidden = { description: '`insufficient_role`: only an admin (or an API key, which acts as admin) manages keys', schema: ErrorBody };
 const notFound = { description: '`api_key_not_found`: no such key in this organisation', schema: ErrorBody };
 
-export function apiKeyRoutes(services: Services): Route[] {
-  const { readModels, projections, config, auth } = services;
+export function apiKeyRoutes(deps: Core & { auth: Credentials }): Route[] {
+  const { readModels, projections, config, auth } = deps;
 
   const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
   function body(row: ApiKeyRecord): ApiKey {
@@ -38,18 +39,18 @@ export function apiKeyRoutes(services: Services): Route[] {
   }
 
   return [
-    idempotent(services, defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/api-keys', operationId: 'createApiKey', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'Create an API key (the key is in the answer, once)',
       description: 'For admins (a signed-in admin, or an API key, which acts as admin). Only the SHA-256 of the key is stored: the `api_key` in this answer cannot be shown again.',
       body: ApiKeyCreate,
       responses: { 201: { description: 'the key record and, once, the key', schema: ApiKeyCreated }, 403: forbidden },
       async handle({ body: input, actor, requestId }) {
-        const created = await createApiKey(services, { actor, requestId, name: input.name, scopes: input.scopes, expiresInDays: input.expires_in_days });
+        const created = await createApiKey(deps, { actor, requestId, name: input.name, scopes: input.scopes, expiresInDays: input.expires_in_days });
         const row = await readAfter(created.position, actor, created.api_key_id);
         return { status: 201, body: { ...body(row), api_key: created.api_key }, headers: { location: `${API_PREFIX}/api-keys/${row.id}` } };
       },
-    }), { secretFields: ['api_key'], recover: recoverApiKeyCreate(services) }),
+    }), { secretFields: ['api_key'], recover: recoverApiKeyCreate(deps) }),
     defineRoute({
       method: 'GET', path: '/api-keys', operationId: 'listApiKeys', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'The organisation\'s API keys, without secrets',
@@ -64,7 +65,7 @@ export function apiKeyRoutes(services: Services): Route[] {
       params: KeyParams, body: ApiKeyUpdate,
       responses: { 200: { description: 'the key record', schema: ApiKey }, 403: forbidden, 404: notFound, 409: { description: '`api_key_revoked`', schema: ErrorBody } },
       async handle({ params, body: input, actor, requestId }) {
-        const position = await updateApiKey(services, { actor, requestId, apiKeyId: params.key_id, name: input.name, scopes: input.scopes });
+        const position = await updateApiKey(deps, { actor, requestId, apiKeyId: params.key_id, name: input.name, scopes: input.scopes });
         return { status: 200, body: body(await readAfter(position, actor, params.key_id)) };
       },
     }),
@@ -75,7 +76,7 @@ export function apiKeyRoutes(services: Services): Route[] {
       params: KeyParams,
       responses: { 200: { description: 'acknowledgement', schema: ApiKeyRevoked }, 403: forbidden, 404: notFound },
       async handle({ params, actor, requestId }) {
-        const position = await revokeApiKey(services, { actor, requestId, apiKeyId: params.key_id });
+        const position = await revokeApiKey(deps, { actor, requestId, apiKeyId: params.key_id });
         // forget only once the read model has it: a lookup in between would cache the key again
         if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['api-keys']);
         auth.apiKeys.forget(params.key_id);

@@ -3,7 +3,10 @@ import { PASSWORD_MAX_LENGTH } from '../../commands/identity/password-policy.ts'
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { changePassword, confirmOrDisableTotp, enrolTotp, me } from '../application/account.ts';
 import { login, loginWithTotp, logout, refresh } from '../application/sign-in.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
+import type { Limits } from '../limits/limits.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 320 });
@@ -35,9 +38,9 @@ const accountLocked = unauthorized('`too_many_attempts`: wrong tries count with 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /** /auth/*: sign-in and the signed-in user's account. JWT only: an API key here is 401 jwt_required. */
-export function authRoutes(services: Services): Route[] {
-  const signIn = async () => ({ ...services, ring: await services.identity.ring(), attempts: services.limits.guard });
-  const checking = { ...services, attempts: services.limits.guard };
+export function authRoutes(deps: Core & { auth: Credentials; identity: SigningKeys; limits: Limits }): Route[] {
+  const signIn = async () => ({ ...deps, ring: await deps.identity.ring(), attempts: deps.limits.guard });
+  const checking = { ...deps, attempts: deps.limits.guard };
   return [
     defineRoute({
       method: 'POST', path: '/auth/login', operationId: 'login', tags: ['auth'], auth: 'sign_in',
@@ -71,7 +74,7 @@ export function authRoutes(services: Services): Route[] {
       async handle({ body }) {
         const position = await logout(await signIn(), { refresh_token: body.refresh_token });
         // answered once announced: the projector sends the notice to the other instances as it commits
-        if (position) await services.projections.caughtUp(position, services.config.readYourWritesTimeoutMs, ['identity']);
+        if (position) await deps.projections.caughtUp(position, deps.config.readYourWritesTimeoutMs, ['identity']);
         return { status: 200, body: { message: 'signed out' } };
       },
     }),
@@ -79,7 +82,7 @@ export function authRoutes(services: Services): Route[] {
       method: 'GET', path: '/auth/me', operationId: 'me', tags: ['auth'], auth: 'user',
       summary: 'The signed-in user',
       responses: { 200: { description: 'the user', schema: Me }, 401: unauthorized('`jwt_required`, `invalid_token`') },
-      handle: async ({ actor }) => ({ status: 200, body: await me(services, actor) }),
+      handle: async ({ actor }) => ({ status: 200, body: await me(deps, actor) }),
     }),
     defineRoute({
       method: 'POST', path: '/auth/password', operationId: 'changePassword', tags: ['auth'], auth: 'user',
@@ -97,7 +100,7 @@ export function authRoutes(services: Services): Route[] {
       summary: 'Start two-factor enrolment (TOTP)',
       description: 'Answers the secret and an otpauth:// URI for an authenticator app; two-factor is on once POST /auth/2fa/confirm gets a code.',
       responses: { 200: { description: 'the secret', schema: Type.Object({ secret: Type.String(), otpauth_uri: Type.String() }) }, 409: { description: '`totp_already_enabled`', schema: ErrorBody } },
-      handle: async ({ actor, requestId }) => ({ status: 200, body: await enrolTotp(services, { actor, requestId }), headers: NO_STORE }),
+      handle: async ({ actor, requestId }) => ({ status: 200, body: await enrolTotp(deps, { actor, requestId }), headers: NO_STORE }),
     }),
     defineRoute({
       method: 'POST', path: '/auth/2fa/confirm', operationId: 'confirmTotp', tags: ['auth'], auth: 'user',

@@ -8,7 +8,7 @@ import { ErrorBody, Page, Uuid } from '../../schemas/common/index.ts';
 import { Customer, CustomerCreate, CustomerListQuery, CustomerListRow, CustomerMatch, CustomerSearchQuery } from '../../schemas/customers.ts';
 import { archiveCustomer, registerCustomer, type Registered } from '../application/customers.ts';
 import type { Position } from '../eventstore/port.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
@@ -35,8 +35,8 @@ const CompanyParams = Type.Object({ company_id: Uuid });
 const CustomerParams = Type.Object({ company_id: Uuid, customer_id: Uuid });
 const notFound = { description: 'company or customer not found (or of another organisation)', schema: ErrorBody };
 
-export function customerRoutes(services: Services): Route[] {
-  const { readModels, projections, config } = services;
+export function customerRoutes(deps: Core): Route[] {
+  const { readModels, projections, config } = deps;
 
   /** A company of the caller's organisation, as the scope of its customers; 404 otherwise. */
   async function companyScope(actor: Actor, companyId: string): Promise<CustomerScope> {
@@ -51,7 +51,7 @@ export function customerRoutes(services: Services): Route[] {
   }
 
   async function create(actor: Actor, requestId: string, scope: CustomerScope, input: CustomerCreate) {
-    const registered = await registerCustomer(services, { actor, requestId, companyId: scope.companyId, input });
+    const registered = await registerCustomer(deps, { actor, requestId, companyId: scope.companyId, input });
     const row = await readAfter(registered.position, scope, registered.customer_id);
     const body = row ? customerBody(row) : registeredBody(registered);
     const location = scope.companyId
@@ -66,21 +66,21 @@ export function customerRoutes(services: Services): Route[] {
   };
 
   return [
-    idempotent(services, defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/customers', operationId: 'createCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add a customer to the directory',
       description: 'VAT ID unique in the organisation (409). Identifiers are checked by their Slovak rules: IČO check digit, DIČ 10 digits, IČ DPH = SK + DIČ divisible by 11.',
       params: CompanyParams, body: CustomerCreate,
       responses: { ...created, 404: notFound },
       handle: async ({ params, body, actor, requestId }) => create(actor, requestId, await companyScope(actor, params.company_id), body),
-    }), { recover: recoverCustomerCreate(services, registeredBody) }),
-    idempotent(services, defineRoute({
+    }), { recover: recoverCustomerCreate(deps, registeredBody) }),
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/customers', operationId: 'createOrganisationCustomer', tags: ['customers'], auth: 'api', permission: 'customers.write',
       summary: 'Add an organisation-wide customer (visible to every company)',
       body: CustomerCreate,
       responses: created,
       handle: async ({ body, actor, requestId }) => create(actor, requestId, { organisationId: actor.organisationId, companyId: null }, body),
-    }), { recover: recoverCustomerCreate(services, registeredBody) }),
+    }), { recover: recoverCustomerCreate(deps, registeredBody) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/customers', operationId: 'listCustomers', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'List customers: the company’s and the organisation-wide ones',
@@ -134,7 +134,7 @@ export function customerRoutes(services: Services): Route[] {
       },
       async handle({ params, actor, requestId, ifMatch }) {
         const scope = await companyScope(actor, params.company_id);
-        const archived = await archiveCustomer(services, { actor, requestId, companyId: scope.companyId, customerId: params.customer_id, expectedVersion: ifMatch });
+        const archived = await archiveCustomer(deps, { actor, requestId, companyId: scope.companyId, customerId: params.customer_id, expectedVersion: ifMatch });
         const row = await readAfter(archived.position, scope, params.customer_id);
         if (!row) throw new DomainError('customer_not_found', 404, 'customer not found');
         const body = customerBody(row);

@@ -9,12 +9,12 @@ import type { RuleFinding } from '../../commands/invoices/model.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { runIdempotently, type Outcome } from '../application/idempotency.ts';
 import { requestMetadata } from '../application/metadata.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import type { RouteResult } from './platform/index.ts';
 import type { Route } from './route.ts';
 import type { RouteHeaderDoc } from './platform/route.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'>;
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 /** what the handler did: answered, or refused (rethrown once its answer is kept) */
 type Ran = { answered: RouteResult } | { refused: unknown };
 

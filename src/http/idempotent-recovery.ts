@@ -9,7 +9,7 @@ import type { Customer } from '../../schemas/customers.ts';
 import type { Registered } from '../application/customers.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 import { domainEvent } from '../handling/read-and-fold.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { secretShownOnce, type Recover } from './idempotency.ts';
 import type { RouteResult } from './platform/index.ts';
 import { API_PREFIX } from './prefix.ts';
@@ -21,7 +21,7 @@ import { API_PREFIX } from './prefix.ts';
  * The routes pass their own body mappings in, so this file needs none of them.
  */
 
-type Deps = Pick<Services, 'store'>;
+type Deps = Pick<Core, 'store'>;
 
 /** The first event of a stream, with the version the request that wrote it left the stream at. */
 function firstWrite(events: RecordedEvent[]): { first: RecordedEvent; version: number } | null {

@@ -4,9 +4,12 @@ import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { markInvoiceSent, sendInvoice, type DeliveryDeps } from '../application/delivery.ts';
 import { companyOf } from '../application/lookups.ts';
-import type { Services } from '../services.ts';
+import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
+import type { PeppolNetwork } from '../network/peppol-network.ts';
+import type { FsAuthority } from '../network/fs-authority.ts';
+import type { UsageCounts } from '../application/usage.ts';
 import { getInvoice } from '../../projections/invoices/queries.ts';
-import { invoiceBody, invoiceDeps } from './invoices.ts';
+import { invoiceBody } from './invoices.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverSend } from './idempotent-recovery.ts';
@@ -28,12 +31,12 @@ const queuedAnswer = (invoiceId: string, status: string) => ({
 });
 
 /** Send and mark-sent: the two ways an invoice leaves draft for good. */
-export function invoiceDeliveryRoutes(services: Services): Route[] {
-  const deps = (): DeliveryDeps => ({ ...invoiceDeps(services), network: services.network, fs: services.fs, usage: services.usage });
-  const { projections, config, readModels } = services;
+export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNetwork; fs: FsAuthority; usage: UsageCounts }): Route[] {
+  const delivering = (): DeliveryDeps => ({ ...withCodeLists(deps), network: deps.network, fs: deps.fs, usage: deps.usage });
+  const { projections, config, readModels } = deps;
 
   return [
-    idempotent(services, defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/send', operationId: 'sendInvoice', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Queue the invoice for Peppol delivery and the FS copy',
       description: [
@@ -54,15 +57,15 @@ export function invoiceDeliveryRoutes(services: Services): Route[] {
         502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
       },
       async handle({ params, actor, requestId, ifMatch }) {
-        await companyOf(services, actor, params.company_id);
+        await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
         if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-        const sent = await sendInvoice(deps(), { actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch });
+        const sent = await sendInvoice(delivering(), { actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch });
         if (sent.position) await projections.caughtUp(sent.position, config.readYourWritesTimeoutMs, ['invoices']);
         return queuedAnswer(params.invoice_id, sent.status);
       },
-    }), { recover: recoverSend(services, (invoiceId) => queuedAnswer(invoiceId, 'queued')) }),
-    idempotent(services, defineRoute({
+    }), { recover: recoverSend(deps, (invoiceId) => queuedAnswer(invoiceId, 'queued')) }),
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/mark-sent', operationId: 'markInvoiceSent', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
       summary: 'Record that the invoice reached the buyer outside Peppol; it becomes delivered',
       description: [
@@ -78,10 +81,10 @@ export function invoiceDeliveryRoutes(services: Services): Route[] {
         412: { description: '`version_mismatch`', schema: ErrorBody },
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
-        await companyOf(services, actor, params.company_id);
+        await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
         if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-        const marked = await markInvoiceSent(deps(), {
+        const marked = await markInvoiceSent(delivering(), {
           actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch, deliveredAt: body?.delivered_at ?? null, note: body?.note ?? null,
         });
         if (marked.position) await projections.caughtUp(marked.position, config.readYourWritesTimeoutMs, ['invoices']);

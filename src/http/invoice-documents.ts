@@ -5,8 +5,9 @@ import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';
 import { companyOf } from '../application/lookups.ts';
-import type { Services } from '../services.ts';
-import { invoiceBody, invoiceDeps } from './invoices.ts';
+import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
+import type { ValidatorSource } from '../validation/index.ts';
+import { invoiceBody } from './invoices.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
@@ -50,9 +51,9 @@ function invoiceAsOf(loaded: LoadedInvoice): Invoice {
 }
 
 /** Validation, the UBL document and the audit history of one invoice. */
-export function invoiceDocumentRoutes(services: Services): Route[] {
+export function invoiceDocumentRoutes(deps: InvoicingDeps & { validator: ValidatorSource }): Route[] {
   const scopeOf = async (actor: Parameters<typeof companyOf>[1], companyId: string) => {
-    await companyOf(services, actor, companyId);
+    await companyOf(deps, actor, companyId);
     return { organisationId: actor.organisationId, companyId };
   };
   return [
@@ -62,10 +63,10 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
       params: InvoiceParams,
       responses: { 200: { description: 'the findings; `valid` only when every stage ran and passed', schema: ValidateResponse }, 404: notFound },
       async handle({ params, actor, requestId }) {
-        const { response, position } = await validateInvoice({ ...invoiceDeps(services), validator: services.validator }, {
+        const { response, position } = await validateInvoice({ ...withCodeLists(deps), validator: deps.validator }, {
           actor, requestId, companyId: (await scopeOf(actor, params.company_id)).companyId, invoiceId: params.invoice_id,
         });
-        if (position) await services.projections.caughtUp(position, services.config.readYourWritesTimeoutMs, ['invoices']);
+        if (position) await deps.projections.caughtUp(position, deps.config.readYourWritesTimeoutMs, ['invoices']);
         return { status: 200, body: response };
       },
     }),
@@ -75,7 +76,7 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
       params: InvoiceParams,
       responses: { 200: { description: 'application/xml' }, 404: notFound },
       async handle({ params, actor }) {
-        const invoice = await loadInvoice(services, await scopeOf(actor, params.company_id), params.invoice_id);
+        const invoice = await loadInvoice(deps, await scopeOf(actor, params.company_id), params.invoice_id);
         return {
           status: 200,
           body: invoiceUbl(invoice),
@@ -103,10 +104,10 @@ export function invoiceDocumentRoutes(services: Services): Route[] {
         if (query.as_of) {
           const asOf = new Date(query.as_of);
           if (Number.isNaN(asOf.getTime())) throw new DomainError('invalid_as_of', 422, 'as_of must be an ISO 8601 timestamp');
-          const loaded = await loadInvoice(services, scope, params.invoice_id, asOf);
+          const loaded = await loadInvoice(deps, scope, params.invoice_id, asOf);
           return { status: 200, body: { invoice_id: params.invoice_id, as_of: asOf.toISOString(), invoice: invoiceAsOf(loaded) } };
         }
-        const { events } = await loadInvoice(services, scope, params.invoice_id);
+        const { events } = await loadInvoice(deps, scope, params.invoice_id);
         return {
           status: 200,
           body: {

@@ -7,7 +7,8 @@ import type { InvoiceRow } from '../../projections/invoices/rows.ts';
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { companyOf } from '../application/lookups.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Lookups } from '../application/lookups.ts';
 import { InvoiceListQuery } from './invoices.ts';
 import { defineRoute, type Route } from './route.ts';
 
@@ -29,7 +30,7 @@ function toCsv(rows: InvoiceRow[]): string {
   return `\uFEFF${stringify([[...COLUMNS], ...records], { record_delimiter: 'windows' })}`;
 }
 
-export function invoiceExportRoutes(services: Services): Route[] {
+export function invoiceExportRoutes(deps: Pick<Core, 'readModels'> & { lookups: Lookups }): Route[] {
   return [
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices/export.csv', operationId: 'exportInvoicesCsv', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
@@ -45,9 +46,9 @@ export function invoiceExportRoutes(services: Services): Route[] {
       },
       async handle({ params, query, actor }) {
         // the organisation's plan now, whatever plan a token was issued under
-        requireFeature(await findOrganisationPlan(services.readModels, actor.organisationId), 'csv_export');
-        const company = await companyOf(services, actor, params.company_id);
-        const rows = await exportInvoices(services.readModels, { organisationId: actor.organisationId, companyId: company.id }, {
+        requireFeature(await findOrganisationPlan(deps.readModels, actor.organisationId), 'csv_export');
+        const company = await companyOf(deps, actor, params.company_id);
+        const rows = await exportInvoices(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, {
           q: query.q, statuses: query.status?.split(','), fromDate: query.from_date, toDate: query.to_date, createdBy: query.created_by, sort: query.sort,
         }, EXPORT_MAX_ROWS);
         if (rows.length > EXPORT_MAX_ROWS) throw new DomainError('export_too_large', 422, `more than ${EXPORT_MAX_ROWS} invoices match: narrow from_date/to_date`, { max_rows: EXPORT_MAX_ROWS });

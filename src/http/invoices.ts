@@ -10,11 +10,11 @@ import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type I
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { ErrorBody, IsoDate, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
-import { createInvoice, nextInvoiceNumber, updateInvoice, type InvoiceDeps } from '../application/invoices.ts';
+import { createInvoice, nextInvoiceNumber, updateInvoice, withCodeLists } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
-import type { Services } from '../services.ts';
+import type { InvoicingDeps } from '../application/invoices.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverInvoiceCreate } from './idempotent-recovery.ts';
@@ -91,16 +91,9 @@ function listRow(r: InvoiceRow) {
   };
 }
 
-/** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
-export function invoiceDeps(services: Services): InvoiceDeps {
-  const { codeLists } = services;
-  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
-  return { ...services, codeLists };
-}
-
-export function invoiceRoutes(services: Services): Route[] {
-  const { readModels, projections, config } = services;
-  const deps = () => invoiceDeps(services);
+export function invoiceRoutes(deps: InvoicingDeps): Route[] {
+  const { readModels, projections, config } = deps;
+  const invoicing = () => withCodeLists(deps);
 
   async function readAfter(position: Position | null, scope: InvoiceScope, id: string) {
     if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['invoices']);
@@ -122,7 +115,7 @@ export function invoiceRoutes(services: Services): Route[] {
   }
 
   async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest) {
-    const created = await createInvoice(deps(), { actor, requestId, company, body });
+    const created = await createInvoice(invoicing(), { actor, requestId, company, body });
     // the answer follows from the decided event; the wait keeps a GET right after it consistent
     await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['invoices']);
     const invoice = invoiceBody(createdInvoiceRow(created.event.data, created.version));
@@ -148,17 +141,17 @@ export function invoiceRoutes(services: Services): Route[] {
   };
 
   return [
-    idempotent(services, defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices', operationId: 'createInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the service computes every total',
       description: 'Omit invoice_number to reserve the next one of the workspace series (default pattern {year}{seq:6}; credit notes DOB-{year}-{seq}). Business rules are checked before a number is reserved.',
       params: CompanyParams, body: InvoiceRequest, responses: createResponses,
       async handle({ params, body, actor, requestId }) {
-        const company = await companyOf(services, actor, params.company_id);
+        const company = await companyOf(deps, actor, params.company_id);
         return create(actor, requestId, company, body);
       },
-    }), { recover: recoverInvoiceCreate(services, invoiceBody) }),
-    idempotent(services, defineRoute({
+    }), { recover: recoverInvoiceCreate(deps, invoiceBody) }),
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/invoices', operationId: 'createInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Create a draft invoice; the issuing company is the one whose VAT ID is supplier.vat_id',
       body: InvoiceRequest, responses: createResponses,
@@ -166,13 +159,13 @@ export function invoiceRoutes(services: Services): Route[] {
         const company = await companyForUnscoped(actor, body.supplier?.vat_id);
         return create(actor, requestId, company, body);
       },
-    }), { recover: recoverInvoiceCreate(services, invoiceBody) }),
+    }), { recover: recoverInvoiceCreate(deps, invoiceBody) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices', operationId: 'listInvoices', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'List invoices (slim rows); full record at GET …/invoices/{invoice_id}', params: CompanyParams, query: InvoiceListQuery,
       responses: { 200: { description: 'one page', schema: Page(InvoiceListRow) }, 404: notFound },
       async handle({ params, query, actor }) {
-        await companyOf(services, actor, params.company_id);
+        await companyOf(deps, actor, params.company_id);
         return list(actor, params.company_id, query);
       },
     }),
@@ -192,10 +185,10 @@ export function invoiceRoutes(services: Services): Route[] {
       }),
       responses: { 200: { description: 'the next number', schema: Type.Object({ invoice_number: Type.String(), series: Type.String(), year: Type.String() }) }, 404: notFound },
       async handle({ params, query, actor }) {
-        const company = await companyOf(services, actor, params.company_id);
+        const company = await companyOf(deps, actor, params.company_id);
         const kind = query.invoice_type === '381' ? 'credit_note' : 'invoice';
-        const year = query.year ?? String(services.clock.now().getUTCFullYear());
-        return { status: 200, body: { invoice_number: await nextInvoiceNumber(deps(), company, kind, year), series: kind, year } };
+        const year = query.year ?? String(deps.clock.now().getUTCFullYear());
+        return { status: 200, body: { invoice_number: await nextInvoiceNumber(invoicing(), company, kind, year), series: kind, year } };
       },
     }),
     defineRoute({
@@ -203,7 +196,7 @@ export function invoiceRoutes(services: Services): Route[] {
       summary: 'Read one invoice with every computed field; ETag carries its version', params: InvoiceParams,
       responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound, 503: degraded },
       async handle({ params, actor }) {
-        await companyOf(services, actor, params.company_id);
+        await companyOf(deps, actor, params.company_id);
         return read(actor, params.company_id, params.invoice_id);
       },
     }),
@@ -228,10 +221,10 @@ export function invoiceRoutes(services: Services): Route[] {
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
         if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
-        const company = await companyOf(services, actor, params.company_id);
+        const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-        const updated = await updateInvoice(deps(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
+        const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
         const invoice = await readAfter(updated.position, scope, params.invoice_id);
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
       },

@@ -5,7 +5,9 @@ import { findOAuthClient, listOAuthClients } from '../../projections/identity/qu
 import type { OAuthClientRow } from '../../projections/identity/rows.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
+import type { Credentials } from '../identity/credentials.ts';
+import type { SigningKeys } from '../identity/signing-keys.ts';
 import { forbiddenCharacter } from './platform/index.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
@@ -50,22 +52,22 @@ function basicCredentials(header: string | undefined): { client_id: string; clie
   }
 }
 
-export function oauthRoutes(services: Services): Route[] {
-  const { readModels, projections, config } = services;
+export function oauthRoutes(deps: Core & { auth: Credentials; identity: SigningKeys }): Route[] {
+  const { readModels, projections, config } = deps;
   return [
-    idempotent(services, defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/oauth2/clients', operationId: 'createOAuthClient', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
       summary: 'Register an OAuth 2.0 client (client credentials); the secret is in the answer, once',
       body: ClientCreate,
       responses: { 201: { description: 'the client and, once, its secret', schema: ClientCreated }, 403: forbidden },
       async handle({ body, actor, requestId }) {
-        const created = await createOAuthClient(services, { actor, requestId, name: body.name, scopes: body.scopes });
+        const created = await createOAuthClient(deps, { actor, requestId, name: body.name, scopes: body.scopes });
         await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['identity']);
         const row = await findOAuthClient(readModels, created.client_id);
         if (!row || row.organisation_id !== actor.organisationId) throw new DomainError('oauth_client_not_found', 404, 'OAuth client not found');
         return { status: 201, body: { ...clientBody(row), client_secret: created.client_secret } };
       },
-    }), { secretFields: ['client_secret'], recover: recoverOAuthClientCreate(services) }),
+    }), { secretFields: ['client_secret'], recover: recoverOAuthClientCreate(deps) }),
     defineRoute({
       method: 'GET', path: '/oauth2/clients', operationId: 'listOAuthClients', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
       summary: 'The organisation\'s OAuth clients, without secrets',
@@ -80,7 +82,7 @@ export function oauthRoutes(services: Services): Route[] {
       params: Type.Object({ client_id: Type.String({ maxLength: 64 }) }),
       responses: { 200: { description: 'acknowledgement', schema: Type.Object({ id: Type.String(), message: Type.String() }) }, 403: forbidden, 404: { description: '`oauth_client_not_found`', schema: ErrorBody } },
       async handle({ params, actor, requestId }) {
-        const position = await revokeOAuthClient(services, { actor, requestId, clientId: params.client_id });
+        const position = await revokeOAuthClient(deps, { actor, requestId, clientId: params.client_id });
         if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['identity']);
         return { status: 200, body: { id: params.client_id, message: 'OAuth client revoked' } };
       },
@@ -95,7 +97,7 @@ export function oauthRoutes(services: Services): Route[] {
         const basic = basicCredentials(headers.authorization);
         const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };
         try {
-          const token = await clientCredentialsToken({ ...services, ring: await services.identity.ring() }, { ...(body ?? {}), ...(basic ?? {}) });
+          const token = await clientCredentialsToken({ ...deps, ring: await deps.identity.ring() }, { ...(body ?? {}), ...(basic ?? {}) });
           return { status: 200, body: token, headers: noStore };
         } catch (error) {
           if (!(error instanceof OAuthError)) throw error;

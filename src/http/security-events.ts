@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { listSecurityEvents } from '../../projections/identity/queries.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
-import type { Services } from '../services.ts';
+import type { Core } from '../core.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const SecurityEvent = Type.Object({
@@ -14,7 +14,7 @@ const SecurityEvent = Type.Object({
   at: Type.String({ format: 'date-time' }),
 });
 
-export function securityEventRoutes(services: Services): Route[] {
+export function securityEventRoutes(deps: Pick<Core, 'readModels'>): Route[] {
   return [
     defineRoute({
       method: 'GET', path: '/security-events', operationId: 'listSecurityEvents', tags: ['security'], auth: 'api', permission: 'security_events.read',
@@ -25,7 +25,7 @@ export function securityEventRoutes(services: Services): Route[] {
       }),
       responses: { 200: { description: 'newest first', schema: Type.Object({ data: Type.Array(SecurityEvent) }) }, 403: { description: '`insufficient_role`: admins only', schema: ErrorBody } },
       async handle({ actor, query }) {
-        const rows = await listSecurityEvents(services.readModels, actor.organisationId, query.limit ?? 50, query.before ? new Date(query.before) : null);
+        const rows = await listSecurityEvents(deps.readModels, actor.organisationId, query.limit ?? 50, query.before ? new Date(query.before) : null);
         return { status: 200, body: { data: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })) } };
       },
     }),

@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { ParticipantLookupError } from '../network/participants.ts';
-import type { Services } from '../services.ts';
+import type { ParticipantDirectory } from '../network/participants.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const PeppolCheckRequest = Type.Object(
@@ -32,7 +32,7 @@ const PeppolCheckResult = Type.Object(
   { $id: 'PeppolCheckResult' },
 );
 
-export function toolRoutes(services: Services): Route[] {
+export function toolRoutes(deps: { participants: ParticipantDirectory }): Route[] {
   return [
     defineRoute({
       method: 'POST', path: '/tools/peppol-check', operationId: 'peppolCheck', tags: ['tools'], auth: 'api', permission: 'invoices.read',
@@ -50,7 +50,7 @@ export function toolRoutes(services: Services): Route[] {
       },
       async handle({ body }) {
         try {
-          return { status: 200, body: await services.participants.lookup(body.participant_id) };
+          return { status: 200, body: await deps.participants.lookup(body.participant_id) };
         } catch (error) {
           if (!(error instanceof ParticipantLookupError)) throw error;
           throw new DomainError(error.code, error.code === 'invalid_participant_id' ? 422 : 502, error.message);

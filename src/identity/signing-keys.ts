@@ -242,3 +242,11 @@ async function previousKeys(json: string): Promise<VerificationKey[]> {
     }),
   );
 }
+
+/**
+ * The key ring as services get it: loaded on first use, so CLI commands need no key; the service
+ * loads it at start (a missing key outside the embedded default stops it there).
+ */
+export interface SigningKeys {
+  ring(): Promise<SigningKeyRing>;
+}

@@ -22,18 +22,30 @@ export async function openReadModels(
   entities: readonly EntitySchema[],
   poolSize = 10,
 ): Promise<DataSource> {
-  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations)];
-  const dataSource = new DataSource({
+  const dataSource = readModelsSource(url, poolSize);
+  await migrateReadModels(dataSource, projectors, entities);
+  return dataSource;
+}
+
+/**
+ * The read models' DataSource, not yet open: modules are given it before the root knows every
+ * projector whose migrations it runs (migrateReadModels opens it).
+ */
+export function readModelsSource(url: string, poolSize = 10): DataSource {
+  return new DataSource({
     type: 'postgres',
     url,
-    entities: [...entities],
-    migrations,
     synchronize: false,
     migrationsRun: false,
     logging: false,
     extra: { max: poolSize, options: '-c synchronous_commit=off' },
   });
+}
+
+/** Opens the read models with the projectors' migrations and the entities their queries use, and runs the migrations. */
+export async function migrateReadModels(dataSource: DataSource, projectors: readonly Projector[], entities: readonly EntitySchema[]): Promise<void> {
+  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations)];
+  dataSource.setOptions({ entities: [...entities], migrations });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });
-  return dataSource;
 }

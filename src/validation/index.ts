@@ -53,6 +53,9 @@ export interface Validator {
   close(): Promise<void>;
 }
 
+/** The engine as services get it: started on first use (compiling the rules takes a while once). */
+export type ValidatorSource = () => Promise<Validator>;
+
 function failureReport(schemas: SchemasAvailable, rule: string, message: string): ValidationReport {
   const finding: Finding = { rule, flag: 'fatal', location: '', message, source: 'xsd' };
   return {

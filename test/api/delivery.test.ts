@@ -70,14 +70,14 @@ describe('send, delivery legs and their faults over HTTP', function () {
   describe('faults', () => {
     it('answers 502 peppol_delivery_failed while the network is down, queues nothing, and sends once it is up', async () => {
       const invoice = await draft();
-      svc.services.sandbox.peppol.faults.down = true;
+      svc.sandbox.peppol.faults.down = true;
       try {
         const refused = await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`);
         expect(refused.status).to.equal(502);
         expect(refused.body.detail.error).to.equal('peppol_delivery_failed');
         expect((await read(invoice.id)).status).to.equal('draft');
       } finally {
-        svc.services.sandbox.peppol.faults.down = false;
+        svc.sandbox.peppol.faults.down = false;
       }
       expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
       expect((await settled(invoice.id)).status).to.equal('fs_acknowledged');
@@ -85,19 +85,19 @@ describe('send, delivery legs and their faults over HTTP', function () {
 
     it('answers 502 fs_submission_failed while FS is down', async () => {
       const invoice = await draft();
-      svc.services.sandbox.fs.faults.down = true;
+      svc.sandbox.fs.faults.down = true;
       try {
         const refused = await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`);
         expect(refused.status).to.equal(502);
         expect(refused.body.detail.error).to.equal('fs_submission_failed');
       } finally {
-        svc.services.sandbox.fs.faults.down = false;
+        svc.sandbox.fs.faults.down = false;
       }
     });
 
     it('retries a transport that goes down after the send, and delivers once it is up again', async () => {
       const invoice = await draft();
-      const network = svc.services.sandbox.peppol;
+      const network = svc.sandbox.peppol;
       const original = network.send;
       let ours: string | null = null;
       let attempts = 0;
@@ -135,24 +135,24 @@ describe('send, delivery legs and their faults over HTTP', function () {
       const invoice = await draft();
       await svc.services.reactors.stop();
       expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
-      svc.services.sandbox.fs.faults.down = true;
+      svc.sandbox.fs.faults.down = true;
       await svc.services.reactors.start();
       try {
         await eventually(() => history(invoice.id), (h) => h.some((e) => e.type === 'DeliveryAttemptFailed' && e.data.leg === 'fs'));
       } finally {
-        svc.services.sandbox.fs.faults.down = false;
+        svc.sandbox.fs.faults.down = false;
       }
       const done = await settled(invoice.id);
       expect(done.status).to.equal('fs_acknowledged');
       expect((await history(invoice.id)).filter((e) => e.type === 'FsCopySubmitted')).to.have.length(1);
-      expect((await svc.services.sandbox.fs.filed()).filter((f) => f.invoice_id === invoice.id)).to.have.length(1);
+      expect((await svc.sandbox.fs.filed()).filter((f) => f.invoice_id === invoice.id)).to.have.length(1);
     });
 
     it('fails the invoice with the reason after the last attempt', async () => {
       const invoice = await draft();
       await svc.services.reactors.stop();
       expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
-      svc.services.sandbox.peppol.faults.down = true;
+      svc.sandbox.peppol.faults.down = true;
       await svc.services.reactors.start();
       try {
         const failed = await eventually(() => read(invoice.id), (i) => i.peppol_delivery?.status === 'failed');
@@ -160,7 +160,7 @@ describe('send, delivery legs and their faults over HTTP', function () {
         expect(failed.peppol_delivery).to.include({ attempts: 5 });
         expect(failed.peppol_delivery!.error).to.match(/gave up after 5 attempts.*down/);
       } finally {
-        svc.services.sandbox.peppol.faults.down = false;
+        svc.sandbox.peppol.faults.down = false;
       }
     });
 
@@ -266,7 +266,7 @@ describe('a crash between a Peppol send and the record of its outcome', function
     const invoice = created.body as Invoice;
     const read = async () => (await svc.call('GET', `/companies/${sender}/invoices/${invoice.id}`)).body as Invoice;
     const history = async () => (await svc.call('GET', `/companies/${sender}/invoices/${invoice.id}/history`)).body.events as { type: string }[];
-    const network = svc.services.sandbox.peppol;
+    const network = svc.sandbox.peppol;
     const original = network.send;
     let sends = 0;
     network.send = async (message: OutboundPeppolMessage) => {

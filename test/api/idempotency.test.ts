@@ -6,9 +6,8 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
 import { registerCustomer } from '../../src/application/customers.ts';
 import { sendInvoice } from '../../src/application/delivery.ts';
-import { createInvoice } from '../../src/application/invoices.ts';
+import { createInvoice, withCodeLists } from '../../src/application/invoices.ts';
 import { companyOf } from '../../src/application/lookups.ts';
-import { invoiceDeps } from '../../src/http/invoices.ts';
 import { resourceIdOf, withResourceSeed } from '../../src/ports/ids.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -155,12 +154,12 @@ describe('Idempotency-Key on the native creates and sends', function () {
 
   it('a 5xx is not kept: the key is released and the repeat runs again', async () => {
     const invoice = (await svc.call('POST', invoices(), draft({ note: 'send after 502' }))).body;
-    svc.services.sandbox.peppol.faults.down = true;
+    svc.sandbox.peppol.faults.down = true;
     let failed;
     try {
       failed = await svc.call('POST', `${invoices()}/${invoice.id}/send`, undefined, withKey('send-502'));
     } finally {
-      svc.services.sandbox.peppol.faults.down = false;
+      svc.sandbox.peppol.faults.down = false;
     }
     expect(failed.status).to.equal(502);
     const sent = await svc.call('POST', `${invoices()}/${invoice.id}/send`, undefined, withKey('send-502'));
@@ -179,7 +178,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
 
     // the first run wrote the invoice and died before its answer was kept
     const seed = await deadClaim('crashed-1', request, LEASE_MS + 1_000);
-    const deps = invoiceDeps(svc.services);
+    const deps = withCodeLists(svc.services);
     const written = await withResourceSeed(seed, async () =>
       createInvoice(deps, { actor: actor(), requestId: 'dead-request', company: await companyOf(svc.services, actor(), company), body }));
     expect(written.invoice_id).to.equal(resourceIdOf(seed));
@@ -220,7 +219,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
   it('a send resumed after its first run queued the invoice answers 202, not 409', async () => {
     const invoice = (await svc.call('POST', invoices(), draft({ note: 'send crash' }))).body;
     const seed = await deadClaim('send-crash', { operation: 'sendInvoice', params: { company_id: company, invoice_id: invoice.id }, body: null }, LEASE_MS + 1_000);
-    const deps = { ...invoiceDeps(svc.services), network: svc.services.network, fs: svc.services.fs, usage: svc.services.usage };
+    const deps = { ...withCodeLists(svc.services), network: svc.services.network, fs: svc.services.fs, usage: svc.services.usage };
     await withResourceSeed(seed, () => sendInvoice(deps, { actor: actor(), requestId: 'dead-request', invoiceId: invoice.id }));
     const resumed = await svc.call('POST', `${invoices()}/${invoice.id}/send`, undefined, withKey('send-crash'));
     expect(resumed.status).to.equal(202);

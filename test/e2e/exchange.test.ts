@@ -80,7 +80,7 @@ describe('sandbox exchange: company 0 sends an invoice to company 1', function (
   });
 
   it('every tax data document filed passes the official TDD schema and Schematron', async () => {
-    const filed = await svc.services.sandbox.fs.filed();
+    const filed = await svc.sandbox.fs.filed();
     const roles = filed.map((f) => f.reporter_role).sort();
     expect(roles).to.deep.equal(['C2', 'C3']);
     for (const filing of filed) {

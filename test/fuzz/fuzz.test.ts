@@ -1,6 +1,5 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'chai';
-import { apiRoutes } from '../../src/http/app.ts';
 import { healthRoute } from '../../src/http/platform/health.ts';
 import type { Route } from '../../src/http/platform/index.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -80,7 +79,7 @@ describe('fuzz: every route of the router', function () {
 
   before(async () => {
     svc = await startTestService();
-    routes = [...apiRoutes(svc.services), healthRoute(async () => ({}))];
+    routes = [...svc.services.routes, healthRoute(async () => ({}))];
     const [a, b] = svc.demo.companies;
     for (const company of [a, b]) {
       if (!company) continue;

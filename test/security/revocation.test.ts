@@ -6,7 +6,7 @@ import { createApp } from '../../src/http/app.ts';
 import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { issueAccessToken } from '../../src/identity/tokens.ts';
 import type { Clock } from '../../src/ports/clock.ts';
-import { openServices, type Services } from '../../src/services.ts';
+import { openService, type Service } from '../../src/service.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { eventually } from '../support/poll.ts';
@@ -17,14 +17,14 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 /** One instance of the service over HTTP on a database another instance may share. */
 interface Instance {
   api: string;
-  services: Services;
+  services: Service;
   close(): Promise<void>;
 }
 
 async function startInstance(database: TestDatabase, jwtPrivateKeyPem: string, clock?: Clock): Promise<Instance> {
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   const config = { ...defaults, databaseUrl: database.connectionString, identity: { ...defaults.identity, rateLimit: false, jwtPrivateKeyPem } };
-  const services = await openServices(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), runReactors: false, clock });
+  const services = await openService(config, { log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }), runReactors: false, clock });
   const running = await listen(createApp(services));
   return {
     api: `${running.base}/api/v1`,

@@ -1,12 +1,12 @@
 import type { Role } from '../../commands/shared/actor.ts';
 import { randomSandboxIdentity } from '../../src/demo/identifiers.ts';
 import { addUser, createOrganisation, createWorkspace, issueApiKey, registerCompany, systemMetadata } from '../../src/application/tenancy.ts';
-import type { Services } from '../../src/services.ts';
+import type { Service } from '../../src/service.ts';
 
 const metadata = systemMetadata('test');
 
 /** An organisation on `plan` with a workspace, one sandbox company, an API key and users of the given roles (password: Test-pass1!). */
-export async function createTestOrganisation(services: Services, plan: string, roles: Role[] = []) {
+export async function createTestOrganisation(services: Service, plan: string, roles: Role[] = []) {
   const { organisation_id, position: created } = await createOrganisation(services, `Test ${plan}`, plan, metadata);
   const { workspace_id, position: workspace } = await createWorkspace(services, organisation_id, 'W', metadata);
   const { company_id, position: company } = await registerCompany(services, { organisationId: organisation_id, workspaceId: workspace_id, fields: { name: 'Firma s.r.o.', ...randomSandboxIdentity() } }, metadata);

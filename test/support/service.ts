@@ -3,7 +3,8 @@ import { loadConfig, type DeliveryConfig } from '../../src/config.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { createApp } from '../../src/http/app.ts';
-import { openServices, type Services } from '../../src/services.ts';
+import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/network/sandbox/index.ts';
+import { openService, type Service } from '../../src/service.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase } from './database.ts';
 
@@ -12,7 +13,9 @@ export interface TestService {
   api: string;
   root: string;
   demo: DemoCredentials;
-  services: Services;
+  services: Service;
+  /** the sandbox Peppol network and FS the service runs on, with their fault switches */
+  sandbox: Sandbox;
   /** fetch with the demo organisation's API key and JSON */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
@@ -32,7 +35,12 @@ export async function startTestService(
   const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
   const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
   const config = { ...defaults, databaseUrl: database.connectionString, delivery, identity, redisUrl: options.redis?.url };
-  const services = await openServices(config, { log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  let sandbox: Sandbox | undefined;
+  const services = await openService(config, {
+    log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
+    networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),
+  });
+  if (!sandbox) throw new Error('the service did not build its networks');
   const running = await listen(createApp(services, { validateResponses: true }));
   const api = `${running.base}/api/v1`;
   const demo = await createDemo(services, api);
@@ -41,6 +49,7 @@ export async function startTestService(
     root: running.base,
     demo,
     services,
+    sandbox,
     async call(method, path, body, headers = {}) {
       const response = await fetch(`${api}${path}`, {
         method,

@@ -1,8 +1,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceReceived } from '../../../events/delivery.ts';
-import { confirmPeppolDelivery } from '../../application/delivery.ts';
+import type { Clock } from '../../ports/clock.ts';
 import type { Reactor } from '../../reactors/reactor.ts';
-import type { Services } from '../../services.ts';
+
+/** What the sending side does with a delivery status (src/application/delivery.ts confirmPeppolDelivery). */
+export type ConfirmDelivery = (status: { message_id: string; delivered_at: string }) => Promise<void>;
 
 /**
  * The sandbox's receiving Access Point answering with a delivery status: some time after an
@@ -10,7 +12,7 @@ import type { Services } from '../../services.ts';
  * restart in between loses no status. Only the sandbox runs it; a real AP sends its status over
  * the network to confirmPeppolDelivery.
  */
-export function sandboxDeliveryStatusReactor(deps: Pick<Services, 'store' | 'ids' | 'readModels' | 'clock'>, delayMs: number): Reactor {
+export function sandboxDeliveryStatusReactor(deps: { clock: Clock; confirm: ConfirmDelivery }, delayMs: number): Reactor {
   return {
     name: 'sandbox-delivery-status',
     handles: ['InvoiceReceived'],
@@ -22,7 +24,7 @@ export function sandboxDeliveryStatusReactor(deps: Pick<Services, 'store' | 'ids
       // the sender's copy may not be in the read model yet: give it a moment, then let the runner retry
       for (let tries = 0; ; tries++) {
         try {
-          await confirmPeppolDelivery(deps, { message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() });
+          await deps.confirm({ message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() });
           return;
         } catch (error) {
           if (tries >= 20) throw error;

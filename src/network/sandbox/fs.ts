@@ -66,10 +66,15 @@ export interface FsSandbox extends FsAuthority {
   filed(): Promise<{ submission_id: string; invoice_id: string; reporter_role: string; tdd: string }[]>;
 }
 
-export async function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => Date = () => new Date()): Promise<FsSandbox> {
-  await db.query(`CREATE TABLE IF NOT EXISTS fs_sandbox_submissions (
+export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => Date = () => new Date()): FsSandbox {
+  // made on first use, so the sandbox can be built before the read models are open
+  let table: Promise<unknown> | undefined;
+  const ready = () => (table ??= db.query(`CREATE TABLE IF NOT EXISTS fs_sandbox_submissions (
     submission_id uuid PRIMARY KEY, tdd_uuid varchar(64) NOT NULL UNIQUE, invoice_id uuid NOT NULL, reporter_role varchar(2) NOT NULL,
-    tdd text NOT NULL, outcome varchar(12) NOT NULL, reasons jsonb, submitted_at timestamptz NOT NULL, ready_at timestamptz NOT NULL)`);
+    tdd text NOT NULL, outcome varchar(12) NOT NULL, reasons jsonb, submitted_at timestamptz NOT NULL, ready_at timestamptz NOT NULL)`).catch((error: unknown) => {
+    table = undefined;
+    throw error;
+  }));
   const faults = { down: false };
   const up = () => {
     if (faults.down) throw new FsTransportError('the FS sandbox is down (fault injected)');
@@ -81,6 +86,7 @@ export async function sandboxFs(db: DataSource, options: FsSandboxOptions, now: 
     },
     async submit(filing: FsFiling) {
       up();
+      await ready();
       const reasons = judge(filing.tdd, options.rules);
       const submitted = now();
       // the same TDD (same UUID) filed again is the same submission: a repeated reaction files once
@@ -95,6 +101,7 @@ export async function sandboxFs(db: DataSource, options: FsSandboxOptions, now: 
     },
     async verdict(submissionId: string): Promise<FsVerdict | null> {
       up();
+      await ready();
       const rows: SubmissionRow[] = await db.query('SELECT submission_id, tdd_uuid, outcome, reasons, ready_at FROM fs_sandbox_submissions WHERE submission_id = $1', [submissionId]);
       const row = rows[0];
       if (!row) throw new FsTransportError(`FS knows no submission ${submissionId}`);
@@ -105,6 +112,7 @@ export async function sandboxFs(db: DataSource, options: FsSandboxOptions, now: 
       };
     },
     async filed() {
+      await ready();
       return db.query('SELECT submission_id, invoice_id, reporter_role, tdd FROM fs_sandbox_submissions ORDER BY submitted_at, submission_id');
     },
   };

@@ -2,14 +2,14 @@ import type { InvoiceQueued, InvoiceReceived } from '../../../events/delivery.ts
 import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
 import type { DeliveryConfig } from '../../config.ts';
 import { FsTransportError, type FsAuthority } from '../../network/fs-authority.ts';
-import type { Services } from '../../services.ts';
+import type { Core } from '../../core.ts';
 import { buildTdd, TddBuildError } from '../../tdd/index.ts';
 import { buildUbl } from '../../ubl/index.ts';
 import { derivedId, type Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { currentInvoice } from './load.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock'> & {
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
   fs: FsAuthority;
   policy: AttemptPolicy;
   config: Pick<DeliveryConfig, 'serviceProviderId' | 'fsParticipantId'>;

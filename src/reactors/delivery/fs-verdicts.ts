@@ -2,10 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { FsCopySubmitted } from '../../../events/delivery.ts';
 import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
 import type { FsAuthority } from '../../network/fs-authority.ts';
-import type { Services } from '../../services.ts';
+import type { Core } from '../../core.ts';
 import type { Reactor } from '../reactor.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'log'> & { fs: FsAuthority; pollMs: number };
+type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'log'> & { fs: FsAuthority; pollMs: number };
 
 const NAME = 'fs-verdicts';
 

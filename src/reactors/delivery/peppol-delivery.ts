@@ -4,13 +4,14 @@ import type { RecordedEvent } from '../../eventstore/port.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identifiers.ts';
 import { PeppolRefusedError, type PeppolNetwork } from '../../network/peppol-network.ts';
 import { wrapInSbdh } from '../../network/peppol/sbdh.ts';
-import type { Services } from '../../services.ts';
+import type { Core } from '../../core.ts';
+import type { ValidatorSource } from '../../validation/index.ts';
 import { buildUbl } from '../../ubl/index.ts';
 import type { Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { currentInvoice } from './load.ts';
 
-type Deps = Pick<Services, 'store' | 'ids' | 'clock' | 'validator'> & { network: PeppolNetwork; policy: AttemptPolicy };
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & { validator: ValidatorSource } & { network: PeppolNetwork; policy: AttemptPolicy };
 
 const NAME = 'peppol-delivery';
 

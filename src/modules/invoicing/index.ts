@@ -1,0 +1,21 @@
+import { invoiceRegister } from '../../../projections/invoices/projector.ts';
+import type { InvoicingDeps } from '../../application/invoices.ts';
+import { invoiceDocumentRoutes } from '../../http/invoice-documents.ts';
+import { invoiceExportRoutes } from '../../http/invoice-export.ts';
+import { invoiceRoutes } from '../../http/invoices.ts';
+import type { ValidatorSource } from '../../validation/index.ts';
+import type { Module } from '../module.ts';
+
+export interface InvoicingModuleDeps extends InvoicingDeps {
+  /** UBL validation (XSD, EN16931, Peppol and Slovak rules) for the validate route */
+  validator: ValidatorSource;
+}
+
+/** Invoices: drafts with computed totals, numbering, validation, UBL and history, the register and its export. */
+export function invoicingModule(deps: InvoicingModuleDeps): Module {
+  return {
+    routes: [...invoiceExportRoutes(deps), ...invoiceRoutes(deps), ...invoiceDocumentRoutes(deps)],
+    projectors: [invoiceRegister],
+    reactors: [],
+  };
+}

@@ -1,0 +1,17 @@
+import type { EntitySchema } from 'typeorm';
+import type { Route } from '../http/route.ts';
+import type { Projector } from '../readmodel/projector.ts';
+import type { Reactor } from '../reactors/reactor.ts';
+
+/**
+ * A capability as the composition root sees it: its HTTP routes, the read models it keeps and the
+ * side effects it runs. A module is a function of the narrow dependencies it declares; only the
+ * root (src/service.ts) calls it.
+ */
+export interface Module {
+  routes: Route[];
+  projectors: Projector[];
+  reactors: Reactor[];
+  /** TypeORM entities its queries use (most read models query in SQL and need none) */
+  entities?: EntitySchema[];
+}

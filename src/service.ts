@@ -1,0 +1,202 @@
+import { mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { CodeLists } from '../commands/invoices/code-lists.ts';
+import { receivePeppolMessage } from './application/inbound.ts';
+import { newLookups, type Lookups } from './application/lookups.ts';
+import { SeriesReservations } from './application/series-cache.ts';
+import { usageCounts, type UsageCounts } from './application/usage.ts';
+import type { Config } from './config.ts';
+import type { Core, ReadYourWrites } from './core.ts';
+import { lockDataDir } from './db/data-dir-lock.ts';
+import { startEmbeddedPostgres } from './db/embedded.ts';
+import { endPool } from './db/end-pool.ts';
+import { createEventStore } from './eventstore/index.ts';
+import type { Route } from './http/route.ts';
+import { ApiKeyLookup } from './identity/api-key-lookup.ts';
+import type { Credentials } from './identity/credentials.ts';
+import { LastUsed } from './identity/last-used.ts';
+import { startRevocationFeed } from './identity/revocation-feed.ts';
+import { Revocations } from './identity/revocations.ts';
+import { loadSigningKeys, type SigningKeyRing, type SigningKeys } from './identity/signing-keys.ts';
+import { loadCodeLists } from './invoicing/code-lists-loader.ts';
+import type { BucketStore } from './limits/bucket-store.ts';
+import { NO_GUARD, invalidCredentialGuard } from './limits/invalid-credential-guard.ts';
+import type { Limits } from './limits/limits.ts';
+import { createMemoryStore } from './limits/memory-store.ts';
+import { createLogger } from './logging.ts';
+import { customersModule } from './modules/customers/index.ts';
+import { deliveryModule } from './modules/delivery/index.ts';
+import { identityModule } from './modules/identity/index.ts';
+import { invoicingModule } from './modules/invoicing/index.ts';
+import type { Module } from './modules/module.ts';
+import type { FsAuthority } from './network/fs-authority.ts';
+import type { PeppolNetwork } from './network/peppol-network.ts';
+import { checkSandboxRules, sandbox } from './network/sandbox/index.ts';
+import { sandboxParticipantDirectory } from './network/sandbox/directory.ts';
+import type { ReceiveMessage } from './network/sandbox/peppol.ts';
+import { smpParticipantDirectory } from './network/smp/index.ts';
+import { systemClock, type Clock } from './ports/clock.ts';
+import { randomIds, type Ids } from './ports/ids.ts';
+import { ReactorRunner } from './reactors/runner.ts';
+import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts';
+import { ProjectionRunner } from './readmodel/projection-runner.ts';
+import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
+
+/**
+ * The composition root: builds the core (databases, event store, read models, clock, ids, log,
+ * config) and the shared adapters once, and lists the modules. Only the entry points (main.ts, the
+ * CLI, the test harness and benchmarks) import it; no module does.
+ */
+
+/** The networks delivery talks to: the sandbox by default; a test harness passes its own to turn the sandbox's fault switches. */
+export type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage) => { peppol: PeppolNetwork; fs: FsAuthority };
+
+export interface ServiceOptions {
+  log?: Logger;
+  /** false: one-shot CLI commands that drive projectors themselves (no runners, no revocation feed) */
+  runProjections?: boolean;
+  runReactors?: boolean;
+  clock?: Clock;
+  ids?: Ids;
+  networks?: Networks;
+}
+
+/** The running service, as entry points see it. */
+export interface Service extends Core {
+  /** 'pglite' when running on the embedded default */
+  database: 'pglite' | 'postgres';
+  /** every module's routes, in order (the HTTP app serves them) */
+  routes: Route[];
+  projections: ProjectionRunner;
+  reactors: ReactorRunner;
+  auth: Credentials;
+  identity: SigningKeys;
+  limits: Limits;
+  validator: ValidatorSource;
+  codeLists: CodeLists | null;
+  series: SeriesReservations;
+  lookups: Lookups;
+  usage: UsageCounts;
+  network: PeppolNetwork;
+  fs: FsAuthority;
+  close(): Promise<void>;
+}
+
+/** The shared buckets in Redis; a Redis that is down at start is waited for briefly, then reconnected to in the background (the limiter lets requests through meanwhile). */
+async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Promise<BucketStore> {
+  // ioredis is loaded only when configured: it costs a start without Redis ~0.3 s of CPU
+  const { createRedisStore } = await import('./limits/redis-store.ts');
+  const store = createRedisStore({ url, keyPrefix });
+  await store.ready(2_000).catch((error: unknown) => log.warn({ err: error }, 'Redis for rate limits is not reachable yet: requests pass unlimited until it is'));
+  return store;
+}
+
+/** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
+async function openDatabase(config: Config): Promise<{ url: string; close(): Promise<void> }> {
+  if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
+  const dir = path.join(config.dataDir, 'pgdata');
+  await mkdir(dir, { recursive: true });
+  const unlock = await lockDataDir(config.dataDir);
+  const embedded = await startEmbeddedPostgres(dir);
+  return {
+    url: embedded.connectionString,
+    async close() {
+      await embedded.close();
+      await unlock();
+    },
+  };
+}
+
+/**
+ * Opens the databases the configuration names (PGlite under DATA_DIR when no DATABASE_URL), the
+ * event store and the read models, builds the modules and starts their projectors and reactors.
+ */
+export async function openService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  const log = options.log ?? createLogger(config.logLevel);
+  const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
+  const embedded = !config.databaseUrl;
+  const database = await openDatabase(config);
+  // PGlite runs one transaction at a time: a few connections are plenty there.
+  const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
+  const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
+  const readModels = readModelsSource(database.url, embedded ? 4 : 10);
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const codeLists = await loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
+    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    return null;
+  });
+
+  // routes wait on the runner, which follows the projectors the modules declare: it is made after them
+  const made: { runner?: ProjectionRunner } = {};
+  const projections: ReadYourWrites = {
+    caughtUp: async (position, timeoutMs, names) => {
+      if (!made.runner) throw new Error('the read models are not open yet');
+      return made.runner.caughtUp(position, timeoutMs, names);
+    },
+  };
+  const core: Core = { config, log, store, readModels, projections, clock, ids };
+
+  let validator: Promise<Validator> | undefined;
+  const getValidator: ValidatorSource = () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir }));
+  let ring: Promise<SigningKeyRing> | undefined;
+  const identity: SigningKeys = {
+    ring: () => (ring ??= loadSigningKeys({
+      dataDir: config.dataDir, embedded, privateKeyPem: config.identity.jwtPrivateKeyPem, keyId: config.identity.jwtKeyId,
+      previousPublicKeys: config.identity.jwtPreviousPublicKeys,
+    })),
+  };
+  const lastUsed = new LastUsed({ readModels, log });
+  const apiKeys = new ApiKeyLookup({ readModels, clock });
+  const auth: Credentials = { apiKeys, lastUsed, revocations: new Revocations({ readModels, clock, apiKeys }) };
+  const buckets = config.redisUrl ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log) : createMemoryStore();
+  // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
+  const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
+  const networks = (options.networks ?? ((deps, cfg, receive) => sandbox(deps, cfg.delivery, fsRules, receive)))(core, config, async (message) => void (await receivePeppolMessage(core, message)));
+  const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator };
+  const shared = {
+    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
+    participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),
+  };
+
+  const modules: Module[] = [
+    identityModule(shared),
+    customersModule(core),
+    invoicingModule(invoicing),
+    deliveryModule(shared),
+  ];
+
+  const projectors = modules.flatMap((m) => m.projectors);
+  await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []));
+  const runner = new ProjectionRunner(store, readModels, projectors, log);
+  made.runner = runner;
+  const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, { pollMs: 100 });
+  const serving = options.runProjections !== false;
+  if (serving) await runner.start();
+  if (serving && options.runReactors !== false) await reactors.start();
+  lastUsed.start();
+  // one-shot CLI commands serve no requests: they need not hear revocations
+  const revocationFeed = serving ? await startRevocationFeed({ url: database.url, readModels, revocations: auth.revocations, apiKeys, log }) : null;
+
+  return {
+    ...shared,
+    projections: runner,
+    database: embedded ? 'pglite' : 'postgres',
+    routes: modules.flatMap((m) => m.routes),
+    reactors,
+    async close() {
+      await lastUsed.stop();
+      await revocationFeed?.close();
+      await buckets.close();
+      await reactors.stop();
+      if (validator) await (await validator).close();
+      await runner.stop();
+      await readModels.destroy();
+      await store.close();
+      await endPool(pool);
+      await database.close();
+    },
+  };
+}
