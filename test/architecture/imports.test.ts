@@ -22,7 +22,36 @@ const all = ['src', 'commands', 'projections', 'events'].flatMap(sources);
 const offenders = (files: string[], forbidden: (target: string) => boolean) =>
   files.flatMap((f) => importsOf(f).filter(forbidden).map((t) => `${f} → ${t}`));
 
+/** One import cycle among `files`, as the path that closes it, or null (depth-first search). */
+function firstCycle(files: string[]): string[] | null {
+  const graph = new Map(files.map((f) => [f, importsOf(f).filter((t) => files.includes(t))]));
+  const state = new Map<string, 'open' | 'done'>();
+  const trail: string[] = [];
+  const visit = (file: string): string[] | null => {
+    if (state.get(file) === 'done') return null;
+    if (state.get(file) === 'open') return [...trail.slice(trail.indexOf(file)), file];
+    state.set(file, 'open');
+    trail.push(file);
+    for (const next of graph.get(file) ?? []) {
+      const cycle = visit(next);
+      if (cycle) return cycle;
+    }
+    trail.pop();
+    state.set(file, 'done');
+    return null;
+  };
+  for (const file of files) {
+    const cycle = visit(file);
+    if (cycle) return cycle;
+  }
+  return null;
+}
+
 describe('architecture: who may import what', () => {
+  it('has no import cycle in src, commands, projections and events', () => {
+    expect(firstCycle(all)).to.equal(null);
+  });
+
   it('only entry points import the composition root (src/service.ts)', () => {
     const entryPoints = (f: string) => f === 'src/main.ts' || f.startsWith('src/cli/');
     expect(offenders(all.filter((f) => !entryPoints(f)), (t) => t === 'src/service.ts')).to.deep.equal([]);
