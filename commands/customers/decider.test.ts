@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { CustomerEvent } from '../../events/customers.ts';
+import { NotFound, type RequestScope } from '../shared/access.ts';
 import { InvalidFields } from '../shared/invalid-fields.ts';
 import { specFor } from '../shared/given.ts';
 import { customerFields } from './customer-fields.ts';
@@ -21,6 +22,11 @@ const register = {
   at: '2026-11-22T10:00:00Z',
 } as const;
 
+const ofCompany: CustomerEvent = { ...registered, data: { ...registered.data, company_id: 'k1' } };
+const archived: CustomerEvent = { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: 'x' } };
+const archive = (scope: RequestScope, at = 'x') => ({ type: 'ArchiveCustomer', customer_id: 'c1', scope, at }) as const;
+const customerNotFound = (e: NotFound) => expect(e.code).to.equal('customer_not_found');
+
 function problemsOf(run: () => unknown) {
   try {
     run();
@@ -36,27 +42,27 @@ describe('customers', () => {
   it('refuses a second registration of the same customer', () => given([registered]).when(register).thenThrows('customer_exists'));
 
   it('archives an active customer', () =>
-    given([registered])
-      .when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: '2026-11-23T00:00:00Z' })
-      .then([{ type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: '2026-11-23T00:00:00Z' } }]));
+    given([registered]).when(archive({ organisationId: 'o1', companyId: null }, '2026-11-23T00:00:00Z')).then([
+      { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: '2026-11-23T00:00:00Z' } },
+    ]));
 
   it('archiving twice changes nothing', () =>
     given([registered, { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: 'x' } }])
-      .when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: 'y' })
-      .then([]));
+      .when(archive({ organisationId: 'o1', companyId: null }, 'y'))
+      .thenNothingHappened());
 
   it('cannot archive a customer that does not exist', () =>
-    given([]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: null, at: 'x' }).thenThrows('customer_not_found'));
+    given([]).when(archive({ organisationId: 'o1', companyId: null })).thenThrows(NotFound, customerNotFound));
 
   it('a customer of another organisation is not found', () =>
-    given([registered]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o2', company_id: null, at: 'x' }).thenThrows('customer_not_found'));
+    given([registered]).when(archive({ organisationId: 'o2', companyId: null })).thenThrows(NotFound, customerNotFound));
 
-  it('a company sees its own and organisation-wide customers, not another company’s', () => {
-    const ofCompany = { ...registered, data: { ...registered.data, company_id: 'k1' } };
-    given([ofCompany]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: 'k2', at: 'x' }).thenThrows('customer_not_found');
-    given([registered]).when({ type: 'ArchiveCustomer', customer_id: 'c1', organisation_id: 'o1', company_id: 'k2', at: 'x' }).then([
-      { type: 'CustomerArchived', data: { customer_id: 'c1', archived_at: 'x' } },
-    ]);
+  it('a company’s customer is not found through another company of the same organisation', () =>
+    given([ofCompany]).when(archive({ organisationId: 'o1', companyId: 'k2' })).thenThrows(NotFound, customerNotFound));
+
+  it('a company acts on its own and on organisation-wide customers', () => {
+    given([ofCompany]).when(archive({ organisationId: 'o1', companyId: 'k1' })).then([archived]);
+    given([registered]).when(archive({ organisationId: 'o1', companyId: 'k2' })).then([archived]);
   });
 
   describe('fields', () => {

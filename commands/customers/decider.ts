@@ -1,4 +1,5 @@
 import type { CustomerEvent, CustomerFields } from '../../events/customers.ts';
+import { NotFound, visibleTo, type RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
@@ -14,9 +15,8 @@ export type CustomerCommand =
   | {
       type: 'ArchiveCustomer';
       customer_id: string;
-      /** the caller's scope: a customer outside it is not found */
-      organisation_id: string;
-      company_id: string | null;
+      /** the caller's scope: a customer it may not see is not found (access.ts) */
+      scope: RequestScope;
       at: string;
     };
 
@@ -24,11 +24,7 @@ export type CustomerState =
   | { status: 'none' }
   | { status: 'active' | 'archived'; customer_id: string; organisation_id: string; company_id: string | null };
 
-/** A customer is visible in its organisation, and through a company's routes when it is that company's or organisation-wide. */
-export function visibleTo(state: CustomerState, organisationId: string, companyId: string | null): boolean {
-  if (state.status === 'none' || state.organisation_id !== organisationId) return false;
-  return companyId === null || state.company_id === null || state.company_id === companyId;
-}
+export const customerNotFound = (message = 'customer not found') => new NotFound('customer_not_found', message);
 
 export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerState> = {
   initialState: { status: 'none' },
@@ -50,9 +46,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
           },
         ];
       case 'ArchiveCustomer':
-        if (state.status === 'none' || !visibleTo(state, command.organisation_id, command.company_id)) {
-          throw new DomainError('customer_not_found', 404, 'customer not found');
-        }
+        if (state.status === 'none' || !visibleTo(state, command.scope)) throw customerNotFound();
         if (state.status === 'archived') return []; // archiving twice changes nothing
         return [{ type: 'CustomerArchived', data: { customer_id: command.customer_id, archived_at: command.at } }];
     }

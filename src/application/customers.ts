@@ -64,8 +64,7 @@ export async function archiveCustomer(
     {
       type: 'ArchiveCustomer',
       customer_id: request.customerId,
-      organisation_id: request.actor.organisationId,
-      company_id: request.companyId,
+      scope: { organisationId: request.actor.organisationId, companyId: request.companyId },
       at: deps.clock.now().toISOString(),
     },
     { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: request.expectedVersion },

@@ -1,5 +1,7 @@
+import { customerNotFound } from '../../commands/customers/decider.ts';
 import { toParty } from '../../commands/invoices/content.ts';
 import type { Party } from '../../commands/invoices/model.ts';
+import { visibleTo } from '../../commands/shared/access.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { getCustomer } from '../../projections/customer-directory/queries.ts';
@@ -39,11 +41,12 @@ export async function companyOf(deps: Deps, actor: Actor, companyId: string): Pr
 
 /** The buyer party of a directory customer the company may invoice, or 404. */
 export async function buyerOf(deps: Deps, actor: Actor, company: CompanyRow, customerId: string): Promise<Party> {
+  const scope = { organisationId: actor.organisationId, companyId: company.id };
   const buyer = await deps.lookups.buyers.get(customerId, async () => {
-    const customer = await getCustomer(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, customerId);
+    const customer = await getCustomer(deps.readModels, scope, customerId);
     return customer && { organisation_id: customer.organisation_id, company_id: customer.company_id, party: toParty(customer) };
   });
-  const visible = buyer && buyer.organisation_id === actor.organisationId && (buyer.company_id === null || buyer.company_id === company.id);
-  if (!visible) throw new DomainError('customer_not_found', 404, 'customer_id names no customer of this company');
+  // the cache holds customers by id, whoever asked: the rule decides again for this caller
+  if (!buyer || !visibleTo(buyer, scope)) throw customerNotFound('customer_id names no customer of this company');
   return buyer.party;
 }

@@ -1,3 +1,4 @@
+import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -87,11 +88,17 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   const refuseStale = () => {
     throw new WrongExpectedRevision(streamId, options.expectedVersion ?? current, current < 0 ? 'no_stream' : current);
   };
-  // An existing stream checks If-Match before deciding; a missing one lets the decider answer
-  // first, so a client gets 404 for what does not exist rather than 412.
-  if (stale && current >= 0) refuseStale();
+  // A stale If-Match is a 412 whatever the decider would say, but for not found: what does not
+  // exist, or what the caller may not see (access.ts), is a 404 first, so a version never shows
+  // that another company's stream exists.
   const state = read.state;
-  const events = decider.decide(await commandFor(command, state), state);
+  let events: Event[];
+  try {
+    events = decider.decide(await commandFor(command, state), state);
+  } catch (error) {
+    if (stale && current >= 0 && !(error instanceof NotFound)) refuseStale();
+    throw error;
+  }
   if (stale) refuseStale();
   if (events.length === 0) return { events, version: current, position: null, state };
   await options.beforeAppend?.(events);

@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
@@ -75,6 +76,22 @@ describe('handleCommand: the one command path', function () {
     expect(error).to.be.instanceOf(WrongExpectedRevision);
     expect(decided).to.equal(1);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100]);
+  });
+
+  it('with a stale If-Match a refusal as not found comes first (404), any other refusal is the 412', async () => {
+    const guarded: Decider<Add, Added, { total: number }> = {
+      ...counter,
+      decide: (command, state) => {
+        if (command.n < 0) throw new NotFound('counter_not_found', 'not yours');
+        if (command.n === 0) throw new DomainError('invalid_status', 409, 'nothing to add');
+        return counter.decide(command, state);
+      },
+    };
+    const stale = { metadata: {}, expectedVersion: 7 };
+    expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: -1 }, stale))).to.be.instanceOf(NotFound);
+    expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 0 }, stale))).to.be.instanceOf(WrongExpectedRevision);
+    expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 5 }, stale))).to.be.instanceOf(WrongExpectedRevision);
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1]);
   });
 
   it('gives up after the bounded number of retries', async () => {

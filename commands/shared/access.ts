@@ -1,0 +1,37 @@
+import { DomainError } from './domain-error.ts';
+
+/** Whose a resource is: its organisation, and its company (null: organisation-wide, as a customer may be). */
+export interface Owner {
+  organisation_id: string;
+  company_id: string | null;
+}
+
+/**
+ * Who asks: the caller's organisation, and the company the route names (null: an
+ * organisation-wide route, such as GET /invoices/{id}).
+ */
+export interface RequestScope {
+  organisationId: string;
+  companyId: string | null;
+}
+
+/**
+ * The one access rule for invoices, customers and credit notes: a resource is seen only in its
+ * own organisation, and through a company's routes only when it is that company's or
+ * organisation-wide.
+ */
+export function visibleTo(owner: Owner, scope: RequestScope): boolean {
+  if (owner.organisation_id !== scope.organisationId) return false;
+  return scope.companyId === null || owner.company_id === null || owner.company_id === scope.companyId;
+}
+
+/**
+ * A resource that does not exist, or that the caller may not see: the same 404 with the resource's
+ * not-found code for both, never a 403, so the answer never shows that it exists. A stale If-Match
+ * does not come first either (the command handler lets this refusal through before a 412).
+ */
+export class NotFound extends DomainError {
+  constructor(code: string, message: string) {
+    super(code, 404, message);
+  }
+}
