@@ -67,7 +67,7 @@ describe('invoice bounds', () => {
     const poison = withLines({ quantity: '100000000', unit_price: '100000000', vat_rate: '23' });
     const outOfBounds = (e: InvalidFields) => expect(e.problems.map((p) => p.loc)).to.deep.equal([['body', 'lines', 0]]);
     given([]).when({ ...create, content: poison }).thenThrows(InvalidFields, outOfBounds);
-    const update = { type: 'UpdateInvoice', invoice_id: 'i1', organisation_id: 'o1', updated_by: 'k1', content: poison, code_lists: create.code_lists, at: create.at } as const;
+    const update = { type: 'UpdateInvoice', invoice_id: 'i1', scope: { organisationId: 'o1', companyId: 'c1' }, updated_by: 'k1', content: poison, code_lists: create.code_lists, at: create.at } as const;
     given([created]).when(update).thenThrows(InvalidFields, outOfBounds);
     expect(MAX_AMOUNT.toFixed()).to.equal('999999999999.99');
   });

@@ -1,16 +1,20 @@
 import { expect } from 'chai';
 import type { InvoiceEvent } from '../../events/invoices.ts';
+import { NotFound, type RequestScope } from '../shared/access.ts';
+import { fold } from '../shared/decider.ts';
 import { specFor } from '../shared/given.ts';
-import { at, content, create, created, lists } from './test-fixtures.ts';
+import { at, content, create, created, lists, organisationWide, otherCompany, otherOrganisation, scope } from './test-fixtures.ts';
 import { invoiceDecider, type InvoiceCommand } from './decider.ts';
 import type { InvoiceContent } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { computeTotals } from './totals.ts';
+import type { ValidationOutcome } from './validation.ts';
 
 const validated: InvoiceEvent = { type: 'InvoiceValidated', data: { invoice_id: 'i1', validated_by: 'k1', validated_at: at } };
 const given = specFor(invoiceDecider);
-const update = (over: Partial<InvoiceContent> = {}, organisation_id = 'o1'): InvoiceCommand => ({
-  type: 'UpdateInvoice', invoice_id: 'i1', organisation_id, updated_by: 'k1', content: { ...content, ...over }, code_lists: lists, at,
+const invoiceNotFound = (e: NotFound) => expect(e.code).to.equal('invoice_not_found');
+const update = (over: Partial<InvoiceContent> = {}, by: RequestScope = scope): InvoiceCommand => ({
+  type: 'UpdateInvoice', invoice_id: 'i1', scope: by, updated_by: 'k1', content: { ...content, ...over }, code_lists: lists, at,
 });
 
 describe('invoices', () => {
@@ -48,11 +52,44 @@ describe('invoices', () => {
 
   it('refuses to change the invoice number', () => given([created]).when(update({ invoice_number: 'X-1' })).thenThrows('invoice_number_immutable'));
 
-  it('an invoice of another organisation is not found', () => given([created]).when(update({}, 'o2')).thenThrows('invoice_not_found'));
+  it('an invoice of another organisation is not found', () =>
+    given([created]).when(update({}, otherOrganisation)).thenThrows(NotFound, invoiceNotFound));
 
-  it('validates a draft once; validating again changes nothing', () => {
-    const mark = { type: 'MarkValidated', invoice_id: 'i1', organisation_id: 'o1', validated_by: 'k1', at } as const;
-    given([created]).when(mark).then([validated]);
-    given([created, validated]).when(mark).then([]);
+  it('another company of the same organisation cannot replace it: not found, as if it did not exist', () => {
+    given([created]).when(update({}, otherCompany)).thenThrows(NotFound, invoiceNotFound);
+    given([]).when(update()).thenThrows(NotFound, invoiceNotFound);
+  });
+
+  it('an organisation-wide scope acts on any company’s invoice of its organisation', () =>
+    expect(invoiceDecider.decide(update({}, organisationWide), fold(invoiceDecider, [created]))[0]?.type).to.equal('InvoiceUpdated'));
+
+  describe('validation outcomes', () => {
+    const passed: ValidationOutcome = { business_rules_valid: true, xsd_valid: true, peppol_valid: true, slovak_valid: true };
+    const record = (outcome: ValidationOutcome = passed, by: RequestScope = scope): InvoiceCommand => ({
+      type: 'RecordValidation', invoice_id: 'i1', scope: by, validated_by: 'k1', outcome, at,
+    });
+
+    it('a draft whose validation passed becomes validated', () => given([created]).when(record()).then([validated]));
+
+    it('validating a validated invoice again changes nothing', () => given([created, validated]).when(record()).thenNothingHappened());
+
+    it('a failed validation leaves the draft a draft', () => {
+      for (const failed of [{ business_rules_valid: false }, { xsd_valid: false }, { peppol_valid: false }, { slovak_valid: false }]) {
+        given([created]).when(record({ ...passed, ...failed })).thenNothingHappened();
+      }
+    });
+
+    it('a stage that could not run (its rules not loaded) proves nothing: the draft stays a draft', () =>
+      given([created]).when(record({ ...passed, peppol_valid: null })).thenNothingHappened());
+
+    it('an invoice past validation (queued, delivered) is reported on, and changes nothing', () => {
+      const marked = { type: 'InvoiceMarkedSent', data: { invoice_id: 'i1', marked_by: 'k1', delivered_at: at, note: null, at } } as const;
+      given([created, marked]).when(record()).thenNothingHappened();
+    });
+
+    it('another company’s invoice is not found, another organisation’s neither', () => {
+      given([created]).when(record(passed, otherCompany)).thenThrows(NotFound, invoiceNotFound);
+      given([created]).when(record(passed, otherOrganisation)).thenThrows(NotFound, invoiceNotFound);
+    });
   });
 });

@@ -1,6 +1,8 @@
 import type { InvoiceStatus } from '../../events/invoices.ts';
+import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { invoiceFor } from './access.ts';
 import { checkBounds } from './bounds.ts';
 import type { CodeLists } from './code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
@@ -9,6 +11,7 @@ import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
 import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from './state.ts';
 import { computeTotals } from './totals.ts';
+import { validationPassed, type ValidationOutcome } from './validation.ts';
 
 export type { InvoiceState, KnownInvoice } from './state.ts';
 
@@ -28,14 +31,22 @@ export type InvoiceCommand =
   | {
       type: 'UpdateInvoice';
       invoice_id: string;
-      /** the caller's organisation: an invoice of another one is not found */
-      organisation_id: string;
+      /** the caller's scope: an invoice it may not see is not found (access.ts) */
+      scope: RequestScope;
       updated_by: string;
       content: InvoiceContent;
       code_lists: CodeLists;
       at: string;
     }
-  | { type: 'MarkValidated'; invoice_id: string; organisation_id: string; validated_by: string; at: string }
+  | {
+      /** the outcome of validating the invoice (the validator ran outside); a passing draft becomes validated */
+      type: 'RecordValidation';
+      invoice_id: string;
+      scope: RequestScope;
+      validated_by: string;
+      outcome: ValidationOutcome;
+      at: string;
+    }
   | DeliveryCommand;
 
 /** PUT replaces the content while nothing has left the service: a draft, or a validated invoice (which becomes a draft again). */
@@ -52,8 +63,6 @@ export function isEditable(state: KnownInvoice): boolean {
   const { peppol, fs } = state.delivery;
   return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
 }
-
-export const invoiceNotFound = () => new DomainError('invoice_not_found', 404, 'invoice not found');
 
 /**
  * The rule findings of content; fatal findings refuse it with the spec's 422 (InvoiceRuleViolation),
@@ -102,14 +111,14 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
         ];
       }
       case 'UpdateInvoice': {
-        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw invoiceNotFound();
-        if (!isEditable(state)) {
-          const why = state.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${state.status} cannot be changed`;
-          throw new DomainError('invalid_status', 409, why, { status: state.status });
+        const invoice = invoiceFor(state, command.scope);
+        if (!isEditable(invoice)) {
+          const why = invoice.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${invoice.status} cannot be changed`;
+          throw new DomainError('invalid_status', 409, why, { status: invoice.status });
         }
-        if (command.content.invoice_number !== state.invoice_number) {
+        if (command.content.invoice_number !== invoice.invoice_number) {
           throw new DomainError('invoice_number_immutable', 409, 'the invoice number cannot be changed once reserved', {
-            invoice_number: state.invoice_number,
+            invoice_number: invoice.invoice_number,
           });
         }
         const { totals, warnings } = priced(command.content, command.code_lists);
@@ -120,13 +129,13 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
           },
         ];
       }
-      case 'MarkValidated':
-        if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw invoiceNotFound();
-        if (state.status === 'validated') return [];
-        if (state.status !== 'draft' || state.source !== 'api') {
-          throw new DomainError('invalid_status', 409, `an invoice in status ${state.status} cannot be validated`, { status: state.status });
-        }
+      case 'RecordValidation': {
+        const invoice = invoiceFor(state, command.scope);
+        // failing findings are the answer, and the status stays; validating any other status
+        // (validated already, or past it) reports and changes nothing
+        if (!validationPassed(command.outcome) || invoice.status !== 'draft' || invoice.source !== 'api') return [];
         return [{ type: 'InvoiceValidated', data: { invoice_id: command.invoice_id, validated_by: command.validated_by, validated_at: command.at } }];
+      }
       default:
         return decideDelivery(command, state);
     }

@@ -1,6 +1,8 @@
 import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
+import type { RequestScope } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { existingInvoice, invoiceFor } from './access.ts';
 import type { CodeLists } from './code-lists.ts';
 import type { RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
@@ -8,12 +10,13 @@ import { checkInvoice } from './rules.ts';
 import type { InvoiceState, KnownInvoice } from './state.ts';
 
 /**
- * Send, the outcomes the delivery reactors record, mark-sent and inbound receipt. Outcomes are
+ * Send, the outcomes the delivery reactors record, mark-sent and inbound receipt. A client's
+ * command (send, mark-sent) carries the caller's scope: an invoice it may not see is not found. Outcomes are
  * idempotent: a reaction repeated after a crash, or an outcome for a message that is no longer
  * the current one, decides nothing instead of failing.
  */
 export type DeliveryCommand =
-  | { type: 'SendInvoice'; invoice_id: string; organisation_id: string; queued_by: string; peppol_message_id: string; code_lists: CodeLists; at: string }
+  | { type: 'SendInvoice'; invoice_id: string; scope: RequestScope; queued_by: string; peppol_message_id: string; code_lists: CodeLists; at: string }
   | { type: 'RecordDeliveryAttemptFailed'; invoice_id: string; leg: 'peppol' | 'fs'; reason: string; retry_at: string | null; at: string }
   | {
       type: 'RecordPeppolSent';
@@ -38,7 +41,7 @@ export type DeliveryCommand =
       at: string;
     }
   | { type: 'RecordFsFailed'; invoice_id: string; reason: string; at: string }
-  | { type: 'MarkSent'; invoice_id: string; organisation_id: string; marked_by: string; delivered_at: string; note: string | null; at: string }
+  | { type: 'MarkSent'; invoice_id: string; scope: RequestScope; marked_by: string; delivered_at: string; note: string | null; at: string }
   | ({ type: 'ReceiveInvoice' } & InvoiceReceived['data']);
 
 /** Statuses a send starts from (the spec's table). */
@@ -48,13 +51,6 @@ const invalidStatus = (state: KnownInvoice, what: string) =>
   new DomainError('invalid_status', 409, `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: state.status,
   });
-
-function known(state: InvoiceState, organisationId?: string): KnownInvoice {
-  if (state.status === 'none' || (organisationId !== undefined && state.organisation_id !== organisationId)) {
-    throw new DomainError('invoice_not_found', 404, 'invoice not found');
-  }
-  return state;
-}
 
 /** Peppol needs both electronic addresses; without them there is nobody to deliver to. */
 function addressFindings(state: KnownInvoice): RuleFinding[] {
@@ -71,7 +67,7 @@ function addressFindings(state: KnownInvoice): RuleFinding[] {
 export function decideDelivery(command: DeliveryCommand, state: InvoiceState): DeliveryEvent[] | InvoiceReceived[] {
   switch (command.type) {
     case 'SendInvoice': {
-      const invoice = known(state, command.organisation_id);
+      const invoice = invoiceFor(state, command.scope);
       if (invoice.source !== 'api' || !SENDABLE_STATUSES.includes(invoice.status)) throw invalidStatus(invoice, 'sending');
       const findings = [...checkInvoice(invoice.content, command.code_lists), ...addressFindings(invoice)];
       if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
@@ -85,7 +81,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'RecordDeliveryAttemptFailed': {
-      const { delivery } = known(state);
+      const { delivery } = existingInvoice(state);
       const leg = command.leg === 'peppol' ? delivery.peppol : delivery.fs;
       const open = command.leg === 'peppol' ? delivery.peppol.status === 'queued' : delivery.fs.status === 'pending';
       if (!open) return [];
@@ -97,7 +93,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'RecordPeppolSent': {
-      const { peppol } = known(state).delivery;
+      const { peppol } = existingInvoice(state).delivery;
       // the delivery status may overtake this record (the receiver answers before we wrote it down): record it all the same
       const open = peppol.status === 'queued' || (peppol.status === 'delivered' && peppol.sent_at === null);
       if (peppol.message_id !== command.peppol_message_id || !open) return [];
@@ -112,12 +108,12 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'ConfirmPeppolDelivery': {
-      const { peppol } = known(state).delivery;
+      const { peppol } = existingInvoice(state).delivery;
       if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
       return [{ type: 'PeppolDeliveryConfirmed', data: { invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, delivered_at: command.at } }];
     }
     case 'RecordPeppolFailed': {
-      const { peppol } = known(state).delivery;
+      const { peppol } = existingInvoice(state).delivery;
       if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
       return [
         {
@@ -130,7 +126,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'RecordFsSubmitted': {
-      const { fs } = known(state).delivery;
+      const { fs } = existingInvoice(state).delivery;
       if (fs.status !== 'pending') return [];
       return [
         {
@@ -140,7 +136,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'RecordFsVerdict': {
-      const { fs } = known(state).delivery;
+      const { fs } = existingInvoice(state).delivery;
       if (fs.status !== 'submitted' || fs.submission_id !== command.fs_submission_id) return [];
       const common = { invoice_id: command.invoice_id, fs_submission_id: command.fs_submission_id, tdd_uuid: command.tdd_uuid, mls_response_code: command.mls_response_code };
       return command.verdict === 'acknowledged'
@@ -148,12 +144,12 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
         : [{ type: 'FsCopyRejected', data: { ...common, reasons: command.reasons ?? { description: 'rejected', issues: [] }, rejected_at: command.at } }];
     }
     case 'RecordFsFailed': {
-      const { fs } = known(state).delivery;
+      const { fs } = existingInvoice(state).delivery;
       if (fs.status !== 'pending' && fs.status !== 'submitted') return [];
       return [{ type: 'FsFilingFailed', data: { invoice_id: command.invoice_id, reason: command.reason, attempts: fs.attempts, failed_at: command.at } }];
     }
     case 'MarkSent': {
-      const invoice = known(state, command.organisation_id);
+      const invoice = invoiceFor(state, command.scope);
       if (invoice.delivery.peppol.status === 'manual') return [];
       const peppolGaveUp = invoice.status === 'failed' && invoice.delivery.peppol.status === 'failed';
       if (invoice.source !== 'api' || !(SENDABLE_STATUSES.includes(invoice.status) || peppolGaveUp)) throw invalidStatus(invoice, 'marking as sent');

@@ -2,19 +2,20 @@ import { expect } from 'chai';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceEvent } from '../../events/invoices.ts';
 import { fold } from '../shared/decider.ts';
+import { NotFound } from '../shared/access.ts';
 import { specFor } from '../shared/given.ts';
 import { invoiceDecider, type InvoiceCommand } from './decider.ts';
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from './delivery.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import type { InvoiceStreamEvent } from './state.ts';
-import { at, content, created, lists } from './test-fixtures.ts';
+import { at, content, created, lists, otherCompany, otherOrganisation, scope } from './test-fixtures.ts';
 import { computeTotals } from './totals.ts';
 
 const buyerId = '9950:sk2020000004svctest';
 const addressedContent = { ...content, buyer: { ...content.buyer, peppol_id: buyerId } };
 const addressed = { ...created, data: { ...created.data, content: addressedContent } } as InvoiceEvent;
 const given = specFor(invoiceDecider);
-const send: InvoiceCommand = { type: 'SendInvoice', invoice_id: 'i1', organisation_id: 'o1', queued_by: 'k1', peppol_message_id: 'm1', code_lists: lists, at };
+const send: InvoiceCommand = { type: 'SendInvoice', invoice_id: 'i1', scope, queued_by: 'k1', peppol_message_id: 'm1', code_lists: lists, at };
 const queued: DeliveryEvent = { type: 'InvoiceQueued', data: { invoice_id: 'i1', queued_by: 'k1', peppol_message_id: 'm1', receiver_participant_id: buyerId, queued_at: at } };
 const audit: DeliveryEvent = { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: 'i1', action: 'sent_peppol', result: 'PENDING', actor_id: 'k1', at } };
 const sent: DeliveryEvent = {
@@ -30,6 +31,7 @@ const fsRejected: DeliveryEvent = {
   data: { invoice_id: 'i1', fs_submission_id: 's1', tdd_uuid: 't1', mls_response_code: 'RE', reasons: { description: 'no', issues: [] }, rejected_at: at },
 };
 const fsFailed: DeliveryEvent = { type: 'FsFilingFailed', data: { invoice_id: 'i1', reason: 'FS down', attempts: 5, failed_at: at } };
+const invoiceNotFound = (e: NotFound) => expect(e.code).to.equal('invoice_not_found');
 const statusAfter = (...events: InvoiceStreamEvent[]) => {
   const state = fold(invoiceDecider, events);
   return state.status;
@@ -63,7 +65,10 @@ describe('invoice delivery', () => {
       expect((error as InvoiceRuleViolation).findings.map((f) => f.rule)).to.deep.equal(['PEPPOL-EN16931-R010']);
     });
 
-    it('an invoice of another organisation is not found', () => given([addressed]).when({ ...send, organisation_id: 'o2' }).thenThrows('invoice_not_found'));
+    it('an invoice of another organisation, or of another company of the same one, is not found', () => {
+      given([addressed]).when({ ...send, scope: otherOrganisation }).thenThrows(NotFound, invoiceNotFound);
+      given([addressed]).when({ ...send, scope: otherCompany }).thenThrows(NotFound, invoiceNotFound);
+    });
   });
 
   describe('the single status of two parallel legs', () => {
@@ -139,7 +144,7 @@ describe('invoice delivery', () => {
   });
 
   describe('mark-sent (finished by hand)', () => {
-    const mark: InvoiceCommand = { type: 'MarkSent', invoice_id: 'i1', organisation_id: 'o1', marked_by: 'k1', delivered_at: at, note: 'e-mailed as PDF', at };
+    const mark: InvoiceCommand = { type: 'MarkSent', invoice_id: 'i1', scope, marked_by: 'k1', delivered_at: at, note: 'e-mailed as PDF', at };
     const marked: DeliveryEvent = { type: 'InvoiceMarkedSent', data: { invoice_id: 'i1', marked_by: 'k1', delivered_at: at, note: 'e-mailed as PDF', at } };
     it('makes a draft delivered without Peppol; marking again changes nothing', () => {
       given([created]).when(mark).then([marked]);
@@ -151,10 +156,12 @@ describe('invoice delivery', () => {
       expect(statusAfter(addressed, queued, peppolFailed, marked)).to.equal('delivered');
     });
     it('refuses an invoice on its way (invalid_status)', () => given([addressed, queued]).when(mark).thenThrows('invalid_status'));
+    it('another company’s invoice is not found, even one it could mark', () =>
+      given([created]).when({ ...mark, scope: otherCompany }).thenThrows(NotFound, invoiceNotFound));
   });
 
   describe('edits after a failed send', () => {
-    const update = (): InvoiceCommand => ({ type: 'UpdateInvoice', invoice_id: 'i1', organisation_id: 'o1', updated_by: 'k1', content: addressedContent, code_lists: lists, at });
+    const update = (): InvoiceCommand => ({ type: 'UpdateInvoice', invoice_id: 'i1', scope, updated_by: 'k1', content: addressedContent, code_lists: lists, at });
     it('a failed invoice that reached nobody can be corrected, and is a draft again', () => {
       const events = invoiceDecider.decide(update(), fold(invoiceDecider, [addressed, queued, peppolFailed, fsFailed]));
       expect(statusAfter(addressed, queued, peppolFailed, fsFailed, ...events)).to.equal('draft');
@@ -178,11 +185,13 @@ describe('invoice delivery', () => {
       given([]).when(receive).then([received]);
       given([received]).when(receive).then([]);
     });
-    it('is delivered, read-only, and cannot be sent, validated or marked', () => {
+    it('is delivered and read-only: it cannot be changed or sent, and validating it changes nothing', () => {
       expect(statusAfter(received)).to.equal('delivered');
-      given([received]).when({ type: 'UpdateInvoice', invoice_id: 'r1', organisation_id: 'o2', updated_by: 'k1', content, code_lists: lists, at }).thenThrows('invalid_status');
-      given([received]).when({ ...send, invoice_id: 'r1', organisation_id: 'o2' } as InvoiceCommand).thenThrows('invalid_status');
-      given([received]).when({ type: 'MarkValidated', invoice_id: 'r1', organisation_id: 'o2', validated_by: 'k1', at }).thenThrows('invalid_status');
+      const theirs = { organisationId: 'o2', companyId: 'c2' };
+      given([received]).when({ type: 'UpdateInvoice', invoice_id: 'r1', scope: theirs, updated_by: 'k1', content, code_lists: lists, at }).thenThrows('invalid_status');
+      given([received]).when({ ...send, invoice_id: 'r1', scope: theirs } as InvoiceCommand).thenThrows('invalid_status');
+      const passed = { business_rules_valid: true, xsd_valid: true, peppol_valid: true, slovak_valid: true };
+      given([received]).when({ type: 'RecordValidation', invoice_id: 'r1', scope: theirs, validated_by: 'k1', outcome: passed, at }).thenNothingHappened();
     });
     it('files its tax data as the receiver (C3)', () => {
       const state = fold(invoiceDecider, [received]);

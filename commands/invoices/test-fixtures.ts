@@ -1,5 +1,6 @@
 // Fixtures shared by the invoice decider tests: one Slovak invoice, its create command and event.
 import type { InvoiceEvent } from '../../events/invoices.ts';
+import type { RequestScope } from '../shared/access.ts';
 import { codeLists } from './code-lists.ts';
 import type { InvoiceCommand } from './decider.ts';
 import type { InvoiceContent } from './model.ts';
@@ -7,6 +8,11 @@ import { computeTotals } from './totals.ts';
 
 export const lists = codeLists({ unitCodes: ['C62', 'HUR'], vatexCodes: ['VATEX-EU-AE'], currencyCodes: ['EUR', 'CZK'], countryCodes: ['SK', 'CZ'] });
 export const at = '2026-11-22T10:00:00.000Z';
+/** The invoice's own company, and the scopes that see it or not (access.ts) */
+export const scope: RequestScope = { organisationId: 'o1', companyId: 'c1' };
+export const organisationWide: RequestScope = { organisationId: 'o1', companyId: null };
+export const otherCompany: RequestScope = { organisationId: 'o1', companyId: 'c2' };
+export const otherOrganisation: RequestScope = { organisationId: 'o2', companyId: null };
 export const party = { name: 'Dodávateľ s.r.o.', vat_id: 'SK2020273893', ico: '35757442', dic: '2020273893', peppol_id: '9950:sk2020273893svctest', street: '', city: 'Bratislava', postal_code: '811 01', country_code: 'SK' };
 export const content: InvoiceContent = {
   invoice_number: '2026000001', invoice_type: '380', issue_date: '2026-11-22', due_date: '2026-12-06', delivery_date: null, currency_code: 'EUR',

@@ -19,30 +19,33 @@ export type DeliveryDeps = InvoiceDeps & { network: PeppolNetwork; fs: FsAuthori
 interface ClientRequest {
   actor: Actor;
   requestId: string;
+  /** the company of the route: another company's invoice is not found (the decider's access rule) */
+  companyId: string;
   invoiceId: string;
   /** If-Match, when the client sent one (412 when stale) */
   expectedVersion?: number;
 }
 
+const scopeOf = (request: ClientRequest) => ({ organisationId: request.actor.organisationId, companyId: request.companyId });
+
 /**
  * A client's command that issues an invoice (send, mark-sent): at the version it named, or decided
- * again on the newest state when it named none. Only once the decider has accepted it does the
- * invoice count against the monthly quota (402 refuses it with nothing written).
+ * again on the newest state when it named none. Only once the decider has accepted it (so an
+ * invoice the caller may not see is 404 first) are `ready` asked and the invoice counted against
+ * the monthly quota (402); either refusing writes nothing.
  */
-function issueForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata) {
-  const beforeAppend = () => countInvoice(deps, { organisationId: request.actor.organisationId, invoiceId: request.invoiceId, source: 'api' }, metadata);
+function issueForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata, ready?: () => Promise<void>) {
+  const beforeAppend = async () => {
+    await ready?.();
+    await countInvoice(deps, { organisationId: request.actor.organisationId, invoiceId: request.invoiceId, source: 'api' }, metadata);
+  };
   return handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
     metadata, expectedVersion: request.expectedVersion, beforeAppend, retryOnConflict: INVOICE_RETRIES,
   });
 }
 
-/**
- * POST send. Our outbound gateways are asked first: when one cannot take messages now, the answer
- * is 502 (peppol_delivery_failed / fs_submission_failed), nothing is queued and the send is safe to
- * retry. Otherwise the decider queues the invoice once: of two concurrent sends one queues and the
- * other sees the queued invoice (409 invalid_status).
- */
-export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): Promise<{ status: string; position: Position | null }> {
+/** Our outbound gateways, asked before a send is written: one that cannot take messages now is a 502. */
+async function gatewaysReady(deps: DeliveryDeps): Promise<void> {
   try {
     await deps.network.ready();
   } catch (error) {
@@ -53,10 +56,19 @@ export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): P
   } catch (error) {
     throw new DomainError('fs_submission_failed', 502, `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
   }
+}
+
+/**
+ * POST send. Once the decider accepts it, our outbound gateways are asked: when one cannot take
+ * messages now, the answer is 502 (peppol_delivery_failed / fs_submission_failed), nothing is
+ * queued and the send is safe to retry. Otherwise the invoice is queued once: of two concurrent
+ * sends one queues and the other sees the queued invoice (409 invalid_status).
+ */
+export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): Promise<{ status: string; position: Position | null }> {
   const handled = await issueForClient(deps, request, {
-    type: 'SendInvoice', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, queued_by: request.actor.id,
+    type: 'SendInvoice', invoice_id: request.invoiceId, scope: scopeOf(request), queued_by: request.actor.id,
     peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
-  }, requestMetadata(request.actor, request.requestId));
+  }, requestMetadata(request.actor, request.requestId), () => gatewaysReady(deps));
   return { status: handled.state.status, position: handled.position };
 }
 
@@ -67,7 +79,7 @@ export async function markInvoiceSent(
 ): Promise<{ position: Position | null }> {
   const at = deps.clock.now().toISOString();
   const handled = await issueForClient(deps, request, {
-    type: 'MarkSent', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId, marked_by: request.actor.id,
+    type: 'MarkSent', invoice_id: request.invoiceId, scope: scopeOf(request), marked_by: request.actor.id,
     delivered_at: request.deliveredAt ?? at, note: request.note, at,
   }, requestMetadata(request.actor, request.requestId));
   return { position: handled.position };

@@ -1,10 +1,12 @@
-import { invoiceDecider, type InvoiceState } from '../../commands/invoices/decider.ts';
+import { invoiceFor, invoiceNotFound } from '../../commands/invoices/access.ts';
+import { invoiceDecider, type KnownInvoice } from '../../commands/invoices/decider.ts';
 import type { RuleFinding } from '../../commands/invoices/model.ts';
 import { checkInvoice } from '../../commands/invoices/rules.ts';
+import { validationPassed, type ValidationOutcome } from '../../commands/invoices/validation.ts';
+import type { RequestScope } from '../../commands/shared/access.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { DomainError } from '../../commands/shared/domain-error.ts';
 import { invoiceStream } from '../../events/invoices.ts';
-import type { Position, RecordedEvent } from '../eventstore/port.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import { foldRecorded } from '../handling/read-and-fold.ts';
 import type { Core } from '../core.ts';
@@ -14,7 +16,7 @@ import type { Finding, ValidationReport } from '../validation/index.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { requestMetadata } from './metadata.ts';
 
-export type LoadedInvoice = { state: Exclude<InvoiceState, { status: 'none' }>; events: RecordedEvent[]; version: number };
+export type LoadedInvoice = { state: KnownInvoice; events: RecordedEvent[]; version: number };
 
 /**
  * The invoice from its own stream (not the read model): what validation, UBL and history work on.
@@ -22,18 +24,18 @@ export type LoadedInvoice = { state: Exclude<InvoiceState, { status: 'none' }>; 
  */
 export async function loadInvoice(
   deps: Pick<Core, 'store'>,
-  scope: { organisationId: string; companyId: string | null },
+  scope: RequestScope,
   invoiceId: string,
   asOf?: Date,
 ): Promise<LoadedInvoice> {
   const all = await deps.store.readStream(invoiceStream(invoiceId));
-  const events = asOf ? all.filter((e) => e.recordedAt <= asOf) : all;
-  const state = foldRecorded(invoiceDecider, events);
-  const visible = state.status !== 'none' && state.organisation_id === scope.organisationId && (!scope.companyId || state.company_id === scope.companyId);
-  if (!visible || all.length === 0) {
-    throw new DomainError('invoice_not_found', 404, asOf && all.length > 0 ? 'the invoice did not exist yet at as_of' : 'invoice not found');
-  }
-  return { state: state as LoadedInvoice['state'], events, version: events[events.length - 1]?.revision ?? 0 };
+  const version = (events: RecordedEvent[]) => events[events.length - 1]?.revision ?? 0;
+  const now = invoiceFor(foldRecorded(invoiceDecider, all), scope); // the one access rule, whatever as_of asks
+  if (!asOf) return { state: now, events: all, version: version(all) };
+  const events = all.filter((e) => e.recordedAt <= asOf);
+  const then = foldRecorded(invoiceDecider, events);
+  if (then.status === 'none') throw invoiceNotFound('the invoice did not exist yet at as_of');
+  return { state: then, events, version: version(events) };
 }
 
 /** The UBL of the invoice: as received for an inbound copy, as the service builds it otherwise. */
@@ -47,29 +49,27 @@ const asRuleFinding = (f: Finding): RuleFinding & { location: string; source: st
 
 /**
  * The validate route: business rules on the content, then XSD + CEN/Peppol + Slovak rules on the
- * UBL the service would send. When everything passes, a draft becomes validated (at the version
- * that was checked: a change in between makes it 412, never a stale validation).
+ * UBL the service would send. The outcome goes to the decider, which makes a passing draft
+ * validated (at the version that was checked: a change in between makes it 412, never a stale
+ * validation); the answer reports the status the invoice has after it.
  */
 export async function validateInvoice(
   deps: InvoiceDeps & { validator: ValidatorSource },
   request: { actor: Actor; requestId: string; companyId: string; invoiceId: string },
 ) {
-  const invoice = await loadInvoice(deps, { organisationId: request.actor.organisationId, companyId: request.companyId }, request.invoiceId);
+  const scope = { organisationId: request.actor.organisationId, companyId: request.companyId };
+  const invoice = await loadInvoice(deps, scope, request.invoiceId);
   const findings = checkInvoice(invoice.state.content, deps.codeLists);
   const report: ValidationReport = await (await deps.validator()).validate(invoiceUbl(invoice));
   const errors = findings.filter((f) => f.severity === 'fatal');
-  const valid = errors.length === 0 && report.xsd_valid === true && report.peppol_valid === true && report.slovak_valid === true;
-  let status = invoice.state.status;
-  let position: Position | null = null;
-  if (valid && status === 'draft') {
-    ({ position } = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, {
-      type: 'MarkValidated', invoice_id: request.invoiceId, organisation_id: request.actor.organisationId,
-      validated_by: request.actor.id, at: deps.clock.now().toISOString(),
-    }, { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: invoice.version }));
-    status = 'validated';
-  }
+  const outcome: ValidationOutcome = {
+    business_rules_valid: errors.length === 0, xsd_valid: report.xsd_valid, peppol_valid: report.peppol_valid, slovak_valid: report.slovak_valid,
+  };
+  const { position, state } = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, {
+    type: 'RecordValidation', invoice_id: request.invoiceId, scope, validated_by: request.actor.id, outcome, at: deps.clock.now().toISOString(),
+  }, { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: invoice.version });
   const response = {
-    valid,
+    valid: validationPassed(outcome),
     errors,
     warnings: findings.filter((f) => f.severity === 'warning'),
     xml_validation: {
@@ -80,7 +80,7 @@ export async function validateInvoice(
       warnings: report.warnings.map(asRuleFinding),
     },
     schemas_available: report.schemas_available,
-    status,
+    status: state.status,
   };
   return { response, position };
 }

@@ -1,3 +1,4 @@
+import { invoiceFor } from '../../commands/invoices/access.ts';
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../commands/invoices/content.ts';
 import { checkInvoiceContent, invoiceDecider, type InvoiceState } from '../../commands/invoices/decider.ts';
@@ -135,18 +136,21 @@ export async function createInvoice(
   return { invoice_id: invoiceId, version: written.version, position: written.position, event };
 }
 
-/** PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). */
+/**
+ * PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). The
+ * decider's access rule runs first, before the content is built, so neither a version nor a
+ * customer lookup answers for an invoice the company may not see (404 invoice_not_found).
+ */
 export async function updateInvoice(
   deps: InvoiceDeps,
   request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
 ): Promise<{ version: number; position: Position | null }> {
   const { actor, company, body, invoiceId } = request;
-  const { state } = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
-  const number = state.status === 'none' ? '' : state.invoice_number;
-  const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, number));
-  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, {
-    type: 'UpdateInvoice', invoice_id: invoiceId, organisation_id: actor.organisationId, updated_by: actor.id, content,
-    code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
+  const scope = { organisationId: actor.organisationId, companyId: company.id };
+  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, async (state: InvoiceState) => {
+    const { invoice_number } = invoiceFor(state, scope);
+    const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, invoice_number));
+    return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
   }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
   return { version: handled.version, position: handled.position };
 }

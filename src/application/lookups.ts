@@ -1,4 +1,3 @@
-import { customerNotFound } from '../../commands/customers/decider.ts';
 import { toParty } from '../../commands/invoices/content.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import { visibleTo } from '../../commands/shared/access.ts';
@@ -47,6 +46,6 @@ export async function buyerOf(deps: Deps, actor: Actor, company: CompanyRow, cus
     return customer && { organisation_id: customer.organisation_id, company_id: customer.company_id, party: toParty(customer) };
   });
   // the cache holds customers by id, whoever asked: the rule decides again for this caller
-  if (!buyer || !visibleTo(buyer, scope)) throw customerNotFound('customer_id names no customer of this company');
+  if (!buyer || !visibleTo(buyer, scope)) throw new DomainError('customer_not_found', 404, 'customer_id names no customer of this company');
   return buyer.party;
 }

@@ -58,9 +58,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
       },
       async handle({ params, actor, requestId, ifMatch }) {
         await companyOf(deps, actor, params.company_id);
-        const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-        const sent = await sendInvoice(delivering(), { actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch });
+        const sent = await sendInvoice(delivering(), { actor, requestId, companyId: params.company_id, invoiceId: params.invoice_id, expectedVersion: ifMatch });
         if (sent.position) await projections.caughtUp(sent.position, config.readYourWritesTimeoutMs, ['invoices']);
         return queuedAnswer(params.invoice_id, sent.status);
       },
@@ -83,9 +81,8 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
       async handle({ params, body, actor, requestId, ifMatch }) {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         const marked = await markInvoiceSent(delivering(), {
-          actor, requestId, invoiceId: params.invoice_id, expectedVersion: ifMatch, deliveredAt: body?.delivered_at ?? null, note: body?.note ?? null,
+          actor, requestId, companyId: params.company_id, invoiceId: params.invoice_id, expectedVersion: ifMatch, deliveredAt: body?.delivered_at ?? null, note: body?.note ?? null,
         });
         if (marked.position) await projections.caughtUp(marked.position, config.readYourWritesTimeoutMs, ['invoices']);
         const row = await getInvoice(readModels, scope, params.invoice_id);

@@ -223,7 +223,6 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
         if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
-        if (!(await getInvoice(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
         const invoice = await readAfter(updated.position, scope, params.invoice_id);
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };

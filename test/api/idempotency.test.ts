@@ -220,7 +220,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const invoice = (await svc.call('POST', invoices(), draft({ note: 'send crash' }))).body;
     const seed = await deadClaim('send-crash', { operation: 'sendInvoice', params: { company_id: company, invoice_id: invoice.id }, body: null }, LEASE_MS + 1_000);
     const deps = { ...withCodeLists(svc.services), network: svc.services.network, fs: svc.services.fs, usage: svc.services.usage };
-    await withResourceSeed(seed, () => sendInvoice(deps, { actor: actor(), requestId: 'dead-request', invoiceId: invoice.id }));
+    await withResourceSeed(seed, () => sendInvoice(deps, { actor: actor(), requestId: 'dead-request', companyId: company, invoiceId: invoice.id }));
     const resumed = await svc.call('POST', `${invoices()}/${invoice.id}/send`, undefined, withKey('send-crash'));
     expect(resumed.status).to.equal(202);
     expect(resumed.body).to.include({ invoice_id: invoice.id, status: 'queued' });
