@@ -10,6 +10,14 @@ export async function findCompany(db: DataSource, organisationId: string, compan
   return rows[0] ?? null;
 }
 
+/** Every company of an organisation, oldest first. */
+export async function listCompanies(db: DataSource, organisationId: string): Promise<CompanyRow[]> {
+  return db.query(
+    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies WHERE organisation_id = $1 ORDER BY created_at, id',
+    [organisationId],
+  );
+}
+
 export async function countOrganisations(db: DataSource): Promise<number> {
   const rows: { n: string }[] = await db.query('SELECT count(*) AS n FROM organisations');
   return Number(rows[0]?.n ?? 0);

@@ -3,10 +3,12 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { stableUuid } from '../../commands/shared/stable-id.ts';
 import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
+import { issuingCompany } from '../../commands/tenancy/issuing-company.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import { createdInvoiceRow, type InvoiceDetailRow, type InvoiceRow } from '../../projections/invoices/rows.ts';
 import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../projections/invoices/queries.ts';
+import { listCompanies } from '../../projections/tenancy/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { ErrorBody, IsoDate, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
@@ -103,17 +105,6 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     return invoiceBody(row);
   }
 
-  /** Unscoped create: the supplier's VAT ID picks the company; an organisation with one company needs none. */
-  async function companyForUnscoped(actor: Actor, supplierVatId: string | undefined): Promise<CompanyRow> {
-    const companies: CompanyRow[] = await readModels.query('SELECT * FROM companies WHERE organisation_id = $1', [actor.organisationId]);
-    const wanted = supplierVatId?.replace(/\s+/g, '').toUpperCase();
-    const company = wanted ? companies.find((c) => c.vat_id === wanted) : companies.length === 1 ? companies[0] : undefined;
-    if (!company) {
-      throw new DomainError('company_not_found', 404, wanted ? `no company of this organisation has VAT ID ${wanted}` : 'give supplier.vat_id to choose the issuing company, or use /companies/{company_id}/invoices');
-    }
-    return company;
-  }
-
   async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest) {
     const created = await createInvoice(invoicing(), { actor, requestId, company, body });
     // the answer follows from the decided event; the wait keeps a GET right after it consistent
@@ -156,7 +147,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
       summary: 'Create a draft invoice; the issuing company is the one whose VAT ID is supplier.vat_id',
       body: InvoiceRequest, responses: createResponses,
       async handle({ body, actor, requestId }) {
-        const company = await companyForUnscoped(actor, body.supplier?.vat_id);
+        const company = issuingCompany(await listCompanies(readModels, actor.organisationId), body.supplier?.vat_id);
         return create(actor, requestId, company, body);
       },
     }), { recover: recoverInvoiceCreate(deps, invoiceBody) }),
