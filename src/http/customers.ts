@@ -33,7 +33,7 @@ function registeredBody(r: Registered): Customer {
 const withVersion = (body: Customer) => ({ etag: `"${body.version}"` });
 const CompanyParams = Type.Object({ company_id: Uuid });
 const CustomerParams = Type.Object({ company_id: Uuid, customer_id: Uuid });
-const notFound = { description: 'company or customer not found (or of another organisation)', schema: ErrorBody };
+const notFound = { description: '`company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 
 export function customerRoutes(deps: Core): Route[] {
   const { readModels, projections, config } = deps;

@@ -15,7 +15,7 @@ import { idempotent } from './idempotency.ts';
 import { recoverSend } from './idempotent-recovery.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
-const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s)', schema: ErrorBody };
+const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const SendAccepted = Type.Object({
   invoice_id: Uuid,
   status: Type.String({ description: '`queued`' }),

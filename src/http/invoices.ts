@@ -35,7 +35,7 @@ export const InvoiceListQuery = Type.Object({
 });
 const CompanyParams = Type.Object({ company_id: Uuid });
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
-const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s)', schema: ErrorBody };
+const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const degraded = { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`)', schema: ErrorBody };
 const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
 
