@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { allowanceOf } from './allowance.ts';
-import { CreditLimitExceeded, type CreditLimitDetail } from './credit-limit.ts';
+import type { CreditLimitDetail } from './credit-limit.ts';
 import type { CreditAmount, CreditNoteRequest } from './model.ts';
 import { creditNoteRows } from './rows.ts';
-import { issued, line, partial, rowsAfter } from './test-fixtures.ts';
+import { issued, line, partial, refusal, rowsAfter } from './test-fixtures.ts';
 
 describe('partial_credit and price_correction rows', () => {
   const invoice = issued([
@@ -102,16 +102,3 @@ describe('partial_credit and price_correction rows', () => {
     ]);
   });
 });
-
-export function refusal(run: () => unknown): CreditLimitDetail[] {
-  try {
-    run();
-  } catch (error) {
-    expect(error).to.be.instanceOf(CreditLimitExceeded);
-    const refused = error as CreditLimitExceeded;
-    expect(refused).to.deep.include({ code: 'credit_limit_exceeded', status: 422 });
-    expect(refused.extra).to.deep.equal({ details: refused.details });
-    return refused.details;
-  }
-  return expect.fail('expected credit_limit_exceeded');
-}

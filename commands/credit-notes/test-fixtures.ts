@@ -1,11 +1,13 @@
 // Fixtures shared by the credit-note tests: an issued invoice of given lines, and credit notes over it.
+import { expect } from 'chai';
 import { NO_DELIVERY } from '../invoices/delivery.ts';
 import type { KnownInvoice } from '../invoices/decider.ts';
 import type { InvoiceLine } from '../invoices/model.ts';
 import { content } from '../invoices/test-fixtures.ts';
 import { computeTotals } from '../invoices/totals.ts';
 import { allowanceOf } from './allowance.ts';
-import type { Allowance, CreditedNote, CreditNoteRequest, CreditRow } from './model.ts';
+import { CreditLimitExceeded, type CreditLimitDetail } from './credit-limit.ts';
+import type { Allowance, CreditAmount, CreditedNote, CreditNoteRequest, CreditRow } from './model.ts';
 import { creditNoteRows } from './rows.ts';
 
 export function line(line_number: number, fields: Partial<InvoiceLine> = {}): InvoiceLine {
@@ -40,7 +42,20 @@ export function rowsAfter(invoice: KnownInvoice, earlier: CreditNoteRequest[], r
   return creditNoteRows(request, credit(invoice, ...earlier).allowance);
 }
 
-export const partial = (...amounts: { vat_rate: string; gross: string; vat_category_code?: 'S' | 'Z' | 'E' | 'AE' | 'K'; vat_exemption_reason_code?: string | null }[]): CreditNoteRequest =>
-  ({ reason: 'partial_credit', amounts });
+export const partial = (...amounts: CreditAmount[]): CreditNoteRequest => ({ reason: 'partial_credit', amounts });
 export const returned = (...lines: { source_line_id: string; quantity: string }[]): CreditNoteRequest => ({ reason: 'returned_goods', lines });
 export const fullReversal: CreditNoteRequest = { reason: 'full_reversal' };
+
+/** The details of the credit_limit_exceeded `run` throws, checked to be the spec's 422 flavour 3. */
+export function refusal(run: () => unknown): CreditLimitDetail[] {
+  try {
+    run();
+  } catch (error) {
+    expect(error).to.be.instanceOf(CreditLimitExceeded);
+    const refused = error as CreditLimitExceeded;
+    expect(refused).to.deep.include({ code: 'credit_limit_exceeded', status: 422 });
+    expect(refused.extra).to.deep.equal({ details: refused.details });
+    return refused.details;
+  }
+  return expect.fail('expected credit_limit_exceeded');
+}
