@@ -15,7 +15,7 @@
  * credits net 3.16, 3.17, 3.16 and VAT 0.73, 0.72, 0.73.
  */
 import type { Decimal } from 'decimal.js';
-import { decimal, round2 } from '../invoices/money.ts';
+import { ZERO, decimal, round2 } from '../invoices/money.ts';
 import type { AllowanceLine } from './model.ts';
 
 export interface Share {
@@ -30,10 +30,20 @@ export function returnShare(line: AllowanceLine, quantity: Decimal): Share {
   const net = decimal(line.line_net);
   const vat = decimal(line.line_vat);
   if (after.equals(whole)) return { net: decimal(line.left_net), vat: decimal(line.left_vat) };
-  const creditedNet = net.minus(decimal(line.left_net));
-  const creditedVat = vat.minus(decimal(line.left_vat));
+  const leftNet = decimal(line.left_net);
+  const leftVat = decimal(line.left_vat);
   return {
-    net: round2(net.times(after).dividedBy(whole)).minus(creditedNet),
-    vat: round2(vat.times(after).dividedBy(whole)).minus(creditedVat),
+    net: within(round2(net.times(after).dividedBy(whole)).minus(net.minus(leftNet)), leftNet),
+    vat: within(round2(vat.times(after).dividedBy(whole)).minus(vat.minus(leftVat)), leftVat),
   };
+}
+
+/**
+ * Between 0 and what is left. Only needed when an earlier return stopped counting (it failed or was
+ * rejected) while a later one still counts: the later one was rounded against the earlier, so a
+ * small next piece could otherwise come out a cent below 0.
+ */
+function within(share: Decimal, left: Decimal): Decimal {
+  if (share.isNegative()) return ZERO;
+  return share.greaterThan(left) ? left : share;
 }
