@@ -87,6 +87,25 @@ describe('returned_goods rows (rule 11)', () => {
     expect(allowance.buckets[0]).to.deep.include({ left_base: '0.00', left_vat: '0.00', left_gross: '0.00' });
   });
 
+  it('a free row left in the bucket does not hold the rounding part back, and it is credited once', () => {
+    const tiny = issued([line(1, { unit_price: '0.02' }), line(2, { unit_price: '0.02' }), line(3, { item_name: 'Free sample', unit_price: '0.00' }), line(4, { vat_rate: '5' })]);
+    const both = returned({ source_line_id: id(1), quantity: '1' }, { source_line_id: id(2), quantity: '1' });
+    const { allowance, notes } = credit(tiny, both, returned({ source_line_id: id(3), quantity: '1' }));
+    expect(notes[0]!.rows.map((r) => r.kind)).to.deep.equal(['return', 'return', 'rounding']);
+    expect(notes[1]!.rows.map((r) => [r.kind, r.base, r.vat])).to.deep.equal([['return', '0.00', '0.00']]);
+    expect(allowance.buckets[0]).to.deep.include({ left_base: '0.00', left_vat: '0.00', left_gross: '0.00' });
+  });
+
+  it('known limit: where the rounding part is negative, a return leaving a cent on the rows can be refused; all together fits', () => {
+    // lines 0.26 net and 0.04 VAT per line; the bucket 0.24 + 0.06 (ZZZ allowance 0.02)
+    const tiny = issued(['0.02', '0.02', '0.06', '0.02', '0.14'].map((price, i) => line(i + 1, { unit_price: price })));
+    expect(allowanceOf(tiny, []).buckets[0]).to.deep.include({ base: '0.24', vat: '0.06' });
+    const rest = [2, 3, 4, 5].map((n) => ({ source_line_id: id(n), quantity: '1' }));
+    expect(refusal(() => rowsAfter(tiny, [], returned({ source_line_id: id(1), quantity: '0.5' }, ...rest))).map((d) => d.rule)).to.deep.equal(Array(5).fill('vat_rate_cap'));
+    const { allowance } = credit(tiny, returned({ source_line_id: id(1), quantity: '1' }, ...rest));
+    expect(allowance.buckets[0]).to.deep.include({ left_base: '0.00', left_vat: '0.00' });
+  });
+
   it('returning everything in one credit note credits every bucket exactly', () => {
     const request = returned({ source_line_id: id(1), quantity: '3' }, { source_line_id: id(2), quantity: '10' }, { source_line_id: id(3), quantity: '2.5' });
     const { allowance } = credit(invoice, request);
