@@ -46,7 +46,8 @@ export interface VatBucketKey {
  * - `amount`: a VAT-inclusive amount at one rate (partial_credit, price_correction);
  * - `rest`: what a bucket had left, credited by a full_reversal after earlier credit notes;
  * - `rounding`: the part of a bucket its lines do not carry (its ZZZ correction and the difference
- *   between per-line and per-bucket VAT), credited with the copy or return that empties the bucket.
+ *   between per-line and per-bucket VAT), credited with the copies, or the return that takes the
+ *   last net and VAT of the bucket's rows.
  */
 export type CreditRowKind = 'copy' | 'return' | 'amount' | 'rest' | 'rounding';
 

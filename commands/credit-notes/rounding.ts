@@ -2,7 +2,8 @@
  * The part of each VAT bucket that no line carries: base − Σ line_net (the bucket's ZZZ
  * correction) and vat − Σ line_vat (per-bucket against per-line VAT rounding). Usually 0.00; when
  * not, whatever credits the last of a bucket's lines (a full_reversal's copies, or the return that
- * empties the bucket) credits it too, in a `rounding` row, so the bucket ends at exactly zero.
+ * takes the last net and VAT of its rows) credits it too, in a `rounding` row, so the bucket ends at
+ * exactly zero.
  */
 import type { Decimal } from 'decimal.js';
 import { ZERO, decimal, formatMoney } from '../invoices/money.ts';
