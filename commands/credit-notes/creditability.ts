@@ -15,7 +15,8 @@
  *   invoices are gone.
  */
 import type { InvoiceStatus } from '../../events/invoices.ts';
-import { isEditable, type KnownInvoice } from '../invoices/decider.ts';
+import type { KnownInvoice } from '../invoices/decider.ts';
+import { isEditable } from '../invoices/editable.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
 const NOT_ISSUED: readonly InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval'];

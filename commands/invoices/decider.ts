@@ -1,4 +1,3 @@
-import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
@@ -9,7 +8,8 @@ import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
-import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from './state.ts';
+import { isEditable } from './editable.ts';
+import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent } from './state.ts';
 import { computeTotals } from './totals.ts';
 import { validationPassed, type ValidationOutcome } from './validation.ts';
 
@@ -48,21 +48,6 @@ export type InvoiceCommand =
       at: string;
     }
   | DeliveryCommand;
-
-/** PUT replaces the content while nothing has left the service: a draft, or a validated invoice (which becomes a draft again). */
-export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated'];
-
-/**
- * Whether PUT may replace the content: a draft or validated invoice; or a failed one whose
- * document never reached anyone (the Peppol leg failed and FS holds no copy), so it can be
- * corrected and sent again under the same number.
- */
-export function isEditable(state: KnownInvoice): boolean {
-  if (state.source !== 'api') return false;
-  if (EDITABLE_STATUSES.includes(state.status)) return true;
-  const { peppol, fs } = state.delivery;
-  return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
-}
 
 /**
  * The rule findings of content; fatal findings refuse it with the spec's 422 (InvoiceRuleViolation),

@@ -1,0 +1,17 @@
+import type { InvoiceStatus } from '../../events/invoices.ts';
+import type { KnownInvoice } from './state.ts';
+
+/** PUT replaces the content while nothing has left the service: a draft, or a validated invoice (which becomes a draft again). */
+export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated'];
+
+/**
+ * Whether PUT may replace the content: a draft or validated invoice; or a failed one whose
+ * document never reached anyone (the Peppol leg failed and FS holds no copy), so it can be
+ * corrected and sent again under the same number.
+ */
+export function isEditable(state: KnownInvoice): boolean {
+  if (state.source !== 'api') return false;
+  if (EDITABLE_STATUSES.includes(state.status)) return true;
+  const { peppol, fs } = state.delivery;
+  return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
+}
