@@ -1,4 +1,5 @@
 import type { ValueClaimed } from './claims.ts';
+import type { CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
 import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
@@ -20,6 +21,7 @@ export type StoredEvent =
   | CredentialCheckFailed
   | OAuthClientEvent
   | InvoiceEvent
+  | CreditNoteEvent
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
   | OrganisationEvent
@@ -87,6 +89,11 @@ export const EVENT_VERSIONS = {
   ApiKeyRevoked: 1,
   SapiClientIssued: 1,
   InvoiceCounted: 1,
+  CreditNoteReserved: 1,
+  CreditNoteCounted: 1,
+  CreditNoteIssued: 1,
+  CreditNoteReleased: 1,
+  InvoiceVoided: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

@@ -1,10 +1,26 @@
+import type { CreditNoteEvent, CreditReasonPayload, CreditRowPayload } from '../../events/credit-notes.ts';
 import type { InvoiceEvent, InvoiceStatus } from '../../events/invoices.ts';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from './delivery.ts';
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 
 /** Every event of an invoice stream. */
-export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived;
+export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived | CreditNoteEvent;
+
+/**
+ * A credit note against this invoice as the invoice's stream knows it: what it credits, whether
+ * that counts against what is left yet (queued or issued), whether it was issued, and whether it
+ * gave its amount back (failed, rejected, discarded).
+ */
+export interface CreditNoteEntry {
+  credit_note_id: string;
+  credit_note_number: string;
+  reason: CreditReasonPayload;
+  rows: CreditRowPayload[];
+  counted: boolean;
+  issued: boolean;
+  released: boolean;
+}
 
 /** The invoice as its events leave it: what the rules decide on, and what validation, UBL and history read. */
 export type InvoiceState =
@@ -26,6 +42,8 @@ export type InvoiceState =
       delivery: Delivery;
       /** the UBL as received (inbound copies only) */
       received_ubl: string | null;
+      /** credit notes made against it through the credit-note route, oldest first */
+      credit_notes: CreditNoteEntry[];
     };
 
 export type KnownInvoice = Exclude<InvoiceState, { status: 'none' }>;
@@ -40,6 +58,7 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
         invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
         workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
         content: event.data.content, totals: event.data.totals, warnings: event.data.warnings, delivery: NO_DELIVERY, received_ubl: null,
+        credit_notes: [],
       };
     case 'InvoiceReceived': {
       const delivery = evolveDelivery(NO_DELIVERY, event);
@@ -47,7 +66,7 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
         status: deliveryStatus(delivery) ?? 'delivered', authoring_status: 'draft', source: 'peppol',
         invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
         workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
-        content: event.data.content, totals: event.data.totals, warnings: [], delivery, received_ubl: event.data.ubl,
+        content: event.data.content, totals: event.data.totals, warnings: [], delivery, received_ubl: event.data.ubl, credit_notes: [],
       };
     }
     case 'InvoiceUpdated':
@@ -59,10 +78,39 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
       };
     case 'InvoiceValidated':
       return state.status === 'none' ? state : { ...state, status: 'validated', authoring_status: 'validated' };
+    case 'CreditNoteReserved':
+    case 'CreditNoteCounted':
+    case 'CreditNoteIssued':
+    case 'CreditNoteReleased':
+    case 'InvoiceVoided':
+      return state.status === 'none' ? state : evolveCredits(state, event);
     default: {
       if (state.status === 'none') return state;
       const delivery = evolveDelivery(state.delivery, event);
+      // a voided invoice stays voided whatever its legs report later (an FS verdict on the original)
+      if (state.status === 'voided') return { ...state, delivery };
       return { ...state, delivery, status: deliveryStatus(delivery) ?? state.authoring_status };
     }
+  }
+}
+
+/** The credit-note events of the invoice's stream: its entries change; only a void changes its status. */
+function evolveCredits(state: KnownInvoice, event: CreditNoteEvent): KnownInvoice {
+  const entry = (id: string, change: (e: CreditNoteEntry) => CreditNoteEntry) => ({
+    ...state, credit_notes: state.credit_notes.map((e) => (e.credit_note_id === id ? change(e) : e)),
+  });
+  switch (event.type) {
+    case 'CreditNoteReserved': {
+      const { credit_note_id, credit_note_number, reason, rows, counted } = event.data;
+      return { ...state, credit_notes: [...state.credit_notes, { credit_note_id, credit_note_number, reason, rows, counted, issued: false, released: false }] };
+    }
+    case 'CreditNoteCounted':
+      return entry(event.data.credit_note_id, (e) => ({ ...e, rows: event.data.rows, counted: true }));
+    case 'CreditNoteIssued':
+      return entry(event.data.credit_note_id, (e) => ({ ...e, issued: true }));
+    case 'CreditNoteReleased':
+      return entry(event.data.credit_note_id, (e) => ({ ...e, released: true }));
+    case 'InvoiceVoided':
+      return { ...state, status: 'voided', authoring_status: 'voided' };
   }
 }

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
 import { idempotencyDecider } from '../../commands/idempotency/decider.ts';
 import { oauthClientDecider } from '../../commands/identity/oauth-client.ts';
@@ -103,6 +104,25 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     if (rejected.status !== 'none') expect(rejected.delivery.fs.reasons?.issues).to.be.an('array');
     const manual = fold(invoiceDecider, [stored('InvoiceCreated'), stored('InvoiceMarkedSent')]);
     expect(manual.status === 'none' ? null : manual.delivery.peppol.status).to.equal('manual');
+  });
+
+  it('credit notes on an invoice stream fold: reserved, released, counted, issued, and the void', () => {
+    const sent = [
+      stored('InvoiceCreated'), stored('InvoiceQueued'), stored('PeppolMessageSent'), stored('PeppolDeliveryConfirmed'), stored('FsCopySubmitted'),
+      stored('FsCopyAcknowledged'),
+    ];
+    // the fixtures tell of two credit notes: a void's draft discarded, then a second one sent and issued
+    const reserved = stored('CreditNoteReserved');
+    const second = { ...reserved, data: { ...reserved.data, credit_note_id: stored('CreditNoteIssued').data.credit_note_id } };
+    const credits = [reserved, stored('CreditNoteReleased'), second, stored('CreditNoteCounted'), stored('CreditNoteIssued'), stored('InvoiceVoided')];
+    const state = fold(creditNoteDecider, [...sent, ...credits]);
+    expect(state.status).to.equal('voided');
+    if (state.status === 'none') return;
+    const released = state.credit_notes.find((c) => c.credit_note_id === stored('CreditNoteReleased').data.credit_note_id);
+    expect(released).to.include({ released: true, counted: false });
+    const issued = state.credit_notes.find((c) => c.credit_note_id === stored('CreditNoteIssued').data.credit_note_id);
+    expect(issued).to.include({ counted: true, issued: true, reason: 'full_reversal' });
+    expect(issued?.rows.every((r) => r.base && r.vat && r.gross)).to.equal(true);
   });
 
   it('a received invoice folds into a read-only inbound copy', () => {
