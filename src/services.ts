@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { createLogger } from './logging.ts';
@@ -30,8 +28,8 @@ import { peppolDeliveryReactor } from './reactors/delivery/peppol-delivery.ts';
 import type { Reactor } from './reactors/reactor.ts';
 import { ReactorRunner } from './reactors/runner.ts';
 import type { Config } from './config.ts';
-import { lockDataDir } from './db/data-dir-lock.ts';
-import { startEmbeddedPostgres } from './db/embedded.ts';
+import { openEmbeddedDataDir } from './db/embedded-default.ts';
+import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
 import { createEventStore, type EventStore } from './eventstore/index.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
@@ -109,11 +107,12 @@ export interface Services {
 /**
  * Opens the databases the configuration names (PGlite under DATA_DIR when no DATABASE_URL),
  * the event store and the read models. `runProjections: false` is for one-shot CLI commands that
- * drive projectors themselves.
+ * drive projectors themselves. `embedded`: the embedded default's database, already being opened
+ * (main.ts starts it before loading the rest); it is closed with the services.
  */
 export async function openServices(
   config: Config,
-  options: { log?: Logger; runProjections?: boolean; runReactors?: boolean; clock?: Clock; ids?: Ids } = {},
+  options: { log?: Logger; runProjections?: boolean; runReactors?: boolean; clock?: Clock; ids?: Ids; embedded?: Promise<EmbeddedPostgres> } = {},
 ): Promise<Services> {
   const log = options.log ?? createLogger(config.logLevel);
   const { delivery } = config;
@@ -122,15 +121,9 @@ export async function openServices(
   let url = config.databaseUrl;
   let closeEmbedded = async () => {};
   if (!url) {
-    const dir = path.join(config.dataDir, 'pgdata');
-    await mkdir(dir, { recursive: true });
-    const unlock = await lockDataDir(config.dataDir);
-    const embedded = await startEmbeddedPostgres(dir);
+    const embedded = await (options.embedded ?? openEmbeddedDataDir(config.dataDir));
     url = embedded.connectionString;
-    closeEmbedded = async () => {
-      await embedded.close();
-      await unlock();
-    };
+    closeEmbedded = () => embedded.close();
   }
   const embedded = !config.databaseUrl;
   let ring: Promise<SigningKeyRing> | undefined;
