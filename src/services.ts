@@ -118,6 +118,11 @@ export async function openServices(
   const { delivery } = config;
   const unknownRules = delivery.fsSandboxRejectRules.filter((r) => !(r in FS_SANDBOX_RULES));
   if (unknownRules.length > 0) throw new Error(`FS_SANDBOX_REJECT_RULES: unknown rule ${unknownRules.join(', ')} (known: ${Object.keys(FS_SANDBOX_RULES).join(', ')})`);
+  // parsed while the database starts (the embedded one on its thread), not after it
+  const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
+    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    return null;
+  });
   let url = config.databaseUrl;
   let closeEmbedded = async () => {};
   if (!url) {
@@ -137,10 +142,7 @@ export async function openServices(
   const readModels = await openReadModels(url, projectors, entities, embedded ? 4 : 10);
   const projections = new ProjectionRunner(store, readModels, projectors, log);
   if (options.runProjections !== false) await projections.start();
-  const codeLists = await loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
-    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
-    return null;
-  });
+  const codeLists = await loadingCodeLists;
 
   let validator: Promise<Validator> | undefined;
   const clock = options.clock ?? systemClock;
