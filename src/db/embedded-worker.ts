@@ -1,7 +1,7 @@
 // The embedded database's thread: PGlite and its socket server, started from src/db/embedded.ts.
 import { inspect } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
-import { servePglite, type ServedPglite } from './embedded-server.ts';
+import { servePglite } from './embedded-server.ts';
 
 /** What the thread is given: PGlite's directory, undefined for an in-memory database. */
 export interface EmbeddedWorkerData {
@@ -20,16 +20,16 @@ const post = (message: EmbeddedWorkerMessage) => port.postMessage(message);
 const failed = (error: unknown): EmbeddedWorkerMessage =>
   error instanceof Error ? { kind: 'failed', message: error.message, stack: error.stack } : { kind: 'failed', message: inspect(error, { depth: 2 }), stack: undefined };
 
-let served: ServedPglite;
+// Listening from the start also keeps this thread's event loop alive while PGlite starts: with an
+// empty loop, Node waits for all of V8's background work (PGlite's optimising compiles, 0.3-0.5 s)
+// before it goes on.
+const closing = new Promise<void>((resolve) => port.once('message', () => resolve()));
 try {
-  served = await servePglite((workerData as EmbeddedWorkerData).dataDir);
-  port.once('message', () => {
-    served.close().then(
-      () => post({ kind: 'closed' }),
-      (error: unknown) => post(failed(error)),
-    );
-  });
+  const served = await servePglite((workerData as EmbeddedWorkerData).dataDir);
   post({ kind: 'ready', port: served.port });
+  await closing;
+  await served.close();
+  post({ kind: 'closed' });
 } catch (error) {
   post(failed(error));
 }
