@@ -53,11 +53,18 @@ export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedP
     const cause = started.kind === 'failed' ? workerError(started) : undefined;
     throw new Error(`the embedded database${dataDir ? ` in ${dataDir}` : ''} did not start: ${cause?.message ?? started.kind}`, { cause });
   }
+  // The database gone while the service runs is fatal, loudly (a supervisor restarts the service),
+  // not a service that answers 503 from then on.
+  const lost = (code: number) => {
+    throw new Error(`the embedded database thread stopped unexpectedly (code ${code})`);
+  };
+  worker.once('exit', lost);
   let closing: Promise<void> | undefined;
   return {
     connectionString: `postgres://postgres@127.0.0.1:${started.port}/postgres?sslmode=disable`,
     close() {
       closing ??= (async () => {
+        worker.off('exit', lost);
         const closed = answer(worker);
         worker.postMessage('close');
         const reply = await closed.finally(() => worker.terminate());
