@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -8,11 +8,26 @@ import { freePort, healthy, startService, stopService, type Launch } from '../te
 import { percentile, watchCpu } from './stats.ts';
 
 const fmt = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const LAUNCHES: { launch: Launch; label: string }[] = [
+const LAUNCHES: { launch: Launch | 'base'; label: string }[] = [
   { launch: 'compiled', label: 'node dist/src/main.js (compiled)' },
   { launch: 'npm-start', label: 'npm start (freshness check + compiled)' },
   { launch: 'tsx', label: 'node --import tsx src/main.ts (before)' },
 ];
+
+/**
+ * BENCH_STARTUP_BASE=<dir>: another checkout, built there (`npm run build`), measured in the same
+ * runs as a "before" (its dist/src/main.js, same DATA_DIR, same environment). Its data directory
+ * format must be this one's.
+ */
+const BASE = process.env.BENCH_STARTUP_BASE;
+if (BASE) LAUNCHES.push({ launch: 'base', label: `node ${path.basename(BASE)}/dist/src/main.js (base)` });
+
+function startBase(base: string, dataDir: string, port: number): ChildProcess {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.EVENTSTORE_URL;
+  return spawn(process.execPath, [path.join(base, 'dist/src/main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+}
 
 const CLOCK_TICKS_PER_S = (() => {
   try {
@@ -71,11 +86,11 @@ export async function main(args: string[]): Promise<void> {
     await stopService(first);
 
     const cpu = watchCpu();
-    const results = new Map<Launch, { wall: number[]; cpu: number[] }>(LAUNCHES.map(({ launch }) => [launch, { wall: [], cpu: [] }]));
+    const results = new Map<Launch | 'base', { wall: number[]; cpu: number[] }>(LAUNCHES.map(({ launch }) => [launch, { wall: [], cpu: [] }]));
     for (let run = 0; run < runs; run++) {
       for (const { launch } of LAUNCHES) {
         const port = await freePort();
-        const child = startService(launch, dataDir, port);
+        const child = launch === 'base' ? startBase(BASE as string, dataDir, port) : startService(launch, dataDir, port);
         try {
           const wall = await healthy(child, port, 600_000);
           const cpuMs = child.pid === undefined ? null : treeCpuMs(child.pid);
@@ -93,7 +108,7 @@ export async function main(args: string[]): Promise<void> {
       const w = [...wall].sort((a, b) => a - b);
       const c = [...cpuMs].sort((a, b) => a - b);
       const cpuText = c.length ? `; CPU ${fmt(percentile(c, 50))} (${fmt(c[0] ?? 0)}-${fmt(c[c.length - 1] ?? 0)})` : '';
-      console.log(`  ${label.padEnd(42)} wall ${fmt(percentile(w, 50))} (${fmt(w[0] ?? 0)}-${fmt(w[w.length - 1] ?? 0)})${cpuText}`);
+      console.log(`  ${label.padEnd(44)} wall ${fmt(percentile(w, 50))} (${fmt(w[0] ?? 0)}-${fmt(w[w.length - 1] ?? 0)})${cpuText}`);
     }
     console.log(cpu());
   } finally {

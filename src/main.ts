@@ -1,14 +1,19 @@
 import { loadConfig } from './config.ts';
-import { createDemo, describeDemo, writeDemoCredentials } from './demo/bootstrap.ts';
-import { START } from './eventstore/port.ts';
-import { createApp } from './http/app.ts';
-import { API_PREFIX } from './http/prefix.ts';
-import { createHttpServer } from './http/server.ts';
-import { openService } from './service.ts';
+import { startEmbeddedDataDir } from './db/embedded-default.ts';
 
 // `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
 const config = loadConfig();
-const services = await openService(config);
+// The embedded default's PGlite starts on its own thread now, while the rest loads (imported below, not above, for that).
+const embedded = config.databaseUrl ? undefined : startEmbeddedDataDir(config.dataDir);
+const [{ createDemo, describeDemo, writeDemoCredentials }, { START }, { createApp }, { API_PREFIX }, { createHttpServer }, { openService }] = await Promise.all([
+  import('./demo/bootstrap.ts'),
+  import('./eventstore/port.ts'),
+  import('./http/app.ts'),
+  import('./http/prefix.ts'),
+  import('./http/server.ts'),
+  import('./service.ts'),
+]);
+const services = await openService(config, { embedded });
 const { log } = services;
 // the signing key now, not at the first sign-in: a deployment without one must not start
 await services.identity.ring().catch(async (error: unknown) => {

@@ -1,5 +1,3 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
@@ -9,8 +7,8 @@ import { SeriesReservations } from './application/series-cache.ts';
 import { usageCounts, type UsageCounts } from './application/usage.ts';
 import type { Config } from './config.ts';
 import type { Core, ReadYourWrites } from './core.ts';
-import { lockDataDir } from './db/data-dir-lock.ts';
-import { startEmbeddedPostgres } from './db/embedded.ts';
+import { openEmbeddedDataDir } from './db/embedded-default.ts';
+import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
 import { createEventStore } from './eventstore/index.ts';
 import type { Route } from './http/route.ts';
@@ -61,6 +59,8 @@ export interface ServiceOptions {
   clock?: Clock;
   ids?: Ids;
   networks?: Networks;
+  /** the embedded default's database, already being opened (main.ts starts it before loading the rest); closed with the service */
+  embedded?: Promise<EmbeddedPostgres>;
 }
 
 /** The running service, as entry points see it. */
@@ -94,19 +94,10 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
 }
 
 /** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
-async function openDatabase(config: Config): Promise<{ url: string; close(): Promise<void> }> {
+async function openDatabase(config: Config, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
-  const dir = path.join(config.dataDir, 'pgdata');
-  await mkdir(dir, { recursive: true });
-  const unlock = await lockDataDir(config.dataDir);
-  const embedded = await startEmbeddedPostgres(dir);
-  return {
-    url: embedded.connectionString,
-    async close() {
-      await embedded.close();
-      await unlock();
-    },
-  };
+  const database = await (embedded ?? openEmbeddedDataDir(config.dataDir));
+  return { url: database.connectionString, close: () => database.close() };
 }
 
 /**
@@ -116,18 +107,20 @@ async function openDatabase(config: Config): Promise<{ url: string; close(): Pro
 export async function openService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
+  // parsed while the database starts (the embedded one on its thread), not after it
+  const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
+    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    return null;
+  });
   const embedded = !config.databaseUrl;
-  const database = await openDatabase(config);
+  const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
   const readModels = readModelsSource(database.url, embedded ? 4 : 10);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
-  const codeLists = await loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
-    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
-    return null;
-  });
+  const codeLists = await loadingCodeLists;
 
   // routes wait on the runner, which follows the projectors the modules declare: it is made after them
   const made: { runner?: ProjectionRunner } = {};

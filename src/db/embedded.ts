@@ -1,7 +1,5 @@
-import { PGlite } from '@electric-sql/pglite';
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
-import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { ExtendedQueryQueue } from './pglite-queue.ts';
+import { Worker } from 'node:worker_threads';
+import type { EmbeddedWorkerData, EmbeddedWorkerMessage } from './embedded-worker.ts';
 
 export interface EmbeddedPostgres {
   /** a libpq URL that `pg` and TypeORM's postgres driver connect to */
@@ -9,27 +7,70 @@ export interface EmbeddedPostgres {
   close(): Promise<void>;
 }
 
+// compiled (dist/): the worker is plain JavaScript; from source (tsx), a JS entry registers tsx in the thread first
+const WORKER = new URL(import.meta.url.endsWith('.ts') ? './embedded-worker-entry.mjs' : './embedded-worker.js', import.meta.url);
+
+function workerError(message: Extract<EmbeddedWorkerMessage, { kind: 'failed' }>): Error {
+  const error = new Error(message.message);
+  if (message.stack) error.stack = message.stack;
+  return error;
+}
+
+/** The next answer of the thread; an error or an exit first rejects. */
+function answer(worker: Worker): Promise<EmbeddedWorkerMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: EmbeddedWorkerMessage) => settle(() => resolve(message));
+    const onError = (error: Error) => settle(() => reject(error));
+    const onExit = (code: number) => settle(() => reject(new Error(`the embedded database thread exited (code ${code})`)));
+    function settle(then: () => void) {
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      then();
+    }
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  });
+}
+
 /**
- * Runs PGlite in this process and serves it on a loopback port, so every part of the code talks
- * to it through `pg` exactly as it would to a real Postgres: one code path. `dataDir` undefined
- * keeps the database in memory (tests). PGlite runs one transaction at a time: a query on a second
- * connection waits until the open transaction on another connection ends.
+ * Runs PGlite on a thread of its own and serves it on a loopback port, so every part of the code
+ * talks to it through `pg` exactly as it would to a real Postgres: one code path. Its own thread,
+ * because starting PGlite (compiling its WebAssembly, starting Postgres) is about a second of CPU
+ * that the service's start would otherwise wait for on its one thread; and queries then run beside
+ * the service's JavaScript. `dataDir` undefined keeps the database in memory (tests). PGlite runs
+ * one transaction at a time: a query on a second connection waits until the open transaction on
+ * another connection ends. A start that fails (a damaged data directory) rejects.
  */
 export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
-  // pg_trgm: read models search substrings (invoice numbers, names) through trigram indexes
-  const db = await PGlite.create(dataDir, { extensions: { pg_trgm } });
-  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: 32 });
-  // Replace the library's queue (a private field, exact version pinned) with one that keeps each
-  // connection's extended-query messages together; see pglite-queue.ts.
-  (server as unknown as { queryQueue: ExtendedQueryQueue }).queryQueue = new ExtendedQueryQueue(db);
-  await server.start();
-  const address = server.getServerConn();
-  const port = Number(address.split(':').pop());
+  const worker = new Worker(WORKER, { workerData: { dataDir } satisfies EmbeddedWorkerData });
+  let started: EmbeddedWorkerMessage;
+  try {
+    started = await answer(worker);
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  if (started.kind !== 'ready') {
+    await worker.terminate();
+    const cause = started.kind === 'failed' ? workerError(started) : undefined;
+    throw new Error(`the embedded database${dataDir ? ` in ${dataDir}` : ''} did not start: ${cause?.message ?? started.kind}`, { cause });
+  }
+  // The database gone while the service runs is fatal, loudly (a supervisor restarts the service),
+  // not a service that answers 503 from then on.
+  const lost = (code: number) => {
+    throw new Error(`the embedded database thread stopped unexpectedly (code ${code})`);
+  };
+  worker.once('exit', lost);
+  let closing: Promise<void> | undefined;
   return {
-    connectionString: `postgres://postgres@127.0.0.1:${port}/postgres?sslmode=disable`,
-    async close() {
-      await server.stop();
-      await db.close();
+    connectionString: `postgres://postgres@127.0.0.1:${started.port}/postgres?sslmode=disable`,
+    close() {
+      closing ??= (async () => {
+        worker.off('exit', lost);
+        const closed = answer(worker);
+        worker.postMessage('close');
+        const reply = await closed.finally(() => worker.terminate());
+        if (reply.kind === 'failed') throw workerError(reply);
+      })();
+      return closing;
     },
   };
 }

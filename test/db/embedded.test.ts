@@ -1,5 +1,10 @@
 import { expect } from 'chai';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
+import { openEmbeddedDataDir } from '../../src/db/embedded-default.ts';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
 
 describe('embedded Postgres (PGlite over a socket)', () => {
@@ -36,5 +41,60 @@ describe('embedded Postgres (PGlite over a socket)', () => {
       await Promise.all([a.end(), b.end()]);
       await embedded.close();
     }
+  });
+
+  describe('on its own thread, in a data directory', function () {
+    this.timeout(120_000);
+    let dir: string;
+    beforeEach(async () => (dir = await mkdtemp(path.join(tmpdir(), 'embedded-'))));
+    afterEach(async () => rm(dir, { recursive: true, force: true }));
+
+    it('serves two connections, closes, and the directory opens again with the data', async () => {
+      const embedded = await startEmbeddedPostgres(dir);
+      const a = new pg.Client({ connectionString: embedded.connectionString });
+      const b = new pg.Client({ connectionString: embedded.connectionString });
+      await Promise.all([a.connect(), b.connect()]);
+      await a.query('CREATE TABLE kept (n int)');
+      await a.query('INSERT INTO kept VALUES ($1)', [7]);
+      expect((await b.query('SELECT n FROM kept')).rows).to.deep.equal([{ n: 7 }]);
+      await Promise.all([a.end(), b.end()]);
+      await embedded.close();
+      await embedded.close(); // twice is once
+
+      const refused = new pg.Client({ connectionString: embedded.connectionString });
+      refused.on('error', () => {});
+      expect(await refused.connect().then(() => 'connected', (error: NodeJS.ErrnoException) => error.code)).to.equal('ECONNREFUSED');
+
+      const again = await startEmbeddedPostgres(dir);
+      const c = new pg.Client({ connectionString: again.connectionString });
+      await c.connect();
+      try {
+        expect((await c.query('SELECT n FROM kept')).rows).to.deep.equal([{ n: 7 }]);
+      } finally {
+        await c.end();
+        await again.close();
+      }
+    });
+
+    it('rejects a start that fails (a damaged data directory) instead of hanging', async () => {
+      // PG_VERSION present: PGlite takes the directory for a database and does not run initdb
+      await writeFile(path.join(dir, 'PG_VERSION'), '17\n');
+      const started = await startEmbeddedPostgres(dir).then(
+        async (embedded) => {
+          await embedded.close();
+          return null;
+        },
+        (error: Error) => error,
+      );
+      expect(started?.message).to.match(/^the embedded database in .+ did not start: /);
+    });
+
+    it('releases the data directory’s lock when the database does not start', async () => {
+      await mkdir(path.join(dir, 'pgdata'));
+      await writeFile(path.join(dir, 'pgdata', 'PG_VERSION'), '17\n');
+      const failed = await openEmbeddedDataDir(dir).then(() => false, () => true);
+      expect(failed).to.equal(true);
+      expect(existsSync(path.join(dir, 'service.pid'))).to.equal(false);
+    });
   });
 });
