@@ -14,7 +14,7 @@ import { Dec } from '../../commands/invoices/money.ts';
 import type { InvoiceContent, InvoiceLine, InvoiceTotals } from '../../commands/invoices/model.ts';
 import type { KnownInvoice } from '../../commands/invoices/state.ts';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { buildUbl } from '../../src/ubl/index.ts';
+import { buildUbl, readUbl } from '../../src/ubl/index.ts';
 import { createValidator, type Validator } from '../../src/validation/index.ts';
 import { generateInvoice } from '../ubl/support/generate.ts';
 import { SEED } from '../ubl/support/matrix.ts';
@@ -47,7 +47,14 @@ interface Built {
 function build(name: string, invoice: KnownInvoice, request: CreditNoteRequest, rows: CreditRow[], n: number): Built {
   const document = creditNoteDocument(invoice, rows, { credit_note_number: `DOB-2026-${n}`, issue_date: '2026-12-15', reason: request.reason, note: n % 2 ? 'Reklamácia & dohoda <č. 7>' : null });
   expectDocumentOfRows(document, rows);
-  return { name, rows, totals: document.totals, xml: buildUbl(document.content, document.totals) };
+  const xml = buildUbl(document.content, document.totals);
+  // the receiver reads it back (an inbound credit note copy): the same document, stating the rows' amounts
+  const read = readUbl(xml);
+  expect(buildUbl(read.content, read.totals), `${name}: rebuilt from what a receiver reads`).to.equal(xml);
+  const { total_net, total_vat, total_gross, amount_due, vat_breakdown, allowances_charges } = document.totals;
+  expect(read.totals, `${name}: stated totals`).to.deep.include({ total_net, total_vat, total_gross, amount_due, vat_breakdown, allowances_charges });
+  expect(read.content.billing_reference).to.deep.equal({ invoice_number: invoice.content.invoice_number, issue_date: invoice.content.issue_date });
+  return { name, rows, totals: document.totals, xml };
 }
 
 /** The credit notes the requests make in turn against the invoice, built. */
