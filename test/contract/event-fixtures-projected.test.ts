@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { apiKeys } from '../../projections/api-keys/projector.ts';
 import { CustomerEntity } from '../../projections/customer-directory/entity.ts';
+import { creditNoteAllowance } from '../../projections/credit-note-allowance/projector.ts';
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
 import { identity } from '../../projections/identity/projector.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
@@ -19,7 +20,7 @@ import { freshDatabase, type TestDatabase } from '../support/database.ts';
  * folds the same fixtures through the deciders.
  */
 const FIXTURES = new URL('../fixtures/events/', import.meta.url).pathname;
-const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister];
+const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister, creditNoteAllowance];
 
 /** The order a service writes them in: tenancy first, an invoice's story from creation on, the inbound copy last. */
 const STORY = [
@@ -76,5 +77,7 @@ describe('frozen event contracts: stored fixtures through the read models', func
     expect(inbound).to.deep.equal({ status: 'delivered', source: 'peppol' });
     const customer = events.find((e) => e.type === 'CustomerRegistered')!.data as { customer_id: string };
     expect(await db.query('SELECT id FROM customers WHERE id = $1', [customer.customer_id])).to.have.length(1);
+    const [allowance] = await db.query(`SELECT allowance->>'total_gross' AS total FROM credit_note_allowances WHERE invoice_id = $1`, [created.invoice_id]);
+    expect(allowance?.total).to.match(/^\d+\.\d{2}$/);
   });
 });
