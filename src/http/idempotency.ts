@@ -3,14 +3,13 @@ import { IN_PROGRESS_RETRY_AFTER_S, LEASE_MS, type StoredAnswer } from '../../co
 import { IDEMPOTENCY_HEADER, KEY_MAX_LENGTH, requestFingerprint } from '../../commands/idempotency/key.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { InvalidFields, type FieldProblem } from '../../commands/shared/invalid-fields.ts';
-import { InvoiceRuleViolation } from '../../commands/invoices/rule-violation.ts';
-import type { RuleFinding } from '../../commands/invoices/model.ts';
 import { ErrorBody } from '../../schemas/common/index.ts';
 import { runIdempotently, type Outcome } from '../application/idempotency.ts';
 import { requestMetadata } from '../application/metadata.ts';
 import type { Core } from '../core.ts';
-import type { RouteResult } from './platform/index.ts';
+import { WrongExpectedRevision } from '../eventstore/port.ts';
+import { nativeErrors } from './native-errors.ts';
+import { TooManyRequests, type FailedRequest, type RouteResult } from './platform/index.ts';
 import type { Route } from './route.ts';
 import type { RouteHeaderDoc } from './platform/route.ts';
 
@@ -48,23 +47,16 @@ const HEADER_DOC: RouteHeaderDoc = {
   schema: Type.String({ minLength: 1, maxLength: KEY_MAX_LENGTH, pattern: '^[\\x20-\\x7e]+$' }),
 };
 
-/** A refusal the handler threw, as the answer a repeat gets again; null for what is not a refusal (5xx, a lost race, a bug). */
-function refusalAnswer(error: unknown): StoredAnswer | null {
-  const answer = (status: number, body: unknown): StoredAnswer => ({ status, body, headers: {}, withheld: [] });
-  if (error instanceof DomainError && error.status < 500) return answer(error.status, { detail: { error: error.code, message: error.message, ...error.extra } });
-  if (error instanceof InvalidFields) return answer(422, { detail: error.problems });
-  if (error instanceof InvoiceRuleViolation) return answer(422, { detail: { message: error.message, errors: error.findings } });
-  return null;
-}
-
-/** The refusal again, thrown as it was first, so the platform answers it the same way. */
-function refusalOf(answer: StoredAnswer): Error {
-  const detail = (answer.body as { detail?: unknown }).detail;
-  if (Array.isArray(detail)) return new InvalidFields(detail as FieldProblem[]);
-  const d = (detail ?? {}) as { error?: string; message?: string; errors?: RuleFinding[] } & Record<string, unknown>;
-  if (d.error === undefined && Array.isArray(d.errors)) return new InvoiceRuleViolation(d.errors);
-  const { error, message, ...extra } = d;
-  return new DomainError(error ?? 'refused', answer.status, message, extra);
+/**
+ * A refusal the handler threw, as the native API renders it (native-errors.ts, the one renderer):
+ * what a repeat gets again. Null for what is not a refusal to keep: a 5xx, a lost race (412/409 on
+ * a version), a rate limit, a bug.
+ */
+function refusalAnswer(error: unknown, request: FailedRequest): StoredAnswer | null {
+  if (error instanceof WrongExpectedRevision || error instanceof TooManyRequests) return null;
+  const rendered = nativeErrors.render(error, request);
+  if (!rendered || rendered.status >= 500) return null;
+  return { status: rendered.status, body: rendered.body, headers: rendered.headers ?? {}, withheld: [] };
 }
 
 const secretNotReplayable = (status: number, resource: unknown) =>
@@ -74,7 +66,6 @@ const secretNotReplayable = (status: number, resource: unknown) =>
 
 function replay(answer: StoredAnswer): RouteResult {
   if (answer.withheld.length > 0) throw secretNotReplayable(answer.status, answer.body);
-  if (answer.status >= 400) throw refusalOf(answer);
   return { status: answer.status, body: answer.body, headers: { ...answer.headers, 'idempotent-replayed': 'true' } };
 }
 
@@ -127,15 +118,15 @@ export function idempotent(deps: Deps, route: Route, options: IdempotentOptions 
             const result = (resumed && options.recover ? await options.recover({ params, actor, resourceId }) : null) ?? (await route.handle(req));
             return { result: { answered: result }, record: kept(result, secretFields) };
           } catch (error) {
-            const refusal = refusalAnswer(error);
+            const refusal = refusalAnswer(error, { requestId: req.requestId, method: route.method, path: route.path, header: (name) => req.headers[name.toLowerCase()] ?? '' });
             if (!refusal) throw error;
             return { result: { refused: error }, record: refusal };
           }
         }, { seedResourceId: options.recover !== undefined });
       } catch (error) {
         if (!(error instanceof DomainError && error.code === 'idempotency_key_in_progress')) throw error;
-        const body = { detail: { error: error.code, message: error.message, ...error.extra } };
-        return { status: 409, body, headers: { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) } };
+        const rendered = nativeErrors.render(error, { requestId: req.requestId, method: route.method, path: route.path, header: (name) => req.headers[name.toLowerCase()] ?? '' });
+        return { status: 409, body: rendered?.body, headers: { 'retry-after': String(IN_PROGRESS_RETRY_AFTER_S) } };
       }
       if (outcome.kind === 'replayed') return replay(outcome.answer);
       if ('refused' in outcome.result) throw outcome.result.refused;

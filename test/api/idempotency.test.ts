@@ -133,7 +133,16 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const again = await svc.call('POST', invoices(), bad, withKey('refused-1'));
     expect(first.status).to.equal(422);
     expect([again.status, again.body]).to.deep.equal([422, first.body]);
+    expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).to.deep.equal([null, 'true']);
     expect(await nextNumber()).to.equal(number);
+  });
+
+  it('a domain refusal is kept as the one renderer answered it: the repeat gets the same 404 body', async () => {
+    const unknown = '00000000-0000-4000-8000-000000000000';
+    const first = await svc.call('POST', `/companies/${company}/invoices/${unknown}/send`, undefined, withKey('refused-2'));
+    const again = await svc.call('POST', `/companies/${company}/invoices/${unknown}/send`, undefined, withKey('refused-2'));
+    expect([first.status, first.body.detail.error]).to.deep.equal([404, 'invoice_not_found']);
+    expect([again.status, again.body, again.headers.get('idempotent-replayed')]).to.deep.equal([404, first.body, 'true']);
   });
 
   it('a key that is not 1-255 printable ASCII characters is a 422 at loc header/idempotency-key', async () => {
