@@ -96,21 +96,25 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
 
 /** The credit-note events of the invoice's stream: its entries change; only a void changes its status. */
 function evolveCredits(state: KnownInvoice, event: CreditNoteEvent): KnownInvoice {
-  const entry = (id: string, change: (e: CreditNoteEntry) => CreditNoteEntry) => ({
-    ...state, credit_notes: state.credit_notes.map((e) => (e.credit_note_id === id ? change(e) : e)),
-  });
+  if (event.type === 'InvoiceVoided') return { ...state, status: 'voided', authoring_status: 'voided' };
+  return { ...state, credit_notes: evolveCreditNotes(state.credit_notes, event) };
+}
+
+/** An invoice's credit-note entries after one credit-note event (the decider's state and the allowance read model both fold with it). */
+export function evolveCreditNotes(entries: readonly CreditNoteEntry[], event: CreditNoteEvent): CreditNoteEntry[] {
+  const change = (id: string, update: (e: CreditNoteEntry) => CreditNoteEntry) => entries.map((e) => (e.credit_note_id === id ? update(e) : e));
   switch (event.type) {
     case 'CreditNoteReserved': {
       const { credit_note_id, credit_note_number, reason, rows, counted } = event.data;
-      return { ...state, credit_notes: [...state.credit_notes, { credit_note_id, credit_note_number, reason, rows, counted, issued: false, released: false }] };
+      return [...entries, { credit_note_id, credit_note_number, reason, rows, counted, issued: false, released: false }];
     }
     case 'CreditNoteCounted':
-      return entry(event.data.credit_note_id, (e) => ({ ...e, rows: event.data.rows, counted: true }));
+      return change(event.data.credit_note_id, (e) => ({ ...e, rows: event.data.rows, counted: true }));
     case 'CreditNoteIssued':
-      return entry(event.data.credit_note_id, (e) => ({ ...e, issued: true }));
+      return change(event.data.credit_note_id, (e) => ({ ...e, issued: true }));
     case 'CreditNoteReleased':
-      return entry(event.data.credit_note_id, (e) => ({ ...e, released: true }));
+      return change(event.data.credit_note_id, (e) => ({ ...e, released: true }));
     case 'InvoiceVoided':
-      return { ...state, status: 'voided', authoring_status: 'voided' };
+      return [...entries];
   }
 }

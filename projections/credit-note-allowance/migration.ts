@@ -1,17 +1,17 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class CreditNoteAllowances1764200000000 implements MigrationInterface {
+export class InvoiceCreditNotes1764200000100 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
-    // state: the invoice folded as its stream stands (what the allowance is computed from); allowance: the answer, ready to send
-    await q.query(`CREATE TABLE credit_note_allowances (
+    // the first shape kept a copy of every invoice (state and allowance) and cost creates a third of their speed
+    await q.query('DROP TABLE IF EXISTS credit_note_allowances');
+    // the credit notes of an invoice as its stream tells them; the invoice itself is the register's row
+    await q.query(`CREATE TABLE invoice_credit_notes (
       invoice_id uuid PRIMARY KEY,
-      organisation_id uuid NOT NULL,
-      company_id uuid NOT NULL,
       version integer NOT NULL,
-      state jsonb NOT NULL,
-      allowance jsonb NOT NULL)`);
+      voided boolean NOT NULL,
+      credit_notes jsonb NOT NULL)`);
   }
   async down(q: QueryRunner): Promise<void> {
-    await q.query('DROP TABLE credit_note_allowances');
+    await q.query('DROP TABLE invoice_credit_notes');
   }
 }

@@ -12,35 +12,26 @@ const created = fixture('InvoiceCreated');
 const stream = `invoice-${String(created.data.invoice_id)}`;
 const issued = [created, ...['InvoiceQueued', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyAcknowledged'].map(fixture)];
 const reserved = fixture('CreditNoteReserved'); // a void's draft: not counted
-const counted = { ...reserved, data: { ...reserved.data, credit_note_id: '7c9d4e63-3d2f-4a1b-8b8d-2e3f4a5b6c7d', counted: true } };
-const ROW = `SELECT version, allowance->>'creditable' AS creditable, allowance->>'refusal' AS refusal,
-  allowance->>'credited_gross' AS credited, allowance->>'left_gross' = allowance->>'total_gross' AS untouched, allowance->>'left_gross' AS left
-  FROM credit_note_allowances`;
+const second = { ...reserved, data: { ...reserved.data, credit_note_id: '7c9d4e63-3d2f-4a1b-8b8d-2e3f4a5b6c7d', credit_note_number: 'DOB-2026-000002' } };
+const ENTRIES = `SELECT version, voided, jsonb_path_query_array(credit_notes, '$[*] ? (@.released == false) .credit_note_number') #>> '{}' AS open,
+  jsonb_path_query_array(credit_notes, '$[*] ? (@.counted == true && @.issued == true) .credit_note_number') #>> '{}' AS issued
+  FROM invoice_credit_notes`;
 
-describe('credit note allowance projector', function () {
+describe('invoice credit notes projector (the allowance read model)', function () {
   this.timeout(120_000); // a fresh database per scenario
 
   const given = projectorSpec(creditNoteAllowance);
 
-  it('a draft is not creditable yet, and has everything left', async () => {
-    await given(inStream(stream, created)).then(ROW, [
-      { version: 0, creditable: 'false', refusal: 'the invoice is not issued yet (status draft): correct it instead', credited: '0.00', untouched: true, left: (created.data.totals as { total_gross: string }).total_gross },
-    ]);
+  it('an invoice without credit notes has no row: creates cost it nothing', async () => {
+    await given(inStream(stream, ...issued)).then('SELECT invoice_id FROM invoice_credit_notes', []);
   });
 
-  it('an issued invoice is creditable; a waiting credit note does not count, a counted one does', async () => {
-    await given(inStream(stream, ...issued, reserved)).then(`SELECT allowance->>'creditable' AS creditable, allowance->>'credited_gross' AS credited FROM credit_note_allowances`, [
-      { creditable: 'true', credited: '0.00' },
+  it('folds reservations, releases, counting, issue and the void, at the stream revision of the last', async () => {
+    await given(inStream(stream, ...issued, reserved, fixture('CreditNoteReleased'), second)).then(ENTRIES, [
+      { version: 8, voided: false, open: '["DOB-2026-000002"]', issued: '[]' },
     ]);
-    await given(inStream(stream, ...issued, reserved, counted)).then(`SELECT version, allowance->>'creditable' AS creditable, allowance->>'left_gross' AS left FROM credit_note_allowances`, [
-      { version: 7, creditable: 'false', left: '0.00' },
-    ]);
-  });
-
-  it('a voided invoice is not creditable', async () => {
-    const issuedNote = fixture('CreditNoteIssued');
-    await given(inStream(stream, ...issued, counted, issuedNote, fixture('InvoiceVoided'))).then(`SELECT allowance->>'refusal' AS refusal FROM credit_note_allowances`, [
-      { refusal: 'the invoice is voided' },
+    await given(inStream(stream, ...issued, reserved, fixture('CreditNoteReleased'), second, fixture('CreditNoteCounted'), fixture('CreditNoteIssued'), fixture('InvoiceVoided'))).then(ENTRIES, [
+      { version: 11, voided: true, open: '["DOB-2026-000002"]', issued: '["DOB-2026-000002"]' },
     ]);
   });
 });
