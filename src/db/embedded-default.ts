@@ -29,7 +29,7 @@ export async function openEmbeddedDataDir(dataDir: string): Promise<EmbeddedPost
 
 /**
  * Starts opening it now, so that PGlite starts on its thread while the caller loads the rest of the
- * service (main.ts, before its heavy imports). The promise is handed to openServices, which awaits
+ * service (main.ts, before its heavy imports). The promise is handed to openService, which awaits
  * it; a failure until then is not an unhandled rejection, it rejects there.
  */
 export function startEmbeddedDataDir(dataDir: string): Promise<EmbeddedPostgres> {
