@@ -1,5 +1,5 @@
 import type { DomainEvent } from './event.ts';
-import type { VatCategoryCodePayload } from './invoice-document.ts';
+import type { InvoiceContentPayload, InvoiceTotalsPayload, RuleFindingPayload, VatCategoryCodePayload } from './invoice-document.ts';
 
 /*
  * Credit notes against an invoice, as the invoice's own stream records them: what each credit note
@@ -64,3 +64,26 @@ export type CreditNoteReleased = DomainEvent<
 export type InvoiceVoided = DomainEvent<'InvoiceVoided', { invoice_id: string; credit_note_id: string; voided_at: string }>;
 
 export type CreditNoteEvent = CreditNoteReserved | CreditNoteCounted | CreditNoteIssued | CreditNoteReleased | InvoiceVoided;
+
+/**
+ * The first event of a credit note's own stream (invoice-{credit_note_id}), written in one append
+ * with its reservation on the invoice's stream: the document (a 381 whose totals are exactly the
+ * reserved rows' sums) and the invoice it credits. A credit note made this way is locked: it is
+ * never edited (409 locked_credit_note), only sent, failed or rejected.
+ */
+export type CreditNoteCreated = DomainEvent<
+  'CreditNoteCreated',
+  {
+    credit_note_id: string;
+    organisation_id: string;
+    company_id: string;
+    workspace_id: string;
+    created_by: string;
+    credited_invoice: { invoice_id: string; invoice_number: string; issue_date: string };
+    reason: CreditReasonPayload;
+    content: InvoiceContentPayload;
+    totals: InvoiceTotalsPayload;
+    warnings: RuleFindingPayload[];
+    created_at: string;
+  }
+>;

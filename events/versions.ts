@@ -1,5 +1,5 @@
 import type { ValueClaimed } from './claims.ts';
-import type { CreditNoteEvent } from './credit-notes.ts';
+import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
 import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
@@ -22,6 +22,7 @@ export type StoredEvent =
   | OAuthClientEvent
   | InvoiceEvent
   | CreditNoteEvent
+  | CreditNoteCreated
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
   | OrganisationEvent
@@ -94,6 +95,7 @@ export const EVENT_VERSIONS = {
   CreditNoteIssued: 1,
   CreditNoteReleased: 1,
   InvoiceVoided: 1,
+  CreditNoteCreated: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

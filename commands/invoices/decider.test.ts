@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import type { CreditNoteCreated } from '../../events/credit-notes.ts';
 import type { InvoiceEvent } from '../../events/invoices.ts';
 import { NotFound, type RequestScope } from '../shared/access.ts';
 import { fold } from '../shared/decider.ts';
@@ -28,6 +29,19 @@ describe('invoices', () => {
   });
 
   it('refuses to create an invoice twice', () => given([created]).when(create).thenThrows('invoice_exists'));
+
+  it('a credit note made through the credit-note route is locked: a PUT is 409 locked_credit_note, even with its own content', () => {
+    const creditNote: CreditNoteCreated = {
+      type: 'CreditNoteCreated',
+      data: {
+        credit_note_id: 'i1', organisation_id: 'o1', company_id: 'c1', workspace_id: 'w1', created_by: 'k1', reason: 'partial_credit',
+        credited_invoice: { invoice_id: 'i0', invoice_number: '2026000000', issue_date: '2026-11-01' },
+        content: { ...content, invoice_type: '381' }, totals: computeTotals(content), warnings: [], created_at: at,
+      },
+    };
+    given([creditNote]).when(update({}, scope)).thenThrows('locked_credit_note', { credited_invoice_id: 'i0' });
+    given([creditNote]).when(update({}, otherCompany)).thenThrows(NotFound, invoiceNotFound);
+  });
 
   it('replaces the content of a draft, recomputing totals', () => {
     const changed = { ...content, note: 'zmena', lines: [{ ...content.lines[0]!, quantity: '3' }] };

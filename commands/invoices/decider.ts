@@ -97,6 +97,12 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
       }
       case 'UpdateInvoice': {
         const invoice = invoiceFor(state, command.scope);
+        // its rows were reserved from the invoice it credits: editing them would credit what was never checked
+        if (invoice.credited_invoice) {
+          throw new DomainError('locked_credit_note', 409, `a credit note made through the credit-note route cannot be changed (it credits invoice ${invoice.credited_invoice.invoice_number})`, {
+            credited_invoice_id: invoice.credited_invoice.invoice_id,
+          });
+        }
         if (!isEditable(invoice)) {
           const why = invoice.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${invoice.status} cannot be changed`;
           throw new DomainError('invalid_status', 409, why, { status: invoice.status });

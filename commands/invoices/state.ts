@@ -1,11 +1,11 @@
-import type { CreditNoteEvent, CreditReasonPayload, CreditRowPayload } from '../../events/credit-notes.ts';
+import type { CreditNoteCreated, CreditNoteEvent, CreditReasonPayload, CreditRowPayload } from '../../events/credit-notes.ts';
 import type { InvoiceEvent, InvoiceStatus } from '../../events/invoices.ts';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from './delivery.ts';
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 
 /** Every event of an invoice stream. */
-export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived | CreditNoteEvent;
+export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived | CreditNoteEvent | CreditNoteCreated;
 
 /**
  * A credit note against this invoice as the invoice's stream knows it: what it credits, whether
@@ -44,6 +44,8 @@ export type InvoiceState =
       received_ubl: string | null;
       /** credit notes made against it through the credit-note route, oldest first */
       credit_notes: CreditNoteEntry[];
+      /** a credit note made through the credit-note route: the invoice it credits (it is locked); null otherwise */
+      credited_invoice: { invoice_id: string; invoice_number: string; issue_date: string; reason: CreditReasonPayload } | null;
     };
 
 export type KnownInvoice = Exclude<InvoiceState, { status: 'none' }>;
@@ -58,7 +60,15 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
         invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
         workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
         content: event.data.content, totals: event.data.totals, warnings: event.data.warnings, delivery: NO_DELIVERY, received_ubl: null,
-        credit_notes: [],
+        credit_notes: [], credited_invoice: null,
+      };
+    case 'CreditNoteCreated':
+      return {
+        status: 'draft', authoring_status: 'draft', source: 'api',
+        invoice_id: event.data.credit_note_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
+        workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
+        content: event.data.content, totals: event.data.totals, warnings: event.data.warnings, delivery: NO_DELIVERY, received_ubl: null,
+        credit_notes: [], credited_invoice: { ...event.data.credited_invoice, reason: event.data.reason },
       };
     case 'InvoiceReceived': {
       const delivery = evolveDelivery(NO_DELIVERY, event);
@@ -66,7 +76,7 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
         status: deliveryStatus(delivery) ?? 'delivered', authoring_status: 'draft', source: 'peppol',
         invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
         workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
-        content: event.data.content, totals: event.data.totals, warnings: [], delivery, received_ubl: event.data.ubl, credit_notes: [],
+        content: event.data.content, totals: event.data.totals, warnings: [], delivery, received_ubl: event.data.ubl, credit_notes: [], credited_invoice: null,
       };
     }
     case 'InvoiceUpdated':

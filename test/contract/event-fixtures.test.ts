@@ -125,6 +125,17 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(issued?.rows.every((r) => r.base && r.vat && r.gross)).to.equal(true);
   });
 
+  it('a credit note\'s own stream folds into a locked 381 that credits its invoice', () => {
+    const created = stored('CreditNoteCreated');
+    const state = fold(invoiceDecider, [created]);
+    expect(state.status).to.equal('draft');
+    if (state.status === 'none') return;
+    expect(state.invoice_id).to.equal(created.data.credit_note_id);
+    expect(state.content.invoice_type).to.equal('381');
+    expect(state.credited_invoice).to.include({ invoice_id: stored('InvoiceCreated').data.invoice_id, reason: 'full_reversal' });
+    expect(state.totals.total_gross).to.match(/^\d+\.\d{2}$/);
+  });
+
   it('a received invoice folds into a read-only inbound copy', () => {
     const received = stored('InvoiceReceived');
     const state = fold(invoiceDecider, [received]);
