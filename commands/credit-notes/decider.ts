@@ -6,7 +6,7 @@
  * model compute what is left the same way.
  */
 import type { CreditNoteEvent } from '../../events/credit-notes.ts';
-import { invoiceFor } from '../invoices/access.ts';
+import { existingInvoice, invoiceFor } from '../invoices/access.ts';
 import { evolveInvoice, initialInvoiceState, type CreditNoteEntry, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from '../invoices/state.ts';
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
@@ -44,15 +44,13 @@ function queuedCreditNote(invoice: KnownInvoice, except?: string): CreditNoteEnt
   return countingCreditNotes(invoice).find((c) => !c.issued && c.credit_note_id !== except);
 }
 
+const waitsFor = (queued: CreditNoteEntry) =>
+  notCreditable(`credit note ${queued.credit_note_number} of this invoice is still queued: a full reversal waits until it is issued or released`);
+
 function entryOf(invoice: KnownInvoice, creditNoteId: string): CreditNoteEntry {
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNoteId);
   if (!entry) throw new DomainError('credit_note_not_found', 404, 'no such credit note of this invoice');
   return entry;
-}
-
-function known(state: InvoiceState): KnownInvoice {
-  if (state.status === 'none') throw new DomainError('invoice_not_found', 404, 'invoice not found');
-  return state;
 }
 
 function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEvent[] {
@@ -62,7 +60,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       if (invoice.credit_notes.some((c) => c.credit_note_id === command.credit_note_id)) return [];
       if (command.request.reason === 'full_reversal' && command.counted) {
         const queued = queuedCreditNote(invoice);
-        if (queued) throw notCreditable(`credit note ${queued.credit_note_number} of this invoice is still queued: a full reversal waits until it is issued or released`);
+        if (queued) throw waitsFor(queued);
       }
       const rows = creditNoteRows(command.request, invoiceAllowance(invoice));
       return [{
@@ -74,7 +72,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       }];
     }
     case 'CountCreditNote': {
-      const invoice = known(state);
+      const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
       if (entry.counted) return [];
       if (entry.released) throw new DomainError('invalid_status', 409, 'the credit note was discarded');
@@ -83,7 +81,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       let rows = entry.rows;
       if (entry.reason === 'full_reversal') {
         const queued = queuedCreditNote(invoice, entry.credit_note_id);
-        if (queued) throw notCreditable(`credit note ${queued.credit_note_number} of this invoice is still queued: a full reversal waits until it is issued or released`);
+        if (queued) throw waitsFor(queued);
         rows = creditNoteRows({ reason: 'full_reversal' }, invoiceAllowance(invoice));
       } else {
         assertRowsFit(entry.rows, invoiceAllowance(invoice));
@@ -91,7 +89,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       return [{ type: 'CreditNoteCounted', data: { invoice_id: invoice.invoice_id, credit_note_id: entry.credit_note_id, rows, counted_at: command.at } }];
     }
     case 'RecordCreditNoteIssued': {
-      const invoice = known(state);
+      const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
       if (entry.issued) return [];
       const events: CreditNoteEvent[] = [{ type: 'CreditNoteIssued', data: { invoice_id: invoice.invoice_id, credit_note_id: entry.credit_note_id, issued_at: command.at } }];
@@ -102,7 +100,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       return events;
     }
     case 'ReleaseCreditNote': {
-      const invoice = known(state);
+      const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
       if (entry.released || entry.issued) return [];
       return [{ type: 'CreditNoteReleased', data: { invoice_id: invoice.invoice_id, credit_note_id: entry.credit_note_id, why: command.why, released_at: command.at } }];

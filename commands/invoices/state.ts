@@ -52,24 +52,21 @@ export type KnownInvoice = Exclude<InvoiceState, { status: 'none' }>;
 
 export const initialInvoiceState: InvoiceState = { status: 'none' };
 
+/** A document issued through this service starts as a draft: an invoice, or a credit note made through the credit-note route. */
+function issuedHere(d: Pick<KnownInvoice, 'invoice_id' | 'organisation_id' | 'company_id' | 'workspace_id' | 'content' | 'totals' | 'warnings' | 'credited_invoice'>): KnownInvoice {
+  return {
+    status: 'draft', authoring_status: 'draft', source: 'api', invoice_id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id,
+    workspace_id: d.workspace_id, invoice_number: d.content.invoice_number, content: d.content, totals: d.totals, warnings: d.warnings,
+    delivery: NO_DELIVERY, received_ubl: null, credit_notes: [], credited_invoice: d.credited_invoice,
+  };
+}
+
 export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): InvoiceState {
   switch (event.type) {
     case 'InvoiceCreated':
-      return {
-        status: 'draft', authoring_status: 'draft', source: 'api',
-        invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
-        workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
-        content: event.data.content, totals: event.data.totals, warnings: event.data.warnings, delivery: NO_DELIVERY, received_ubl: null,
-        credit_notes: [], credited_invoice: null,
-      };
+      return issuedHere({ ...event.data, credited_invoice: null });
     case 'CreditNoteCreated':
-      return {
-        status: 'draft', authoring_status: 'draft', source: 'api',
-        invoice_id: event.data.credit_note_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
-        workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
-        content: event.data.content, totals: event.data.totals, warnings: event.data.warnings, delivery: NO_DELIVERY, received_ubl: null,
-        credit_notes: [], credited_invoice: { ...event.data.credited_invoice, reason: event.data.reason },
-      };
+      return issuedHere({ ...event.data, invoice_id: event.data.credit_note_id, credited_invoice: { ...event.data.credited_invoice, reason: event.data.reason } });
     case 'InvoiceReceived': {
       const delivery = evolveDelivery(NO_DELIVERY, event);
       return {
