@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { CreditNoteEvent } from '../../events/credit-notes.ts';
+import { isEditable } from '../invoices/editable.ts';
 import { evolveInvoice, type InvoiceState, type KnownInvoice } from '../invoices/state.ts';
 import { NotFound } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
@@ -94,6 +95,15 @@ describe('credit notes on the invoice stream', () => {
     it('partial credit notes never block each other', () => {
       expect(decide(queued, reserve('cn2', partial({ vat_rate: '23', gross: '1.00' })))).to.have.length(1);
     });
+  });
+
+  it('an invoice credited while queued, whose delivery then failed before reaching anyone, cannot be edited while that credit note holds its rows', () => {
+    const failedLeg = { ...invoice.delivery, peppol: { ...invoice.delivery.peppol, status: 'failed' as const } };
+    expect(isEditable({ ...invoice, status: 'failed', delivery: failedLeg }), 'the failed invoice alone is editable').to.equal(true);
+    const queued: KnownInvoice = { ...invoice, status: 'queued', delivery: { ...invoice.delivery, peppol: { ...invoice.delivery.peppol, status: 'queued' } } };
+    const credited: KnownInvoice = { ...after(queued, reserve('cn1', partial({ vat_rate: '23', gross: '10.00' }))), status: 'failed', delivery: failedLeg };
+    expect(isEditable(credited)).to.equal(false);
+    expect(isEditable(after(credited, { type: 'ReleaseCreditNote', credit_note_id: 'cn1', why: 'failed', at: AT }))).to.equal(true);
   });
 
   describe('outcomes', () => {

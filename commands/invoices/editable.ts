@@ -11,6 +11,8 @@ export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated'
  */
 export function isEditable(state: KnownInvoice): boolean {
   if (state.source !== 'api') return false;
+  // a credit note reserved rows of this content (it was queued when credited): changing it would leave them crediting buckets and lines it no longer has
+  if (state.credit_notes.some((c) => !c.released)) return false;
   if (EDITABLE_STATUSES.includes(state.status)) return true;
   const { peppol, fs } = state.delivery;
   return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
