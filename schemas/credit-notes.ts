@@ -35,3 +35,22 @@ export const CreditNoteAllowance = Type.Object({
   lines: Type.Array(AllowanceLine),
 }, { additionalProperties: false, $id: 'CreditNoteAllowance' });
 export type CreditNoteAllowance = Static<typeof CreditNoteAllowance>;
+
+/** POST …/credit-notes: `reason` selects which of amounts[] and lines[] is read (the spec's request shapes). */
+export const CreditNoteBody = Type.Object({
+  reason: Type.Union([Type.Literal('full_reversal'), Type.Literal('partial_credit'), Type.Literal('price_correction'), Type.Literal('returned_goods')], {
+    description: '`full_reversal` (no other field), `partial_credit` and `price_correction` (amounts[]), `returned_goods` (lines[])',
+  }),
+  amounts: Type.Optional(Type.Array(Type.Object({
+    vat_rate: Type.String({ maxLength: 10, description: 'percent, as on the invoice (e.g. "23")' }),
+    vat_category_code: Type.Optional(Type.String({ maxLength: 3, description: 'UN/CEFACT 5305; default `S`' })),
+    vat_exemption_reason_code: Type.Optional(Type.Union([Type.String({ maxLength: 30 }), Type.Null()])),
+    gross: Type.String({ maxLength: 24, description: 'VAT-inclusive amount, above 0, at most 2 decimals' }),
+  }, { additionalProperties: false }), { maxItems: 50, description: 'partial_credit and price_correction: one entry per VAT bucket' })),
+  lines: Type.Optional(Type.Array(Type.Object({
+    source_line_id: Uuid,
+    quantity: Type.String({ maxLength: 24, description: 'returned quantity, above 0, at most the row\'s left_quantity' }),
+  }, { additionalProperties: false }), { maxItems: 1000, description: 'returned_goods: the invoice rows returned (`lines[].id` of the invoice)' })),
+  note: Type.Optional(Type.Union([Type.String({ maxLength: 1000 }), Type.Null()])),
+}, { additionalProperties: false, $id: 'CreditNoteBody' });
+export type CreditNoteBody = Static<typeof CreditNoteBody>;

@@ -183,6 +183,13 @@ export const Invoice = Type.Object(
     created_at: Type.String({ format: 'date-time' }),
     updated_at: Type.String({ format: 'date-time' }),
     version: Type.Integer({ description: 'send back in If-Match' }),
+    credited_invoice: Type.Union([
+      Type.Object({
+        invoice_id: Uuid, invoice_number: Type.String(), issue_date: Type.String(),
+        reason: Type.String({ description: 'full_reversal, partial_credit, price_correction or returned_goods' }),
+      }),
+      Type.Null(),
+    ], { description: 'a credit note made through the credit-note route: the invoice it credits (its UBL BillingReference); null otherwise' }),
   },
   { $id: 'Invoice' },
 );

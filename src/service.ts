@@ -160,7 +160,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     customersModule(core),
     invoicingModule(invoicing),
     deliveryModule(shared),
-    creditNotesModule(invoicing),
+    creditNotesModule(shared),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);

@@ -91,7 +91,8 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
     case 'RecordCreditNoteIssued': {
       const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
-      if (entry.issued) return [];
+      // a credit note whose FS copy was rejected before its Peppol leg finished gave its amount back: it stays given back
+      if (entry.issued || entry.released || !entry.counted) return [];
       const events: CreditNoteEvent[] = [{ type: 'CreditNoteIssued', data: { invoice_id: invoice.invoice_id, credit_note_id: entry.credit_note_id, issued_at: command.at } }];
       // only an issued full_reversal cancels the invoice (rule 2)
       if (entry.reason === 'full_reversal' && invoice.status !== 'voided') {

@@ -7,7 +7,7 @@
  */
 import type { Decimal } from 'decimal.js';
 import { MAX_AMOUNT, MAX_QUANTITY } from '../invoices/bounds.ts';
-import { VAT_CATEGORY_CODES } from '../invoices/model.ts';
+import { VAT_CATEGORY_CODES, type VatCategoryCode } from '../invoices/model.ts';
 import { ZERO, parseDecimal } from '../invoices/money.ts';
 import { InvalidFields, type FieldProblem } from '../shared/invalid-fields.ts';
 import type { CreditNoteRequest } from './model.ts';
@@ -41,4 +41,39 @@ export function checkCreditNoteRequest(request: CreditNoteRequest): void {
     request.lines.forEach((line, i) => positive(['lines', i, 'quantity'], line.quantity, MAX_QUANTITY_PLACES, MAX_QUANTITY));
   }
   if (problems.length > 0) throw new InvalidFields(problems);
+}
+
+/** The body as it comes over the wire: every shape's fields optional, `reason` choosing which are read. */
+export interface CreditNoteWireBody {
+  reason: CreditNoteRequest['reason'];
+  amounts?: { vat_rate: string; vat_category_code?: string; vat_exemption_reason_code?: string | null; gross: string }[];
+  lines?: { source_line_id: string; quantity: string }[];
+  note?: string | null;
+}
+
+/**
+ * The request shape `reason` selects: amounts[] for partial_credit and price_correction, lines[]
+ * for returned_goods, neither for full_reversal. A field of another shape is refused, not ignored:
+ * a client sending amounts with full_reversal meant something else. Values: checkCreditNoteRequest.
+ */
+export function creditNoteRequestOf(body: CreditNoteWireBody): CreditNoteRequest {
+  const problems: FieldProblem[] = [];
+  const missing = (field: string) => problems.push({ loc: ['body', field], msg: `Field required for reason ${body.reason}`, type: 'missing', input: body });
+  const extra = (field: 'amounts' | 'lines') =>
+    problems.push({ loc: ['body', field], msg: `not read for reason ${body.reason}`, type: 'extra_forbidden', input: body[field] });
+  const note = body.note ?? null;
+  const wantsAmounts = body.reason === 'partial_credit' || body.reason === 'price_correction';
+  if (!wantsAmounts && body.amounts !== undefined) extra('amounts');
+  if (body.reason !== 'returned_goods' && body.lines !== undefined) extra('lines');
+  if (wantsAmounts && body.amounts === undefined) missing('amounts');
+  if (body.reason === 'returned_goods' && body.lines === undefined) missing('lines');
+  if (problems.length > 0) throw new InvalidFields(problems);
+  if (body.reason === 'full_reversal') return { reason: body.reason, note };
+  if (body.reason === 'returned_goods') return { reason: body.reason, lines: body.lines ?? [], note };
+  const amounts = (body.amounts ?? []).map((a) => ({
+    vat_rate: a.vat_rate, gross: a.gross, vat_exemption_reason_code: a.vat_exemption_reason_code ?? null,
+    // an unknown code is refused by checkCreditNoteRequest, field by field
+    ...(a.vat_category_code === undefined ? {} : { vat_category_code: a.vat_category_code as VatCategoryCode }),
+  }));
+  return { reason: body.reason, amounts, note };
 }

@@ -1,4 +1,5 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
+import type { CreditNoteCreated } from '../../events/credit-notes.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
@@ -6,7 +7,7 @@ import { eventData, runsOfType, type Projector } from '../../src/readmodel/proje
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
-import { contentFields, createdRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
+import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
@@ -25,7 +26,10 @@ const insertInvoices = (source: string) =>
      created_at timestamptz, version int, document jsonb, source text, peppol_message_id text, delivery jsonb)
    ON CONFLICT (id) DO NOTHING`;
 
-const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'InvoiceReceived';
+const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'InvoiceReceived' || type === 'CreditNoteCreated';
+
+/** What credit notes record on the invoice they credit: each moves its version (the next If-Match); a void also its status. */
+const CREDIT_NOTE_EVENT_TYPES = ['CreditNoteReserved', 'CreditNoteCounted', 'CreditNoteIssued', 'CreditNoteReleased', 'InvoiceVoided'];
 
 /**
  * A delivery event moves the legs the same way the decider does (one pure function), and the
@@ -37,16 +41,18 @@ async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<v
   const row = rows[0];
   if (!row) return;
   const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, domainEvent<DeliveryEvent>(event));
+  // a voided invoice stays voided whatever its legs report later (as the decider's fold keeps it)
+  const status = row.status === 'voided' ? 'voided' : (deliveryStatus(delivery) ?? row.status);
   await tx.query(
     `UPDATE invoices SET delivery = $2, status = $3, peppol_message_id = $4, fs_submission_id = $5, updated_at = $6, version = $7 WHERE id = $1`,
-    [d.invoice_id, delivery, deliveryStatus(delivery) ?? row.status, delivery.peppol.message_id, delivery.fs.submission_id, event.recordedAt, event.revision],
+    [d.invoice_id, delivery, status, delivery.peppol.message_id, delivery.fs.submission_id, event.recordedAt, event.revision],
   );
 }
 
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
 export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
-  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', ...DELIVERY_EVENT_TYPES],
+  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES],
   tables: ['invoices'],
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
@@ -66,6 +72,7 @@ export const invoiceRegister: Projector = {
 
 function toNewRow(event: RecordedEvent): NewRow {
   if (event.type === 'InvoiceCreated') return createdRow(eventData<InvoiceCreated>(event), event.revision);
+  if (event.type === 'CreditNoteCreated') return creditNoteRow(eventData<CreditNoteCreated>(event), event.revision);
   const d = eventData<InvoiceReceived>(event);
   const delivery = evolveDelivery(NO_DELIVERY, domainEvent<InvoiceReceived>(event));
   return newRow(d.content, d.totals, {
@@ -93,6 +100,10 @@ async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> 
   } else if (event.type === 'InvoiceValidated') {
     const d = eventData<InvoiceValidated>(event);
     await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [d.invoice_id, d.validated_at, event.revision]);
+  } else if (CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
+    const d = event.data as { invoice_id: string };
+    const voided = event.type === 'InvoiceVoided';
+    await tx.query(`UPDATE invoices SET version = $2, updated_at = $3${voided ? ", status = 'voided'" : ''} WHERE id = $1`, [d.invoice_id, event.revision, event.recordedAt]);
   } else {
     await applyDelivery(event, tx);
   }

@@ -1,5 +1,6 @@
 import { NO_DELIVERY, type Delivery } from '../../commands/invoices/delivery.ts';
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from '../../commands/invoices/model.ts';
+import type { CreditNoteCreated } from '../../events/credit-notes.ts';
 import type { InvoiceCreated } from '../../events/invoices.ts';
 import { foldText } from '../shared/fold.ts';
 
@@ -41,6 +42,15 @@ export interface InvoiceDocument {
   content: InvoiceContent;
   totals: InvoiceTotals;
   warnings: RuleFinding[];
+  /** a credit note made through the credit-note route: the invoice it credits, and why */
+  credited_invoice?: CreditedInvoice;
+}
+
+export interface CreditedInvoice {
+  invoice_id: string;
+  invoice_number: string;
+  issue_date: string;
+  reason: string;
 }
 
 const searchText = (c: InvoiceContent) => foldText(`${c.invoice_number} ${c.supplier.name} ${c.buyer.name}`);
@@ -72,6 +82,16 @@ export function createdRow(d: InvoiceCreated['data'], revision: number): NewRow 
     id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
     created_by: d.created_by, created_at: d.created_at, version: revision, document: { content: d.content, totals: d.totals, warnings: d.warnings },
     source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
+  });
+}
+
+/** The row of a credit note made through the credit-note route: a draft of its own, naming the invoice it credits. */
+export function creditNoteRow(d: CreditNoteCreated['data'], revision: number): NewRow {
+  const credited_invoice: CreditedInvoice = { ...d.credited_invoice, reason: d.reason };
+  return newRow(d.content, d.totals, {
+    id: d.credit_note_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id, status: 'draft',
+    created_by: d.created_by, created_at: d.created_at, version: revision,
+    document: { content: d.content, totals: d.totals, warnings: d.warnings, credited_invoice }, source: 'api', peppol_message_id: null, delivery: NO_DELIVERY,
   });
 }
 

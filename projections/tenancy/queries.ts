@@ -51,3 +51,9 @@ export async function findUser(db: DataSource, userId: string): Promise<UserRow 
   const rows: UserRow[] = await db.query('SELECT id, organisation_id, email, name, role, password_hash FROM users WHERE id = $1', [userId]);
   return rows[0] ?? null;
 }
+
+/** Whether the organisation has a user who reviews (an admin or approver): an accountant's credit note then waits for approval (rule 7). */
+export async function hasReviewer(db: DataSource, organisationId: string): Promise<boolean> {
+  const rows: { found: boolean }[] = await db.query(`SELECT EXISTS (SELECT 1 FROM users WHERE organisation_id = $1 AND role IN ('admin', 'approver')) AS found`, [organisationId]);
+  return rows[0]?.found === true;
+}

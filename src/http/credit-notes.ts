@@ -4,13 +4,83 @@ import { allowanceDegraded, getAllowance } from '../../projections/credit-note-a
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { CreditNoteAllowance } from '../../schemas/credit-notes.ts';
 import { companyOf } from '../application/lookups.ts';
-import type { Lookups } from '../application/lookups.ts';
-import type { Core } from '../core.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import { defineRoute, type Route } from './route.ts';
+import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
+import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries.ts';
+import { hasReviewer } from '../../projections/tenancy/queries.ts';
+import { CreditNoteBody } from '../../schemas/credit-notes.ts';
+import { Invoice } from '../../schemas/invoices.ts';
+import { createCreditNote } from '../application/credit-notes.ts';
+import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
+import type { UsageCounts } from '../application/usage.ts';
+import { idempotent } from './idempotency.ts';
+import { invoiceBody } from './invoices.ts';
+import { API_PREFIX } from './prefix.ts';
 
-export function creditNoteRoutes(deps: Pick<Core, 'readModels'> & { lookups: Lookups }): Route[] {
+const CREATE_DESCRIPTION = [
+  'Needs If-Match with the invoice version read (428 without it; 412 when the invoice changed since, e.g. another credit note was made: reload it).',
+  'The credit note is a document of its own (type 381, numbered from the credit-note series `DOB-{year}-{seq}`) whose UBL names the invoice',
+  '(BillingReference); `credited_invoice` on its reads names it too. It cannot be edited (PUT: 409 locked_credit_note).',
+  '`full_reversal` copies the invoice row for row, or after earlier credit notes credits what each VAT bucket has left;',
+  '`partial_credit` / `price_correction` credit VAT-inclusive amounts[] per VAT bucket (base = round-half-up(gross / (1 + rate/100), 2), vat = gross − base;',
+  'a gross equal to the bucket\'s left_gross credits its left_base and left_vat as they stand); `returned_goods` credits lines[] at their own price and rate.',
+  '`note` is appended to the credit note\'s note (PDF and UBL).',
+  'Creditable: invoices issued here that have left the service (queued, sent_peppol, delivered, sent_fs, fs_acknowledged, rejected; failed only when',
+  'the document reached someone); not drafts, validated, approved or pending_approval invoices (correct them instead), received invoices,',
+  'proformas, credit notes, voided or fully credited invoices (409 not_creditable). A full_reversal is also refused while another credit note',
+  'of the invoice is queued (it waits for nothing, so it cannot know what that one will take); queued partial, price and return credit notes',
+  'never block one another. Answers: 202 `queued` (Peppol delivery and the FS copy, as a send); 201 `delivered` when the buyer has no',
+  'electronic address or the invoice was finished by hand (hand the buyer the PDF); 201 `pending_approval` when an accountant asks in an',
+  'organisation that has an admin or approver (nothing is delivered until approved and sent). Queued and issued credit notes count against what is',
+  'left at once (GET …/credit-notes/allowance); a failed one gives its amount back, and an issued full_reversal voids the invoice.',
+  'Idempotency-Key is supported.',
+].join(' ');
+
+export type CreditNoteRouteDeps = InvoicingDeps & { usage: UsageCounts };
+
+const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
+
+export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
+  const { projections, config, readModels } = deps;
   return [
+    idempotent(deps, defineRoute({
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/credit-notes', operationId: 'createCreditNote', tags: ['credit notes'],
+      auth: 'api', permission: 'invoices.write',
+      summary: 'Credit an issued invoice: full reversal, partial credit, price correction or returned goods',
+      description: CREATE_DESCRIPTION,
+      params: InvoiceParams, body: CreditNoteBody,
+      headerDocs: [{ name: 'If-Match', description: 'required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale', schema: Type.String() }],
+      responses: {
+        201: { description: '`delivered` (handed to the buyer by hand: PDF) or `pending_approval` (waits for an approver); header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
+        202: { description: '`queued` for Peppol delivery and the FS copy; header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
+        402: { description: '`usage_limit_exceeded`: a credit note is a document sent, counted like an invoice', schema: ErrorBody },
+        404: { description: '`company_not_found` / `invoice_not_found` (also another organisation\'s or company\'s)', schema: ErrorBody },
+        409: { description: '`not_creditable`: a received invoice, a proforma, a credit note, an invoice not issued yet, voided or fully credited; or a full_reversal while another credit note is queued', schema: ErrorBody },
+        412: { description: '`version_mismatch`: the invoice changed since the version in If-Match (reload it)', schema: ErrorBody },
+        422: { description: 'request-body errors (flavour 1); `credit_limit_exceeded` {error, message, details[]} (flavour 3); or the document\'s rules (flavour 2). Nothing is created.' },
+        428: { description: '`if_match_required`', schema: ErrorBody },
+      },
+      async handle({ params, body, actor, requestId, ifMatch }) {
+        const company = await companyOf(deps, actor, params.company_id);
+        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are crediting');
+        const created = await createCreditNote({ ...withCodeLists(deps), usage: deps.usage }, {
+          actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: creditNoteRequestOf(body),
+          organisationHasReviewer: await hasReviewer(readModels, actor.organisationId),
+        });
+        await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
+        const row = await getInvoice(readModels, { organisationId: actor.organisationId, companyId: company.id }, created.credit_note_id);
+        if (!row) throw new Error(`credit note ${created.credit_note_id} is not in the register after its write`);
+        const creditNote = invoiceBody(row);
+        return {
+          status: created.rail === 'peppol' ? 202 : 201, body: creditNote,
+          headers: {
+            etag: `"${creditNote.version}"`, location: `${API_PREFIX}/companies/${company.id}/invoices/${creditNote.id}`,
+            'x-invoice-version': String(created.invoice_version),
+          },
+        };
+      },
+    })),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/credit-notes/allowance', operationId: 'getCreditNoteAllowance', tags: ['credit notes'],
       auth: 'api', permission: 'invoices.read',

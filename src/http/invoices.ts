@@ -64,6 +64,7 @@ export function invoiceBody(row: InvoiceDetailRow): Invoice {
     peppol_message_id: row.peppol_message_id, fs_submission_id: row.fs_submission_id,
     ...deliveryDetail(row.delivery),
     created_by: row.created_by, created_at: iso(row.created_at), updated_at: iso(row.updated_at), version: row.version,
+    credited_invoice: row.document.credited_invoice ?? null,
   };
 }
 

@@ -1,0 +1,118 @@
+import { invoiceFor } from '../../commands/invoices/access.ts';
+import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../commands/invoices/numbering.ts';
+import type { KnownInvoice } from '../../commands/invoices/state.ts';
+import { decideCreditNote, type CreateCreditNote } from '../../commands/credit-notes/create.ts';
+import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
+import type { CreditNoteRequest } from '../../commands/credit-notes/model.ts';
+import { creditNoteRail, type CreditNoteRail } from '../../commands/credit-notes/rail.ts';
+import { checkCreditNoteRequest } from '../../commands/credit-notes/request.ts';
+import { effectiveRole } from '../../commands/identity/permissions.ts';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { DomainError } from '../../commands/shared/domain-error.ts';
+import { claimStream } from '../../events/claims.ts';
+import { invoiceSeriesStream, invoiceStream } from '../../events/invoices.ts';
+import type { CompanyRow } from '../../projections/tenancy/rows.ts';
+import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
+import { toNewEvents } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
+import type { InvoiceDeps } from './invoices.ts';
+import { requestMetadata } from './metadata.ts';
+import { countInvoice, type UsageCounts } from './usage.ts';
+
+export type CreditNoteDeps = InvoiceDeps & { usage: UsageCounts };
+
+export interface CreditNoteRequestContext {
+  actor: Actor;
+  requestId: string;
+  company: CompanyRow;
+  invoiceId: string;
+  /** If-Match: the invoice version the caller read (required by the route) */
+  expectedVersion: number;
+  body: CreditNoteRequest;
+  /** whether the organisation has an admin or approver user (rule 7's pending_approval) */
+  organisationHasReviewer: boolean;
+  /** the approvals module's events for a credit note put up for review */
+  requestApproval?: CreateCreditNote['requestApproval'];
+}
+
+export interface CreatedCreditNote {
+  credit_note_id: string;
+  rail: CreditNoteRail;
+  /** the credit note as created */
+  state: KnownInvoice;
+  /** the credited invoice's new version (what a next If-Match names) */
+  invoice_version: number;
+  position: Position;
+}
+
+const NUMBER_ATTEMPTS = 200;
+
+/**
+ * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken:
+ * the request's values (422), the access rule (404), the If-Match version (412), and the decision
+ * itself (409 not_creditable, 422 credit_limit_exceeded or the document's rules), decided on the
+ * invoice stream at the revision the caller named. Then a credit-note number is reserved from the
+ * workspace's series, the quota counts it (402), and one append writes the reservation on the
+ * invoice's stream at that revision, the credit note's first events on its own new stream, and the
+ * number's claim in the organisation and tax year: on Postgres and PGlite all or nothing. A race
+ * lost at the append (another credit note took the revision) is a 412 and writes nothing; the
+ * number it had reserved stays unused (the series shows it reserved for a credit note that never
+ * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
+ */
+export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
+  const { actor, company, invoiceId } = request;
+  checkCreditNoteRequest(request.body);
+  const scope = { organisationId: actor.organisationId, companyId: company.id };
+  const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
+  const invoice = invoiceFor(read.state, scope);
+  if (read.revision !== request.expectedVersion) throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const issueDate = at.slice(0, 10);
+  const year = issueDate.slice(0, 4);
+  const creditNoteId = deps.ids.next();
+  const rail = creditNoteRail(invoice, { role: effectiveRole(actor), organisationHasReviewer: request.organisationHasReviewer });
+  const command = (number: string): CreateCreditNote => ({
+    scope, credit_note_id: creditNoteId, credit_note_number: number, issue_date: issueDate, request: request.body, rail,
+    created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, requestApproval: request.requestApproval, at,
+  });
+  // refuses (409/422) before a number is reserved; the number changes nothing the rules look at
+  decideCreditNote(command(DEFAULT_PATTERNS.credit_note.replace('{year}', year).replace('{seq}', '0')), read.state);
+
+  const metadata = requestMetadata(actor, request.requestId);
+  if (rail !== 'pending_approval') await countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata);
+  const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
+  for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
+    const reserved = await deps.series.reserve(series, {
+      type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at,
+    }, metadata);
+    const number = reserved.data.invoice_number;
+    const decision = decideCreditNote(command(number), read.state);
+    const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+    try {
+      const written = await deps.store.appendToStreams([
+        // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
+        { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
+        { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
+        { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+      ]);
+      return {
+        credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
+        invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
+      };
+    } catch (error) {
+      // a number a client gave an invoice by hand: the series has moved past it, take the next
+      if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
+    }
+  }
+  throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+}
+
+/** The number's claim in the organisation and tax year, as invoice creates write it (a later invoice can never take it). */
+function numberClaim(number: string, organisationId: string, year: string, holderId: string, at: string) {
+  return invoiceNumberClaimDecider.decide({
+    type: 'ClaimValue', scope: invoiceNumberScope(organisationId, year), value: invoiceNumberKey(number), holder_id: holderId, holder_exists: false, at,
+  }, invoiceNumberClaimDecider.initialState);
+}
+
