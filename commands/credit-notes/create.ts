@@ -64,7 +64,7 @@ function checkedDocument(invoice: KnownInvoice, command: CreateCreditNote, rows:
 export function decideCreditNote(command: CreateCreditNote, invoiceState: InvoiceState): CreditNoteDecision {
   const reserved = creditNoteDecider.decide({
     type: 'ReserveCreditNote', scope: command.scope, credit_note_id: command.credit_note_id, credit_note_number: command.credit_note_number,
-    request: command.request, counted: command.rail !== 'pending_approval', reserved_by: command.created_by, at: command.at,
+    request: command.request, counted: command.rail === 'peppol' || command.rail === 'by_hand', reserved_by: command.created_by, at: command.at,
   }, invoiceState) as CreditNoteEvent[];
   const reservation = reserved.find((e) => e.type === 'CreditNoteReserved');
   if (!reservation || invoiceState.status === 'none') throw new Error(`credit note ${command.credit_note_id} was reserved already`);
@@ -103,6 +103,8 @@ export function decideCreditNote(command: CreateCreditNote, invoiceState: Invoic
     case 'pending_approval':
       if (!command.requestApproval) throw new Error('a credit note up for approval needs the approvals module');
       then(command.requestApproval(state));
+      break;
+    case 'void_draft':
       break;
   }
   // delivered at once: issued in the same write (a full reversal voids its invoice now, not later)

@@ -8,11 +8,13 @@
  *   (mark-sent): the credit note is delivered at once (201 `delivered`) and the caller hands the
  *   buyer the PDF, as with the invoice.
  * - `peppol`: queued for Peppol delivery and the FS copy, as a send (202).
+ * - `void_draft` (POST …/void only): a full reversal left as a draft that the caller sends; like
+ *   one up for approval it counts only once sent.
  */
 import type { Role } from '../shared/actor.ts';
 import type { KnownInvoice } from '../invoices/state.ts';
 
-export type CreditNoteRail = 'peppol' | 'by_hand' | 'pending_approval';
+export type CreditNoteRail = 'peppol' | 'by_hand' | 'pending_approval' | 'void_draft';
 
 export function creditNoteRail(invoice: KnownInvoice, asker: { role: Role; organisationHasReviewer: boolean }): CreditNoteRail {
   if (asker.role === 'accountant' && asker.organisationHasReviewer) return 'pending_approval';

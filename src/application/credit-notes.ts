@@ -16,6 +16,7 @@ import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
 import { toNewEvents } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
 import type { InvoiceDeps } from './invoices.ts';
+import { INVOICE_RETRIES } from './invoice-commands.ts';
 import { requestMetadata } from './metadata.ts';
 import { countInvoice, type UsageCounts } from './usage.ts';
 
@@ -26,8 +27,10 @@ export interface CreditNoteRequestContext {
   requestId: string;
   company: CompanyRow;
   invoiceId: string;
-  /** If-Match: the invoice version the caller read (required by the route) */
-  expectedVersion: number;
+  /** If-Match: the invoice version the caller read (required by the credit-note route; optional for a void) */
+  expectedVersion?: number;
+  /** POST …/void: a full reversal left as a draft the caller sends (counted only then) */
+  voidDraft?: boolean;
   body: CreditNoteRequest;
   /** whether the organisation has an admin or approver user (rule 7's pending_approval) */
   organisationHasReviewer: boolean;
@@ -60,19 +63,40 @@ const NUMBER_ATTEMPTS = 200;
  * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
  */
 export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
+  // without If-Match (a void) a write that lands first is decided again on the newer state
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createOnce(deps, request);
+    } catch (error) {
+      const raced = error instanceof WrongExpectedRevision && request.expectedVersion === undefined && error.streamId === invoiceStream(request.invoiceId);
+      if (!raced || attempt >= INVOICE_RETRIES) throw error;
+    }
+  }
+}
+
+/** A void's draft still waiting on the invoice (not sent, not discarded): a second void answers with it instead of making another. */
+export async function openVoidDraft(deps: Pick<CreditNoteDeps, 'store'>, scope: { organisationId: string; companyId: string }, invoiceId: string) {
+  const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
+  const invoice = invoiceFor(read.state, scope);
+  return { revision: read.revision, draft: invoice.credit_notes.find((c) => c.reason === 'full_reversal' && !c.counted && !c.released) ?? null };
+}
+
+async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
   const { actor, company, invoiceId } = request;
   checkCreditNoteRequest(request.body);
   const scope = { organisationId: actor.organisationId, companyId: company.id };
   const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
   const invoice = invoiceFor(read.state, scope);
-  if (read.revision !== request.expectedVersion) throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+  if (request.expectedVersion !== undefined && read.revision !== request.expectedVersion) {
+    throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+  }
 
   const now = deps.clock.now();
   const at = now.toISOString();
   const issueDate = at.slice(0, 10);
   const year = issueDate.slice(0, 4);
   const creditNoteId = deps.ids.next();
-  const rail = creditNoteRail(invoice, { role: effectiveRole(actor), organisationHasReviewer: request.organisationHasReviewer });
+  const rail: CreditNoteRail = request.voidDraft ? 'void_draft' : creditNoteRail(invoice, { role: effectiveRole(actor), organisationHasReviewer: request.organisationHasReviewer });
   const command = (number: string): CreateCreditNote => ({
     scope, credit_note_id: creditNoteId, credit_note_number: number, issue_date: issueDate, request: request.body, rail,
     created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, requestApproval: request.requestApproval, at,
@@ -81,7 +105,8 @@ export async function createCreditNote(deps: CreditNoteDeps, request: CreditNote
   decideCreditNote(command(DEFAULT_PATTERNS.credit_note.replace('{year}', year).replace('{seq}', '0')), read.state);
 
   const metadata = requestMetadata(actor, request.requestId);
-  if (rail !== 'pending_approval') await countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata);
+  // a waiting credit note is counted when it is sent
+  if (rail === 'peppol' || rail === 'by_hand') await countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata);
   const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
   for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
     const reserved = await deps.series.reserve(series, {

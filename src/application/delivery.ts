@@ -11,6 +11,7 @@ import type { PeppolNetwork } from '../network/peppol-network.ts';
 import type { UsageCounts } from './usage.ts';
 import { INVOICE_RETRIES, decideOnInvoice, systemMetadata } from './invoice-commands.ts';
 import type { InvoiceDeps } from './invoices.ts';
+import { sendWaitingCreditNote } from './credit-note-send.ts';
 import { requestMetadata } from './metadata.ts';
 import { countInvoice } from './usage.ts';
 
@@ -34,14 +35,23 @@ const scopeOf = (request: ClientRequest) => ({ organisationId: request.actor.org
  * invoice the caller may not see is 404 first) are `ready` asked and the invoice counted against
  * the monthly quota (402); either refusing writes nothing.
  */
-function issueForClient(deps: DeliveryDeps, request: ClientRequest, command: InvoiceCommand, metadata: EventMetadata, ready?: () => Promise<void>) {
+async function issueForClient(
+  deps: DeliveryDeps, request: ClientRequest, command: Extract<InvoiceCommand, { type: 'SendInvoice' | 'MarkSent' }>, metadata: EventMetadata, ready?: () => Promise<void>,
+): Promise<{ status: string; position: Position | null }> {
   const beforeAppend = async () => {
     await ready?.();
     await countInvoice(deps, { organisationId: request.actor.organisationId, invoiceId: request.invoiceId, source: 'api' }, metadata);
   };
-  return handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
+  // a credit note that waited (a void's draft, an approved one) counts against its invoice as it leaves
+  const waiting = await sendWaitingCreditNote(deps, {
+    creditNoteId: request.invoiceId, scope: scopeOf(request), expectedVersion: request.expectedVersion, metadata, beforeAppend,
+    command: { delivery: command, code_lists: deps.codeLists, sent_by: request.actor.id, at: command.at },
+  });
+  if (waiting) return waiting;
+  const handled = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
     metadata, expectedVersion: request.expectedVersion, beforeAppend, retryOnConflict: INVOICE_RETRIES,
   });
+  return { status: handled.state.status, position: handled.position };
 }
 
 /** Our outbound gateways, asked before a send is written: one that cannot take messages now is a 502. */
@@ -69,7 +79,7 @@ export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): P
     type: 'SendInvoice', invoice_id: request.invoiceId, scope: scopeOf(request), queued_by: request.actor.id,
     peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
   }, requestMetadata(request.actor, request.requestId), () => gatewaysReady(deps));
-  return { status: handled.state.status, position: handled.position };
+  return { status: handled.status, position: handled.position };
 }
 
 /** Mark-sent: the invoice reached the buyer outside Peppol (e-mail, paper); it becomes delivered, nothing is sent. */

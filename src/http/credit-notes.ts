@@ -11,7 +11,7 @@ import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries
 import { hasReviewer } from '../../projections/tenancy/queries.ts';
 import { CreditNoteBody } from '../../schemas/credit-notes.ts';
 import { Invoice } from '../../schemas/invoices.ts';
-import { createCreditNote } from '../application/credit-notes.ts';
+import { createCreditNote, openVoidDraft } from '../application/credit-notes.ts';
 import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import type { UsageCounts } from '../application/usage.ts';
 import { idempotent } from './idempotency.ts';
@@ -37,12 +37,38 @@ const CREATE_DESCRIPTION = [
   'Idempotency-Key is supported.',
 ].join(' ');
 
+const VOID_DESCRIPTION = [
+  'Cancels an issued invoice the way Slovak law allows: a full-reversal credit note, made here as a draft (status `draft`, numbered',
+  '`DOB-{year}-{seq}`, `credited_invoice` naming the invoice) that the caller reviews and sends itself (POST …/send, or …/mark-sent when',
+  'the buyer gets it by hand; an accountant asks for approval first). The draft counts against nothing until it is sent: the allowance is',
+  'unchanged. Its send credits what is left AT THAT TIME: if another credit note was issued meanwhile, the draft\'s rows and totals are',
+  'made again from what is left then, and its issue date becomes the day it is sent; if nothing is left the send is refused (409',
+  'not_creditable), and while another credit note of the invoice is queued too. Once issued it voids the invoice. The credit note cannot',
+  'be edited (PUT: 409 locked_credit_note). If-Match is optional here (412 when stale); a second void while a draft waits answers 200 with',
+  'that draft instead of making another. Same creditability rules as the credit-note route.',
+].join(' ');
+
 export type CreditNoteRouteDeps = InvoicingDeps & { usage: UsageCounts };
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 
+/** The credit note as its reads show it, with where it lives and the credited invoice's new version. */
+function creditNoteAnswer(status: number, creditNote: Invoice, companyId: string, invoiceVersion: number) {
+  return {
+    status, body: creditNote,
+    headers: {
+      etag: `"${creditNote.version}"`, location: `${API_PREFIX}/companies/${companyId}/invoices/${creditNote.id}`, 'x-invoice-version': String(invoiceVersion),
+    },
+  };
+}
+
 export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const { projections, config, readModels } = deps;
+  const registered = async (scope: { organisationId: string; companyId: string }, id: string) => {
+    const row = await getInvoice(readModels, scope, id);
+    if (!row) throw new Error(`credit note ${id} is not in the register after its write`);
+    return invoiceBody(row);
+  };
   return [
     idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/credit-notes', operationId: 'createCreditNote', tags: ['credit notes'],
@@ -69,16 +95,40 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
           organisationHasReviewer: await hasReviewer(readModels, actor.organisationId),
         });
         await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
-        const row = await getInvoice(readModels, { organisationId: actor.organisationId, companyId: company.id }, created.credit_note_id);
-        if (!row) throw new Error(`credit note ${created.credit_note_id} is not in the register after its write`);
-        const creditNote = invoiceBody(row);
-        return {
-          status: created.rail === 'peppol' ? 202 : 201, body: creditNote,
-          headers: {
-            etag: `"${creditNote.version}"`, location: `${API_PREFIX}/companies/${company.id}/invoices/${creditNote.id}`,
-            'x-invoice-version': String(created.invoice_version),
-          },
-        };
+        const scope = { organisationId: actor.organisationId, companyId: company.id };
+        return creditNoteAnswer(created.rail === 'peppol' ? 202 : 201, await registered(scope, created.credit_note_id), company.id, created.invoice_version);
+      },
+    })),
+    idempotent(deps, defineRoute({
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/void', operationId: 'voidInvoice', tags: ['credit notes'],
+      auth: 'api', permission: 'invoices.write',
+      summary: 'Make a full-reversal credit note as a draft, for the caller to send',
+      description: VOID_DESCRIPTION,
+      params: InvoiceParams,
+      headerDocs: [{ name: 'If-Match', description: 'optional: the invoice version read (412 when stale); without it the void is decided on the invoice as it is', schema: Type.String() }],
+      responses: {
+        200: { description: 'a void draft of this invoice was waiting already: that draft, unchanged', schema: Invoice },
+        201: { description: 'the draft credit note (status `draft`, reason full_reversal); header X-Invoice-Version: the invoice\'s new version', schema: Invoice },
+        404: { description: '`company_not_found` / `invoice_not_found`', schema: ErrorBody },
+        409: { description: '`not_creditable` (see the credit-note route)', schema: ErrorBody },
+        412: { description: '`version_mismatch`', schema: ErrorBody },
+      },
+      async handle({ params, actor, requestId, ifMatch }) {
+        const company = await companyOf(deps, actor, params.company_id);
+        const scope = { organisationId: actor.organisationId, companyId: company.id };
+        const open = await openVoidDraft(deps, scope, params.invoice_id);
+        let answer: { status: number; id: string; invoiceVersion: number };
+        if (open.draft && (ifMatch === undefined || ifMatch === open.revision)) {
+          answer = { status: 200, id: open.draft.credit_note_id, invoiceVersion: open.revision };
+        } else {
+          const created = await createCreditNote({ ...withCodeLists(deps), usage: deps.usage }, {
+            actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: { reason: 'full_reversal', note: null },
+            organisationHasReviewer: false, voidDraft: true,
+          });
+          await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
+          answer = { status: 201, id: created.credit_note_id, invoiceVersion: created.invoice_version };
+        }
+        return creditNoteAnswer(answer.status, await registered(scope, answer.id), company.id, answer.invoiceVersion);
       },
     })),
     defineRoute({

@@ -135,6 +135,27 @@ describe('POST …/invoices/{id}/credit-notes over HTTP', function () {
     expect(put.body.detail.error).to.equal('locked_credit_note');
   });
 
+  it('void makes a full-reversal draft that counts only when sent; its send credits what is left then and voids the invoice', async () => {
+    const issued = await handedOver();
+    const voided = await svc.call('POST', `/companies/${sender}/invoices/${issued.id}/void`);
+    expect(voided.status, JSON.stringify(voided.body)).to.equal(201);
+    const draft = voided.body as Invoice;
+    expect(draft).to.deep.include({ status: 'draft', invoice_type: '381', total_gross: '277.50' });
+    expect(draft.credited_invoice).to.include({ invoice_id: issued.id, reason: 'full_reversal' });
+    expect(await allowance(issued.id)).to.include({ credited_gross: '0.00', creditable: true });
+    const again = await svc.call('POST', `/companies/${sender}/invoices/${issued.id}/void`);
+    expect([again.status, again.body.id]).to.deep.equal([200, draft.id]);
+
+    // meanwhile a partial credit is issued: the draft's send takes only what is left then
+    const version = Number(voided.headers.get('x-invoice-version'));
+    expect((await credit(issued, version, { reason: 'partial_credit', amounts: [{ vat_rate: '5', gross: '10.50' }] })).status).to.equal(201);
+    const sent = await svc.call('POST', `/companies/${sender}/invoices/${draft.id}/mark-sent`, {});
+    expect(sent.status, JSON.stringify(sent.body)).to.equal(200);
+    expect(sent.body).to.deep.include({ status: 'delivered', total_gross: '267.00' });
+    await eventually(() => read(issued.id), (i) => i.status === 'voided');
+    expect(await allowance(issued.id)).to.include({ credited_gross: '277.50', left_gross: '0.00', creditable: false });
+  });
+
   it('the sandbox loop: a full reversal of an invoice sent over Peppol is queued (202), delivered to company 1 as a CreditNote naming the invoice, and voids it', async () => {
     await svc.services.validator();
     const draft = await invoice(peppolBuyer);
