@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { recordPayment } from '../../src/application/payments.ts';
+import { withResourceSeed } from '../../src/ports/ids.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -65,6 +67,18 @@ describe('payments over HTTP', function () {
     expect((await listOf(company, id)).body.total).to.equal(1);
     const reused = await pay(id, { amount: '5.00' }, key);
     expect([reused.status, reused.body.detail.error]).to.deep.equal([422, 'idempotency_key_reused']);
+  });
+
+  it('a request resumed under its Idempotency-Key names the same payment (its first minted id) and records it once', async () => {
+    const id = await invoice();
+    const actor = { type: 'api_key' as const, id: 'resumed-key', organisationId: svc.demo.organisation_id, role: 'admin' as const };
+    const input = { document_id: id, amount: '12.00', currency_code: 'EUR', paid_on: today, method: 'card' as const, reference: null };
+    const run = () => withResourceSeed(`seed-${id}`, () => recordPayment(svc.services, { actor, requestId: 'r1', input }));
+    const first = await run();
+    const resumed = await run();
+    expect(resumed.payment).to.deep.equal(first.payment);
+    expect([first.position === null, resumed.position]).to.deep.equal([false, null]);
+    expect((await svc.services.store.readStream(`payments-${id}`)).map((e) => e.type)).to.deep.equal(['PaymentRecorded']);
   });
 
   it('another currency than the invoice\'s is 422 currency_mismatch', async () => {
