@@ -5,6 +5,7 @@ import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved } from './invoices.ts';
+import type { PaymentEvent } from './payments.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
 
@@ -23,6 +24,7 @@ export type StoredEvent =
   | InvoiceEvent
   | CreditNoteEvent
   | CreditNoteCreated
+  | PaymentEvent
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
   | OrganisationEvent
@@ -96,6 +98,8 @@ export const EVENT_VERSIONS = {
   CreditNoteReleased: 1,
   InvoiceVoided: 1,
   CreditNoteCreated: 1,
+  PaymentRecorded: 1,
+  PaymentReversed: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

@@ -29,6 +29,7 @@ import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
 import { identityModule } from './modules/identity/index.ts';
 import { invoicingModule } from './modules/invoicing/index.ts';
+import { paymentsModule } from './modules/payments/index.ts';
 import type { Module } from './modules/module.ts';
 import type { FsAuthority } from './network/fs-authority.ts';
 import type { PeppolNetwork } from './network/peppol-network.ts';
@@ -161,6 +162,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     invoicingModule(invoicing),
     deliveryModule(shared),
     creditNotesModule(shared),
+    paymentsModule(invoicing),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);

@@ -9,9 +9,9 @@ const allowed = (role: Role) => (Object.keys(PERMISSIONS) as Action[]).filter((a
 describe('permissions', () => {
   it('an admin may do everything', () => expect(allowed('admin')).to.deep.equal(Object.keys(PERMISSIONS)));
   it('an approver reads, approves and sends', () =>
-    expect(allowed('approver')).to.have.members(['invoices.read', 'invoices.approve', 'invoices.send', 'customers.read']));
-  it('an accountant reads, writes drafts and customers and asks for approval', () =>
-    expect(allowed('accountant')).to.have.members(['invoices.read', 'invoices.write', 'invoices.request_approval', 'customers.read', 'customers.write']));
+    expect(allowed('approver')).to.have.members(['invoices.read', 'invoices.approve', 'invoices.send', 'customers.read', 'payments.read']));
+  it('an accountant reads, writes drafts, customers and payments and asks for approval', () =>
+    expect(allowed('accountant')).to.have.members(['invoices.read', 'invoices.write', 'invoices.request_approval', 'customers.read', 'customers.write', 'payments.read', 'payments.write']));
   it('an API key acts as an admin', () => {
     const key: Actor = { type: 'api_key', id: 'k1', organisationId: 'o1', role: 'accountant' };
     expect(() => authorize(key, 'oauth_clients.manage')).not.to.throw();

@@ -6,7 +6,7 @@ const admin: readonly Role[] = ['admin'];
 
 /**
  * Who may do what, read as documentation. An admin may do everything. An approver reads,
- * approves or rejects, and sends. An accountant reads, writes drafts and customers and asks for
+ * approves or rejects, and sends. An accountant reads, writes drafts, customers and payments and asks for
  * approval, but never touches keys, OAuth clients, webhooks or the security log.
  */
 export const PERMISSIONS = {
@@ -17,6 +17,9 @@ export const PERMISSIONS = {
   'invoices.send': ['admin', 'approver'],
   'customers.read': everyone,
   'customers.write': ['admin', 'accountant'],
+  'payments.read': everyone,
+  // recording money received or paid back is bookkeeping: the accountant's, not the approver's
+  'payments.write': ['admin', 'accountant'],
   'api_keys.manage': admin,
   'oauth_clients.manage': admin,
   // the spec also wants webhook management done with an API key: an auth-mode check for the route

@@ -9,6 +9,7 @@ import { creditNoteAllowance } from '../../projections/credit-note-allowance/pro
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
 import { identity } from '../../projections/identity/projector.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
+import { payments } from '../../projections/payments/projector.ts';
 import { tenancy } from '../../projections/tenancy/projector.ts';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { openReadModels } from '../../src/readmodel/data-source.ts';
@@ -20,7 +21,7 @@ import { freshDatabase, type TestDatabase } from '../support/database.ts';
  * folds the same fixtures through the deciders.
  */
 const FIXTURES = new URL('../fixtures/events/', import.meta.url).pathname;
-const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister, creditNoteAllowance];
+const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister, creditNoteAllowance, payments];
 
 /** The order a service writes them in: tenancy first, an invoice's story from creation on, the inbound copy last. */
 const STORY = [
@@ -29,7 +30,7 @@ const STORY = [
   'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
   'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
   'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyRejected', 'CreditNoteReserved',
-  'CreditNoteReleased', 'InvoiceReceived',
+  'CreditNoteReleased', 'PaymentRecorded', 'PaymentReversed', 'InvoiceReceived',
 ];
 
 function recorded(): RecordedEvent[] {
@@ -80,5 +81,7 @@ describe('frozen event contracts: stored fixtures through the read models', func
     expect(await db.query('SELECT id FROM customers WHERE id = $1', [customer.customer_id])).to.have.length(1);
     const [credits] = await db.query('SELECT jsonb_array_length(credit_notes) AS count FROM invoice_credit_notes WHERE invoice_id = $1', [created.invoice_id]);
     expect(credits?.count).to.be.greaterThan(0);
+    const paid = events.find((e) => e.type === 'PaymentRecorded')!.data as { payment_id: string };
+    expect(await db.query('SELECT status FROM payments WHERE id = $1', [paid.payment_id])).to.deep.equal([{ status: 'reversed' }]);
   });
 });

@@ -10,6 +10,7 @@ import { userCredentialsDecider } from '../../commands/identity/user-credentials
 import { invoiceDecider } from '../../commands/invoices/decider.ts';
 import { invoiceSeriesDecider } from '../../commands/invoices/numbering.ts';
 import { usageDecider } from '../../commands/limits/usage.ts';
+import { paymentDecider } from '../../commands/payments/decider.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
@@ -200,6 +201,14 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(completed).to.include({ status: 'completed', claim_id: claimed.data.claim_id });
     if (completed.status === 'completed') expect(completed.answer?.status).to.equal(stored('IdempotentRequestCompleted').data.status);
     expect(fold(idempotencyDecider, [claimed, stored('IdempotencyKeyReleased')])).to.include({ status: 'released' });
+  });
+
+  it('a payment stream folds: recorded, then reversed', () => {
+    const recorded = stored('PaymentRecorded');
+    const state = fold(paymentDecider, [recorded, stored('PaymentReversed')]);
+    expect(state.payments).to.have.length(1);
+    expect(state.payments[0]).to.include({ payment_id: recorded.data.payment_id, kind: 'payment', amount: recorded.data.amount, status: 'reversed' });
+    expect(state.payments[0]?.reversal_reason).to.equal(stored('PaymentReversed').data.reason);
   });
 
   it('usage counts fold', () => {
