@@ -173,7 +173,16 @@ export const Invoice = Type.Object(
       Type.Object({ charge: Type.Boolean(), reason_code: Type.String(), reason: Type.String(), amount: money, vat_category_code: Type.String(), vat_rate: Type.String() }, { additionalProperties: true }),
     ),
     payable_rounding_amount: money,
-    amount_due: money,
+    amount_due: Type.String({
+      pattern: '^-?\\d+\\.\\d{2}$',
+      description: [
+        'What is still owed. Invoice: payable − credited_amount − paid + refunded, where paid is the payments recorded on it (not reversed) and',
+        'refunded the refunds recorded on its credit notes; negative when a refund is due. Example, paid then credited: 123.00 paid in full',
+        '(0.00), then a 24.60 credit note is issued: −24.60 (refund_due); a 24.60 refund recorded on the credit note brings it back to 0.00 (paid).',
+        'Example, credited then paid: 123.00, a 24.60 credit note issued: 98.40 (unpaid); 98.40 paid: 0.00 (paid). A full reversal of an unpaid',
+        'invoice: 0.00 (credited). Credit note: minus what is still to be refunded through it (see settlement); 0.00 until it is issued.',
+      ].join(' '),
+    }),
     warnings: Type.Array(Finding),
     peppol_message_id: Type.Union([Type.String(), Type.Null()]),
     fs_submission_id: Type.Union([Type.String(), Type.Null()]),
@@ -190,6 +199,28 @@ export const Invoice = Type.Object(
       }),
       Type.Null(),
     ], { description: 'a credit note made through the credit-note route: the invoice it credits (its UBL BillingReference); null otherwise' }),
+    credited_amount: Type.String({ pattern: '^-?\\d+\\.\\d{2}$', description: 'invoice: the gross of its issued credit notes (queued ones count against what is left, not here); 0.00 on a credit note' }),
+    payment_status: Type.Union([
+      Type.Union(['unpaid', 'partially_paid', 'paid', 'refund_due', 'credited'].map((v) => Type.Literal(v))),
+      Type.Null(),
+    ], {
+      description: 'invoice: `unpaid` (nothing paid, amount_due > 0), `partially_paid`, `paid` (amount_due 0.00), `refund_due` (amount_due < 0),'
+        + ' `credited` (fully credited and nothing owed either way). null on a credit note (its settlement tells)',
+    }),
+    credit_notes: Type.Array(Type.Object({
+      id: Uuid, credit_note_number: Type.String(), reason: Type.String(), total_gross: money,
+      state: Type.String({ description: '`waiting` (a void\'s draft, up for approval: counts against nothing), `queued`, `issued`, `released` (failed, rejected or discarded: credits nothing)' }),
+    }), { description: 'invoice: the credit notes made against it through the credit-note route, oldest first' }),
+    settlement: Type.Union([
+      Type.Object({
+        credited_invoice_id: Type.Union([Uuid, Type.Null()]),
+        gross: money,
+        refunded: Type.String({ description: 'refunds recorded on it (POST /payments with its id), not reversed' }),
+        refund_remaining: Type.String({ description: 'still to be paid back to the buyer through it: at most its gross less its refunds, and in all at most what the invoice has overpaid (allotted to its credit notes oldest first); 0.00 until it is issued' }),
+        amount_due: Type.String({ description: '−refund_remaining' }),
+      }),
+      Type.Null(),
+    ], { description: 'credit note: what it refunds; null on an invoice' }),
   },
   { $id: 'Invoice' },
 );

@@ -4,6 +4,7 @@ import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { receivePeppolMessage } from './application/inbound.ts';
 import { newLookups, type Lookups } from './application/lookups.ts';
 import { SeriesReservations } from './application/series-cache.ts';
+import { settlementReader, type SettlementReader } from './application/settlement.ts';
 import { usageCounts, type UsageCounts } from './application/usage.ts';
 import type { Config } from './config.ts';
 import type { Core, ReadYourWrites } from './core.ts';
@@ -80,6 +81,7 @@ export interface Service extends Core {
   codeLists: CodeLists | null;
   series: SeriesReservations;
   lookups: Lookups;
+  settlement: SettlementReader;
   usage: UsageCounts;
   network: PeppolNetwork;
   fs: FsAuthority;
@@ -150,7 +152,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   const networks = (options.networks ?? ((deps, cfg, receive) => sandbox(deps, cfg.delivery, fsRules, receive)))(core, config, async (message) => void (await receivePeppolMessage(core, message)));
-  const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator };
+  const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
     ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
     participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),

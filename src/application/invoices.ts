@@ -24,13 +24,18 @@ import { readAndFold } from '../handling/read-and-fold.ts';
 import type { Core } from '../core.ts';
 import type { Lookups } from './lookups.ts';
 import type { SeriesReservations } from './series-cache.ts';
+import type { SettlementReader } from './settlement.ts';
 import { buyerOf } from './lookups.ts';
 import { requestMetadata } from './metadata.ts';
 
 export type InvoiceDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { series: SeriesReservations; lookups: Lookups; codeLists: CodeLists };
 
 /** What the invoice routes are given: the core, the number series, the lookups, and the code lists (null when they are not loaded). */
-export type InvoicingDeps = Core & { series: SeriesReservations; lookups: Lookups; codeLists: CodeLists | null };
+export type InvoicingDeps = Core & {
+  series: SeriesReservations; lookups: Lookups; codeLists: CodeLists | null;
+  /** what single-document reads show of credit notes and payments (settlement.ts) */
+  settlement: SettlementReader;
+};
 
 /** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
 export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {

@@ -67,7 +67,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const registered = async (scope: { organisationId: string; companyId: string }, id: string) => {
     const row = await getInvoice(readModels, scope, id);
     if (!row) throw new Error(`credit note ${id} is not in the register after its write`);
-    return invoiceBody(row);
+    return invoiceBody(row, await deps.settlement(row));
   };
   return [
     idempotent(deps, defineRoute({

@@ -21,6 +21,7 @@ import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
+import { freshSettlement, type SettlementFields } from '../application/settlement.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
 const sortKey = `-?(?:${INVOICE_SORT_COLUMNS.join('|')})`;
@@ -42,7 +43,7 @@ const ruleErrors = { description: 'request-body errors, or the invoice-validatio
 const iso = (d: Date) => d.toISOString();
 
 /** The full invoice as the spec names its fields: request fields, computed totals, delivery state. */
-export function invoiceBody(row: InvoiceDetailRow): Invoice {
+export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = freshSettlement(row)): Invoice {
   const { content, totals, warnings } = row.document;
   const amounts = new Map(totals.lines.map((l) => [l.line_number, l]));
   return {
@@ -60,11 +61,12 @@ export function invoiceBody(row: InvoiceDetailRow): Invoice {
     }),
     total_net: totals.total_net, total_vat: totals.total_vat, total_gross: totals.total_gross, vat_breakdown: totals.vat_breakdown,
     zzz_correction_amount: totals.zzz_correction_amount, allowances_charges: totals.allowances_charges,
-    payable_rounding_amount: totals.payable_rounding_amount, amount_due: totals.amount_due, warnings,
+    payable_rounding_amount: totals.payable_rounding_amount, amount_due: settled.amount_due, warnings,
     peppol_message_id: row.peppol_message_id, fs_submission_id: row.fs_submission_id,
     ...deliveryDetail(row.delivery),
     created_by: row.created_by, created_at: iso(row.created_at), updated_at: iso(row.updated_at), version: row.version,
     credited_invoice: row.document.credited_invoice ?? null,
+    credited_amount: settled.credited_amount, payment_status: settled.payment_status, credit_notes: settled.credit_notes, settlement: settled.settlement,
   };
 }
 
@@ -103,7 +105,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     const [row, degraded] = await Promise.all([getInvoice(readModels, scope, id), invoiceDegraded(readModels, scope, id)]);
     if (degraded) throw readModelDegraded('invoice'); // missing or stale: neither a 404 nor the row would be true
     if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-    return invoiceBody(row);
+    return invoiceBody(row, await deps.settlement(row));
   }
 
   async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest) {
