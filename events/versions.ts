@@ -1,3 +1,4 @@
+import type { ApprovalEvent } from './approvals.ts';
 import type { ValueClaimed } from './claims.ts';
 import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
@@ -23,6 +24,7 @@ export type StoredEvent =
   | InvoiceEvent
   | CreditNoteEvent
   | CreditNoteCreated
+  | ApprovalEvent
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
   | OrganisationEvent
@@ -96,6 +98,9 @@ export const EVENT_VERSIONS = {
   CreditNoteReleased: 1,
   InvoiceVoided: 1,
   CreditNoteCreated: 1,
+  InvoiceApprovalRequested: 1,
+  InvoiceApproved: 1,
+  InvoiceApprovalRejected: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */
