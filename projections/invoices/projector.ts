@@ -1,4 +1,5 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
+import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
@@ -46,7 +47,7 @@ async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<v
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
 export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
-  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', ...DELIVERY_EVENT_TYPES],
+  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', ...DELIVERY_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
@@ -93,7 +94,16 @@ async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> 
   } else if (event.type === 'InvoiceValidated') {
     const d = eventData<InvoiceValidated>(event);
     await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [d.invoice_id, d.validated_at, event.revision]);
+  } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
+    await applyApproval(domainEvent<ApprovalEvent>(event), event, tx);
   } else {
     await applyDelivery(event, tx);
   }
+}
+
+/** An approval moves only the status (as evolveInvoice does): requested → pending_approval, approved → approved, rejected → draft. */
+async function applyApproval(event: ApprovalEvent, recorded: RecordedEvent, tx: EntityManager): Promise<void> {
+  const [status, at] = event.type === 'InvoiceApprovalRequested' ? ['pending_approval', event.data.requested_at]
+    : event.type === 'InvoiceApproved' ? ['approved', event.data.reviewed_at] : ['draft', event.data.reviewed_at];
+  await tx.query('UPDATE invoices SET status = $2, updated_at = $3, version = $4 WHERE id = $1', [event.data.invoice_id, status, at, recorded.revision]);
 }
