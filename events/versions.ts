@@ -1,3 +1,4 @@
+import type { ApprovalEvent } from './approvals.ts';
 import type { ValueClaimed } from './claims.ts';
 import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
@@ -25,6 +26,7 @@ export type StoredEvent =
   | CreditNoteEvent
   | CreditNoteCreated
   | PaymentEvent
+  | ApprovalEvent
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
   | OrganisationEvent
@@ -100,6 +102,9 @@ export const EVENT_VERSIONS = {
   CreditNoteCreated: 1,
   PaymentRecorded: 1,
   PaymentReversed: 1,
+  InvoiceApprovalRequested: 1,
+  InvoiceApproved: 1,
+  InvoiceApprovalRejected: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

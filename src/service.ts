@@ -25,6 +25,7 @@ import { NO_GUARD, invalidCredentialGuard } from './limits/invalid-credential-gu
 import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
 import { createLogger } from './logging.ts';
+import { approvalsModule } from './modules/approvals/index.ts';
 import { creditNotesModule } from './modules/credit-notes/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
@@ -165,6 +166,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     deliveryModule(shared),
     creditNotesModule(shared),
     paymentsModule(invoicing),
+    approvalsModule(invoicing),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);

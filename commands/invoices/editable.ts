@@ -1,11 +1,16 @@
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { KnownInvoice } from './state.ts';
 
-/** PUT replaces the content while nothing has left the service: a draft, or a validated invoice (which becomes a draft again). */
-export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated'];
+/**
+ * PUT replaces the content while nothing has left the service: a draft, or a validated or approved
+ * invoice, which becomes a draft again (an approval covers the content approved, so a changed one
+ * needs approval again). Not while approval is pending: the reviewer would approve what they did
+ * not see.
+ */
+export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
 /**
- * Whether PUT may replace the content: a draft or validated invoice; or a failed one whose
+ * Whether PUT may replace the content: a draft, validated or approved invoice; or a failed one whose
  * document never reached anyone (the Peppol leg failed and FS holds no copy), so it can be
  * corrected and sent again under the same number.
  */

@@ -1,3 +1,4 @@
+import type { ApprovalEvent } from '../../events/approvals.ts';
 import type { CreditNoteCreated, CreditNoteEvent, CreditReasonPayload, CreditRowPayload } from '../../events/credit-notes.ts';
 import type { InvoiceEvent, InvoiceStatus } from '../../events/invoices.ts';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
@@ -5,7 +6,7 @@ import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from './de
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 
 /** Every event of an invoice stream. */
-export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived | CreditNoteEvent | CreditNoteCreated;
+export type InvoiceStreamEvent = InvoiceEvent | DeliveryEvent | InvoiceReceived | CreditNoteEvent | CreditNoteCreated | ApprovalEvent;
 
 /**
  * A credit note against this invoice as the invoice's stream knows it: what it credits, whether
@@ -27,7 +28,7 @@ export type InvoiceState =
   | { status: 'none' }
   | {
       status: InvoiceStatus;
-      /** the status before delivery started (draft or validated) */
+      /** the status before delivery started (draft, validated, pending_approval or approved) */
       authoring_status: InvoiceStatus;
       /** `api` for invoices issued here, `peppol` for inbound copies */
       source: 'api' | 'peppol';
@@ -85,6 +86,14 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
       };
     case 'InvoiceValidated':
       return state.status === 'none' ? state : { ...state, status: 'validated', authoring_status: 'validated' };
+    // approvals (commands/approvals/ keeps the record): a rejected request is a draft again, never
+    // `rejected`, which is the receiver's refusal
+    case 'InvoiceApprovalRequested':
+      return state.status === 'none' ? state : { ...state, status: 'pending_approval', authoring_status: 'pending_approval' };
+    case 'InvoiceApproved':
+      return state.status === 'none' ? state : { ...state, status: 'approved', authoring_status: 'approved' };
+    case 'InvoiceApprovalRejected':
+      return state.status === 'none' ? state : { ...state, status: 'draft', authoring_status: 'draft' };
     case 'CreditNoteReserved':
     case 'CreditNoteCounted':
     case 'CreditNoteIssued':

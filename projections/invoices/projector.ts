@@ -1,5 +1,6 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
 import type { CreditNoteCreated } from '../../events/credit-notes.ts';
+import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
@@ -52,7 +53,7 @@ async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<v
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
 export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
-  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES],
+  handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
@@ -104,7 +105,16 @@ async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> 
     const d = event.data as { invoice_id: string };
     const voided = event.type === 'InvoiceVoided';
     await tx.query(`UPDATE invoices SET version = $2, updated_at = $3${voided ? ", status = 'voided'" : ''} WHERE id = $1`, [d.invoice_id, event.revision, event.recordedAt]);
+  } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
+    await applyApproval(domainEvent<ApprovalEvent>(event), event, tx);
   } else {
     await applyDelivery(event, tx);
   }
+}
+
+/** An approval moves only the status (as evolveInvoice does): requested → pending_approval, approved → approved, rejected → draft. */
+async function applyApproval(event: ApprovalEvent, recorded: RecordedEvent, tx: EntityManager): Promise<void> {
+  const [status, at] = event.type === 'InvoiceApprovalRequested' ? ['pending_approval', event.data.requested_at]
+    : event.type === 'InvoiceApproved' ? ['approved', event.data.reviewed_at] : ['draft', event.data.reviewed_at];
+  await tx.query('UPDATE invoices SET status = $2, updated_at = $3, version = $4 WHERE id = $1', [event.data.invoice_id, status, at, recorded.revision]);
 }

@@ -202,8 +202,8 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     }),
     defineRoute({
       method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
-      summary: 'Replace the request fields of a draft or validated invoice (a validated one becomes a draft again)',
-      description: 'If-Match with the version is required (428 without it, 412 when stale). Other statuses: 409 invalid_status. The number cannot change (409 invoice_number_immutable).',
+      summary: 'Replace the request fields of a draft, validated or approved invoice (it becomes a draft again)',
+      description: 'If-Match with the version is required (428 without it, 412 when stale). An approved invoice needs approval again after it is replaced; one pending approval is not replaced. Other statuses: 409 invalid_status. The number cannot change (409 invoice_number_immutable).',
       params: InvoiceParams, body: InvoiceRequest,
       responses: {
         200: { description: 'the invoice as replaced', schema: Invoice },

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
 import { apiKeys } from '../../projections/api-keys/projector.ts';
+import { invoiceApprovals } from '../../projections/approvals/projector.ts';
 import { CustomerEntity } from '../../projections/customer-directory/entity.ts';
 import { creditNoteAllowance } from '../../projections/credit-note-allowance/projector.ts';
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
@@ -21,14 +22,15 @@ import { freshDatabase, type TestDatabase } from '../support/database.ts';
  * folds the same fixtures through the deciders.
  */
 const FIXTURES = new URL('../fixtures/events/', import.meta.url).pathname;
-const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister, creditNoteAllowance, payments];
+const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegister, creditNoteAllowance, payments, invoiceApprovals];
 
 /** The order a service writes them in: tenancy first, an invoice's story from creation on, the inbound copy last. */
 const STORY = [
   'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued',
   'OAuthClientIssued', 'OAuthClientRevoked', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked', 'PasswordChanged',
   'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
-  'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
+  'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceApprovalRequested', 'InvoiceApprovalRejected',
+  'InvoiceApproved', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
   'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyRejected', 'CreditNoteReserved',
   'CreditNoteReleased', 'PaymentRecorded', 'PaymentReversed', 'InvoiceReceived',
 ];
@@ -83,5 +85,9 @@ describe('frozen event contracts: stored fixtures through the read models', func
     expect(credits?.count).to.be.greaterThan(0);
     const paid = events.find((e) => e.type === 'PaymentRecorded')!.data as { payment_id: string };
     expect(await db.query('SELECT status FROM payments WHERE id = $1', [paid.payment_id])).to.deep.equal([{ status: 'reversed' }]);
+    // the fixtures' approval names another request than the one asked and rejected: it leaves the record as it was
+    const [approval] = await db.query(`SELECT approval->>'status' AS status, approval->>'reason' AS reason FROM invoice_approvals WHERE invoice_id = $1`, [created.invoice_id]);
+    expect(approval?.status).to.equal('rejected');
+    expect(approval?.reason).to.be.a('string').and.not.equal('');
   });
 });

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { approvalDecider } from '../../commands/approvals/decider.ts';
 import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
 import { idempotencyDecider } from '../../commands/idempotency/decider.ts';
@@ -135,6 +136,17 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(state.content.invoice_type).to.equal('381');
     expect(state.credited_invoice).to.include({ invoice_id: stored('InvoiceCreated').data.invoice_id, reason: 'full_reversal' });
     expect(state.totals.total_gross).to.match(/^\d+\.\d{2}$/);
+  });
+
+  it('approvals on an invoice stream fold: requested, rejected (a draft again), requested again, approved', () => {
+    const requested = stored('InvoiceApprovalRequested');
+    const again = { ...requested, data: { ...requested.data, approval_id: stored('InvoiceApproved').data.approval_id } };
+    const rejected = fold(approvalDecider, [stored('InvoiceCreated'), requested, stored('InvoiceApprovalRejected')]);
+    expect(rejected.invoice.status).to.equal('draft');
+    expect(rejected.approval).to.include({ status: 'rejected', reason: stored('InvoiceApprovalRejected').data.reason });
+    const state = fold(approvalDecider, [stored('InvoiceCreated'), requested, stored('InvoiceApprovalRejected'), again, stored('InvoiceApproved')]);
+    expect(state.invoice.status).to.equal('approved');
+    expect(state.approval).to.include({ id: again.data.approval_id, status: 'approved', requested_by: requested.data.requested_by, reason: null });
   });
 
   it('a received invoice folds into a read-only inbound copy', () => {

@@ -1,0 +1,37 @@
+import { evolveApproval, type ApprovalRecord } from '../../commands/approvals/approval.ts';
+import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
+import { domainEvent } from '../../src/handling/read-and-fold.ts';
+import type { Projector } from '../../src/readmodel/projector.ts';
+import { InvoiceApprovals1764300000100 } from './migration.ts';
+import { INVOICE_APPROVALS } from './queries.ts';
+
+interface Row {
+  invoice_id: string;
+  version: number;
+  approval: ApprovalRecord;
+}
+
+/** The approval record of each invoice that ever asked for one, folded with the decider's own function. */
+export const invoiceApprovals: Projector = {
+  name: INVOICE_APPROVALS,
+  handles: APPROVAL_EVENT_TYPES,
+  tables: ['invoice_approvals'],
+  migrations: [InvoiceApprovals1764300000100],
+
+  async apply(events, tx) {
+    const rows = new Map<string, Row>();
+    for (const recorded of events) {
+      const event = domainEvent<ApprovalEvent>(recorded);
+      const id = event.data.invoice_id;
+      const stored: Row[] = rows.has(id) ? [] : await tx.query('SELECT invoice_id, version, approval FROM invoice_approvals WHERE invoice_id = $1', [id]);
+      const approval = evolveApproval(rows.get(id)?.approval ?? stored[0]?.approval ?? null, event);
+      if (approval) rows.set(id, { invoice_id: id, version: recorded.revision, approval });
+    }
+    await tx.query(
+      `INSERT INTO invoice_approvals (invoice_id, version, approval)
+       SELECT r.invoice_id, r.version, r.approval FROM jsonb_to_recordset($1::jsonb) AS r(invoice_id uuid, version int, approval jsonb)
+       ON CONFLICT (invoice_id) DO UPDATE SET version = EXCLUDED.version, approval = EXCLUDED.approval`,
+      [JSON.stringify([...rows.values()])],
+    );
+  },
+};
