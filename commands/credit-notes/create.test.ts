@@ -18,7 +18,7 @@ describe('creating a credit note over two streams', () => {
   before(() => {
     command = (fields = {}) => ({
       scope: { organisationId: 'o1', companyId: 'c1' }, credit_note_id: 'cn-1', credit_note_number: 'DOB-2026-1', issue_date: '2026-11-24',
-      request: partial({ vat_rate: '23', gross: '61.50' }), rail: 'peppol', created_by: 'key-1', peppol_message_id: 'msg-1', code_lists, at: AT, ...fields,
+      request: partial({ vat_rate: '23', gross: '61.50' }), rail: 'peppol', created_by: 'key-1', peppol_message_id: 'msg-1', approval_id: 'ap-1', code_lists, at: AT, ...fields,
     });
   });
 
@@ -37,11 +37,12 @@ describe('creating a credit note over two streams', () => {
     expect(decision.state.status).to.equal('delivered');
   });
 
-  it('pending approval: not counted, and put up for review by the approvals module\'s events', () => {
-    const decision = decideCreditNote(command({ rail: 'pending_approval', requestApproval: () => [] }), invoice);
+  it('pending approval: not counted, and put up for review by the one who made it', () => {
+    const decision = decideCreditNote(command({ rail: 'pending_approval' }), invoice);
     const reserved = decision.invoice[0]!;
     expect(reserved.type === 'CreditNoteReserved' && reserved.data.counted).to.equal(false);
-    expect(decision.creditNote.map((e) => e.type)).to.deep.equal(['CreditNoteCreated']);
+    expect(decision.creditNote.map((e) => e.type)).to.deep.equal(['CreditNoteCreated', 'InvoiceApprovalRequested']);
+    expect(decision.state.status).to.equal('pending_approval');
   });
 
   it('a credit note the rules refuse is never made (422 flavour 2)', () => {
@@ -67,7 +68,7 @@ describe('what a credit note\'s delivery means for its invoice', () => {
   before(() => {
     const made = decideCreditNote({
       scope: { organisationId: 'o1', companyId: 'c1' }, credit_note_id: 'cn-1', credit_note_number: 'DOB-2026-1', issue_date: '2026-11-24',
-      request: partial({ vat_rate: '23', gross: '1.23' }), rail: 'peppol', created_by: 'k', peppol_message_id: 'm', code_lists, at: AT,
+      request: partial({ vat_rate: '23', gross: '1.23' }), rail: 'peppol', created_by: 'k', peppol_message_id: 'm', approval_id: 'a', code_lists, at: AT,
     }, invoice).state;
     creditNote = (peppol, fs = 'pending') => ({ ...made, delivery: { peppol: { ...made.delivery.peppol, status: peppol }, fs: { ...made.delivery.fs, status: fs } } } as typeof made);
   });

@@ -6,6 +6,7 @@
  * reservation without its credit note.
  */
 import type { CreditNoteCreated, CreditNoteEvent } from '../../events/credit-notes.ts';
+import { approvalDecider } from '../approvals/decider.ts';
 import type { CodeLists } from '../invoices/code-lists.ts';
 import { decideDelivery } from '../invoices/delivery-decisions.ts';
 import type { RuleFinding } from '../invoices/model.ts';
@@ -30,8 +31,8 @@ export interface CreateCreditNote {
   /** the Peppol message id fixed for the `peppol` rail, as a send fixes it */
   peppol_message_id: string;
   code_lists: CodeLists;
-  /** events that put a credit note of the `pending_approval` rail up for review (the approvals module's) */
-  requestApproval?: (creditNote: KnownInvoice) => InvoiceStreamEvent[];
+  /** the approval request's id, for the `pending_approval` rail */
+  approval_id: string;
   at: string;
 }
 
@@ -101,8 +102,10 @@ export function decideCreditNote(command: CreateCreditNote, invoiceState: Invoic
       }, state));
       break;
     case 'pending_approval':
-      if (!command.requestApproval) throw new Error('a credit note up for approval needs the approvals module');
-      then(command.requestApproval(state));
+      // asked by the one who made it: another reviewer approves it (four eyes, the approvals decider)
+      then(approvalDecider.decide({
+        type: 'RequestApproval', invoice_id: command.credit_note_id, approval_id: command.approval_id, scope: own, requested_by: command.created_by, at: command.at,
+      }, { invoice: state, approval: null }));
       break;
     case 'void_draft':
       break;

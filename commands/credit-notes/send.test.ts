@@ -13,7 +13,7 @@ const invoice = issued([line(1, { quantity: '2', unit_price: '50.00' }), line(2,
 
 function made(state: InvoiceState, id: string, request: Parameters<typeof decideCreditNote>[0]['request'], rail: 'by_hand' | 'void_draft') {
   const decision = decideCreditNote({
-    scope, credit_note_id: id, credit_note_number: `DOB-2026-${id}`, issue_date: AT.slice(0, 10), request, rail, created_by: 'k', peppol_message_id: `m-${id}`, code_lists, at: AT,
+    scope, credit_note_id: id, credit_note_number: `DOB-2026-${id}`, issue_date: AT.slice(0, 10), request, rail, created_by: 'k', peppol_message_id: `m-${id}`, approval_id: `a-${id}`, code_lists, at: AT,
   }, state);
   return { invoice: decision.invoice.reduce(evolveInvoice, state), creditNote: decision.state };
 }

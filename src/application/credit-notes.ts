@@ -34,8 +34,6 @@ export interface CreditNoteRequestContext {
   body: CreditNoteRequest;
   /** whether the organisation has an admin or approver user (rule 7's pending_approval) */
   organisationHasReviewer: boolean;
-  /** the approvals module's events for a credit note put up for review */
-  requestApproval?: CreateCreditNote['requestApproval'];
 }
 
 export interface CreatedCreditNote {
@@ -96,10 +94,11 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   const issueDate = at.slice(0, 10);
   const year = issueDate.slice(0, 4);
   const creditNoteId = deps.ids.next();
+  const approvalId = deps.ids.next();
   const rail: CreditNoteRail = request.voidDraft ? 'void_draft' : creditNoteRail(invoice, { role: effectiveRole(actor), organisationHasReviewer: request.organisationHasReviewer });
   const command = (number: string): CreateCreditNote => ({
     scope, credit_note_id: creditNoteId, credit_note_number: number, issue_date: issueDate, request: request.body, rail,
-    created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, requestApproval: request.requestApproval, at,
+    created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, approval_id: approvalId, at,
   });
   // refuses (409/422) before a number is reserved; the number changes nothing the rules look at
   decideCreditNote(command(DEFAULT_PATTERNS.credit_note.replace('{year}', year).replace('{seq}', '0')), read.state);
