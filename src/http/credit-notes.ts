@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
+import { effectiveRole } from '../../commands/identity/permissions.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { allowanceDegraded, getAllowance } from '../../projections/credit-note-allowance/queries.ts';
 import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries.ts';
@@ -62,7 +63,8 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
         if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are crediting');
         const created = await createCreditNote({ ...withCodeLists(deps), usage: deps.usage }, {
           actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: creditNoteRequestOf(body),
-          organisationHasReviewer: await hasReviewer(readModels, actor.organisationId),
+          // only an accountant's credit note may wait for a reviewer: nobody else's needs the question asked
+          organisationHasReviewer: effectiveRole(actor) === 'accountant' && (await hasReviewer(readModels, actor.organisationId)),
         });
         await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
         const scope = { organisationId: actor.organisationId, companyId: company.id };

@@ -25,6 +25,10 @@ describe('cross-organisation access (every route)', function () {
     });
     expect(invoice.status).to.equal(201);
     foreign.invoice_id = invoice.body.id;
+    expect((await as('POST', `/companies/${other.company_id}/invoices/${foreign.invoice_id}/mark-sent`, {})).status).to.equal(200);
+    const payment = await as('POST', '/payments', { document_id: foreign.invoice_id, amount: '1.00', currency_code: 'EUR', paid_on: '2026-11-24', method: 'bank_transfer' });
+    expect(payment.status).to.equal(201);
+    foreign.payment_id = payment.body.id;
     const key = await as('POST', '/api-keys', { name: 'their key' });
     expect(key.status).to.equal(201);
     foreign.key_id = key.body.id;
@@ -43,6 +47,9 @@ describe('cross-organisation access (every route)', function () {
     sendInvoice: {},
     validateInvoice: {},
     updateApiKey: { name: 'renamed' },
+    createCreditNote: { reason: 'full_reversal' },
+    rejectInvoice: { reason: 'not ours' },
+    reversePayment: { reason: 'a mistake' },
   };
 
   /** Query parameters a route requires. */
@@ -63,7 +70,7 @@ describe('cross-organisation access (every route)', function () {
       expect(unknown, `${route.method} ${route.path}: add a foreign ${unknown.join(', ')} to this test`).to.deep.equal([]);
       if (route.body && !(route.operationId in samples)) expect.fail(`${route.operationId}: add a sample body to this test`);
       const path = route.path.replace(/\{(\w+)\}/g, (_all, name: string) => foreign[name] as string);
-      const res = await svc.call(route.method, path + (queries[route.operationId] ?? ''), route.body ? samples[route.operationId] : undefined, route.method === 'PUT' ? { 'if-match': '"0"' } : {});
+      const res = await svc.call(route.method, path + (queries[route.operationId] ?? ''), route.body ? samples[route.operationId] : undefined, route.method === 'PUT' || route.operationId === 'createCreditNote' ? { 'if-match': '"0"' } : {});
       if (res.status !== 404) misses.push(`${route.method} ${route.path} -> ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(misses).to.deep.equal([]);
