@@ -1,0 +1,58 @@
+// Where a request's time goes, for profiling a bench: wraps methods of the running service's own objects
+// (never its code) and sums the wall-clock time spent in each, with how many calls there were.
+import { Session } from 'node:inspector/promises';
+import { writeFileSync } from 'node:fs';
+
+interface Phase { ms: number; calls: number }
+
+type AsyncMethod = (...args: never[]) => Promise<unknown>;
+
+export interface PhaseTimer {
+  reset(): void;
+  /** one line per phase: average ms per `per` unit (e.g. per credit note) and calls per unit */
+  report(per: number, unit: string): string;
+}
+
+/** Wraps `object[method]` (an async method) so that its time is summed under `name`. */
+function wrap(phases: Map<string, Phase>, name: string, object: object, method: string): void {
+  const target = object as Record<string, AsyncMethod>;
+  const original = target[method];
+  if (typeof original !== 'function') throw new Error(`${name}: no method ${method}`);
+  phases.set(name, { ms: 0, calls: 0 });
+  target[method] = async function timed(this: unknown, ...args: never[]) {
+    const started = performance.now();
+    try {
+      return await original.apply(this, args);
+    } finally {
+      const phase = phases.get(name)!;
+      phase.ms += performance.now() - started;
+      phase.calls++;
+    }
+  };
+}
+
+/** Times the named methods: [label, object, method name]. */
+export function timePhases(methods: readonly [string, object, string][]): PhaseTimer {
+  const phases = new Map<string, Phase>();
+  for (const [name, object, method] of methods) wrap(phases, name, object, method);
+  return {
+    reset: () => phases.forEach((p) => Object.assign(p, { ms: 0, calls: 0 })),
+    report: (per, unit) => [...phases].map(([name, p]) =>
+      `${name.padEnd(44)} ${(p.ms / Math.max(per, 1)).toFixed(1).padStart(7)} ms/${unit}   ${(p.calls / Math.max(per, 1)).toFixed(2)} calls/${unit}`).join('\n'),
+  };
+}
+
+/** A V8 CPU profile of this process while `during` runs, written to `file` (open it in Chrome DevTools or speedscope). */
+export async function cpuProfile<T>(file: string, during: () => Promise<T>): Promise<T> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+  try {
+    return await during();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
+}
