@@ -16,8 +16,11 @@ export type CreditNoteJob = {
 } & (
   /** each client credits its own invoices in turn */
   | { kind: 'distinct'; invoices: Held[][]; body: string }
-  /** every client credits the same invoice; one that has too little left for `body` is left for the next */
-  | { kind: 'hot'; invoices: Held[]; body: string }
+  /**
+   * every client credits the same invoice; one that has too little left for `body` is left for the
+   * next. On 412 a client reloads the invoice (GET, the register), or takes the 412's current_version.
+   */
+  | { kind: 'hot'; invoices: Held[]; body: string; on412: 'reload' | 'current_version' }
   | { kind: 'allowance'; invoice: string }
 );
 
@@ -98,7 +101,9 @@ async function run(job: CreditNoteJob): Promise<CreditNoteResult> {
             firstTry = performance.now();
           } else if (answer.status === 412) {
             count('412');
-            await reload(held);
+            const current = (JSON.parse(answer.body) as { detail?: { current_version?: number } }).detail?.current_version;
+            if (job.on412 === 'current_version' && current !== undefined) held.version = current;
+            else await reload(held);
           } else if ((answer.status === 422 || answer.status === 409) && ['credit_limit_exceeded', 'not_creditable'].includes(errorOf(answer))) {
             count(String(answer.status));
             current = Math.max(current, mine + 1);
@@ -108,6 +113,7 @@ async function run(job: CreditNoteJob): Promise<CreditNoteResult> {
         }
       }));
       if (current >= job.invoices.length) count('ran out of hot invoices');
+      counts.reached = current;
     } else {
       const url = new URL(`${job.company}/invoices/${job.invoice}/credit-notes/allowance`);
       await Promise.all(Array.from({ length: job.clients }, async () => {

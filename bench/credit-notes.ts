@@ -9,14 +9,15 @@ import { createApp } from '../src/http/app.ts';
 import { openService } from '../src/service.ts';
 import type { CreditNoteJob, CreditNoteResult, Held } from './credit-note-clients.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
-import { cpuProfile, timePhases, type PhaseTimer } from './phases.ts';
+import type pg from 'pg';
+import { countPostgres, cpuProfile, timePhases, type PhaseTimer } from './phases.ts';
 import { percentile, watchCpu } from './stats.ts';
 
 const CLIENTS = 16;
 /** invoices each client of the distinct-invoice run credits in turn (a few credit notes each, as in life) */
 const INVOICES_PER_CLIENT = 40;
 /** hot invoices at hand: each takes ~45 credit notes of 50.00, then the clients move to the next */
-const HOT_INVOICES = 120;
+const HOT_INVOICES = 200;
 const RATES = ['23', '19', '5'];
 
 /** Runs credit-note clients in another process, as bench/load.ts does: clients in the service's process would take its event loop. */
@@ -106,11 +107,12 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     }
     const events = await services.store.readStream(invoiceStream(big.id));
     await services.projections.shown([events.at(-1)?.position ?? null], 30_000);
+    const allowanceBytes = (await (await fetch(`${company}/invoices/${big.id}/credit-notes/allowance`, { headers })).arrayBuffer()).byteLength;
     console.log('done');
 
     const small = JSON.stringify({ reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '1.00' }] });
     const perClient = Array.from({ length: CLIENTS }, (_, c) => distinct.slice(c * INVOICES_PER_CLIENT, (c + 1) * INVOICES_PER_CLIENT).map(({ id, version: v }) => ({ id, version: v })));
-    // BENCH_PHASES=1: where a) spends its time; BENCH_PROFILE=file.cpuprofile: a V8 profile of the service during a)
+    // BENCH_PHASES=1: where a) spends its time; BENCH_PROFILE=dir: V8 profiles of the service during a), b) and c) (a.cpuprofile …)
     const phases: PhaseTimer | null = process.env.BENCH_PHASES === '1' ? timePhases([
       ['event store readStream (read + fold input)', services.store, 'readStream'],
       ['event store appendToStreams', services.store, 'appendToStreams'],
@@ -119,29 +121,44 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
       ['read-your-writes (projections.caughtUp)', services.projections, 'caughtUp'],
       ['read-model queries (readModels.query)', services.readModels, 'query'],
     ]) : null;
+    const postgres = process.env.BENCH_PHASES === '1' ? countPostgres((services.store as unknown as { pool?: pg.Pool }).pool ?? null) : null;
     let cpu = watchCpu();
     const runA = () => fromAnotherProcess({ kind: 'distinct', company, headers, clients: CLIENTS, durationMs, invoices: perClient, body: small });
-    const profile = process.env.BENCH_PROFILE;
-    const [a, aCpu] = await serviceCpu(() => (profile ? cpuProfile(profile, runA) : runA()), (r) => r.latencies.length);
+    const profiled = <T>(name: string, during: () => Promise<T>) => (process.env.BENCH_PROFILE ? cpuProfile(`${process.env.BENCH_PROFILE}/${name}.cpuprofile`, during) : during());
+    const [a, aCpu] = await serviceCpu(() => profiled('a', runA), (r) => r.latencies.length);
     console.log(`  a) credit notes/s, ${CLIENTS} clients each on its own ${INVOICES_PER_CLIENT} invoices (partial credit of 1.00, If-Match from x-invoice-version): ` +
       `${Math.round((a.counts['201'] ?? 0) / a.seconds)}   ${latency(a.latencies)}   (${a.counts['201'] ?? 0} credit notes)`);
     console.log(`     ${aCpu}; ${cpu()}`);
     if (phases) console.log(phases.report(a.counts['201'] ?? 0, 'credit note').replace(/^/gm, '       '));
+    if (postgres) console.log(postgres.report(a.counts['201'] ?? 0, 'credit note').replace(/^/gm, '       '));
+    postgres?.reset();
 
-    cpu = watchCpu();
-    const [b, bCpu] = await serviceCpu(() => fromAnotherProcess({ kind: 'hot', company, headers, clients: CLIENTS, durationMs, invoices: hot.map(({ id, version: v }) => ({ id, version: v })), body: JSON.stringify({ reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '50.00' }] }) }), (r) => r.latencies.length);
-    const wins = b.counts['201'] ?? 0;
-    console.log(`  b) one hot invoice, ${CLIENTS} clients racing (partial credit of 50.00; reload on 412; on to the next invoice on 422/409): ` +
-      `wins/s ${(wins / b.seconds).toFixed(1)}   ${wins} wins, ${b.counts['412'] ?? 0} × 412, ${b.counts['422'] ?? 0} × 422, ${b.counts['409'] ?? 0} × 409 ` +
-      `over ${b.seconds.toFixed(1)} s${b.counts['ran out of hot invoices'] ? ' (ran out of hot invoices)' : ''}`);
-    console.log(`     per request ${latency(b.latencies)}   first try to win ${latency(b.winLatencies)}`);
-    console.log(`     ${bCpu}; ${cpu()}`);
+    // the hot invoices are shared by the two runs: the second goes on where the first left off
+    const hotLeft = hot.map(({ id, version: v }) => ({ id, version: v }));
+    for (const on412 of ['reload', 'current_version'] as const) {
+      cpu = watchCpu();
+      const hotJob: CreditNoteJob = { kind: 'hot', company, headers, clients: CLIENTS, durationMs, invoices: hotLeft, on412, body: JSON.stringify({ reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '50.00' }] }) };
+      const [b, bCpu] = await serviceCpu(() => profiled(`b-${on412}`, () => fromAnotherProcess(hotJob)), (r) => r.latencies.length);
+      const wins = b.counts['201'] ?? 0;
+      console.log(`  b) one hot invoice, ${CLIENTS} clients racing (partial credit of 50.00; on 412 ${on412 === 'reload' ? 'reload the invoice (GET)' : 'take the 412\'s current_version'}; ` +
+        `on to the next invoice on 422/409): wins/s ${(wins / b.seconds).toFixed(1)}   ${wins} wins, ${b.counts['412'] ?? 0} × 412, ${b.counts['422'] ?? 0} × 422, ` +
+        `${b.counts['409'] ?? 0} × 409 over ${b.seconds.toFixed(1)} s${b.counts['ran out of hot invoices'] ? ' (ran out of hot invoices)' : ''}`);
+      console.log(`     per request ${latency(b.latencies)}   first try to win ${latency(b.winLatencies)}`);
+      console.log(`     ${bCpu}; ${cpu()}`);
+      if (postgres) console.log(postgres.report(b.latencies.length, 'POST').replace(/^/gm, '       '));
+      postgres?.reset();
+      hotLeft.splice(0, (b.counts.reached ?? 0) + 1); // the one it was on may be spent in part: the next run starts afresh
+    }
 
     for (const clients of [1, CLIENTS]) {
       cpu = watchCpu();
-      const [c, cCpu] = await serviceCpu(() => fromAnotherProcess({ kind: 'allowance', company, headers, clients, durationMs: Math.min(durationMs, 5000), invoice: big.id }), (r) => r.latencies.length);
-      console.log(`  c) allowance GET of a 200-line invoice with 50 credit notes, ${clients} client(s): ${Math.round((c.counts['200'] ?? 0) / c.seconds)}/s   ${latency(c.latencies)}`);
+      const runC = () => fromAnotherProcess({ kind: 'allowance', company, headers, clients, durationMs: Math.min(durationMs, 5000), invoice: big.id });
+      const [c, cCpu] = await serviceCpu(() => profiled(`c-${clients}`, runC), (r) => r.latencies.length);
+      console.log(`  c) allowance GET of a 200-line invoice with 50 credit notes (${Math.round(allowanceBytes / 1024)} KB), ${clients} client(s): ` +
+        `${Math.round((c.counts['200'] ?? 0) / c.seconds)}/s   ${latency(c.latencies)}`);
       console.log(`     ${cCpu}; ${cpu()}`);
+      if (postgres) console.log(postgres.report(c.latencies.length, 'GET').replace(/^/gm, '       '));
+      postgres?.reset();
     }
   } finally {
     server.closeAllConnections();

@@ -2,6 +2,7 @@
 // (never its code) and sums the wall-clock time spent in each, with how many calls there were.
 import { Session } from 'node:inspector/promises';
 import { writeFileSync } from 'node:fs';
+import pg from 'pg';
 
 interface Phase { ms: number; calls: number }
 
@@ -39,6 +40,29 @@ export function timePhases(methods: readonly [string, object, string][]): PhaseT
     reset: () => phases.forEach((p) => Object.assign(p, { ms: 0, calls: 0 })),
     report: (per, unit) => [...phases].map(([name, p]) =>
       `${name.padEnd(44)} ${(p.ms / Math.max(per, 1)).toFixed(1).padStart(7)} ms/${unit}   ${(p.calls / Math.max(per, 1)).toFixed(2)} calls/${unit}`).join('\n'),
+  };
+}
+
+/**
+ * Counts statements sent to Postgres by this process (pg's Client.query, which TypeORM uses too)
+ * and the connections `pool` opens: a pool that opens connections under load pays a Postgres
+ * backend start for each.
+ */
+export function countPostgres(pool: pg.Pool | null): PhaseTimer {
+  const counts = { queries: 0, connections: 0 };
+  const prototype = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const query = prototype.query;
+  prototype.query = function counted(this: unknown, ...args: unknown[]) {
+    counts.queries++;
+    return query.apply(this, args);
+  };
+  pool?.on('connect', () => counts.connections++);
+  return {
+    reset: () => Object.assign(counts, { queries: 0, connections: 0 }),
+    report: (per, unit) => [
+      `${'statements sent to Postgres'.padEnd(44)} ${(counts.queries / Math.max(per, 1)).toFixed(1).padStart(7)} per ${unit}`,
+      `${'event store connections opened'.padEnd(44)} ${String(counts.connections).padStart(7)} (${(counts.connections / Math.max(per, 1)).toFixed(2)} per ${unit})`,
+    ].join('\n'),
   };
 }
 
