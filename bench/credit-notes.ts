@@ -34,13 +34,13 @@ function fromAnotherProcess(job: CreditNoteJob): Promise<CreditNoteResult> {
   });
 }
 
-/** This process's CPU time (the service's: the clients are elsewhere) per request while `during` runs. */
-async function serviceCpu<T extends CreditNoteResult>(during: () => Promise<T>, requests: (result: T) => number): Promise<[T, string]> {
+/** This process's CPU time (the service's: the clients are elsewhere) per request while `during` runs, and the local Postgres server's. */
+async function serviceCpu<T extends CreditNoteResult>(during: () => Promise<T>, requests: (result: T) => number, onPostgres: boolean): Promise<[T, string]> {
   const before = process.cpuUsage();
-  const server = postgresServerCpuMs();
+  const server = onPostgres ? postgresServerCpuMs() : null;
   const result = await during();
   const used = process.cpuUsage(before);
-  const serverAfter = postgresServerCpuMs();
+  const serverAfter = onPostgres ? postgresServerCpuMs() : null;
   const n = Math.max(requests(result), 1);
   // on PGlite the database is in the service's process (its own thread counts in process.cpuUsage)
   const serverMs = server === null || serverAfter === null ? 0 : serverAfter - server;
@@ -65,7 +65,7 @@ function invoicePayload(customerId: string, lines: number) {
   };
 }
 
-async function benchOne(label: string, databaseUrl: string, durationMs: number): Promise<void> {
+async function benchOne(label: string, databaseUrl: string, durationMs: number, onPostgres: boolean): Promise<void> {
   // defaults, not this shell's settings, but for where the official validation artifacts are
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse most of 16 clients' requests from one key; its cost is what `bench auth` measures
@@ -132,7 +132,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     let cpu = watchCpu();
     const runA = () => fromAnotherProcess({ kind: 'distinct', company, headers, clients: CLIENTS, durationMs, invoices: perClient, body: small });
     const profiled = <T>(name: string, during: () => Promise<T>) => (process.env.BENCH_PROFILE ? cpuProfile(`${process.env.BENCH_PROFILE}/${name}.cpuprofile`, during) : during());
-    const [a, aCpu] = await serviceCpu(() => profiled('a', runA), (r) => r.latencies.length);
+    const [a, aCpu] = await serviceCpu(() => profiled('a', runA), (r) => r.latencies.length, onPostgres);
     console.log(`  a) credit notes/s, ${CLIENTS} clients each on its own ${INVOICES_PER_CLIENT} invoices (partial credit of 1.00, If-Match from x-invoice-version): ` +
       `${Math.round((a.counts['201'] ?? 0) / a.seconds)}   ${latency(a.latencies)}   (${a.counts['201'] ?? 0} credit notes)`);
     console.log(`     ${aCpu}; ${cpu()}`);
@@ -145,7 +145,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     for (const on412 of ['reload', 'current_version'] as const) {
       cpu = watchCpu();
       const hotJob: CreditNoteJob = { kind: 'hot', company, headers, clients: CLIENTS, durationMs, invoices: hotLeft, on412, body: JSON.stringify({ reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '50.00' }] }) };
-      const [b, bCpu] = await serviceCpu(() => profiled(`b-${on412}`, () => fromAnotherProcess(hotJob)), (r) => r.latencies.length);
+      const [b, bCpu] = await serviceCpu(() => profiled(`b-${on412}`, () => fromAnotherProcess(hotJob)), (r) => r.latencies.length, onPostgres);
       const wins = b.counts['201'] ?? 0;
       console.log(`  b) one hot invoice, ${CLIENTS} clients racing (partial credit of 50.00; on 412 ${on412 === 'reload' ? 'reload the invoice (GET)' : 'take the 412\'s current_version'}; ` +
         `on to the next invoice on 422/409): wins/s ${(wins / b.seconds).toFixed(1)}   ${wins} wins, ${b.counts['412'] ?? 0} × 412, ${b.counts['422'] ?? 0} × 422, ` +
@@ -160,7 +160,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     for (const clients of [1, CLIENTS]) {
       cpu = watchCpu();
       const runC = () => fromAnotherProcess({ kind: 'allowance', company, headers, clients, durationMs: Math.min(durationMs, 5000), invoice: big.id });
-      const [c, cCpu] = await serviceCpu(() => profiled(`c-${clients}`, runC), (r) => r.latencies.length);
+      const [c, cCpu] = await serviceCpu(() => profiled(`c-${clients}`, runC), (r) => r.latencies.length, onPostgres);
       console.log(`  c) allowance GET of a 200-line invoice with 50 credit notes (${Math.round(allowanceBytes / 1024)} KB), ${clients} client(s): ` +
         `${Math.round((c.counts['200'] ?? 0) / c.seconds)}/s   ${latency(c.latencies)}`);
       console.log(`     ${cCpu}; ${cpu()}`);
@@ -184,7 +184,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 10) * 1000;
   const only = args[1];
-  if (only !== 'postgres') await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs));
+  if (only !== 'postgres') await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs, false));
   if (only === 'pglite') return;
-  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs));
+  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs, true));
 }
