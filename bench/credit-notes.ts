@@ -180,6 +180,10 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
  * clients on distinct invoices, b) the same on one hot invoice (wins, 412s, 422s), c) allowance
  * GET p50/p99 for a 200-line invoice with 50 credit notes. Both databases unless one is named, each
  * fresh. Targets (Postgres): >= 300 credit notes/s at p99 <= 150 ms; allowance p99 <= 20 ms.
+ * Each figure comes with the CPU it took per request (the service's process, and the Postgres
+ * server's), which says more than the rate on a shared machine. BENCH_PHASES=1 adds where a)'s
+ * time goes (wall time in the store, the series, the usage count, read-your-writes, read-model
+ * queries) and the statements sent; BENCH_PROFILE=dir writes V8 CPU profiles of each run.
  */
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 10) * 1000;
