@@ -58,9 +58,11 @@ export const invoiceRegister: Projector = {
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
   async apply(events, tx) {
-    for (const run of runsOfType(events)) {
+    for (const run of runsOfType(events, (type) => (CREDIT_NOTE_EVENT_TYPES.includes(type) ? 'credit' : type))) {
       if (isNewInvoice(run.type)) {
         await tx.query(insertInvoices('$1::jsonb'), [JSON.stringify(run.events.map(toNewRow))]);
+      } else if (run.type === 'credit') {
+        await applyCredits(run.events, tx);
       } else {
         for (const event of run.events) await applyOne(event, tx);
       }
@@ -83,6 +85,25 @@ function toNewRow(event: RecordedEvent): NewRow {
   });
 }
 
+/**
+ * What credit notes record on the invoices they credit, a run of them at once: each invoice's
+ * version moves to the last of its events (a void also sets its status). One statement for the
+ * run, as a credit note writes two or three of these at once.
+ */
+async function applyCredits(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
+  const byInvoice = new Map<string, { id: string; version: number; at: Date; voided: boolean }>();
+  for (const event of events) {
+    const id = (event.data as { invoice_id: string }).invoice_id;
+    const seen = byInvoice.get(id);
+    byInvoice.set(id, { id, version: Math.max(seen?.version ?? -1, event.revision), at: event.recordedAt, voided: (seen?.voided ?? false) || event.type === 'InvoiceVoided' });
+  }
+  await tx.query(
+    `UPDATE invoices i SET version = GREATEST(i.version, u.version), updated_at = u.at, status = CASE WHEN u.voided THEN 'voided' ELSE i.status END
+     FROM jsonb_to_recordset($1::jsonb) AS u(id uuid, version int, at timestamptz, voided boolean) WHERE i.id = u.id`,
+    [JSON.stringify([...byInvoice.values()])],
+  );
+}
+
 /** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */
 async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> {
   if (event.type === 'InvoiceUpdated') {
@@ -101,10 +122,6 @@ async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> 
   } else if (event.type === 'InvoiceValidated') {
     const d = eventData<InvoiceValidated>(event);
     await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [d.invoice_id, d.validated_at, event.revision]);
-  } else if (CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
-    const d = event.data as { invoice_id: string };
-    const voided = event.type === 'InvoiceVoided';
-    await tx.query(`UPDATE invoices SET version = $2, updated_at = $3${voided ? ", status = 'voided'" : ''} WHERE id = $1`, [d.invoice_id, event.revision, event.recordedAt]);
   } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
     await applyApproval(domainEvent<ApprovalEvent>(event), event, tx);
   } else {

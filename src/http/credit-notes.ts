@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
 import { effectiveRole } from '../../commands/identity/permissions.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { allowanceDegraded, getAllowance } from '../../projections/credit-note-allowance/queries.ts';
+import { CREDIT_NOTE_ALLOWANCE, allowanceDegraded, getAllowance } from '../../projections/credit-note-allowance/queries.ts';
 import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries.ts';
 import { hasReviewer } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
@@ -66,7 +66,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
           // only an accountant's credit note may wait for a reviewer: nobody else's needs the question asked
           organisationHasReviewer: effectiveRole(actor) === 'accountant' && (await hasReviewer(readModels, actor.organisationId)),
         });
-        await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
+        await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE]);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         return creditNoteAnswer(created.rail === 'peppol' ? 202 : 201, await registered(scope, created.credit_note_id), company.id, created.invoice_version);
       },
@@ -97,7 +97,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
             actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: { reason: 'full_reversal', note: null },
             organisationHasReviewer: false, voidDraft: true,
           });
-          await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
+          await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE]);
           answer = { status: 201, id: created.credit_note_id, invoiceVersion: created.invoice_version };
         }
         return creditNoteAnswer(answer.status, await registered(scope, answer.id), company.id, answer.invoiceVersion);

@@ -34,14 +34,16 @@ export interface NewRows {
 /**
  * Splits a batch into runs of consecutive events of one type, so a projector can write each run
  * with one set-based statement (a rebuild then costs a few statements per thousand events, not
- * one per event) while the order between runs is kept.
+ * one per event) while the order between runs is kept. `kindOf` names the run a type joins (e.g.
+ * several types one statement writes alike); by default each type is its own.
  */
-export function runsOfType(events: readonly RecordedEvent[]): { type: string; events: RecordedEvent[] }[] {
+export function runsOfType(events: readonly RecordedEvent[], kindOf: (type: string) => string = (type) => type): { type: string; events: RecordedEvent[] }[] {
   const runs: { type: string; events: RecordedEvent[] }[] = [];
   for (const event of events) {
     const last = runs[runs.length - 1];
-    if (last && last.type === event.type) last.events.push(event);
-    else runs.push({ type: event.type, events: [event] });
+    const kind = kindOf(event.type);
+    if (last && last.type === kind) last.events.push(event);
+    else runs.push({ type: kind, events: [event] });
   }
   return runs;
 }

@@ -1,4 +1,4 @@
-import type pg from 'pg';
+import pg from 'pg';
 import { Subject, takeUntil, throwError, type Observable } from 'rxjs';
 import { pollingSubscription } from '../polling.ts';
 import {
@@ -103,7 +103,7 @@ export class PostgresEventStore implements EventStore {
     for (let attempt = 1; ; attempt++) {
       let rows: AppendedRow[];
       try {
-        rows = (await this.pool.query<AppendedRow>(statement)).rows;
+        rows = (await this.write<AppendedRow>(statement)).rows;
       } catch (error) {
         if (!isUniqueViolation(error, STREAM_REVISION_CONSTRAINT)) throw error;
         if (expected === 'any' && attempt < ANY_ATTEMPTS) continue;
@@ -150,7 +150,7 @@ export class PostgresEventStore implements EventStore {
     let rows: NewStreamRow[];
     for (let attempt = 1; ; attempt++) {
       try {
-        rows = (await this.pool.query<NewStreamRow>(statement)).rows;
+        rows = (await this.write<NewStreamRow>(statement)).rows;
         break;
       } catch (error) {
         // two calls that share streams in opposite order can deadlock on the unique index; the
@@ -162,6 +162,25 @@ export class PostgresEventStore implements EventStore {
     }
     if (rows.length === 0) throw await conflict();
     return rows;
+  }
+
+  /**
+   * An appending statement on a client of its own. pg's `pool.query` throws away the connection on
+   * any error, and a lost race (a unique violation, a deadlock victim) is an answer the server
+   * gave on a healthy connection: keeping it spares a new backend per conflict, which on a hot
+   * stream was most of the cost of losing. Errors without an SQLSTATE (the socket) still discard it.
+   */
+  private async write<Row extends pg.QueryResultRow>(statement: pg.QueryConfig): Promise<pg.QueryResult<Row>> {
+    const client = await this.pool.connect();
+    let failed: unknown;
+    try {
+      return await client.query<Row>(statement);
+    } catch (error) {
+      failed = error;
+      throw error;
+    } finally {
+      client.release(failed !== undefined && !hasSqlState(failed) ? (failed as Error) : undefined);
+    }
   }
 
   /** One wake-up for a whole statement: its last row has the highest position. */
@@ -270,6 +289,11 @@ function resultsInOrder(streams: readonly { streamId: string }[], rows: readonly
     if (!result) throw new Error(`append: no row came back for ${streamId}`);
     return result;
   });
+}
+
+/** An error the server answered with (an SQLSTATE): the connection itself is fine. */
+function hasSqlState(error: unknown): boolean {
+  return error instanceof pg.DatabaseError;
 }
 
 function isDeadlock(error: unknown): boolean {
