@@ -23,7 +23,7 @@ interface Joined {
  * function, so it shows exactly what a credit note would be checked against. The version is the
  * invoice stream's (what If-Match takes).
  */
-export async function getAllowance(db: DataSource, scope: { organisationId: string; companyId: string | null }, invoiceId: string): Promise<{ allowance: Allowance; version: number } | null> {
+export async function getAllowance(db: DataSource, scope: { organisationId: string; companyId: string | null }, invoiceId: string): Promise<{ allowance: Allowance; version: number; read: string } | null> {
   const rows: Joined[] = await db.query(
     `SELECT i.id, i.organisation_id, i.company_id, i.workspace_id, i.invoice_number, i.status, i.source, i.document, i.delivery, i.version,
        c.credit_notes, c.voided, c.version AS credits_version
@@ -39,7 +39,23 @@ export async function getAllowance(db: DataSource, scope: { organisationId: stri
     totals: row.document.totals, warnings: row.document.warnings, delivery: row.delivery ?? NO_DELIVERY, received_ubl: null, credit_notes: row.credit_notes ?? [],
     credited_invoice: null,
   };
-  return { allowance: invoiceAllowance(invoice), version: Math.max(row.version, row.credits_version ?? -1) };
+  return { allowance: invoiceAllowance(invoice), version: Math.max(row.version, row.credits_version ?? -1), read: readKey(row.version, row.credits_version) };
+}
+
+const readKey = (version: number, creditsVersion: number | null) => `${version}:${creditsVersion ?? -1}`;
+
+/**
+ * What an allowance read of the invoice would be computed from, as a key (the register row's and
+ * the credit notes' versions), without reading the document; null when the scope cannot see it.
+ */
+export async function allowanceReadKey(db: DataSource, scope: { organisationId: string; companyId: string | null }, invoiceId: string): Promise<string | null> {
+  const rows: { version: number; credits_version: number | null }[] = await db.query(
+    `SELECT i.version, c.version AS credits_version FROM invoices i LEFT JOIN invoice_credit_notes c ON c.invoice_id = i.id
+     WHERE i.id = $1 AND i.organisation_id = $2 AND ($3::uuid IS NULL OR i.company_id = $3::uuid)`,
+    [invoiceId, scope.organisationId, scope.companyId],
+  );
+  const row = rows[0];
+  return row ? readKey(row.version, row.credits_version) : null;
 }
 
 /** Whether an event of this invoice's stream was parked by the register or the credit notes (the answer would be missing or stale). */

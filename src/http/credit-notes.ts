@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
 import { effectiveRole } from '../../commands/identity/permissions.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { CREDIT_NOTE_ALLOWANCE, allowanceDegraded, getAllowance } from '../../projections/credit-note-allowance/queries.ts';
+import { AllowanceCache } from '../../projections/credit-note-allowance/cache.ts';
+import { CREDIT_NOTE_ALLOWANCE, allowanceDegraded } from '../../projections/credit-note-allowance/queries.ts';
 import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries.ts';
 import { hasReviewer } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
@@ -35,6 +36,7 @@ function creditNoteAnswer(status: number, creditNote: Invoice, companyId: string
 
 export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const { projections, config, readModels } = deps;
+  const allowances = new AllowanceCache();
   const registered = async (scope: { organisationId: string; companyId: string }, id: string) => {
     const row = await getInvoice(readModels, scope, id);
     if (!row) throw new Error(`credit note ${id} is not in the register after its write`);
@@ -123,7 +125,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       async handle({ params, actor }) {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        const [found, degraded] = await Promise.all([getAllowance(deps.readModels, scope, params.invoice_id), allowanceDegraded(deps.readModels, actor.organisationId, params.invoice_id)]);
+        const [found, degraded] = await Promise.all([allowances.get(deps.readModels, scope, params.invoice_id), allowanceDegraded(deps.readModels, actor.organisationId, params.invoice_id)]);
         if (degraded) throw readModelDegraded('credit-note allowance');
         if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         return { status: 200, body: found.allowance, headers: { etag: `"${found.version}"` } };
