@@ -1,9 +1,13 @@
 import { creditNoteAllowance } from '../../../projections/credit-note-allowance/projector.ts';
 import { creditNoteRoutes, type CreditNoteRouteDeps } from '../../http/credit-notes.ts';
+import { creditNoteCompletionReactor } from '../../reactors/credit-notes/completion.ts';
 import { creditNoteOutcomeReactor } from '../../reactors/credit-notes/outcomes.ts';
 import type { Module } from '../module.ts';
 
-/** Credit notes: the credit-note route and what an invoice has left to credit (void, approvals and payments come next: issue 16). */
+/** How long a reservation may wait for its credit note's stream before it is given back (EventStoreDB only ever needs it). */
+const COMPLETION_GRACE_MS = 5 * 60_000;
+
+/** Credit notes: the credit-note and void routes, what an invoice has left to credit, and what comes back from delivery. */
 export function creditNotesModule(deps: CreditNoteRouteDeps): Module {
-  return { routes: creditNoteRoutes(deps), projectors: [creditNoteAllowance], reactors: [creditNoteOutcomeReactor(deps)] };
+  return { routes: creditNoteRoutes(deps), projectors: [creditNoteAllowance], reactors: [creditNoteOutcomeReactor(deps), creditNoteCompletionReactor({ ...deps, graceMs: COMPLETION_GRACE_MS })] };
 }
