@@ -3,6 +3,7 @@ import { lists as code_lists } from '../invoices/test-fixtures.ts';
 import { evolveInvoice, type InvoiceState, type KnownInvoice } from '../invoices/state.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { decideCreditNote } from './create.ts';
+import { creditNoteDecider } from './decider.ts';
 import { decideWaitingCreditNoteSend, waitsToCount } from './send.ts';
 import { fullReversal, issued, line, partial } from './test-fixtures.ts';
 
@@ -28,7 +29,7 @@ describe('sending a credit note that waited', () => {
     expect(waitsToCount(drafted.creditNote, drafted.invoice)).to.equal(true);
     const partly = made(drafted.invoice, 'p', partial({ vat_rate: '5', gross: '42.00' }), 'by_hand');
     const sent = decideWaitingCreditNoteSend(markSent(drafted.creditNote), drafted.creditNote, partly.invoice);
-    expect(sent.invoice.map((e) => e.type)).to.deep.equal(['CreditNoteCounted']);
+    expect(sent.invoice.map((e) => e.type)).to.deep.equal(['CreditNoteCounted', 'CreditNoteIssued', 'InvoiceVoided']);
     expect(sent.creditNote.map((e) => e.type)).to.deep.equal(['InvoiceUpdated', 'InvoiceMarkedSent']);
     expect(sent.state).to.deep.include({ status: 'delivered' });
     expect(sent.state.content.issue_date).to.equal('2026-11-26');
@@ -40,6 +41,12 @@ describe('sending a credit note that waited', () => {
     const drafted = made(invoice, 'v', fullReversal, 'void_draft');
     const sent = decideWaitingCreditNoteSend(markSent(drafted.creditNote), drafted.creditNote, drafted.invoice);
     expect(sent.creditNote.map((e) => e.type)).to.deep.equal(['InvoiceMarkedSent']);
+  });
+
+  it('one that gave its amount back is never sent again, by hand either (409 invalid_status)', () => {
+    const drafted = made(invoice, 'v', fullReversal, 'void_draft');
+    const discarded = creditNoteDecider.decide({ type: 'ReleaseCreditNote', credit_note_id: 'v', why: 'discarded', at: AT }, drafted.invoice).reduce(evolveInvoice, drafted.invoice);
+    expect(() => waitsToCount(drafted.creditNote, discarded)).to.throw(DomainError).with.property('code', 'invalid_status');
   });
 
   it('is refused when nothing is left any more (409 not_creditable), and writes nothing', () => {

@@ -13,14 +13,23 @@ import type { CodeLists } from '../invoices/code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from '../invoices/delivery-decisions.ts';
 import { checkInvoice } from '../invoices/rules.ts';
 import { evolveInvoice, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from '../invoices/state.ts';
+import { DomainError } from '../shared/domain-error.ts';
 import { creditNoteDecider } from './decider.ts';
 import { creditNoteDocument } from './document.ts';
 
-/** Whether the document is a credit note whose reservation on its invoice does not count yet. */
+/**
+ * Whether the document is a credit note whose reservation on its invoice does not count yet. One
+ * that gave its amount back (its Peppol delivery failed, FS rejected it, its draft was discarded)
+ * is never sent again, by Peppol or by hand: what it credited may be credited by another since,
+ * so a new credit note is made instead (409 invalid_status).
+ */
 export function waitsToCount(creditNote: KnownInvoice, invoice: InvoiceState): boolean {
   if (!creditNote.credited_invoice || invoice.status === 'none') return false;
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNote.invoice_id);
-  return entry !== undefined && !entry.counted && !entry.released;
+  if (entry?.released) {
+    throw new DomainError('invalid_status', 409, `credit note ${entry.credit_note_number} gave its amount back (${creditNote.status}): make a new credit note instead`, { status: creditNote.status });
+  }
+  return entry !== undefined && !entry.counted;
 }
 
 export interface SendWaitingCreditNote {
@@ -61,5 +70,9 @@ export function decideWaitingCreditNoteSend(command: SendWaitingCreditNote, cred
   events.push(...sent);
   state = sent.reduce(evolveInvoice, state);
   if (state.status === 'none') throw new Error('a sent credit note exists');
-  return { invoice: counted, creditNote: events, state };
+  // delivered by hand: issued in the same write (a full reversal voids its invoice now)
+  const issued = command.delivery.type === 'MarkSent'
+    ? creditNoteDecider.decide({ type: 'RecordCreditNoteIssued', credit_note_id: creditNote.invoice_id, at: command.at }, counted.reduce(evolveInvoice, invoice as InvoiceState)) as CreditNoteEvent[]
+    : [];
+  return { invoice: [...counted, ...issued], creditNote: events, state };
 }

@@ -26,12 +26,14 @@ export const creditNoteAllowance: Projector = {
   migrations: [InvoiceCreditNotes1764200000100],
 
   async apply(events, tx) {
-    const rows = new Map<string, Row>();
+    // every invoice of the batch read at once
+    const ids = [...new Set(events.map((e) => (e.data as { invoice_id: string }).invoice_id))];
+    const stored: Row[] = await tx.query('SELECT invoice_id, version, voided, credit_notes FROM invoice_credit_notes WHERE invoice_id = ANY($1::uuid[])', [ids]);
+    const rows = new Map<string, Row>(stored.map((r) => [r.invoice_id, r]));
     for (const recorded of events) {
       const event = domainEvent<CreditNoteEvent>(recorded);
       const id = event.data.invoice_id;
-      const stored: Row[] = rows.has(id) ? [] : await tx.query('SELECT invoice_id, version, voided, credit_notes FROM invoice_credit_notes WHERE invoice_id = $1', [id]);
-      const row = rows.get(id) ?? stored[0] ?? { invoice_id: id, version: 0, voided: false, credit_notes: [] };
+      const row = rows.get(id) ?? { invoice_id: id, version: 0, voided: false, credit_notes: [] };
       rows.set(id, { invoice_id: id, version: recorded.revision, voided: row.voided || event.type === 'InvoiceVoided', credit_notes: evolveCreditNotes(row.credit_notes, event) });
     }
     await tx.query(

@@ -17,14 +17,15 @@ import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migra
 const insertInvoices = (source: string) =>
   `INSERT INTO invoices (id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
      currency_code, supplier_name, buyer_name, buyer_vat_id, customer_id, total_net, total_vat, total_gross, search, created_by,
-     created_at, updated_at, version, document, source, peppol_message_id, delivery)
+     created_at, updated_at, version, document, source, peppol_message_id, fs_submission_id, delivery)
    SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
      r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
-     r.created_by, r.created_at, r.created_at, r.version, r.document, r.source, r.peppol_message_id, r.delivery
+     r.created_by, r.created_at, COALESCE(r.updated_at, r.created_at), r.version, r.document, r.source, r.peppol_message_id, r.fs_submission_id, r.delivery
    FROM jsonb_to_recordset(${source}) AS r(id uuid, organisation_id uuid, company_id uuid, workspace_id uuid, invoice_number text,
      invoice_type text, status text, issue_date date, due_date date, currency_code text, supplier_name text, buyer_name text,
      buyer_vat_id text, customer_id uuid, total_net numeric, total_vat numeric, total_gross numeric, search text, created_by text,
-     created_at timestamptz, version int, document jsonb, source text, peppol_message_id text, delivery jsonb)
+     created_at timestamptz, updated_at timestamptz, version int, document jsonb, source text, peppol_message_id text,
+     fs_submission_id text, delivery jsonb)
    ON CONFLICT (id) DO NOTHING`;
 
 const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'InvoiceReceived' || type === 'CreditNoteCreated';
@@ -58,9 +59,10 @@ export const invoiceRegister: Projector = {
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
   async apply(events, tx) {
-    for (const run of runsOfType(events, (type) => (CREDIT_NOTE_EVENT_TYPES.includes(type) ? 'credit' : type))) {
+    const { rows, rest } = withDeliveryFolded(events);
+    for (const run of runsOfType(rest, (type) => (CREDIT_NOTE_EVENT_TYPES.includes(type) ? 'credit' : type))) {
       if (isNewInvoice(run.type)) {
-        await tx.query(insertInvoices('$1::jsonb'), [JSON.stringify(run.events.map(toNewRow))]);
+        await tx.query(insertInvoices('$1::jsonb'), [JSON.stringify(run.events.map((e) => rows.get(e) ?? toNewRow(e)))]);
       } else if (run.type === 'credit') {
         await applyCredits(run.events, tx);
       } else {
@@ -72,6 +74,40 @@ export const invoiceRegister: Projector = {
   // the common batch while following: only creates (and receipts), no edits
   newRows: (events) => (events.every((e) => isNewInvoice(e.type)) ? { rows: events.map(toNewRow), insert: insertInvoices } : null),
 };
+
+/**
+ * A document and its first delivery steps often arrive in one batch (a credit note is created
+ * queued or delivered in one write; a rebuild replays whole streams): those steps are folded into
+ * the new row before it is inserted, exactly as applyDelivery would apply them after, instead of a
+ * read and an update each. Folding stops at the first other event of that document, so order holds.
+ */
+function withDeliveryFolded(events: readonly RecordedEvent[]): { rows: Map<RecordedEvent, NewRow>; rest: RecordedEvent[] } {
+  const rows = new Map<RecordedEvent, NewRow>();
+  const open = new Map<string, NewRow>();
+  const rest: RecordedEvent[] = [];
+  for (const event of events) {
+    if (isNewInvoice(event.type)) {
+      const row = toNewRow(event);
+      rows.set(event, row);
+      open.set(row.id, row);
+      rest.push(event);
+      continue;
+    }
+    const id = (event.data as { invoice_id?: string }).invoice_id;
+    const row = id === undefined ? undefined : open.get(id);
+    if (row && (DELIVERY_EVENT_TYPES as readonly string[]).includes(event.type)) {
+      const delivery = evolveDelivery(row.delivery, domainEvent<DeliveryEvent>(event));
+      Object.assign(row, {
+        delivery, status: deliveryStatus(delivery) ?? row.status, peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id,
+        version: event.revision, updated_at: event.recordedAt.toISOString(),
+      });
+      continue;
+    }
+    if (id !== undefined) open.delete(id);
+    rest.push(event);
+  }
+  return { rows, rest };
+}
 
 function toNewRow(event: RecordedEvent): NewRow {
   if (event.type === 'InvoiceCreated') return createdRow(eventData<InvoiceCreated>(event), event.revision);

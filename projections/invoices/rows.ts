@@ -62,6 +62,8 @@ export interface NewRow {
   buyer_vat_id: string; customer_id: string | null; total_net: string; total_vat: string; total_gross: string; search: string;
   created_by: string; created_at: string; version: number; document: InvoiceDocument; source: 'api' | 'peppol';
   peppol_message_id: string | null; delivery: Delivery;
+  /** set when delivery steps of the same batch were folded in (the projector's withDeliveryFolded) */
+  fs_submission_id?: string | null; updated_at?: string;
 }
 
 export function newRow(content: InvoiceContent, totals: InvoiceTotals, rest: Omit<NewRow, keyof ReturnType<typeof contentFields>>): NewRow {

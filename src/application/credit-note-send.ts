@@ -31,10 +31,11 @@ export async function sendWaitingCreditNote(deps: Pick<Core, 'store' | 'ids'>, s
   for (let attempt = 0; ; attempt++) {
     const creditNote = await readAndFold(deps.store, invoiceStream(send.creditNoteId), invoiceDecider);
     if (creditNote.state.status === 'none' || !creditNote.state.credited_invoice) return null;
+    // the access rule first: nothing is said about another company's credit note
+    const own = invoiceFor(creditNote.state, send.scope);
     const invoiceId = creditNote.state.credited_invoice.invoice_id;
     const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
-    if (!waitsToCount(creditNote.state, invoice.state)) return null;
-    const own = invoiceFor(creditNote.state, send.scope);
+    if (!waitsToCount(own, invoice.state)) return null;
     if (send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision) {
       throw new WrongExpectedRevision(invoiceStream(send.creditNoteId), send.expectedVersion, creditNote.revision);
     }

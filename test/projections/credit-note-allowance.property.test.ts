@@ -120,7 +120,7 @@ describe('credit-note allowance read model equals the decider, property-based (f
         await project(created.position, [invoiceRegister]);
         const expectRead = async (when: string) => {
           const read = await getAllowance(readModels, scopeOf(state), state.invoice_id);
-          expect(read, when).to.deep.equal({ allowance: invoiceAllowance(state), version });
+          expect(read && { allowance: read.allowance, version: read.version }, when).to.deep.equal({ allowance: invoiceAllowance(state), version });
         };
         await expectRead('after the invoice was sent');
         for (const [i, step] of steps.entries()) {

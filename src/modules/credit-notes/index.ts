@@ -9,5 +9,7 @@ const COMPLETION_GRACE_MS = 5 * 60_000;
 
 /** Credit notes: the credit-note and void routes, what an invoice has left to credit, and what comes back from delivery. */
 export function creditNotesModule(deps: CreditNoteRouteDeps): Module {
-  return { routes: creditNoteRoutes(deps), projectors: [creditNoteAllowance], reactors: [creditNoteOutcomeReactor(deps), creditNoteCompletionReactor({ ...deps, graceMs: COMPLETION_GRACE_MS })] };
+  // only EventStoreDB writes the reservation and the credit note apart; Postgres and PGlite never leave one alone
+  const completion = deps.config.eventstoreUrl ? [creditNoteCompletionReactor({ ...deps, graceMs: COMPLETION_GRACE_MS })] : [];
+  return { routes: creditNoteRoutes(deps), projectors: [creditNoteAllowance], reactors: [creditNoteOutcomeReactor(deps), ...completion] };
 }

@@ -9,8 +9,12 @@ import type { Reactor } from '../reactor.ts';
 
 const NAME = 'credit-note-outcomes';
 
-/** The delivery steps after which a credit note may be issued or give its amount back. */
-const OUTCOME_EVENTS = ['InvoiceMarkedSent', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed', 'FsCopyRejected'] as const;
+/**
+ * The Peppol and FS steps after which a credit note may be issued or give its amount back. One
+ * delivered by hand is issued in the write that delivers it (create.ts, send.ts), so a mark-sent
+ * costs this reactor nothing.
+ */
+const OUTCOME_EVENTS = ['PeppolMessageSent', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed', 'FsCopyRejected'] as const;
 
 /**
  * Brings a credit note's delivery back to the invoice it credits (outcome.ts decides what it
