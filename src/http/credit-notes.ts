@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
+import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
+import { invoiceStream } from '../../events/invoices.ts';
 import { effectiveRole } from '../../commands/identity/permissions.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { AllowanceCache } from '../../projections/credit-note-allowance/cache.ts';
@@ -13,9 +15,11 @@ import { createCreditNote, openVoidDraft } from '../application/credit-notes.ts'
 import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { UsageCounts } from '../application/usage.ts';
+import type { RecordedEvent } from '../eventstore/port.ts';
+import { domainEvent } from '../handling/read-and-fold.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import { CREATE_DESCRIPTION, VOID_DESCRIPTION } from './credit-note-docs.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotent, type Recover } from './idempotency.ts';
 import { invoiceBody } from './invoices.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
@@ -41,6 +45,23 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
     const row = await getInvoice(readModels, scope, id);
     if (!row) throw new Error(`credit note ${id} is not in the register after its write`);
     return invoiceBody(row, await deps.settlement(row));
+  };
+  /**
+   * A request resumed under its Idempotency-Key whose first run wrote its credit note (named by
+   * the first id it minted) and died before answering: that credit note, answered as then.
+   */
+  const recover: Recover = async ({ actor, params, resourceId }) => {
+    const events = await deps.store.readStream(invoiceStream(resourceId));
+    const first = events[0];
+    const created = first && domainEvent<InvoiceStreamEvent>(first);
+    if (created?.type !== 'CreditNoteCreated' || created.data.organisation_id !== actor.organisationId) return null;
+    if (created.data.credited_invoice.invoice_id !== params.invoice_id) return null;
+    const last = events[events.length - 1] as RecordedEvent;
+    await projections.caughtUp(last.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE]);
+    const scope = { organisationId: actor.organisationId, companyId: created.data.company_id };
+    const queued = events.some((e) => e.type === 'InvoiceQueued');
+    const invoice = await getInvoice(readModels, scope, params.invoice_id ?? '');
+    return creditNoteAnswer(queued ? 202 : 201, await registered(scope, resourceId), created.data.company_id, invoice?.version ?? -1);
   };
   return [
     idempotent(deps, defineRoute({
@@ -72,7 +93,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         return creditNoteAnswer(created.rail === 'peppol' ? 202 : 201, await registered(scope, created.credit_note_id), company.id, created.invoice_version);
       },
-    })),
+    }), { recover }),
     idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/void', operationId: 'voidInvoice', tags: ['credit notes'],
       auth: 'api', permission: 'invoices.write',
@@ -104,7 +125,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
         }
         return creditNoteAnswer(answer.status, await registered(scope, answer.id), company.id, answer.invoiceVersion);
       },
-    })),
+    }), { recover }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/credit-notes/allowance', operationId: 'getCreditNoteAllowance', tags: ['credit notes'],
       auth: 'api', permission: 'invoices.read',

@@ -4,6 +4,7 @@ import { LEASE_MS, RETENTION_MS } from '../../commands/idempotency/decider.ts';
 import { idempotencyKeyHash, requestFingerprint } from '../../commands/idempotency/key.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
+import { createCreditNote } from '../../src/application/credit-notes.ts';
 import { registerCustomer } from '../../src/application/customers.ts';
 import { sendInvoice } from '../../src/application/delivery.ts';
 import { createInvoice, withCodeLists } from '../../src/application/invoices.ts';
@@ -235,6 +236,26 @@ describe('Idempotency-Key on the native creates and sends', function () {
     expect(resumed.body).to.include({ invoice_id: invoice.id, status: 'queued' });
     const plain = await svc.call('POST', `${invoices()}/${invoice.id}/send`);
     expect(plain.status).to.equal(409);
+  });
+
+  it('a credit note resumed after its first run wrote it answers that credit note, not 412, and makes no second one', async () => {
+    const invoice = (await svc.call('POST', invoices(), draft({ note: 'credit crash' }))).body;
+    const issued = await svc.call('POST', `${invoices()}/${invoice.id}/mark-sent`, {});
+    const body = { reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '12.30' }] };
+    const params = { company_id: company, invoice_id: invoice.id };
+    const seed = await deadClaim('credit-crash', { operation: 'createCreditNote', params, body }, LEASE_MS + 1_000);
+    const deps = { ...withCodeLists(svc.services), usage: svc.services.usage };
+    const written = await withResourceSeed(seed, async () => createCreditNote(deps, {
+      actor: actor(), requestId: 'dead-request', company: await companyOf(svc.services, actor(), company), invoiceId: invoice.id,
+      expectedVersion: issued.body.version, body: { reason: 'partial_credit', amounts: [{ vat_rate: '23', gross: '12.30' }] }, organisationHasReviewer: false,
+    }));
+    expect(written.credit_note_id).to.equal(resourceIdOf(seed));
+    const resumed = await svc.call('POST', `${invoices()}/${invoice.id}/credit-notes`, body, { ...withKey('credit-crash'), 'if-match': `"${issued.body.version}"` });
+    expect(resumed.status, JSON.stringify(resumed.body)).to.equal(201);
+    expect(resumed.body.id).to.equal(written.credit_note_id);
+    expect(resumed.body).to.deep.equal((await svc.call('GET', `${invoices()}/${written.credit_note_id}`)).body);
+    const credited = (await svc.call('GET', `${invoices()}/${invoice.id}/credit-notes/allowance`)).body;
+    expect(credited.credited_gross).to.equal('12.30');
   });
 
   it('mark-sent repeats its answer', async () => {
