@@ -62,11 +62,20 @@ function checkedDocument(invoice: KnownInvoice, command: CreateCreditNote, rows:
   return { ...document, warnings: findings };
 }
 
-export function decideCreditNote(command: CreateCreditNote, invoiceState: InvoiceState): CreditNoteDecision {
-  const reserved = creditNoteDecider.decide({
-    type: 'ReserveCreditNote', scope: command.scope, credit_note_id: command.credit_note_id, credit_note_number: command.credit_note_number,
+/**
+ * The reservation alone (the caps, creditability, rule 10): what refuses a request before a
+ * number is taken. Its rows do not depend on the number, so the decision below takes them as made.
+ */
+export function reserveCreditNote(command: Omit<CreateCreditNote, 'credit_note_number'>, invoiceState: InvoiceState): CreditNoteEvent[] {
+  return creditNoteDecider.decide({
+    type: 'ReserveCreditNote', scope: command.scope, credit_note_id: command.credit_note_id, credit_note_number: '',
     request: command.request, counted: command.rail === 'peppol' || command.rail === 'by_hand', reserved_by: command.created_by, at: command.at,
   }, invoiceState) as CreditNoteEvent[];
+}
+
+export function decideCreditNote(command: CreateCreditNote, invoiceState: InvoiceState, reservedAlready?: CreditNoteEvent[]): CreditNoteDecision {
+  const reserved = (reservedAlready ?? reserveCreditNote(command, invoiceState)).map((e): CreditNoteEvent =>
+    (e.type === 'CreditNoteReserved' ? { ...e, data: { ...e.data, credit_note_number: command.credit_note_number } } : e));
   const reservation = reserved.find((e) => e.type === 'CreditNoteReserved');
   if (!reservation || invoiceState.status === 'none') throw new Error(`credit note ${command.credit_note_id} was reserved already`);
   const invoice = invoiceState;

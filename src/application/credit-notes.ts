@@ -1,7 +1,7 @@
 import { invoiceFor } from '../../commands/invoices/access.ts';
 import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../commands/invoices/numbering.ts';
 import type { KnownInvoice } from '../../commands/invoices/state.ts';
-import { decideCreditNote, type CreateCreditNote } from '../../commands/credit-notes/create.ts';
+import { decideCreditNote, reserveCreditNote, type CreateCreditNote } from '../../commands/credit-notes/create.ts';
 import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
 import type { CreditNoteRequest } from '../../commands/credit-notes/model.ts';
 import { creditNoteRail, type CreditNoteRail } from '../../commands/credit-notes/rail.ts';
@@ -100,8 +100,9 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
     scope, credit_note_id: creditNoteId, credit_note_number: number, issue_date: issueDate, request: request.body, rail,
     created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, approval_id: approvalId, at,
   });
-  // refuses (409/422) before a number is reserved; the number changes nothing the rules look at
-  decideCreditNote(command(DEFAULT_PATTERNS.credit_note.replace('{year}', year).replace('{seq}', '0')), read.state);
+  // the caps and creditability (409/422) refuse before a number is reserved; the document's own
+  // rules run with the number (a document made of rows that fit an issued invoice passes them)
+  const reservation = reserveCreditNote(command(''), read.state);
 
   const metadata = requestMetadata(actor, request.requestId);
   // a waiting credit note is counted when it is sent. The count and the first number are asked
@@ -116,7 +117,7 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
       counting,
     ]);
     const number = reserved.data.invoice_number;
-    const decision = decideCreditNote(command(number), read.state);
+    const decision = decideCreditNote(command(number), read.state, reservation);
     const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
     try {
       const written = await deps.store.appendToStreams([
