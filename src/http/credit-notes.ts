@@ -12,6 +12,7 @@ import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { CreditNoteAllowance, CreditNoteBody } from '../../schemas/credit-notes.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { createCreditNote, openVoidDraft } from '../application/credit-notes.ts';
+import { loadInvoice } from '../application/invoice-documents.ts';
 import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { UsageCounts } from '../application/usage.ts';
@@ -20,7 +21,7 @@ import { domainEvent } from '../handling/read-and-fold.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import { CREATE_DESCRIPTION, VOID_DESCRIPTION } from './credit-note-docs.ts';
 import { idempotent, type Recover } from './idempotency.ts';
-import { invoiceBody } from './invoices.ts';
+import { invoiceBody, invoiceRowOf } from './invoices.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 
@@ -41,9 +42,10 @@ function creditNoteAnswer(status: number, creditNote: Invoice, companyId: string
 export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const { projections, config, readModels } = deps;
   const allowances = new AllowanceCache();
+  // the register's row, or, when the register is still behind the write (a busy moment past the
+  // read-your-writes wait), the credit note from its own stream: the answer never fails for a lag
   const registered = async (scope: { organisationId: string; companyId: string }, id: string) => {
-    const row = await getInvoice(readModels, scope, id);
-    if (!row) throw new Error(`credit note ${id} is not in the register after its write`);
+    const row = (await getInvoice(readModels, scope, id)) ?? invoiceRowOf(await loadInvoice(deps, scope, id));
     return invoiceBody(row, await deps.settlement(row));
   };
   /**

@@ -1,13 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { InvoiceDetailRow } from '../../projections/invoices/rows.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { loadInvoice, invoiceUbl, validateInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';
 import { companyOf } from '../application/lookups.ts';
 import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import type { ValidatorSource } from '../validation/index.ts';
-import { invoiceBody } from './invoices.ts';
+import { invoiceBody, invoiceRowOf } from './invoices.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
@@ -38,16 +37,7 @@ const HistoryEntry = Type.Object({
 
 /** The invoice as it stood at the end of `loaded` (history as_of), in the same shape as GET. */
 function invoiceAsOf(loaded: LoadedInvoice): Invoice {
-  const { state, events } = loaded;
-  const first = events[0];
-  const last = events[events.length - 1];
-  const row = {
-    id: state.invoice_id, company_id: state.company_id, status: state.status, source: state.source,
-    peppol_message_id: state.delivery.peppol.message_id, fs_submission_id: state.delivery.fs.submission_id, delivery: state.delivery,
-    created_by: String(first?.data.created_by ?? first?.data.sender_participant_id ?? ''), created_at: first?.recordedAt ?? new Date(0), updated_at: last?.recordedAt ?? new Date(0),
-    version: loaded.version, document: { content: state.content, totals: state.totals, warnings: state.warnings },
-  } as InvoiceDetailRow;
-  return invoiceBody(row);
+  return invoiceBody(invoiceRowOf(loaded));
 }
 
 /** Validation, the UBL document and the audit history of one invoice. */

@@ -21,6 +21,7 @@ import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
+import type { LoadedInvoice } from '../application/invoice-documents.ts';
 import { freshSettlement, type SettlementFields } from '../application/settlement.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
@@ -43,6 +44,24 @@ const ruleErrors = { description: 'request-body errors, or the invoice-validatio
 const iso = (d: Date) => d.toISOString();
 
 /** The full invoice as the spec names its fields: request fields, computed totals, delivery state. */
+/** The register's row of a document, made from its own stream instead (a history as_of, or a read model behind its write). */
+export function invoiceRowOf(loaded: LoadedInvoice): InvoiceDetailRow {
+  const { state, events } = loaded;
+  const first = events[0];
+  const last = events[events.length - 1];
+  const credited_invoice = state.credited_invoice ?? undefined;
+  return {
+    id: state.invoice_id, organisation_id: state.organisation_id, company_id: state.company_id, workspace_id: state.workspace_id,
+    invoice_number: state.invoice_number, invoice_type: state.content.invoice_type, status: state.status, issue_date: state.content.issue_date,
+    due_date: state.content.due_date, currency_code: state.content.currency_code, supplier_name: state.content.supplier.name,
+    buyer_name: state.content.buyer.name, buyer_vat_id: state.content.buyer.vat_id, customer_id: state.content.customer_id,
+    total_net: state.totals.total_net, total_vat: state.totals.total_vat, total_gross: state.totals.total_gross, source: state.source,
+    peppol_message_id: state.delivery.peppol.message_id, fs_submission_id: state.delivery.fs.submission_id, delivery: state.delivery,
+    created_by: String(first?.data.created_by ?? first?.data.sender_participant_id ?? ''), created_at: first?.recordedAt ?? new Date(0), updated_at: last?.recordedAt ?? new Date(0),
+    version: loaded.version, document: { content: state.content, totals: state.totals, warnings: state.warnings, ...(credited_invoice ? { credited_invoice } : {}) },
+  };
+}
+
 export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = freshSettlement(row)): Invoice {
   const { content, totals, warnings } = row.document;
   const amounts = new Map(totals.lines.map((l) => [l.line_number, l]));
