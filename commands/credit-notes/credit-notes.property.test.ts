@@ -4,7 +4,6 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { KnownInvoice } from '../invoices/decider.ts';
-import type { InvoiceLine } from '../invoices/model.ts';
 import { Dec, ZERO } from '../invoices/money.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { allowanceOf } from './allowance.ts';
@@ -12,65 +11,17 @@ import { bucketKey } from './bucket-key.ts';
 import { CreditLimitExceeded } from './credit-limit.ts';
 import type { Allowance, CreditAmount, CreditedNote, CreditNoteRequest, CreditRow } from './model.ts';
 import { creditNoteRows } from './rows.ts';
-import { issued, line } from './test-fixtures.ts';
+import { VAT, invoiceLinesArb, lineArbOf, part, portionArb } from './stream-arbitraries.ts';
+import { issued } from './test-fixtures.ts';
 
 const RUNS = Number(process.env.CREDIT_NOTE_PROPERTY_RUNS ?? 100);
 
-/** The VAT buckets a generated line may fall in; spellings vary as clients send them. */
-const VAT = [
-  { vat_rate: '23', vat_category_code: 'S', vat_exemption_reason_code: null },
-  { vat_rate: '23.00', vat_category_code: 'S', vat_exemption_reason_code: null },
-  { vat_rate: '19', vat_category_code: 'S', vat_exemption_reason_code: null },
-  { vat_rate: '5', vat_category_code: 'S', vat_exemption_reason_code: null },
-  { vat_rate: '0', vat_category_code: 'Z', vat_exemption_reason_code: null },
-  { vat_rate: '0', vat_category_code: 'E', vat_exemption_reason_code: 'VATEX-EU-132' },
-  { vat_rate: '0', vat_category_code: 'E', vat_exemption_reason_code: 'vatex-eu-135' },
-  { vat_rate: '0', vat_category_code: 'AE', vat_exemption_reason_code: 'VATEX-EU-AE' },
-  { vat_rate: '0', vat_category_code: 'K', vat_exemption_reason_code: 'VATEX-EU-IC' },
-] as const;
-
-const cents = (max: number) => fc.integer({ min: 0, max }).map((c) => new Dec(c).dividedBy(100));
-
-const lineArbOf = (vats: readonly (typeof VAT)[number][]) => fc
-  .record({
-    quantity: fc.oneof(fc.integer({ min: 1, max: 50 }).map(String), fc.integer({ min: 1, max: 99_999 }).map((q) => new Dec(q).dividedBy(1000).toString())),
-    price: fc.oneof(cents(100_000), fc.integer({ min: 0, max: 9_999_999 }).map((p) => new Dec(p).dividedBy(10_000))),
-    vat: fc.constantFrom(...vats),
-    discount: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 10_000 }).map((p) => ({ percentage: new Dec(p).dividedBy(100).toString() })), fc.integer({ min: 0, max: 1000 }).map((p) => ({ share: p }))),
-  })
-  .map(({ quantity, price, vat, discount }) => (n: number): InvoiceLine => {
-    const before = new Dec(quantity).times(price).toDecimalPlaces(2);
-    return line(n, {
-      quantity, unit_price: price.toString(), ...vat,
-      discount_percentage: discount && 'percentage' in discount ? discount.percentage : null,
-      // an amount off of at most the line's amount
-      discount_amount: discount && 'share' in discount ? before.times(discount.share).dividedBy(1000).toDecimalPlaces(2, Dec.ROUND_DOWN).toFixed(2) : null,
-    });
-  });
-
-const lineArb = lineArbOf(VAT);
-
-// as many invoices of a few lines as of many, up to the 200-line soft cap
-const invoiceArb = fc.oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 6, max: 40 }), fc.integer({ min: 41, max: 200 }))
-  .chain((n) => fc.array(lineArb, { minLength: n, maxLength: n }))
-  .map((lines) => issued(lines.map((make, i) => make(i + 1))));
-
-/**
- * How much of what is left a step asks for: all of it, a share (per mille) of it, all but a few of
- * the smallest units (where a split is most likely to need its cent moved), or more than it.
- */
-const portion = fc.oneof(
-  { weight: 2, arbitrary: fc.constant('all' as const) },
-  { weight: 1, arbitrary: fc.constant('over' as const) },
-  { weight: 4, arbitrary: fc.integer({ min: 1, max: 999 }) },
-  { weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }).map((units) => ({ allBut: units })) },
-);
-type Portion = 'all' | 'over' | number | { allBut: number };
+const invoiceArb = invoiceLinesArb.map((lines) => issued(lines));
 
 /** A step, chosen blind and made concrete against the allowance at that point. */
 const stepArb = fc.oneof(
-  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('partial_credit' as const, 'price_correction' as const), picks: fc.array(fc.record({ bucket: fc.nat(), portion, omitCode: fc.boolean() }), { minLength: 1, maxLength: 3 }) }) },
-  { weight: 4, arbitrary: fc.record({ kind: fc.constant('returned_goods' as const), picks: fc.array(fc.record({ line: fc.nat(), portion }), { minLength: 1, maxLength: 5 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constantFrom('partial_credit' as const, 'price_correction' as const), picks: fc.array(fc.record({ bucket: fc.nat(), portion: portionArb, omitCode: fc.boolean() }), { minLength: 1, maxLength: 3 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant('returned_goods' as const), picks: fc.array(fc.record({ line: fc.nat(), portion: portionArb }), { minLength: 1, maxLength: 5 }) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('full_reversal' as const) }) },
   // a credit note that failed or was rejected stops counting: its amount is free again
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('fails' as const), note: fc.nat() }) },
@@ -94,15 +45,6 @@ function request(step: Exclude<Step, { kind: 'fails' }>, allowance: Allowance): 
     return omitCode ? named : { ...named, vat_exemption_reason_code: b.vat_exemption_reason_code };
   });
   return { reason: step.kind, amounts };
-}
-
-/** The share of `left` a portion asks for, at least the smallest unit, so always a valid request. */
-function part(left: Dec, portion: Portion, places: number, smallest: string): Dec {
-  const least = new Dec(smallest);
-  if (portion === 'over') return Dec.max(left, ZERO).plus(least);
-  if (portion === 'all') return Dec.max(left, least);
-  if (typeof portion === 'object') return Dec.max(left.minus(least.times(portion.allBut)), least);
-  return Dec.max(left.times(portion).dividedBy(1000).toDecimalPlaces(places, Dec.ROUND_DOWN), least);
 }
 
 const sums = (rows: CreditRow[]) => {

@@ -17,7 +17,7 @@ import { line } from './test-fixtures.ts';
 export const AT = '2026-11-24T10:00:00.000Z';
 
 /** The VAT buckets a generated line may fall in; spellings vary as clients send them. */
-const VAT = [
+export const VAT = [
   { vat_rate: '23', vat_category_code: 'S', vat_exemption_reason_code: null },
   { vat_rate: '23.00', vat_category_code: 'S', vat_exemption_reason_code: null },
   { vat_rate: '19', vat_category_code: 'S', vat_exemption_reason_code: null },
@@ -31,11 +31,12 @@ const VAT = [
 
 const cents = (max: number) => fc.integer({ min: 0, max }).map((c) => new Dec(c).dividedBy(100));
 
-const lineArb = fc
+/** One invoice line in one of `vats`, numbered when the invoice is made. */
+export const lineArbOf = (vats: readonly (typeof VAT)[number][]) => fc
   .record({
     quantity: fc.oneof(fc.integer({ min: 1, max: 50 }).map(String), fc.integer({ min: 1, max: 99_999 }).map((q) => new Dec(q).dividedBy(1000).toString())),
     price: fc.oneof(cents(100_000), fc.integer({ min: 0, max: 9_999_999 }).map((p) => new Dec(p).dividedBy(10_000))),
-    vat: fc.constantFrom(...VAT),
+    vat: fc.constantFrom(...vats),
     discount: fc.oneof(
       fc.constant(null),
       fc.integer({ min: 0, max: 10_000 }).map((p) => ({ percentage: new Dec(p).dividedBy(100).toString() })),
@@ -52,6 +53,8 @@ const lineArb = fc
     });
   });
 
+const lineArb = lineArbOf(VAT);
+
 /** An invoice's lines: as many invoices of a few lines as of many, up to the 200-line soft cap. */
 export const invoiceLinesArb: fc.Arbitrary<InvoiceLine[]> = fc
   .oneof(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 6, max: 40 }), fc.integer({ min: 41, max: 200 }))
@@ -62,13 +65,13 @@ export const invoiceLinesArb: fc.Arbitrary<InvoiceLine[]> = fc
  * How much of what is left a request asks for: all of it, a share (per mille), all but a few of
  * the smallest units (where a split most likely moves its cent), or more than is left.
  */
-const portionArb = fc.oneof(
+export const portionArb = fc.oneof(
   { weight: 2, arbitrary: fc.constant('all' as const) },
   { weight: 1, arbitrary: fc.constant('over' as const) },
   { weight: 4, arbitrary: fc.integer({ min: 1, max: 999 }) },
   { weight: 3, arbitrary: fc.integer({ min: 1, max: 5 }).map((units) => ({ allBut: units })) },
 );
-type Portion = 'all' | 'over' | number | { allBut: number };
+export type Portion = 'all' | 'over' | number | { allBut: number };
 
 /** Which credit note of the invoice a step acts on: `open`, one the command would change, if there is one; else any. */
 const pickArb = fc.record({ open: fc.oneof({ weight: 4, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }), index: fc.nat() });
@@ -152,7 +155,7 @@ function requestOf(request: Extract<Step, { kind: 'reserve' }>['request'], allow
 }
 
 /** The share of `left` a portion asks for, at least the smallest unit, so always a well-formed request. */
-function part(left: Dec, portion: Portion, places: number, smallest: string): Dec {
+export function part(left: Dec, portion: Portion, places: number, smallest: string): Dec {
   const least = new Dec(smallest);
   if (portion === 'over') return Dec.max(left, ZERO).plus(least);
   if (portion === 'all') return Dec.max(left, least);
