@@ -1,14 +1,8 @@
 import { fork } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
 import { invoiceStream } from '../events/invoices.ts';
-import { loadConfig } from '../src/config.ts';
-import { createDemo } from '../src/demo/bootstrap.ts';
-import { createApp } from '../src/http/app.ts';
-import { openService } from '../src/service.ts';
 import type { CreditNoteJob, CreditNoteResult, Held } from './credit-note-clients.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
+import { startBenchService } from './http-service.ts';
 import type pg from 'pg';
 import { countPostgres, cpuProfile, postgresServerCpuMs, timePhases, type PhaseTimer } from './phases.ts';
 import { percentile, watchCpu } from './stats.ts';
@@ -66,16 +60,8 @@ function invoicePayload(customerId: string, lines: number) {
 }
 
 async function benchOne(label: string, databaseUrl: string, durationMs: number, onPostgres: boolean): Promise<void> {
-  // defaults, not this shell's settings, but for where the official validation artifacts are
-  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
-  // the limiter would refuse most of 16 clients' requests from one key; its cost is what `bench auth` measures
-  const identity = { ...defaults.identity, rateLimit: false };
-  const services = await openService({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });
-  const server = createServer(createApp(services).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const { services, api, demo, close } = await startBenchService(databaseUrl);
   try {
-    const demo = await createDemo(services, api);
     const company = `${api}/companies/${demo.companies[0]?.id ?? ''}`;
     const headers = { 'x-api-key': demo.api_key, 'content-type': 'application/json' };
     const call = async (method: string, path: string, body?: unknown, extra: Record<string, string> = {}) => {
@@ -168,9 +154,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
       postgres?.reset();
     }
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await services.close();
+    await close();
   }
 }
 

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
-import { createDemo } from '../src/demo/bootstrap.ts';
-import { createApp } from '../src/http/app.ts';
-import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
+import { startBenchService } from './http-service.ts';
 import { loadFromAnotherProcess } from './load.ts';
 import { percentile, watchCpu } from './stats.ts';
 
@@ -23,16 +17,8 @@ function payload(customerId: string) {
 }
 
 async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number): Promise<void> {
-  // defaults, not this shell's settings, but for where the official validation artifacts are
-  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
-  // the limiter would refuse most of 16 clients' creates from one key; its cost is what `bench auth` measures
-  const identity = { ...defaults.identity, rateLimit: false };
-  const services = await openService({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }, { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' });
-  const server = createServer(createApp(services).callback());
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  const { api, demo, close } = await startBenchService(databaseUrl);
   try {
-    const demo = await createDemo(services, api);
     const company = demo.companies[0]?.id ?? '';
     const headers = { 'x-api-key': demo.api_key, 'content-type': 'application/json' };
     const customer = await fetch(`${api}/companies/${company}/customers`, {
@@ -49,9 +35,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
       `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   (${latencies.length} creates)`);
     console.log(`  ${machine}`);
   } finally {
-    server.closeAllConnections();
-    server.close();
-    await services.close();
+    await close();
   }
 }
 
