@@ -9,6 +9,7 @@ import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved } from '
 import type { PaymentEvent } from './payments.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
+import type { WebhookEvent } from './webhooks.ts';
 
 /** Every event this service has ever stored. */
 export type StoredEvent =
@@ -33,7 +34,8 @@ export type StoredEvent =
   | CompanyEvent
   | ApiKeyEvent
   | SapiClientEvent
-  | UsageEvent;
+  | UsageEvent
+  | WebhookEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -105,6 +107,10 @@ export const EVENT_VERSIONS = {
   InvoiceApprovalRequested: 1,
   InvoiceApproved: 1,
   InvoiceApprovalRejected: 1,
+  WebhookEndpointRegistered: 1,
+  WebhookEndpointDeactivated: 1,
+  WebhookSecretRotated: 1,
+  WebhookTestRequested: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

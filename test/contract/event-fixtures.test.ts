@@ -19,6 +19,7 @@ import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
 import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
 import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
+import { subscribers, webhookDecider } from '../../commands/webhooks/decider.ts';
 import { EVENT_VERSIONS, STORED_EVENT_TYPES, type StoredEvent, type StoredEventType } from '../../events/versions.ts';
 
 /**
@@ -221,6 +222,15 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(state.payments).to.have.length(1);
     expect(state.payments[0]).to.include({ payment_id: recorded.data.payment_id, kind: 'payment', amount: recorded.data.amount, status: 'reversed' });
     expect(state.payments[0]?.reversal_reason).to.equal(stored('PaymentReversed').data.reason);
+  });
+
+  it('a webhooks stream folds: an endpoint made with the older default keeps its list (no invoice.fs_rejected), rotated, tested, deactivated', () => {
+    const registered = stored('WebhookEndpointRegistered');
+    const rotated = fold(webhookDecider, [registered, stored('WebhookSecretRotated'), stored('WebhookTestRequested')]);
+    expect(subscribers(rotated, 'invoice.fs_rejected', null)).to.deep.equal([]);
+    expect(subscribers(rotated, 'invoice.fs_acknowledged', null).map((e) => e.endpoint_id)).to.deep.equal([registered.data.endpoint_id]);
+    expect(rotated.endpoints[0]).to.include({ previous_secret_ciphertext: registered.data.secret_ciphertext, secret_ciphertext: stored('WebhookSecretRotated').data.secret_ciphertext });
+    expect(fold(webhookDecider, [registered, stored('WebhookEndpointDeactivated')]).endpoints[0]?.is_active).to.equal(false);
   });
 
   it('usage counts fold', () => {

@@ -1,0 +1,41 @@
+/**
+ * The webhook event types a subscription may name, and the default list. A type that is accepted
+ * but never emitted (the partner lifecycle ones) simply never fires: the spec accepts any such
+ * subscription, so a well-formed name we do not know is stored too.
+ */
+export const EMITTED_EVENT_TYPES = [
+  'invoice.delivered',
+  'invoice.received',
+  'invoice.rejected',
+  'invoice.fs_acknowledged',
+  'invoice.fs_rejected',
+  'invoice.created',
+  'invoice.validated',
+  'invoice.validation_failed',
+  'invoice.queued',
+  'test.ping',
+] as const;
+
+/** Partner lifecycle events: accepted as subscriptions, out of scope (never emitted here). */
+export const ACCEPTED_NOT_EMITTED_EVENT_TYPES = ['client.linked', 'client.activated', 'client.offboarding', 'client.purged', 'export.completed'] as const;
+
+/**
+ * The list an endpoint gets when `events` is left out. It is resolved and stored at creation:
+ * an endpoint made before `invoice.fs_rejected` existed kept the older default and keeps it.
+ */
+export const DEFAULT_EVENT_TYPES = ['invoice.delivered', 'invoice.rejected', 'invoice.fs_acknowledged', 'invoice.fs_rejected'] as const;
+
+export const MAX_SUBSCRIBED_EVENTS = 50;
+const EVENT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/** `events` as sent (a comma-separated string) to the stored list, or the problem with it. */
+export function resolveEventTypes(events: string | null): { ok: true; events: string[] } | { ok: false; problem: string } {
+  if (events === null) return { ok: true, events: [...DEFAULT_EVENT_TYPES] };
+  const names = events.split(',').map((name) => name.trim());
+  if (names.some((name) => name === '')) return { ok: false, problem: 'events is a comma-separated list of event types without empty entries' };
+  const bad = names.find((name) => !EVENT_NAME.test(name));
+  if (bad !== undefined) return { ok: false, problem: `${JSON.stringify(bad)} is not an event type (such as invoice.delivered)` };
+  const unique = [...new Set(names)];
+  if (unique.length > MAX_SUBSCRIBED_EVENTS) return { ok: false, problem: `at most ${MAX_SUBSCRIBED_EVENTS} event types` };
+  return { ok: true, events: unique };
+}
