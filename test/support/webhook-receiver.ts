@@ -35,6 +35,8 @@ export interface ReceiverOptions {
   nowUnix?: () => number;
   /** false keeps only the count (for a bench): arrivals stays empty */
   record?: boolean;
+  /** the loopback address to listen on: 127.0.0.1 (default) or ::1 */
+  host?: '127.0.0.1' | '::1';
 }
 
 /**
@@ -50,12 +52,14 @@ export class WebhookReceiver {
   private readonly nowUnix: () => number;
   private readonly record: boolean;
   private readonly server: http.Server;
+  private readonly host: string;
 
   private constructor(options: ReceiverOptions) {
     this.secret = options.secret;
     this.answer = options.answer ?? { status: 200 };
     this.nowUnix = options.nowUnix ?? (() => Math.floor(Date.now() / 1000));
     this.record = options.record ?? true;
+    this.host = options.host ?? '127.0.0.1';
     this.server = http.createServer((req, res) => this.handle(req, res));
   }
 
@@ -63,7 +67,7 @@ export class WebhookReceiver {
     const receiver = new WebhookReceiver(options);
     await new Promise<void>((resolve, reject) => {
       receiver.server.once('error', reject);
-      receiver.server.listen(0, '127.0.0.1', () => resolve());
+      receiver.server.listen(0, receiver.host, () => resolve());
     });
     receiver.port = (receiver.server.address() as AddressInfo).port;
     return receiver;
@@ -73,7 +77,7 @@ export class WebhookReceiver {
   port = 0;
 
   /** A URL to this receiver; `host` (a name, say) is what the URL says, not where it connects. */
-  url(path = '/hook', host = '127.0.0.1'): string {
+  url(path = '/hook', host = this.host.includes(':') ? `[${this.host}]` : this.host): string {
     return `http://${host}:${this.port}${path}`;
   }
 

@@ -125,6 +125,24 @@ describe('webhook sender', () => {
     expect(arrival?.url).to.equal('/pinned');
   });
 
+  it('connects to a pinned IPv6 address', async function () {
+    let six: WebhookReceiver;
+    try {
+      six = await WebhookReceiver.start({ host: '::1' });
+    } catch {
+      this.skip(); // no IPv6 loopback on this machine
+    }
+    try {
+      const result = await sendWebhook(request({ url: `http://hooks.example.test:${six.port}/six`, address: '::1', family: 6 }));
+      expect(result).to.include({ outcome: 'success' });
+      expect((await six.waitFor(1))[0]?.headers.host).to.equal(`hooks.example.test:${six.port}`);
+      expect(await sendWebhook(request({ url: six.url('/literal'), address: '::1', family: 6 }))).to.include({ outcome: 'success' });
+      expect((await six.waitFor(2))[1]?.headers.host).to.equal(`[::1]:${six.port}`);
+    } finally {
+      await six.close();
+    }
+  });
+
   it('keeps the Host header the caller cannot override', async () => {
     await sendWebhook(request({ headers: { Host: 'evil.example', 'Content-Length': '1' } }));
     const [arrival] = await receiver.waitFor(1);
