@@ -77,6 +77,7 @@ describe('webhook sender', () => {
   it('a 302 to the metadata address is a redirect, and is not followed', async () => {
     receiver.answer = (index) => (index === 0 ? { redirectTo: 'http://169.254.169.254/latest/meta-data/' } : { status: 200 });
     expect(await sendWebhook(request())).to.include({ outcome: 'redirect', http_status: 302 });
+    expect(receiver.count).to.equal(1);
     // the next request on the same connection is the second arrival: nothing went out in between
     expect(await sendWebhook(request({ url: receiver.url('/after') }))).to.include({ outcome: 'success' });
     const arrivals = await receiver.waitFor(2);
@@ -96,7 +97,7 @@ describe('webhook sender', () => {
     expect(result).to.include({ outcome: 'timeout', http_status: null });
     expect(result.duration_ms).to.be.at.least(195);
     expect(result.error).to.match(/200 ms/);
-    expect(receiver.count).to.equal(1);
+    expect(await receiver.waitFor(1)).to.have.length(1);
   });
 
   it('the timeout covers the body too: headers that came in time do not save a body that never ends', async () => {
