@@ -34,10 +34,24 @@ export type PeppolMessageSent = DomainEvent<
 /** The receiver's delivery status reported the message delivered (invoice.delivered). */
 export type PeppolDeliveryConfirmed = DomainEvent<'PeppolDeliveryConfirmed', { invoice_id: string; peppol_message_id: string; delivered_at: string }>;
 
-/** The Peppol leg gave up: a permanent refusal (unknown participant, invalid document) or the last attempt failed. */
+/**
+ * The Peppol leg gave up: a permanent refusal (unknown participant, invalid document) or the last
+ * attempt failed. `rejected_by_receiver` (true, or absent) marks a refusal the receiving Access
+ * Point returned (it could not read the document, does not serve the participant, or the
+ * receiver refused it: invoice.rejected), as against one decided on our side or a transport
+ * give-up; events written before it existed lack it.
+ */
 export type PeppolDeliveryFailed = DomainEvent<
   'PeppolDeliveryFailed',
-  { invoice_id: string; peppol_message_id: string; reason: string; findings: { rule: string; message: string }[]; attempts: number; failed_at: string }
+  {
+    invoice_id: string;
+    peppol_message_id: string;
+    reason: string;
+    findings: { rule: string; message: string }[];
+    attempts: number;
+    failed_at: string;
+    rejected_by_receiver?: true;
+  }
 >;
 
 /** The tax data document was accepted for processing by FS (sent_fs). */

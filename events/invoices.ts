@@ -50,6 +50,31 @@ export type InvoiceValidated = DomainEvent<
 
 export type InvoiceEvent = InvoiceCreated | InvoiceUpdated | InvoiceValidated;
 
+/**
+ * The validate route found an invoice issued here not valid. Nothing about the invoice changes
+ * (status, content and version stay), so it is recorded on a stream of its own,
+ * `invoice_validation-{invoice_id}`, never on the invoice's, whose revision is the If-Match
+ * version a client holds. invoice.validation_failed is published from it. `errors` keeps the
+ * first 50 fatal findings (business rules, then XSD, CEN/Peppol and Slovak), `error_count` all of
+ * them; a stage that could not run is null and fails the validation without a finding.
+ */
+export type InvoiceValidationFailed = DomainEvent<
+  'InvoiceValidationFailed',
+  {
+    invoice_id: string;
+    organisation_id: string;
+    company_id: string;
+    validated_by: string;
+    business_rules_valid: boolean;
+    xsd_valid: boolean | null;
+    peppol_valid: boolean | null;
+    slovak_valid: boolean | null;
+    error_count: number;
+    errors: { rule: string; message: string; location: string | null }[];
+    failed_at: string;
+  }
+>;
+
 /** An invoice number reserved from a series: `seq` is what the next reservation continues from. */
 export type InvoiceNumberReserved = DomainEvent<
   'InvoiceNumberReserved',
@@ -63,6 +88,7 @@ export type InvoiceNumberClaimed = DomainEvent<
 >;
 
 export const invoiceStream = (invoiceId: string) => `invoice-${invoiceId}`;
+export const invoiceValidationStream = (invoiceId: string) => `invoice_validation-${invoiceId}`;
 export const invoiceSeriesStream = (workspaceId: string, series: string, year: string) => `invoice_series-${workspaceId}-${series}-${year}`;
 export const invoiceNumberStream = (organisationId: string, taxYear: string, invoiceNumber: string) =>
   `invoice_number-${organisationId}-${taxYear}-${invoiceNumber}`;

@@ -28,7 +28,16 @@ export type DeliveryCommand =
       at: string;
     }
   | { type: 'ConfirmPeppolDelivery'; invoice_id: string; peppol_message_id: string; at: string }
-  | { type: 'RecordPeppolFailed'; invoice_id: string; peppol_message_id: string; reason: string; findings: { rule: string; message: string }[]; at: string }
+  | {
+      type: 'RecordPeppolFailed';
+      invoice_id: string;
+      peppol_message_id: string;
+      reason: string;
+      findings: { rule: string; message: string }[];
+      /** the receiving Access Point returned the refusal (invoice.rejected) */
+      rejected_by_receiver?: true;
+      at: string;
+    }
   | { type: 'RecordFsSubmitted'; invoice_id: string; fs_submission_id: string; tdd_uuid: string; reporter_role: 'C2' | 'C3'; at: string }
   | {
       type: 'RecordFsVerdict';
@@ -120,7 +129,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
           type: 'PeppolDeliveryFailed',
           data: {
             invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, reason: command.reason, findings: command.findings,
-            attempts: peppol.attempts, failed_at: command.at,
+            attempts: peppol.attempts, failed_at: command.at, ...(command.rejected_by_receiver ? { rejected_by_receiver: true as const } : {}),
           },
         },
       ];

@@ -2,12 +2,12 @@ import { invoiceFor, invoiceNotFound } from '../../commands/invoices/access.ts';
 import { invoiceDecider, type KnownInvoice } from '../../commands/invoices/decider.ts';
 import type { RuleFinding } from '../../commands/invoices/model.ts';
 import { checkInvoice } from '../../commands/invoices/rules.ts';
-import { validationPassed, type ValidationOutcome } from '../../commands/invoices/validation.ts';
+import { validationFailure, validationPassed, type ValidationOutcome } from '../../commands/invoices/validation.ts';
 import type { RequestScope } from '../../commands/shared/access.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { invoiceStream } from '../../events/invoices.ts';
+import { invoiceStream, invoiceValidationStream } from '../../events/invoices.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { foldRecorded } from '../handling/read-and-fold.ts';
 import type { Core } from '../core.ts';
 import type { ValidatorSource } from '../validation/index.ts';
@@ -65,9 +65,17 @@ export async function validateInvoice(
   const outcome: ValidationOutcome = {
     business_rules_valid: errors.length === 0, xsd_valid: report.xsd_valid, peppol_valid: report.peppol_valid, slovak_valid: report.slovak_valid,
   };
+  const at = deps.clock.now().toISOString();
+  const metadata = requestMetadata(request.actor, request.requestId);
   const { position, state } = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, {
-    type: 'RecordValidation', invoice_id: request.invoiceId, scope, validated_by: request.actor.id, outcome, at: deps.clock.now().toISOString(),
-  }, { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: invoice.version });
+    type: 'RecordValidation', invoice_id: request.invoiceId, scope, validated_by: request.actor.id, outcome, at,
+  }, { metadata, expectedVersion: invoice.version });
+  // a failure changes nothing on the invoice: it is recorded beside it, so the invoice's version stays
+  const failure = validationFailure(invoice.state, {
+    outcome, validated_by: request.actor.id, at,
+    errors: [...errors.map((f) => ({ rule: f.rule, message: f.message, location: f.field ?? null })), ...report.errors.map((f) => ({ rule: f.rule, message: f.message, location: f.location }))],
+  });
+  if (failure) await deps.store.append(invoiceValidationStream(request.invoiceId), toNewEvents(deps, [failure], metadata), 'any');
   const response = {
     valid: validationPassed(outcome),
     errors,

@@ -44,3 +44,18 @@ export class PeppolRefusedError extends Error {
     this.name = 'PeppolRefusedError';
   }
 }
+
+/**
+ * A permanent refusal the receiving Access Point returned (it cannot read the document, does not
+ * serve the participant, or the receiver refused it), as against one our side decided (no such
+ * participant): the invoice was rejected (invoice.rejected).
+ */
+export class PeppolRejectedError extends PeppolRefusedError {
+  constructor(
+    message: string,
+    readonly findings: { rule: string; message: string }[] = [],
+  ) {
+    super(message);
+    this.name = 'PeppolRejectedError';
+  }
+}

@@ -1,11 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol-network.ts';
+import { sandboxReceiverRejection } from './receiver-rules.ts';
 
 /**
  * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
  * peppol_id) is reachable, and a message to it is handed to our own receiving side at once, as a
- * receiving Access Point would take it. Anyone else is unknown. Nothing leaves the machine.
+ * receiving Access Point would take it. Anyone else is unknown. A document whose buyer reference is
+ * SANDBOX-REJECT is rejected by its receiver (receiver-rules.ts). Nothing leaves the machine.
  */
 export interface PeppolSandbox extends PeppolNetwork {
   /** fault injection for tests: while down, send and ready throw PeppolTransportError */
@@ -31,6 +33,8 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
       if (!receiver) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }
+      const rejection = sandboxReceiverRejection(message.envelope);
+      if (rejection) throw rejection;
       await receive(message);
       return { message_id: message.message_id, received_at: now().toISOString() };
     },

@@ -11,7 +11,8 @@ export interface AttemptPolicy {
   retryBaseMs: number;
 }
 
-export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; permanent: boolean; reason: string };
+/** A failure carries the last error (a permanent refusal may say more than its message: a receiver's findings). */
+export type AttemptOutcome<T> = { ok: true; value: T } | { ok: false; permanent: boolean; reason: string; error?: unknown };
 
 export async function withAttempts<T>(
   policy: AttemptPolicy,
@@ -27,12 +28,12 @@ export async function withAttempts<T>(
       return { ok: true, value: await attempt() };
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      if (classify(error) === 'permanent') return { ok: false, permanent: true, reason };
+      if (classify(error) === 'permanent') return { ok: false, permanent: true, reason, error };
       made++;
       const last = made >= policy.maxAttempts;
       const wait = policy.retryBaseMs * 5 ** (made - 1);
       await record.failed(reason, last ? null : new Date(record.now().getTime() + wait));
-      if (last) return { ok: false, permanent: false, reason };
+      if (last) return { ok: false, permanent: false, reason, error };
       await sleep(wait, undefined, { signal });
     }
   }

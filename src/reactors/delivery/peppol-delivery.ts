@@ -2,7 +2,7 @@ import type { InvoiceQueued } from '../../../events/delivery.ts';
 import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
 import type { RecordedEvent } from '../../eventstore/port.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identifiers.ts';
-import { PeppolRefusedError, type PeppolNetwork } from '../../network/peppol-network.ts';
+import { PeppolRefusedError, PeppolRejectedError, type PeppolNetwork } from '../../network/peppol-network.ts';
 import { wrapInSbdh } from '../../network/peppol/sbdh.ts';
 import type { Core } from '../../core.ts';
 import type { ValidatorSource } from '../../validation/index.ts';
@@ -19,7 +19,8 @@ const NAME = 'peppol-delivery';
  * The Peppol leg of a queued invoice: build the UBL, check it against every rule set we promise
  * (XSD, CEN, Peppol, Slovak; a document that fails is never sent), wrap it in an SBDH whose
  * instance identifier is the message id fixed at send, and push it to the network. Transport
- * failures are retried with backoff; a refusal (unknown participant) fails the leg at once.
+ * failures are retried with backoff; a refusal (unknown participant) fails the leg at once, and
+ * one the receiving Access Point returned is recorded as the receiver's rejection.
  * After a crash the reaction runs again: the same message id goes out again and the receiving
  * Access Point drops the duplicate, so nothing arrives twice.
  */
@@ -50,8 +51,11 @@ export function peppolDeliveryReactor(deps: Deps): Reactor {
         return;
       }
       if (peppol.status !== 'queued') return; // done
-      const fail = (reason: string, findings: { rule: string; message: string }[] = []) =>
-        on({ type: 'RecordPeppolFailed', invoice_id: invoice.invoice_id, peppol_message_id: queued.peppol_message_id, reason, findings, at: at() });
+      const fail = (reason: string, findings: { rule: string; message: string }[] = [], rejected = false) =>
+        on({
+          type: 'RecordPeppolFailed', invoice_id: invoice.invoice_id, peppol_message_id: queued.peppol_message_id, reason, findings, at: at(),
+          ...(rejected ? { rejected_by_receiver: true as const } : {}),
+        });
 
       const ubl = buildUbl(invoice.content, invoice.totals);
       const report = await (await deps.validator()).validate(ubl);
@@ -82,6 +86,8 @@ export function peppolDeliveryReactor(deps: Deps): Reactor {
           type: 'RecordPeppolSent', invoice_id: invoice.invoice_id, peppol_message_id: queued.peppol_message_id, sender_participant_id: sender,
           receiver_participant_id: receiver, document_type_id: documentTypeId, at: at(),
         });
+      } else if (outcome.permanent && outcome.error instanceof PeppolRejectedError) {
+        await fail(outcome.reason, outcome.error.findings, true); // the receiver's rejection (invoice.rejected)
       } else {
         await fail(outcome.permanent ? outcome.reason : `gave up after ${deps.policy.maxAttempts} attempts: ${outcome.reason}`);
       }
