@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/config.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
 import { createApp } from '../src/http/app.ts';
 import { openService, type Service } from '../src/service.ts';
@@ -20,11 +20,11 @@ export interface BenchService {
  * the rate limiter, which would refuse most of 16 clients' requests from one key (its cost is
  * what `bench auth` measures). RYW_MS sets the read-your-writes wait; BENCH_REACTORS=0 runs none.
  */
-export async function startBenchService(databaseUrl: string): Promise<BenchService> {
+export async function startBenchService(databaseUrl: string, configure: (config: Config) => Config = (c) => c): Promise<BenchService> {
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   const identity = { ...defaults.identity, rateLimit: false };
   const services = await openService(
-    { ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) },
+    configure({ ...defaults, identity, databaseUrl, readYourWritesTimeoutMs: Number(process.env.RYW_MS ?? 3000) }),
     { log: pino({ level: 'silent' }), runReactors: process.env.BENCH_REACTORS !== '0' },
   );
   const server = createServer(createApp(services).callback());

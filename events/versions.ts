@@ -5,7 +5,7 @@ import type { CustomerEvent } from './customers.ts';
 import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
-import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved } from './invoices.ts';
+import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
@@ -30,6 +30,7 @@ export type StoredEvent =
   | ApprovalEvent
   | InvoiceNumberReserved
   | InvoiceNumberClaimed
+  | InvoiceValidationFailed
   | OrganisationEvent
   | CompanyEvent
   | ApiKeyEvent
@@ -85,6 +86,7 @@ export const EVENT_VERSIONS = {
   InvoiceCreated: 1,
   InvoiceUpdated: 1,
   InvoiceValidated: 1,
+  InvoiceValidationFailed: 1,
   InvoiceNumberReserved: 1,
   InvoiceNumberClaimed: 1,
   OrganisationCreated: 1,

@@ -19,6 +19,21 @@ export interface Config {
   http: HttpServerConfig;
   delivery: DeliveryConfig;
   identity: IdentityConfig;
+  webhooks: WebhookConfig;
+}
+
+/** Webhook delivery (issue 17). */
+export interface WebhookConfig {
+  /** AES-256 key (base64, 32 bytes) sealing endpoint secrets; unset: generated once under DATA_DIR (embedded default only) */
+  secretKey: string | undefined;
+  /** multiplies every retry wait (5^n s): tests run the whole schedule in milliseconds */
+  backoffScale: number;
+  /** admit loopback targets (127.0.0.0/8, ::1), and only those, for local receivers; off by default */
+  allowLoopbackTargets: boolean;
+  /** per attempt, the whole exchange (spec: 10 s) */
+  timeoutMs: number;
+  /** attempts in flight per endpoint: a slow endpoint holds only its own */
+  concurrencyPerEndpoint: number;
 }
 
 /**
@@ -74,6 +89,13 @@ export interface DeliveryConfig {
   smlZone: string;
 }
 
+function scale(name: string, value: string | undefined): number {
+  if (value === undefined || value === '') return 1;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number, got ${value}`);
+  return n;
+}
+
 function integer(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -120,6 +142,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
       rateLimit: env.RATE_LIMIT !== 'off',
       rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
+    },
+    webhooks: {
+      secretKey: env.WEBHOOK_SECRET_KEY || undefined,
+      backoffScale: scale('WEBHOOK_BACKOFF_SCALE', env.WEBHOOK_BACKOFF_SCALE),
+      allowLoopbackTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
+      timeoutMs: positive('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+      concurrencyPerEndpoint: positive('WEBHOOK_CONCURRENCY_PER_ENDPOINT', env.WEBHOOK_CONCURRENCY_PER_ENDPOINT, 8),
     },
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),

@@ -45,6 +45,9 @@ import { ReactorRunner } from './reactors/runner.ts';
 import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts';
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
+import { webhooksModule } from './modules/webhooks/index.ts';
+import { webhookSecrets, type WebhookSecrets } from './webhooks/secret-box.ts';
+import type { Resolver } from './webhooks/transport/target-guard.ts';
 
 /**
  * The composition root: builds the core (databases, event store, read models, clock, ids, log,
@@ -65,6 +68,8 @@ export interface ServiceOptions {
   networks?: Networks;
   /** the embedded default's database, already being opened (main.ts starts it before loading the rest); closed with the service */
   embedded?: Promise<EmbeddedPostgres>;
+  /** DNS for the webhook SSRF guard (tests answer what they like); the system resolver by default */
+  resolve?: Resolver;
 }
 
 /** The running service, as entry points see it. */
@@ -86,6 +91,8 @@ export interface Service extends Core {
   usage: UsageCounts;
   network: PeppolNetwork;
   fs: FsAuthority;
+  /** the key sealing webhook secrets (main.ts loads it at start) */
+  webhookSecrets: WebhookSecrets;
   close(): Promise<void>;
 }
 
@@ -159,6 +166,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),
   };
 
+  const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });
+  if (config.webhooks.allowLoopbackTargets) log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may call loopback addresses (127.0.0.0/8, ::1); never in production');
+
   const modules: Module[] = [
     identityModule(shared),
     customersModule(core),
@@ -167,16 +177,21 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     creditNotesModule(shared),
     paymentsModule(invoicing),
     approvalsModule(invoicing),
+    webhooksModule({ ...core, secrets, resolve: options.resolve }),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);
-  await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []));
+  await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
   const runner = new ProjectionRunner(store, readModels, projectors, log);
   made.runner = runner;
   const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, { pollMs: 100 });
   const serving = options.runProjections !== false;
   if (serving) await runner.start();
-  if (serving && options.runReactors !== false) await reactors.start();
+  const workers = modules.flatMap((m) => m.workers ?? []);
+  if (serving && options.runReactors !== false) {
+    await reactors.start();
+    for (const worker of workers) worker.start();
+  }
   lastUsed.start();
   // one-shot CLI commands serve no requests: they need not hear revocations
   const revocationFeed = serving ? await startRevocationFeed({ url: database.url, readModels, revocations: auth.revocations, apiKeys, log }) : null;
@@ -184,6 +199,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   return {
     ...shared,
     projections: runner,
+    webhookSecrets: secrets,
     database: embedded ? 'pglite' : 'postgres',
     routes: modules.flatMap((m) => m.routes),
     reactors,
@@ -191,6 +207,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
       await lastUsed.stop();
       await revocationFeed?.close();
       await buckets.close();
+      await Promise.all(workers.map((w) => w.stop()));
       await reactors.stop();
       if (validator) await (await validator).close();
       await runner.stop();

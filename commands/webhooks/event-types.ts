@@ -1,23 +1,8 @@
-/**
- * The webhook event types a subscription may name, and the default list. A type that is accepted
- * but never emitted (the partner lifecycle ones) simply never fires: the spec accepts any such
- * subscription, so a well-formed name we do not know is stored too.
+/*
+ * What a subscription may name. Which types exist and what raises them is the catalogue's
+ * (src/webhooks/events/catalogue.ts); the spec accepts any subscription, so a well-formed name that
+ * is never emitted is stored too and simply never fires.
  */
-export const EMITTED_EVENT_TYPES = [
-  'invoice.delivered',
-  'invoice.received',
-  'invoice.rejected',
-  'invoice.fs_acknowledged',
-  'invoice.fs_rejected',
-  'invoice.created',
-  'invoice.validated',
-  'invoice.validation_failed',
-  'invoice.queued',
-  'test.ping',
-] as const;
-
-/** Partner lifecycle events: accepted as subscriptions, out of scope (never emitted here). */
-export const ACCEPTED_NOT_EMITTED_EVENT_TYPES = ['client.linked', 'client.activated', 'client.offboarding', 'client.purged', 'export.completed'] as const;
 
 /**
  * The list an endpoint gets when `events` is left out. It is resolved and stored at creation:

@@ -57,3 +57,9 @@ export async function hasReviewer(db: DataSource, organisationId: string): Promi
   const rows: { found: boolean }[] = await db.query(`SELECT EXISTS (SELECT 1 FROM users WHERE organisation_id = $1 AND role IN ('admin', 'approver')) AS found`, [organisationId]);
   return rows[0]?.found === true;
 }
+
+/** Whether the workspace is the organisation's (another organisation's is not found). */
+export async function workspaceExists(db: DataSource, organisationId: string, workspaceId: string): Promise<boolean> {
+  const rows: unknown[] = await db.query('SELECT 1 FROM workspaces WHERE id = $1 AND organisation_id = $2', [workspaceId, organisationId]);
+  return rows.length > 0;
+}

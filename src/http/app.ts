@@ -1,3 +1,4 @@
+import { openApiWebhooks } from '../webhooks/events/openapi.ts';
 import type Koa from 'koa';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -69,5 +70,6 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
       description: 'Issues, validates, delivers (Peppol BIS Billing 3.0) and files (FS) electronic invoices for Slovak businesses.',
     },
     validateResponses: options.validateResponses,
+    webhooks: openApiWebhooks(),
   });
 }

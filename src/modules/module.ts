@@ -1,4 +1,4 @@
-import type { EntitySchema } from 'typeorm';
+import type { EntitySchema, MigrationInterface } from 'typeorm';
 import type { Route } from '../http/route.ts';
 import type { Projector } from '../readmodel/projector.ts';
 import type { Reactor } from '../reactors/reactor.ts';
@@ -14,4 +14,13 @@ export interface Module {
   reactors: Reactor[];
   /** TypeORM entities its queries use (most read models query in SQL and need none) */
   entities?: EntitySchema[];
+  /** tables of its own that are not read models (a queue, a log): created with the read models' migrations */
+  migrations?: (new () => MigrationInterface)[];
+  /** long-running loops that are neither projectors nor reactors (the webhook delivery worker): started after the reactors, stopped before them */
+  workers?: Worker[];
+}
+
+export interface Worker {
+  start(): void;
+  stop(): Promise<void>;
 }

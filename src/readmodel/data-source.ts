@@ -43,8 +43,10 @@ export function readModelsSource(url: string, poolSize = 10): DataSource {
 }
 
 /** Opens the read models with the projectors' migrations and the entities their queries use, and runs the migrations. */
-export async function migrateReadModels(dataSource: DataSource, projectors: readonly Projector[], entities: readonly EntitySchema[]): Promise<void> {
-  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations)];
+export async function migrateReadModels(
+  dataSource: DataSource, projectors: readonly Projector[], entities: readonly EntitySchema[], own: readonly (new () => MigrationInterface)[] = [],
+): Promise<void> {
+  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations), ...own];
   dataSource.setOptions({ entities: [...entities], migrations });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });

@@ -35,6 +35,11 @@ describe('cross-organisation access (every route)', function () {
     const client = await as('POST', '/oauth2/clients', { name: 'their client' });
     expect(client.status).to.equal(201);
     foreign.client_id = client.body.client_id;
+    const hook = await as('POST', '/connect/webhooks', { url: 'http://127.0.0.1:9/hook' });
+    expect(hook.status).to.equal(201);
+    foreign.webhook_id = hook.body.id;
+    const [company] = await svc.services.readModels.query('SELECT workspace_id FROM companies WHERE id = $1', [other.company_id]) as { workspace_id: string }[];
+    foreign.workspace_id = company!.workspace_id;
   });
   after(async () => svc?.close());
 
@@ -50,6 +55,7 @@ describe('cross-organisation access (every route)', function () {
     createCreditNote: { reason: 'full_reversal' },
     rejectInvoice: { reason: 'not ours' },
     reversePayment: { reason: 'a mistake' },
+    createWorkspaceWebhook: { url: 'http://127.0.0.1:9/hook' },
   };
 
   /** Query parameters a route requires. */

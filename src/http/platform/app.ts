@@ -40,6 +40,8 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   info: OpenApiInfo;
   /** shared schemas with an `$id` that route schemas reach through `Type.Ref` */
   schemas?: TSchema[];
+  /** the OpenAPI `webhooks` section: requests the service sends, not routes it serves */
+  webhooks?: Record<string, unknown>;
   /** check every handler result against its route's declared responses (tests, development) */
   validateResponses?: boolean;
 }
@@ -87,7 +89,7 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
   }
 
-  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [] }));
+  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
   router.get(OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
   router.get(DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title)));
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));

@@ -19,6 +19,7 @@ export interface OpenApiDocument {
   servers: { url: string }[];
   tags: { name: string }[];
   paths: Record<string, Record<string, Json>>;
+  webhooks?: Record<string, unknown>;
   components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
@@ -102,6 +103,8 @@ export interface OpenApiOptions {
   info: OpenApiInfo;
   /** schemas with an `$id` that routes reach through `Type.Ref`; listed as components */
   schemas?: readonly TSchema[];
+  /** the `webhooks` section (OpenAPI 3.1): what the service POSTs to subscribers */
+  webhooks?: Record<string, unknown>;
 }
 
 /** The OpenAPI 3.1 document, built from the same routes and schemas that validate requests. */
@@ -120,6 +123,7 @@ export function buildOpenApi(routes: readonly Route[], opts: OpenApiOptions): Op
     servers: [{ url: opts.prefix }],
     tags: [...tags].sort().map((name) => ({ name })),
     paths,
+    ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
     components: {
       schemas: components.schemas,
       responses: STANDARD_RESPONSES,

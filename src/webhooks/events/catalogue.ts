@@ -1,3 +1,5 @@
+import { DEFAULT_EVENT_TYPES } from '../../../commands/webhooks/event-types.ts';
+
 /**
  * Which webhook events exist, in which envelope, and which domain events raise them. The spec's
  * Events table, made checkable: envelopes.ts builds each from its sources, schemas/webhook-events.ts
@@ -67,7 +69,7 @@ export const PARTNER_LIFECYCLE_EVENT_TYPES = ['client.linked', 'client.activated
 export const WEBHOOK_EVENT_TYPES: readonly string[] = [...EMITTED_WEBHOOK_EVENT_TYPES, ...PARTNER_LIFECYCLE_EVENT_TYPES];
 
 /** An endpoint's events when its create names none (the spec's default). */
-export const DEFAULT_WEBHOOK_EVENTS = ['invoice.delivered', 'invoice.rejected', 'invoice.fs_acknowledged', 'invoice.fs_rejected'] as const;
+export const DEFAULT_WEBHOOK_EVENTS = DEFAULT_EVENT_TYPES;
 
 /** The domain event types the fan-out reactor must handle. */
 export const WEBHOOK_SOURCE_EVENT_TYPES: readonly string[] = [...new Set(Object.values(WEBHOOK_CATALOGUE).flatMap((e): readonly string[] => e.sources))];

@@ -1,0 +1,24 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class WebhookEndpoints1764400000000 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    // secrets only sealed (src/webhooks/secret-box.ts): the delivery worker opens them to sign
+    await q.query(`CREATE TABLE webhook_endpoints (
+      id uuid PRIMARY KEY,
+      organisation_id uuid NOT NULL,
+      workspace_id uuid,
+      url text NOT NULL,
+      events text[] NOT NULL,
+      description text,
+      is_active boolean NOT NULL,
+      created_at timestamptz NOT NULL,
+      deactivated_at timestamptz,
+      secret_ciphertext text NOT NULL,
+      previous_secret_ciphertext text,
+      previous_valid_until timestamptz)`);
+    await q.query('CREATE INDEX webhook_endpoints_organisation ON webhook_endpoints (organisation_id, created_at)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE webhook_endpoints');
+  }
+}

@@ -1,0 +1,38 @@
+import type { DataSource } from 'typeorm';
+
+/** The read model's name, which read-your-writes waits for. */
+export const WEBHOOK_ENDPOINTS = 'webhook-endpoints';
+
+export interface WebhookEndpointRow {
+  id: string;
+  organisation_id: string;
+  workspace_id: string | null;
+  url: string;
+  events: string[];
+  description: string | null;
+  is_active: boolean;
+  created_at: Date;
+  deactivated_at: Date | null;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_valid_until: Date | null;
+}
+
+const COLUMNS = 'id, organisation_id, workspace_id, url, events, description, is_active, created_at, deactivated_at, secret_ciphertext, previous_secret_ciphertext, previous_valid_until';
+
+/** The organisation's endpoints (a workspace's only, when given), oldest first, deactivated ones included. */
+export async function listWebhookEndpoints(db: DataSource, organisationId: string, workspaceId: string | null = null): Promise<WebhookEndpointRow[]> {
+  return workspaceId === null
+    ? db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 ORDER BY created_at, id`, [organisationId])
+    : db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 AND workspace_id = $2 ORDER BY created_at, id`, [organisationId, workspaceId]);
+}
+
+export async function getWebhookEndpoint(db: DataSource, organisationId: string, endpointId: string): Promise<WebhookEndpointRow | null> {
+  const rows: WebhookEndpointRow[] = await db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND organisation_id = $2`, [endpointId, organisationId]);
+  return rows[0] ?? null;
+}
+
+/** The delivery worker's view: endpoints by id, whatever their organisation. */
+export async function webhookEndpointsById(db: DataSource, ids: readonly string[]): Promise<WebhookEndpointRow[]> {
+  return db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = ANY($1::uuid[])`, [ids]);
+}

@@ -1,0 +1,43 @@
+import type { Logger } from 'pino';
+import { webhookEndpoints } from '../../../projections/webhook-endpoints/projector.ts';
+import type { Core } from '../../core.ts';
+import { webhookRoutes } from '../../http/webhooks.ts';
+import { WebhookDeliveryWorker } from '../../webhooks/delivery-worker.ts';
+import { webhookFanOutReactor } from '../../webhooks/fan-out.ts';
+import { WebhookQueue1764400000100 } from '../../webhooks/queue/migration.ts';
+import { webhookQueue } from '../../webhooks/queue/store.ts';
+import type { WebhookSecrets } from '../../webhooks/secret-box.ts';
+import { sendWebhook } from '../../webhooks/transport/sender.ts';
+import { checkTarget, systemResolver, type Resolver } from '../../webhooks/transport/target-guard.ts';
+import type { Module } from '../module.ts';
+
+export type WebhooksDeps = Pick<Core, 'config' | 'store' | 'ids' | 'clock' | 'readModels' | 'projections'> & {
+  log: Logger;
+  secrets: WebhookSecrets;
+  /** DNS for the SSRF guard: the system's, or a test's stub */
+  resolve?: Resolver;
+};
+
+/**
+ * Webhooks (issue 17): endpoint management, the fan-out from domain events to a durable delivery
+ * queue, and the worker that delivers it, signed, retried and guarded against SSRF.
+ */
+export function webhooksModule(deps: WebhooksDeps): Module {
+  const { webhooks } = deps.config;
+  const queue = webhookQueue(deps.readModels);
+  const guard = (url: string) => checkTarget(url, { allowLoopback: webhooks.allowLoopbackTargets, resolve: deps.resolve ?? systemResolver });
+  const worker = new WebhookDeliveryWorker({
+    db: deps.readModels, queue, clock: deps.clock, log: deps.log, secrets: deps.secrets, config: webhooks, checkTarget: guard, send: sendWebhook,
+  });
+  const checkAtCreate = async (url: string) => {
+    const verdict = await guard(url);
+    return verdict.ok ? { allowed: true as const } : { allowed: false as const, reason: verdict.reason };
+  };
+  return {
+    routes: webhookRoutes({ ...deps, queue, checkTarget: checkAtCreate }),
+    projectors: [webhookEndpoints],
+    reactors: [webhookFanOutReactor({ store: deps.store, clock: deps.clock, queue, queued: (ids) => worker.queued(ids) })],
+    migrations: [WebhookQueue1764400000100],
+    workers: [worker],
+  };
+}

@@ -1,0 +1,41 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/**
+ * The webhook delivery queue and its attempt log. Not a read model (nothing rebuilds them from
+ * events): operational state of the delivery worker, like a reactor's checkpoint. One queue row per
+ * (endpoint, event) keeps the envelope bytes, the attempts made and when the next is due, so
+ * pending retries survive a restart; a lease marks rows an attempt is under way for.
+ */
+export class WebhookQueue1764400000100 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE TABLE webhook_deliveries (
+      endpoint_id uuid NOT NULL,
+      event_id text NOT NULL,
+      organisation_id uuid NOT NULL,
+      event_type text NOT NULL,
+      body text NOT NULL,
+      occurred_at timestamptz NOT NULL,
+      enqueued_at timestamptz NOT NULL,
+      attempts integer NOT NULL DEFAULT 0,
+      status varchar(10) NOT NULL,
+      next_attempt_at timestamptz NOT NULL,
+      lease_until timestamptz,
+      PRIMARY KEY (endpoint_id, event_id))`);
+    await q.query(`CREATE INDEX webhook_deliveries_due ON webhook_deliveries (endpoint_id, next_attempt_at) WHERE status = 'pending'`);
+    await q.query(`CREATE TABLE webhook_attempts (
+      delivery_id uuid PRIMARY KEY,
+      endpoint_id uuid NOT NULL,
+      event_id text NOT NULL,
+      event_type text NOT NULL,
+      attempt integer NOT NULL,
+      attempted_at timestamptz NOT NULL,
+      duration_ms integer NOT NULL,
+      http_status integer,
+      outcome varchar(12) NOT NULL,
+      next_retry_at timestamptz)`);
+    await q.query('CREATE INDEX webhook_attempts_endpoint ON webhook_attempts (endpoint_id, attempted_at DESC)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE webhook_attempts, webhook_deliveries');
+  }
+}

@@ -1,0 +1,124 @@
+import type { DataSource } from 'typeorm';
+
+/** What an attempt came to (the deliveries route shows it per attempt). */
+export type AttemptOutcome = 'success' | 'non_2xx' | 'timeout' | 'connection' | 'redirect' | 'blocked';
+/** pending: an attempt is due (now or at next_attempt_at); the others are final. */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'blocked' | 'cancelled';
+
+export interface QueuedDelivery {
+  endpoint_id: string;
+  event_id: string;
+  organisation_id: string;
+  event_type: string;
+  body: string;
+  occurred_at: string;
+}
+
+export interface ClaimedDelivery extends QueuedDelivery {
+  /** attempts already made */
+  attempts: number;
+}
+
+export interface AttemptRecord {
+  delivery_id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: string;
+  duration_ms: number;
+  http_status: number | null;
+  outcome: AttemptOutcome;
+  next_retry_at: string | null;
+  /** what the queue row becomes */
+  status: DeliveryStatus;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  event_id: string;
+  event_type: string;
+  attempt: number;
+  attempted_at: Date;
+  duration_ms: number;
+  http_status: number | null;
+  outcome: AttemptOutcome;
+  next_retry_at: Date | null;
+}
+
+/** The queue's statements, each one round trip whatever the number of rows. */
+export function webhookQueue(db: DataSource) {
+  return {
+    /** Queues deliveries; one already queued (a fan-out repeated after a crash) stays as it is. */
+    async enqueue(rows: readonly QueuedDelivery[], now: string): Promise<void> {
+      if (rows.length === 0) return;
+      await db.query(
+        `INSERT INTO webhook_deliveries (endpoint_id, event_id, organisation_id, event_type, body, occurred_at, enqueued_at, status, next_attempt_at)
+         SELECT endpoint_id, event_id, organisation_id, event_type, body, occurred_at, $2, 'pending', $2
+         FROM jsonb_to_recordset($1::jsonb) AS r(endpoint_id uuid, event_id text, organisation_id uuid, event_type text, body text, occurred_at timestamptz)
+         ON CONFLICT (endpoint_id, event_id) DO NOTHING`,
+        [JSON.stringify(rows), now],
+      );
+    },
+
+    /** Endpoints with an attempt due now, and the earliest time one falls due later. */
+    async due(now: string): Promise<{ endpoints: string[]; next: Date | null }> {
+      const rows: { endpoint_id: string | null; next: Date | null }[] = await db.query(
+        `SELECT endpoint_id, NULL::timestamptz AS next FROM webhook_deliveries
+           WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) GROUP BY endpoint_id
+         UNION ALL
+         SELECT NULL, min(least(next_attempt_at, coalesce(lease_until, next_attempt_at))) FROM webhook_deliveries
+           WHERE status = 'pending' AND (next_attempt_at > $1 OR lease_until > $1)`,
+        [now],
+      );
+      return { endpoints: rows.flatMap((r) => (r.endpoint_id ? [r.endpoint_id] : [])), next: rows.find((r) => r.endpoint_id === null)?.next ?? null };
+    },
+
+    /** Takes up to `limit` due deliveries of one endpoint for an attempt, leased until `leaseUntil` (another worker skips them). */
+    async claim(endpointId: string, limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
+      const result: unknown[] = await db.query(
+        `UPDATE webhook_deliveries d SET lease_until = $4
+         FROM (SELECT endpoint_id, event_id FROM webhook_deliveries
+               WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until <= $3)
+               ORDER BY next_attempt_at, enqueued_at LIMIT $2 FOR UPDATE SKIP LOCKED) c
+         WHERE d.endpoint_id = c.endpoint_id AND d.event_id = c.event_id
+         RETURNING d.endpoint_id, d.event_id, d.organisation_id, d.event_type, d.body, d.occurred_at, d.attempts`,
+        [endpointId, limit, now, leaseUntil],
+      );
+      // TypeORM answers an UPDATE … RETURNING on Postgres as [rows, affected]
+      const rows = (Array.isArray(result[0]) ? result[0] : result) as (Omit<ClaimedDelivery, 'occurred_at'> & { occurred_at: Date })[];
+      return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));
+    },
+
+    /** Logs attempts and moves their deliveries on (retry time, or a final status), releasing the lease. */
+    async record(attempts: readonly AttemptRecord[]): Promise<void> {
+      if (attempts.length === 0) return;
+      await db.query(
+        `WITH r AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(delivery_id uuid, endpoint_id uuid, event_id text, event_type text, attempt integer,
+                     attempted_at timestamptz, duration_ms integer, http_status integer, outcome text, next_retry_at timestamptz, status text)),
+              logged AS (INSERT INTO webhook_attempts (delivery_id, endpoint_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at)
+                         SELECT delivery_id, endpoint_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at FROM r
+                         ON CONFLICT DO NOTHING)
+         UPDATE webhook_deliveries d SET attempts = r.attempt, status = r.status, next_attempt_at = coalesce(r.next_retry_at, d.next_attempt_at), lease_until = NULL
+         FROM r WHERE d.endpoint_id = r.endpoint_id AND d.event_id = r.event_id`,
+        [JSON.stringify(attempts)],
+      );
+    },
+
+    /** Deliveries to an endpoint that was deactivated: never attempted. */
+    async cancel(endpointId: string, eventIds: readonly string[]): Promise<void> {
+      await db.query(`UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL WHERE endpoint_id = $1 AND event_id = ANY($2::text[])`, [endpointId, eventIds]);
+    },
+
+    /** The last attempts at an endpoint, newest first (the deliveries route). */
+    async attempts(endpointId: string, limit = 50): Promise<AttemptRow[]> {
+      return db.query(
+        `SELECT delivery_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at
+         FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempted_at DESC, attempt DESC LIMIT $2`,
+        [endpointId, limit],
+      );
+    },
+  };
+}
+
+export type WebhookQueue = ReturnType<typeof webhookQueue>;
