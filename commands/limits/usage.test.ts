@@ -36,6 +36,24 @@ describe('monthly invoice usage', () => {
 
   it('counts an invoice once: a retried send decides nothing', () => given(history(3)).when(count('i2', 'Solo Free')).thenNothingHappened());
 
+  it('knows what each state counted when states one after another and an older one are decided on (the kept index)', () => {
+    const states = [usageDecider.initialState];
+    for (let i = 1; i <= 5; i++) {
+      const state = states[states.length - 1]!;
+      const events = usageDecider.decide(count(`i${i}`, 'Solo Free'), state);
+      states.push(events.reduce(usageDecider.evolve, state));
+    }
+    // the newest state, then an older one whose index was handed on, then a branch off the older one
+    expect(usageDecider.decide(count('i5', 'Solo Free'), states[5]!)).to.deep.equal([]);
+    expect(usageDecider.decide(count('i5', 'Solo Free'), states[3]!)).to.have.length(1);
+    expect(usageDecider.decide(count('i3', 'Solo Free'), states[3]!)).to.deep.equal([]);
+    const branch = usageDecider.evolve(states[3]!, counted('x', 4));
+    expect(usageDecider.decide(count('x', 'Solo Free'), branch)).to.deep.equal([]);
+    expect(usageDecider.decide(count('x', 'Solo Free'), states[5]!)).to.have.length(1);
+    expect(usageDecider.decide(count('i4', 'Solo Free'), branch)).to.have.length(1);
+    expect(usageDecider.decide(count('i4', 'Solo Free'), states[5]!)).to.deep.equal([]);
+  });
+
   it('does not refuse a retried send of an already counted invoice at the quota', () =>
     given(history(10)).when(count('i10', 'Solo Free')).thenNothingHappened());
 

@@ -27,8 +27,29 @@ type Counted = { invoice_id: string; rest: Counted } | null;
 export type UsageState = { count: number; counted: Counted };
 
 function isCounted(list: Counted, invoiceId: string): boolean {
-  for (let node = list; node; node = node.rest) if (node.invoice_id === invoiceId) return true;
-  return false;
+  return list !== null && indexOf(list).has(invoiceId);
+}
+
+// The ids of a list, as a Set kept beside it (never in the state, which stays immutable). evolve
+// only prepends, so a list's Set is handed on to the list one count longer and given the new id:
+// deciding on a month's newest state costs a lookup, not a walk of every invoice counted in it.
+// A list whose Set was handed on (an older state asked again) builds its own once.
+const indexes = new WeakMap<NonNullable<Counted>, Set<string>>();
+
+function indexOf(list: NonNullable<Counted>): Set<string> {
+  const kept = indexes.get(list);
+  if (kept) return kept;
+  const handed = list.rest && indexes.get(list.rest);
+  let index: Set<string>;
+  if (list.rest && handed) {
+    indexes.delete(list.rest);
+    index = handed.add(list.invoice_id);
+  } else {
+    index = new Set();
+    for (let node: Counted = list; node; node = node.rest) index.add(node.invoice_id);
+  }
+  indexes.set(list, index);
+  return index;
 }
 
 export const usageDecider: Decider<CountInvoice, InvoiceCounted, UsageState> = {
@@ -65,7 +86,19 @@ export const usageDecider: Decider<CountInvoice, InvoiceCounted, UsageState> = {
 
 /** The billing month ('YYYY-MM') of an instant, in Slovak time: a send at 00:30 on the 1st counts in the new month. */
 export function usageMonth(at: string | Date, timeZone = 'Europe/Bratislava'): string {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' }).formatToParts(new Date(at));
+  const parts = monthFormat(timeZone).formatToParts(new Date(at));
   const part = (type: string) => parts.find((p) => p.type === type)?.value ?? '';
   return `${part('year')}-${part('month')}`;
+}
+
+// a DateTimeFormat is costly to make (a send counts one per request): one per time zone, reused
+const monthFormats = new Map<string, Intl.DateTimeFormat>();
+
+function monthFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = monthFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit' });
+    monthFormats.set(timeZone, format);
+  }
+  return format;
 }

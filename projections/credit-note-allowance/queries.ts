@@ -66,14 +66,3 @@ export async function allowanceDegraded(db: DataSource, organisationId: string, 
   );
   return rows[0]?.degraded === true;
 }
-
-/** An invoice's credit notes (oldest first) and what it asked to be paid (its payable amount), or null when the register lacks it. */
-export async function creditNotesOf(db: DataSource, invoiceId: string): Promise<{ payable: string; credit_notes: CreditNoteEntry[] } | null> {
-  const rows: { payable: string; credit_notes: CreditNoteEntry[] | null }[] = await db.query(
-    `SELECT i.document->'totals'->>'amount_due' AS payable, c.credit_notes
-     FROM invoices i LEFT JOIN invoice_credit_notes c ON c.invoice_id = i.id WHERE i.id = $1`,
-    [invoiceId],
-  );
-  const row = rows[0];
-  return row ? { payable: row.payable, credit_notes: row.credit_notes ?? [] } : null;
-}

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { DataSource } from 'typeorm';
+import type { CreditNoteEntry } from '../../commands/invoices/state.ts';
 import type { Payment } from '../../commands/payments/decider.ts';
 import type { RequestScope } from '../../commands/shared/access.ts';
 
@@ -55,6 +56,40 @@ export async function paymentTotals(db: DataSource, documentIds: readonly string
   );
   for (const row of rows) totals.set(row.document_id, { paid: new Decimal(row.paid).toFixed(2), refunded: new Decimal(row.refunded).toFixed(2) });
   return totals;
+}
+
+/** What an invoice's settlement is computed from: its payable amount, its credit notes (oldest first), and the payment totals of it and of each of them. */
+export interface InvoiceSettlementFacts {
+  payable: string;
+  credit_notes: CreditNoteEntry[];
+  totals: Map<string, PaymentTotals>;
+}
+
+/**
+ * The facts of an invoice's settlement in one statement (a read per settled answer is one round
+ * trip, not two): the register's payable amount, the credit-note read model's list, and the
+ * payments and refunds on the invoice and on every credit note in that list. Null when the
+ * register lacks the invoice. The same sums as paymentTotals.
+ */
+export async function invoiceSettlementFacts(db: DataSource, invoiceId: string): Promise<InvoiceSettlementFacts | null> {
+  const rows: { payable: string; credit_notes: CreditNoteEntry[] | null; payments: { document_id: string; paid: string; refunded: string }[] | null }[] = await db.query(
+    `SELECT i.document->'totals'->>'amount_due' AS payable, c.credit_notes,
+       (SELECT json_agg(json_build_object('document_id', t.document_id, 'paid', t.paid, 'refunded', t.refunded)) FROM (
+          SELECT p.document_id, (COALESCE(SUM(p.amount) FILTER (WHERE p.kind = 'payment'), 0))::text AS paid,
+            (COALESCE(SUM(p.amount) FILTER (WHERE p.kind = 'refund'), 0))::text AS refunded
+          FROM payments p
+          WHERE p.document_id = ANY(i.id || ARRAY(SELECT (e->>'credit_note_id')::uuid FROM jsonb_array_elements(c.credit_notes) AS e))
+            AND p.status = 'recorded'
+          GROUP BY p.document_id) t) AS payments
+     FROM invoices i LEFT JOIN invoice_credit_notes c ON c.invoice_id = i.id WHERE i.id = $1`,
+    [invoiceId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  const credit_notes = row.credit_notes ?? [];
+  const totals = new Map<string, PaymentTotals>([invoiceId, ...credit_notes.map((c) => c.credit_note_id)].map((id) => [id, { paid: '0.00', refunded: '0.00' }]));
+  for (const p of row.payments ?? []) totals.set(p.document_id, { paid: new Decimal(p.paid).toFixed(2), refunded: new Decimal(p.refunded).toFixed(2) });
+  return { payable: row.payable, credit_notes, totals };
 }
 
 /**

@@ -3,9 +3,8 @@ import { Dec, formatMoney, sum } from '../../commands/invoices/money.ts';
 import { settleCreditNotes, settleInvoice, settleStandaloneCreditNote, type CreditNoteSettlement, type InvoiceFacts, type PaymentStatus } from '../../commands/payments/settlement.ts';
 import { isIssued } from '../../commands/payments/payable.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
-import { creditNotesOf } from '../../projections/credit-note-allowance/queries.ts';
 import type { InvoiceDetailRow } from '../../projections/invoices/rows.ts';
-import { paymentTotals } from '../../projections/payments/queries.ts';
+import { invoiceSettlementFacts, paymentTotals } from '../../projections/payments/queries.ts';
 import type { Core } from '../core.ts';
 
 /** A credit note of an invoice as the invoice's read lists it. */
@@ -46,9 +45,9 @@ export function freshSettlement(row: Pick<InvoiceDetailRow, 'document' | 'status
 }
 
 /**
- * Reads what the settlement formula needs for one document: its invoice's credit notes (the
- * credit-note read model) and the payments and refunds on the invoice and each of them (the
- * payments read model). An invoice is owed from its payable amount.
+ * Reads what the settlement formula needs for one document, in one statement: its invoice's
+ * credit notes (the credit-note read model) and the payments and refunds on the invoice and each
+ * of them (the payments read model). An invoice is owed from its payable amount.
  */
 export function settlementReader(deps: Pick<Core, 'readModels'>): SettlementReader {
   return async (row) => {
@@ -59,9 +58,9 @@ export function settlementReader(deps: Pick<Core, 'readModels'>): SettlementRead
       const settlement = settleStandaloneCreditNote({ gross: row.document.totals.total_gross, issued: isIssued(row.status as InvoiceStatus), refunded });
       return { credited_amount: '0.00', amount_due: settlement.amount_due, payment_status: null, credit_notes: [], settlement };
     }
-    const credits = await creditNotesOf(deps.readModels, invoiceId);
+    const credits = await invoiceSettlementFacts(deps.readModels, invoiceId);
     if (!credits) return freshSettlement(row);
-    const totals = await paymentTotals(deps.readModels, [invoiceId, ...credits.credit_notes.map((c) => c.credit_note_id)]);
+    const { totals } = credits;
     const facts: InvoiceFacts = {
       invoice_id: invoiceId, total_gross: credits.payable, paid: totals.get(invoiceId)?.paid ?? '0.00',
       credit_notes: credits.credit_notes.map((c) => ({

@@ -6,9 +6,32 @@ import type { Ids } from '../ports/ids.ts';
 import type { Core } from '../core.ts';
 import { GroupCommit } from './group-commit.ts';
 
-/** An organisation's month is one stream that every send of the organisation counts on: group-committed. */
-export type UsageCounts = GroupCommit<CountInvoice, InvoiceCounted, UsageState>;
-export const usageCounts = (deps: { store: EventStore; ids: Ids }): UsageCounts => new GroupCommit(deps, usageDecider);
+/** Organisations whose plan is kept; beyond it the longest kept is forgotten (and read again when next needed). */
+const MAX_PLANS = 10_000;
+
+/**
+ * An organisation's month is one stream that every send of the organisation counts on:
+ * group-committed. It also keeps each organisation's plan once read: a plan is given when the
+ * organisation is created (OrganisationCreated; no event changes it, and the register inserts it
+ * once), so a plan read once stays true and a send does not read it again. Should plans ever
+ * change, this must follow the change.
+ */
+export class UsageCounts extends GroupCommit<CountInvoice, InvoiceCounted, UsageState> {
+  private readonly plans = new Map<string, string>();
+
+  /** The organisation's plan; 'unknown' (not kept) while the register does not show the organisation yet. */
+  async planOf(readModels: Core['readModels'], organisationId: string): Promise<string> {
+    const kept = this.plans.get(organisationId);
+    if (kept !== undefined) return kept;
+    const plan = await findOrganisationPlan(readModels, organisationId);
+    if (plan === null) return 'unknown';
+    this.plans.set(organisationId, plan);
+    if (this.plans.size > MAX_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+    return plan;
+  }
+}
+
+export const usageCounts = (deps: { store: EventStore; ids: Ids }): UsageCounts => new UsageCounts(deps, usageDecider);
 
 type Deps = Pick<Core, 'clock' | 'readModels'> & { usage: UsageCounts };
 
@@ -23,7 +46,7 @@ export async function countInvoice(
   request: { organisationId: string; invoiceId: string; source: UsageSource },
   metadata: EventMetadata,
 ): Promise<void> {
-  const plan = (await findOrganisationPlan(deps.readModels, request.organisationId)) ?? 'unknown';
+  const plan = await deps.usage.planOf(deps.readModels, request.organisationId);
   const at = deps.clock.now();
   const month = usageMonth(at);
   await deps.usage.submit(usageStream(request.organisationId, month), {

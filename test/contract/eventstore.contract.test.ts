@@ -243,6 +243,20 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(read[0]?.metadata).to.deep.equal(events[0]?.metadata);
   });
 
+  it('reads all events for callers asking at once with different onlyDataOf: each has the data of its own types', async () => {
+    const a = streamId('data-of-at-once');
+    const after = await mark(store);
+    const events = [newEvent('Wanted', { n: 1 }), newEvent('Other', { n: 2 }), newEvent('Third', { n: 3 })];
+    await store.append(a, events, 'no_stream');
+    await readAllOf(store, after, [a], 3);
+    const reads = await Promise.all([store.readAll(after, 100, ['Wanted']), store.readAll(after, 100, ['Other']), store.readAll(after, 100)]);
+    const ours = reads.map((read) => read.filter((e) => e.streamId === a));
+    for (const read of ours) expect(read.map((e) => e.id)).to.deep.equal(events.map((e) => e.id));
+    expect(ours[0]?.[0]?.data).to.deep.equal({ n: 1 });
+    expect(ours[1]?.[1]?.data).to.deep.equal({ n: 2 });
+    expect(ours[2]?.map((e) => e.data)).to.deep.equal([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
   it('emits on appended$ and appendedTypes$ every append made through it', async () => {
     const types: (readonly string[])[] = [];
     const typed = store.appendedTypes$.subscribe((a) => types.push(a.types));

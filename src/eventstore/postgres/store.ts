@@ -16,6 +16,7 @@ import {
   type RecordedEvent,
 } from '../port.ts';
 import { NewStreamsBatch } from './new-streams-batch.ts';
+import { ReadAllBatch } from './read-all-batch.ts';
 import { appendStatement, newStreamsStatement, streamWritesStatement, type AppendedRow, type NewStreamRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
 import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
@@ -80,6 +81,7 @@ export class PostgresEventStore implements EventStore {
   private readonly closing = new Subject<void>();
   private readonly loops = new Set<Promise<void>>();
   private readonly newStreams = new NewStreamsBatch((streams) => this.startStreams(streams));
+  private readonly pages = new ReadAllBatch((after, limit, onlyDataOf) => this.readPage(after, limit, onlyDataOf));
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
   private readonly ownsPool: boolean;
@@ -197,8 +199,14 @@ export class PostgresEventStore implements EventStore {
     return rows.map(toRecordedEvent);
   }
 
+  /** Calls for the same page in one turn of the event loop share one statement (ReadAllBatch). */
   async readAll(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]> {
     if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAll: limit ${limit} is not a positive integer`);
+    decodePosition(after); // a bad position fails its own call, not the page it would share
+    return this.pages.submit(after, limit, onlyDataOf);
+  }
+
+  private async readPage(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]> {
     const { transactionId, globalPosition } = decodePosition(after);
     const statement = onlyDataOf
       ? this.statement('eventstore_read_all_data_of', READ_ALL_DATA_OF, [transactionId, globalPosition, limit, onlyDataOf])
