@@ -32,6 +32,8 @@ const IDLE_POLL_MS = 1_000;
 /** Results are written together: one statement per flush, not per attempt. */
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 200;
+/** How long a lane trusts the endpoint row it read (a deactivation or rotation applies within it). */
+const ENDPOINT_FRESH_MS = 500;
 
 /**
  * Delivers queued webhook events. Each endpoint has its own lane with at most
@@ -45,6 +47,10 @@ const FLUSH_SIZE = 200;
 export class WebhookDeliveryWorker {
   private running = false;
   private readonly lanes = new Map<string, Promise<void>>();
+  /** endpoints with deliveries queued while their lane was open: the lane claims once more before it ends */
+  private readonly requeued = new Set<string>();
+  /** opened secrets by their sealed form: opening (AES-GCM) once per secret, not per attempt */
+  private readonly opened = new Map<string, string>();
   private wake: (() => void) | null = null;
   private loop: Promise<void> | null = null;
   private pending: AttemptRecord[] = [];
@@ -78,7 +84,10 @@ export class WebhookDeliveryWorker {
   /** New deliveries were queued for these endpoints: look now rather than at the next poll. */
   queued(endpointIds: readonly string[]): void {
     if (!this.running) return;
-    for (const id of endpointIds) this.openLane(id);
+    for (const id of endpointIds) {
+      if (this.lanes.has(id)) this.requeued.add(id);
+      else this.openLane(id);
+    }
   }
 
   private async schedule(): Promise<void> {
@@ -111,32 +120,48 @@ export class WebhookDeliveryWorker {
     this.lanes.set(endpointId, lane);
   }
 
-  /** One endpoint's lane: claims due deliveries while there is room, until none is due. */
+  /**
+   * One endpoint's lane: at most `concurrencyPerEndpoint` attempts in flight, and at most two
+   * rounds claimed (so the last claimed waits no longer than two timeouts, well inside its lease).
+   * It claims again whenever a round's room is free, and ends when nothing is due.
+   */
   private async runLane(endpointId: string): Promise<void> {
     const { queue, clock, config } = this.deps;
     const limit = config.concurrencyPerEndpoint;
     const inFlight = new Set<Promise<void>>();
+    const waiting: ClaimedDelivery[] = [];
+    let endpoint: WebhookEndpointRow | undefined;
+    let readAt = 0;
     while (this.running) {
-      if (inFlight.size <= limit / 2) {
+      if (waiting.length + inFlight.size <= limit) {
+        this.requeued.delete(endpointId);
         const now = clock.now();
-        const claimed = await queue.claim(endpointId, limit - inFlight.size, now.toISOString(), new Date(now.getTime() + config.timeoutMs + LEASE_MARGIN_MS).toISOString());
+        const claimed = await queue.claim(endpointId, 2 * limit - waiting.length - inFlight.size, now.toISOString(), new Date(now.getTime() + config.timeoutMs + LEASE_MARGIN_MS).toISOString());
         if (claimed.length > 0) {
-          // read once per refill: a deactivation or a rotation applies from the next claim on
-          const [endpoint] = await webhookEndpointsById(this.deps.db, [endpointId]);
+          // a deactivation or a rotation applies within ENDPOINT_FRESH_MS
+          if (!endpoint || Date.now() - readAt > ENDPOINT_FRESH_MS) {
+            [endpoint] = await webhookEndpointsById(this.deps.db, [endpointId]);
+            readAt = Date.now();
+          }
           if (!endpoint || !endpoint.is_active) {
             this.agents.destroy(endpointId);
-            await queue.cancel(endpointId, claimed.map((c) => c.event_id));
+            await queue.cancel(endpointId, [...waiting, ...claimed].map((c) => c.event_id));
+            waiting.length = 0;
             continue;
           }
-          for (const delivery of claimed) {
-            const attempt: Promise<void> = this.attempt(endpoint, delivery).finally(() => inFlight.delete(attempt));
-            inFlight.add(attempt);
-          }
-          continue;
+          waiting.push(...claimed);
+        } else if (inFlight.size === 0 && waiting.length === 0) {
+          if (this.requeued.has(endpointId)) continue; // queued while this lane was about to end
+          return;
         }
-        if (inFlight.size === 0) return;
       }
-      await Promise.race(inFlight);
+      while (endpoint && inFlight.size < limit) {
+        const next = waiting.shift();
+        if (!next) break;
+        const attempt: Promise<void> = this.attempt(endpoint, next).finally(() => inFlight.delete(attempt));
+        inFlight.add(attempt);
+      }
+      if (inFlight.size > 0) await Promise.race(inFlight);
     }
     await Promise.all(inFlight);
   }
@@ -174,9 +199,9 @@ export class WebhookDeliveryWorker {
   }
 
   private headers(box: SecretBox, endpoint: WebhookEndpointRow, delivery: ClaimedDelivery, deliveryId: string, at: Date): Record<string, string> {
-    const secret = box.open(endpoint.secret_ciphertext);
+    const secret = this.open(box, endpoint.secret_ciphertext);
     const overlap = endpoint.previous_secret_ciphertext !== null && endpoint.previous_valid_until !== null && new Date(endpoint.previous_valid_until) > at;
-    const previous = overlap && endpoint.previous_secret_ciphertext ? box.open(endpoint.previous_secret_ciphertext) : undefined;
+    const previous = overlap && endpoint.previous_secret_ciphertext ? this.open(box, endpoint.previous_secret_ciphertext) : undefined;
     return {
       'content-type': 'application/json',
       'user-agent': 'svc-webhooks/1',
@@ -186,6 +211,16 @@ export class WebhookDeliveryWorker {
       'x-webhook-delivery': deliveryId,
       'x-webhook-event-id': delivery.event_id,
     };
+  }
+
+  private open(box: SecretBox, sealed: string): string {
+    let secret = this.opened.get(sealed);
+    if (secret === undefined) {
+      if (this.opened.size >= 10_000) this.opened.clear();
+      secret = box.open(sealed);
+      this.opened.set(sealed, secret);
+    }
+    return secret;
   }
 
   private record(attempt: AttemptRecord): void {
