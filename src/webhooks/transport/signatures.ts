@@ -2,7 +2,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The two webhook signatures, both sides: the sender signs, the consumer (our test receiver, and
- * the snippet in docs/webhook-consumers.md) verifies. Bodies are signed as sent: UTF-8 bytes.
+ * the snippet in the README's webhook guide) verifies. Bodies are signed as sent: UTF-8 bytes.
  */
 export type RawBody = string | Uint8Array;
 

@@ -9,7 +9,7 @@ import { legacySignature, svcSignature } from '../../../src/webhooks/transport/s
 import { eventually } from '../../support/poll.ts';
 
 /** The guide's code, run as a consumer would run it: the doc cannot drift from what we send. */
-const GUIDE = new URL('../../../docs/webhook-consumers.md', import.meta.url);
+const GUIDE = new URL('../../../README.md', import.meta.url);
 
 async function snippets(): Promise<{ js: string[]; text: string }> {
   const text = await readFile(GUIDE, 'utf8');

@@ -6,7 +6,7 @@ import {
   verifySvcSignature,
 } from '../../../src/webhooks/transport/signatures.ts';
 
-/** The published test vectors (docs/webhook-consumers.md); checked against `openssl dgst -sha256 -hmac`. */
+/** The published test vectors (the README's webhook guide); checked against `openssl dgst -sha256 -hmac`. */
 const VECTOR = {
   secret: 'whsec_8xK2mQ7vN4pR1tY6wZ3bC9dF5gH0jL2s',
   previousSecret: 'whsec_Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz1Xc',
