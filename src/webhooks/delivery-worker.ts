@@ -32,6 +32,8 @@ const IDLE_POLL_MS = 1_000;
 /** Results are written together: one statement per flush, not per attempt. */
 const FLUSH_MS = 10;
 const FLUSH_SIZE = 200;
+/** How often finished deliveries and old attempts are forgotten. */
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 /** How long a lane trusts the endpoint row it read (a deactivation or rotation applies within it). */
 const ENDPOINT_FRESH_MS = 500;
 
@@ -91,10 +93,16 @@ export class WebhookDeliveryWorker {
   }
 
   private async schedule(): Promise<void> {
+    let prunedAt = 0;
     while (this.running) {
       let wait = IDLE_POLL_MS;
       try {
         const now = this.deps.clock.now();
+        if (Date.now() - prunedAt >= PRUNE_EVERY_MS) {
+          prunedAt = Date.now();
+          const pruned = await this.deps.queue.prune(now);
+          if (pruned.deliveries + pruned.attempts > 0) this.deps.log.info(pruned, 'forgot finished webhook deliveries and old attempts');
+        }
         const due = await this.deps.queue.due(now.toISOString());
         for (const id of due.endpoints) this.openLane(id);
         if (due.next) wait = Math.max(5, Math.min(IDLE_POLL_MS, due.next.getTime() - now.getTime()));

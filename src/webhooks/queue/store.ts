@@ -110,6 +110,21 @@ export function webhookQueue(db: DataSource) {
       await db.query(`UPDATE webhook_deliveries SET status = 'cancelled', lease_until = NULL WHERE endpoint_id = $1 AND event_id = ANY($2::text[])`, [endpointId, eventIds]);
     },
 
+    /**
+     * Forgets what is over: deliveries in a final state queued more than `keepDeliveriesDays` ago,
+     * and attempts older than `keepAttemptsDays` (the deliveries route shows the last 50 anyway).
+     * Pending deliveries are never removed.
+     */
+    async prune(now: Date, keep = { deliveriesDays: 7, attemptsDays: 30 }): Promise<{ deliveries: number; attempts: number }> {
+      const day = 86_400_000;
+      const deliveries: unknown[] = await db.query(
+        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND enqueued_at < $1 RETURNING 1`, [new Date(now.getTime() - keep.deliveriesDays * day).toISOString()]);
+      const attempts: unknown[] = await db.query(
+        'DELETE FROM webhook_attempts WHERE attempted_at < $1 RETURNING 1', [new Date(now.getTime() - keep.attemptsDays * day).toISOString()]);
+      const count = (result: unknown[]) => (Array.isArray(result[0]) ? (result[0] as unknown[]).length : result.length);
+      return { deliveries: count(deliveries), attempts: count(attempts) };
+    },
+
     /** The last attempts at an endpoint, newest first (the deliveries route). */
     async attempts(endpointId: string, limit = 50): Promise<AttemptRow[]> {
       return db.query(

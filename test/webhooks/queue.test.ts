@@ -1,0 +1,36 @@
+import { expect } from 'chai';
+import { webhookQueue, type AttemptRecord } from '../../src/webhooks/queue/store.ts';
+import { startTestService, type TestService } from '../support/service.ts';
+
+/** The delivery queue's statements against the real schema (PGlite, or Postgres with DATABASE_URL). */
+describe('webhook delivery queue', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ runReactors: false });
+  });
+  after(async () => svc?.close());
+
+  const endpoint = 'a0000000-0000-4000-8000-000000000001';
+  const row = (eventId: string) => ({ endpoint_id: endpoint, event_id: eventId, organisation_id: 'b0000000-0000-4000-8000-000000000001', event_type: 'test.ping', body: '{}', occurred_at: '2026-01-01T00:00:00.000Z' });
+  const attempt = (eventId: string, status: AttemptRecord['status'], at: string): AttemptRecord => ({
+    delivery_id: crypto.randomUUID(), endpoint_id: endpoint, event_id: eventId, event_type: 'test.ping', attempt: 1, attempted_at: at, duration_ms: 3,
+    http_status: status === 'delivered' ? 200 : 500, outcome: status === 'delivered' ? 'success' : 'non_2xx', next_retry_at: status === 'pending' ? at : null, status,
+  });
+
+  it('queues once per endpoint and event, leases what it claims, and forgets only what is final and old', async () => {
+    const queue = webhookQueue(svc.services.readModels);
+    await queue.enqueue([row('old-done'), row('old-pending'), row('new-done')], '2026-01-01T00:00:00.000Z');
+    await queue.enqueue([row('old-done')], '2026-01-02T00:00:00.000Z'); // a repeated fan-out: kept once
+    const claimed = await queue.claim(endpoint, 10, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:31.000Z');
+    expect(claimed.map((c) => c.event_id).sort()).to.deep.equal(['new-done', 'old-done', 'old-pending']);
+    expect(await queue.claim(endpoint, 10, '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:32.000Z')).to.deep.equal([]); // leased
+    await queue.record([attempt('old-done', 'delivered', '2026-01-01T00:00:01.000Z'), attempt('old-pending', 'pending', '2026-03-01T00:00:00.000Z'), attempt('new-done', 'delivered', '2026-01-01T00:00:01.000Z')]);
+    await svc.services.readModels.query(`UPDATE webhook_deliveries SET enqueued_at = '2026-03-01T00:00:00Z' WHERE event_id = 'new-done'`);
+    const pruned = await queue.prune(new Date('2026-03-05T00:00:00.000Z'));
+    expect(pruned).to.deep.equal({ deliveries: 1, attempts: 2 });
+    const left: { event_id: string }[] = await svc.services.readModels.query('SELECT event_id FROM webhook_deliveries ORDER BY event_id');
+    expect(left.map((r) => r.event_id)).to.deep.equal(['new-done', 'old-pending']);
+    expect((await queue.attempts(endpoint)).map((a) => a.event_id)).to.deep.equal(['old-pending']);
+  });
+});
