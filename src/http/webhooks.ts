@@ -121,7 +121,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
           return { status: 200, body: { ...fromState(changed.endpoint), secret: changed.secret ?? '' } };
         },
       }), { secretFields: ['secret'] }),
-      defineRoute({
+      // a repeat under the same Idempotency-Key answers the first ping; one resumed after a crash may ping twice, which is harmless
+      idempotent(deps, defineRoute({
         method: 'POST', path: `${base}/{webhook_id}/test`, operationId: op('testWebhook'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
         summary: 'Fire a synthetic test.ping at this endpoint',
         description: 'Through the same pipeline as every event: signed, retried on failure by the same schedule, and recorded in deliveries. Whatever the endpoint subscribes to.',
@@ -131,7 +132,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
           const fired = await requestTestPing(deps, { actor, requestId, endpointId: p.webhook_id });
           return { status: 202, body: { webhook_id: p.webhook_id, event_id: testPingEventId(fired.pingId), event: 'test.ping' as const } };
         },
-      }),
+      })),
       defineRoute({
         method: 'GET', path: `${base}/{webhook_id}/deliveries`, operationId: op('listWebhookDeliveries'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
         summary: 'The last 50 delivery attempts, newest first (one row per attempt)',
