@@ -110,16 +110,14 @@ describe('invoice register: batches written set-based make the same rows as even
   };
 
   it('random mixed sequences in random batches', async () => {
-    const seen = { runs: 0, events: 0, statementsBefore: 0, statementsAfter: 0 };
+    const seen = { statementsBefore: 0, statementsAfter: 0 };
     await fc.assert(
-      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 16 }), { minLength: 1, maxLength: 5 }), async (steps, sizes) => {
+      fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }), async (steps, sizes) => {
         const events = recorded(steps);
         const [before, after] = await rowsOf(events, sizes);
         expect(after.rows).to.deep.equal(before.rows);
-        Object.assign(seen, {
-          runs: seen.runs + 1, events: seen.events + events.length,
-          statementsBefore: seen.statementsBefore + before.statements, statementsAfter: seen.statementsAfter + after.statements,
-        });
+        seen.statementsBefore += before.statements;
+        seen.statementsAfter += after.statements;
       }),
       { numRuns: RUNS },
     );
