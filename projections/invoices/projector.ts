@@ -4,7 +4,7 @@ import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
 import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
-import { eventData, runsOfType, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
@@ -13,11 +13,21 @@ import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
 
-/** New invoices in one statement, rows read from `jsonb_to_recordset(source)`: a run costs a statement, not one per invoice. */
-const insertInvoices = (source: string) =>
-  `INSERT INTO invoices (id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
-     currency_code, supplier_name, buyer_name, buyer_vat_id, customer_id, total_net, total_vat, total_gross, search, created_by,
-     created_at, updated_at, version, document, source, peppol_message_id, fs_submission_id, delivery)
+const COLUMNS = `id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
+  currency_code, supplier_name, buyer_name, buyer_vat_id, customer_id, total_net, total_vat, total_gross, search, created_by,
+  created_at, updated_at, version, document, source, peppol_message_id, fs_submission_id, delivery`;
+
+/**
+ * A batch's new rows and the moves of the invoices it credits, in ONE statement, read from
+ * `jsonb_to_recordset(source)` (`Written` rows: new rows, and credit rows marked `credit`). New
+ * rows are inserted (a row already there stays as it is). A credit row proposes the invoice's own
+ * row (read by its key) under the marker source 'credit', which always conflicts, and the conflict
+ * moves only version, updated_at and a void's status; no new row carries that marker, so a new
+ * row's conflict changes nothing, as DO NOTHING would. One statement, one snapshot: the ids in it
+ * are distinct and none is both new and credited (`windows` sees to it).
+ */
+const writeRows = (source: string) =>
+  `INSERT INTO invoices (${COLUMNS})
    SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
      r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
      r.created_by, r.created_at, COALESCE(r.updated_at, r.created_at), r.version, r.document, r.source, r.peppol_message_id, r.fs_submission_id, r.delivery
@@ -25,8 +35,20 @@ const insertInvoices = (source: string) =>
      invoice_type text, status text, issue_date date, due_date date, currency_code text, supplier_name text, buyer_name text,
      buyer_vat_id text, customer_id uuid, total_net numeric, total_vat numeric, total_gross numeric, search text, created_by text,
      created_at timestamptz, updated_at timestamptz, version int, document jsonb, source text, peppol_message_id text,
-     fs_submission_id text, delivery jsonb)
-   ON CONFLICT (id) DO NOTHING`;
+     fs_submission_id text, delivery jsonb, credit boolean)
+   WHERE r.credit IS NULL
+   UNION ALL
+   SELECT i.id, i.organisation_id, i.company_id, i.workspace_id, i.invoice_number, i.invoice_type,
+     CASE WHEN c.voided THEN 'voided' ELSE i.status END, i.issue_date, i.due_date, i.currency_code, i.supplier_name, i.buyer_name,
+     i.buyer_vat_id, i.customer_id, i.total_net, i.total_vat, i.total_gross, i.search, i.created_by, i.created_at, c.updated_at,
+     c.version, i.document, 'credit', i.peppol_message_id, i.fs_submission_id, i.delivery
+   FROM jsonb_to_recordset(${source}) AS c(id uuid, version int, updated_at timestamptz, voided boolean, credit boolean)
+   -- by its key, one row each: a plain join with a row set of unknown size may let the planner scan the table
+   CROSS JOIN LATERAL (SELECT * FROM invoices WHERE invoices.id = c.id OFFSET 0) AS i
+   WHERE c.credit
+   ON CONFLICT (id) DO UPDATE SET version = GREATEST(invoices.version, EXCLUDED.version), updated_at = EXCLUDED.updated_at,
+     status = CASE WHEN EXCLUDED.status = 'voided' THEN 'voided' ELSE invoices.status END
+   WHERE EXCLUDED.source = 'credit'`;
 
 const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'InvoiceReceived' || type === 'CreditNoteCreated';
 
@@ -60,20 +82,71 @@ export const invoiceRegister: Projector = {
 
   async apply(events, tx) {
     const { rows, rest } = withDeliveryFolded(events);
-    for (const run of runsOfType(rest, (type) => (CREDIT_NOTE_EVENT_TYPES.includes(type) ? 'credit' : type))) {
-      if (isNewInvoice(run.type)) {
-        await tx.query(insertInvoices('$1::jsonb'), [JSON.stringify(run.events.map((e) => rows.get(e) ?? toNewRow(e)))]);
-      } else if (run.type === 'credit') {
-        await applyCredits(run.events, tx);
-      } else {
-        for (const event of run.events) await applyOne(event, tx);
-      }
+    for (const step of steps(rest, rows)) {
+      if ('rows' in step) await tx.query(writeRows('$1::jsonb'), [JSON.stringify(step.rows)]);
+      else await applyOne(step.event, tx);
     }
   },
 
-  // the common batch while following: only creates (and receipts), no edits
-  newRows: (events) => (events.every((e) => isNewInvoice(e.type)) ? { rows: events.map(toNewRow), insert: insertInvoices } : null),
+  // the common batches while following: creates (and receipts) with their first delivery steps,
+  // and the credit notes' moves of the invoices they credit (a credit note writes both at once)
+  newRows: (events) => {
+    const { rows, rest } = withDeliveryFolded(events);
+    const [only, ...more] = steps(rest, rows);
+    return only && 'rows' in only && more.length === 0 ? { rows: only.rows, insert: writeRows } : null;
+  },
 };
+
+/** What credit notes record on an invoice they credit, a run of them at once: the version moves to the last of its events, a void also sets the status. */
+interface CreditRow { id: string; version: number; updated_at: string; voided: boolean; credit: true }
+
+/** One statement's rows (writeRows), or one event applied alone. */
+type Step = { rows: (NewRow | CreditRow)[] } | { event: RecordedEvent };
+
+/**
+ * The batch as statements, keeping each row's own order (rows are independent of each other):
+ * new rows and credit moves gather in one window, written with one statement, until an event
+ * touches a row already in it in a way the statement cannot keep in order (a second new row of
+ * the same id, a credit to a row new in it, or any other change): then the window is written
+ * first. Any other change of a row not in the window is applied at once, ahead of it. So a batch
+ * of credit notes (each a new row and its invoice's moves) costs one statement, not two per note.
+ */
+function steps(events: readonly RecordedEvent[], folded: ReadonlyMap<RecordedEvent, NewRow>): Step[] {
+  const out: Step[] = [];
+  let window = new Map<string, NewRow | CreditRow>();
+  const flush = () => {
+    if (window.size > 0) out.push({ rows: [...window.values()] });
+    window = new Map();
+  };
+  for (const event of events) {
+    if (isNewInvoice(event.type)) {
+      const row = folded.get(event) ?? toNewRow(event);
+      if (window.has(row.id)) flush();
+      window.set(row.id, row);
+      continue;
+    }
+    const id = (event.data as { invoice_id: string }).invoice_id;
+    const seen = window.get(id);
+    if (!CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
+      if (seen) flush();
+      out.push({ event });
+    } else if (seen && !('credit' in seen)) {
+      flush();
+      window.set(id, creditRow(undefined, event));
+    } else {
+      window.set(id, creditRow(seen, event));
+    }
+  }
+  flush();
+  return out;
+}
+
+function creditRow(seen: CreditRow | undefined, event: RecordedEvent): CreditRow {
+  return {
+    id: (event.data as { invoice_id: string }).invoice_id, version: Math.max(seen?.version ?? -1, event.revision),
+    updated_at: event.recordedAt.toISOString(), voided: (seen?.voided ?? false) || event.type === 'InvoiceVoided', credit: true,
+  };
+}
 
 /**
  * A document and its first delivery steps often arrive in one batch (a credit note is created
@@ -119,27 +192,6 @@ function toNewRow(event: RecordedEvent): NewRow {
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
     document: { content: d.content, totals: d.totals, warnings: [] }, source: 'peppol', peppol_message_id: d.peppol_message_id, delivery,
   });
-}
-
-/**
- * What credit notes record on the invoices they credit, a run of them at once: each invoice's
- * version moves to the last of its events (a void also sets its status). One statement per
- * invoice in the run, not per event: a credit note writes two or three of these at once.
- */
-async function applyCredits(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
-  const byInvoice = new Map<string, { id: string; version: number; at: Date; voided: boolean }>();
-  for (const event of events) {
-    const id = (event.data as { invoice_id: string }).invoice_id;
-    const seen = byInvoice.get(id);
-    byInvoice.set(id, { id, version: Math.max(seen?.version ?? -1, event.revision), at: event.recordedAt, voided: (seen?.voided ?? false) || event.type === 'InvoiceVoided' });
-  }
-  // one statement per invoice, by its key: a join with a row set lets the planner scan the table
-  for (const u of byInvoice.values()) {
-    await tx.query(
-      `UPDATE invoices SET version = GREATEST(version, $2), updated_at = $3${u.voided ? ", status = 'voided'" : ''} WHERE id = $1`,
-      [u.id, u.version, u.at],
-    );
-  }
 }
 
 /** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */
