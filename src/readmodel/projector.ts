@@ -14,9 +14,10 @@ export interface Projector {
   migrations: readonly (new () => MigrationInterface)[];
   apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
   /**
-   * The batch as new rows only, or null when it changes more than that. A batch of new rows is
-   * written in ONE statement together with the checkpoint move, instead of `apply` in a
-   * transaction: one round trip instead of four, on the path every create waits for.
+   * The batch as one set-based write (new rows, and for the register also changes it folds into
+   * the same INSERT … ON CONFLICT), or null when it needs more than that. Such a batch is written
+   * in ONE statement together with the checkpoint move, instead of `apply` in a transaction: one
+   * round trip instead of four, on the path every create waits for.
    */
   newRows?(events: readonly RecordedEvent[]): NewRows | null;
 }
