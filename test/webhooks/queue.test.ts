@@ -25,6 +25,10 @@ describe('webhook delivery queue', function () {
     const claimed = await queue.claim(endpoint, 10, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:31.000Z');
     expect(claimed.map((c) => c.event_id).sort()).to.deep.equal(['new-done', 'old-done', 'old-pending']);
     expect(await queue.claim(endpoint, 10, '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:32.000Z')).to.deep.equal([]); // leased
+    // rows under way are not due, and the worker next looks when their lease ends (not at their past due time: no busy loop)
+    const due = await queue.due('2026-01-01T00:00:02.000Z');
+    expect(due.endpoints).to.deep.equal([]);
+    expect(due.next?.toISOString()).to.equal('2026-01-01T00:00:31.000Z');
     await queue.record([attempt('old-done', 'delivered', '2026-01-01T00:00:01.000Z'), attempt('old-pending', 'pending', '2026-03-01T00:00:00.000Z'), attempt('new-done', 'delivered', '2026-01-01T00:00:01.000Z')]);
     await svc.services.readModels.query(`UPDATE webhook_deliveries SET enqueued_at = '2026-03-01T00:00:00Z' WHERE event_id = 'new-done'`);
     const pruned = await queue.prune(new Date('2026-03-05T00:00:00.000Z'));

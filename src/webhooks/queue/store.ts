@@ -61,13 +61,16 @@ export function webhookQueue(db: DataSource) {
       );
     },
 
-    /** Endpoints with an attempt due now, and the earliest time one falls due later. */
+    /**
+     * Endpoints with an attempt due now, and the earliest time another falls due: a retry's time,
+     * or for a row under way the end of its lease (whichever is later), never a time already past.
+     */
     async due(now: string): Promise<{ endpoints: string[]; next: Date | null }> {
       const rows: { endpoint_id: string | null; next: Date | null }[] = await db.query(
         `SELECT endpoint_id, NULL::timestamptz AS next FROM webhook_deliveries
            WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) GROUP BY endpoint_id
          UNION ALL
-         SELECT NULL, min(least(next_attempt_at, coalesce(lease_until, next_attempt_at))) FROM webhook_deliveries
+         SELECT NULL, min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) FROM webhook_deliveries
            WHERE status = 'pending' AND (next_attempt_at > $1 OR lease_until > $1)`,
         [now],
       );
