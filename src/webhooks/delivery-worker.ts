@@ -103,7 +103,7 @@ export class WebhookDeliveryWorker {
           const pruned = await this.deps.queue.prune(now);
           if (pruned.deliveries + pruned.attempts > 0) this.deps.log.info(pruned, 'forgot finished webhook deliveries and old attempts');
         }
-        const due = await this.deps.queue.due(now.toISOString());
+        const due = await this.deps.queue.due(now.toISOString(), [...this.lanes.keys()]);
         for (const id of due.endpoints) this.openLane(id);
         if (due.next) wait = Math.max(5, Math.min(IDLE_POLL_MS, due.next.getTime() - now.getTime()));
       } catch (error) {
@@ -151,7 +151,13 @@ export class WebhookDeliveryWorker {
             [endpoint] = await webhookEndpointsById(this.deps.db, [endpointId]);
             readAt = Date.now();
           }
-          if (!endpoint || !endpoint.is_active) {
+          if (!endpoint) {
+            // queued from the write side before the endpoint's row was projected: try again shortly, never drop
+            await queue.release(endpointId, [...waiting, ...claimed].map((c) => c.event_id), new Date(clock.now().getTime() + ENDPOINT_FRESH_MS).toISOString());
+            await Promise.all(inFlight);
+            return;
+          }
+          if (!endpoint.is_active) {
             this.agents.destroy(endpointId);
             await queue.cancel(endpointId, [...waiting, ...claimed].map((c) => c.event_id));
             waiting.length = 0;

@@ -20,16 +20,20 @@ describe('webhook delivery queue', function () {
 
   it('queues once per endpoint and event, leases what it claims, and forgets only what is final and old', async () => {
     const queue = webhookQueue(svc.services.readModels);
+    await svc.services.readModels.query(
+      `INSERT INTO webhook_endpoints (id, organisation_id, url, events, is_active, created_at, secret_ciphertext) VALUES ($1, $2, 'https://x.test/', '{test.ping}', true, now(), 'v1.x')`,
+      [endpoint, 'b0000000-0000-4000-8000-000000000001']);
     await queue.enqueue([row('old-done'), row('old-pending'), row('new-done')], '2026-01-01T00:00:00.000Z');
     await queue.enqueue([row('old-done')], '2026-01-02T00:00:00.000Z'); // a repeated fan-out: kept once
     const claimed = await queue.claim(endpoint, 10, '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:31.000Z');
     expect(claimed.map((c) => c.event_id).sort()).to.deep.equal(['new-done', 'old-done', 'old-pending']);
     expect(await queue.claim(endpoint, 10, '2026-01-01T00:00:02.000Z', '2026-01-01T00:00:32.000Z')).to.deep.equal([]); // leased
-    // rows under way are not due, and the worker next looks when their lease ends (not at their past due time: no busy loop)
-    const due = await queue.due('2026-01-01T00:00:02.000Z');
-    expect(due.endpoints).to.deep.equal([]);
-    expect(due.next?.toISOString()).to.equal('2026-01-01T00:00:31.000Z');
+    // rows under way are not due; the next look is at the next retry still to come (none yet: the poll)
+    expect(await queue.due('2026-01-01T00:00:02.000Z')).to.deep.equal({ endpoints: [], next: null });
     await queue.record([attempt('old-done', 'delivered', '2026-01-01T00:00:01.000Z'), attempt('old-pending', 'pending', '2026-03-01T00:00:00.000Z'), attempt('new-done', 'delivered', '2026-01-01T00:00:01.000Z')]);
+    expect(await queue.due('2026-02-01T00:00:00.000Z')).to.deep.equal({ endpoints: [], next: new Date('2026-03-01T00:00:00.000Z') });
+    expect(await queue.due('2026-03-01T00:00:00.000Z')).to.deep.equal({ endpoints: [endpoint], next: null });
+    expect(await queue.due('2026-03-01T00:00:00.000Z', [endpoint])).to.deep.equal({ endpoints: [], next: null }); // its lane is open
     await svc.services.readModels.query(`UPDATE webhook_deliveries SET enqueued_at = '2026-03-01T00:00:00Z' WHERE event_id = 'new-done'`);
     const pruned = await queue.prune(new Date('2026-03-05T00:00:00.000Z'));
     expect(pruned).to.deep.equal({ deliveries: 1, attempts: 2 });

@@ -39,3 +39,13 @@ export class WebhookQueue1764400000100 implements MigrationInterface {
     await q.query('DROP TABLE webhook_attempts, webhook_deliveries');
   }
 }
+
+/** The earliest retry still to come, as an index probe (the scheduler asks every second). */
+export class WebhookQueueNextAttempt1764400000200 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`CREATE INDEX webhook_deliveries_next ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX webhook_deliveries_next');
+  }
+}

@@ -62,19 +62,21 @@ export function webhookQueue(db: DataSource) {
     },
 
     /**
-     * Endpoints with an attempt due now, and the earliest time another falls due: a retry's time,
-     * or for a row under way the end of its lease (whichever is later), never a time already past.
+     * Endpoints, other than `busy` ones (whose lanes are open and claim for themselves), with an
+     * attempt due now, and the earliest retry time still to come. Both are index probes, not scans
+     * of the queue: a backlog of a hundred thousand rows costs the scheduler nothing.
      */
-    async due(now: string): Promise<{ endpoints: string[]; next: Date | null }> {
-      const rows: { endpoint_id: string | null; next: Date | null }[] = await db.query(
-        `SELECT endpoint_id, NULL::timestamptz AS next FROM webhook_deliveries
-           WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) GROUP BY endpoint_id
-         UNION ALL
-         SELECT NULL, min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) FROM webhook_deliveries
-           WHERE status = 'pending' AND (next_attempt_at > $1 OR lease_until > $1)`,
-        [now],
+    async due(now: string, busy: readonly string[] = []): Promise<{ endpoints: string[]; next: Date | null }> {
+      const endpoints: { endpoint_id: string }[] = await db.query(
+        `SELECT e.id AS endpoint_id FROM webhook_endpoints e
+         WHERE NOT (e.id = ANY($2::uuid[])) AND EXISTS (
+           SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $1
+             AND (d.lease_until IS NULL OR d.lease_until <= $1))`,
+        [now, busy],
       );
-      return { endpoints: rows.flatMap((r) => (r.endpoint_id ? [r.endpoint_id] : [])), next: rows.find((r) => r.endpoint_id === null)?.next ?? null };
+      const next: { next: Date | null }[] = await db.query(
+        `SELECT min(next_attempt_at) AS next FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at > $1`, [now]);
+      return { endpoints: endpoints.map((r) => r.endpoint_id), next: next[0]?.next ? new Date(next[0].next) : null };
     },
 
     /** Takes up to `limit` due deliveries of one endpoint for an attempt, leased until `leaseUntil` (another worker skips them). */
@@ -106,6 +108,11 @@ export function webhookQueue(db: DataSource) {
          FROM r WHERE d.endpoint_id = r.endpoint_id AND d.event_id = r.event_id`,
         [JSON.stringify(attempts)],
       );
+    },
+
+    /** Gives claimed deliveries back, due again at `dueAt` (their endpoint is not readable yet). */
+    async release(endpointId: string, eventIds: readonly string[], dueAt: string): Promise<void> {
+      await db.query('UPDATE webhook_deliveries SET lease_until = NULL, next_attempt_at = $3 WHERE endpoint_id = $1 AND event_id = ANY($2::text[])', [endpointId, eventIds, dueAt]);
     },
 
     /** Deliveries to an endpoint that was deactivated: never attempted. */
