@@ -50,8 +50,10 @@ function start(job: ReceiverJob): Promise<number[]> {
   })));
 }
 
-process.on('message', (message: { start?: ReceiverJob; report?: boolean; reset?: boolean; stop?: boolean }) => {
+process.on('message', (message: { start?: ReceiverJob; count?: boolean; report?: boolean; reset?: boolean; stop?: boolean }) => {
   if (message.start) void start(message.start).then((ports) => process.send?.({ ports }));
+  // the counts alone while waiting: sending every latency four times a second would load the receivers themselves
+  if (message.count) process.send?.({ count: [...arrivals] });
   if (message.report) process.send?.({ report: { arrivals: [...arrivals], latenciesMs: latencies, first, last } satisfies ReceiverReport });
   if (message.reset) {
     arrivals.fill(0);

@@ -86,9 +86,9 @@ async function register(svc: BenchService, ports: number[]): Promise<string[]> {
 async function waitFor(r: ReturnType<typeof receivers>, expected: number, healthy: number[], timeoutMs: number): Promise<ReceiverReport> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const report = await r.ask<ReceiverReport>({ report: true }, 'report');
-    const arrived = healthy.reduce((sum, i) => sum + (report.arrivals[i] ?? 0), 0);
-    if (arrived >= expected || Date.now() > until) return report;
+    const arrivals = await r.ask<number[]>({ count: true }, 'count');
+    const arrived = healthy.reduce((sum, i) => sum + (arrivals[i] ?? 0), 0);
+    if (arrived >= expected || Date.now() > until) return r.ask<ReceiverReport>({ report: true }, 'report');
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }

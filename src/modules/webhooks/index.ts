@@ -4,7 +4,7 @@ import type { Core } from '../../core.ts';
 import { webhookRoutes } from '../../http/webhooks.ts';
 import { WebhookDeliveryWorker } from '../../webhooks/delivery-worker.ts';
 import { webhookFanOutReactor } from '../../webhooks/fan-out.ts';
-import { WebhookQueue1764400000100, WebhookQueueNextAttempt1764400000200 } from '../../webhooks/queue/migration.ts';
+import { WebhookQueue1764400000100, WebhookQueueAutovacuum1764400000300, WebhookQueueNextAttempt1764400000200 } from '../../webhooks/queue/migration.ts';
 import { webhookQueue } from '../../webhooks/queue/store.ts';
 import type { WebhookSecrets } from '../../webhooks/secret-box.ts';
 import { sendWebhook } from '../../webhooks/transport/sender.ts';
@@ -37,7 +37,7 @@ export function webhooksModule(deps: WebhooksDeps): Module {
     routes: webhookRoutes({ ...deps, queue, checkTarget: checkAtCreate }),
     projectors: [webhookEndpoints],
     reactors: [webhookFanOutReactor({ store: deps.store, clock: deps.clock, queue, queued: (ids) => worker.queued(ids) })],
-    migrations: [WebhookQueue1764400000100, WebhookQueueNextAttempt1764400000200],
+    migrations: [WebhookQueue1764400000100, WebhookQueueNextAttempt1764400000200, WebhookQueueAutovacuum1764400000300],
     workers: [worker],
   };
 }

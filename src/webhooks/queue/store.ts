@@ -79,13 +79,18 @@ export function webhookQueue(db: DataSource) {
       return { endpoints: endpoints.map((r) => r.endpoint_id), next: next[0]?.next ? new Date(next[0].next) : null };
     },
 
-    /** Takes up to `limit` due deliveries of one endpoint for an attempt, leased until `leaseUntil` (another worker skips them). */
+    /**
+     * Takes up to `limit` due deliveries of one endpoint for an attempt, oldest due first, leased
+     * until `leaseUntil` (another worker skips them). The order is exactly the due index's, so the
+     * plan is that index read up to the limit: ordering by a second column let stale statistics on a
+     * fast-growing queue pick a plan that sorted every due row of the endpoint (40 ms per claim).
+     */
     async claim(endpointId: string, limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
       const result: unknown[] = await db.query(
         `UPDATE webhook_deliveries d SET lease_until = $4
          FROM (SELECT endpoint_id, event_id FROM webhook_deliveries
                WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until <= $3)
-               ORDER BY next_attempt_at, enqueued_at LIMIT $2 FOR UPDATE SKIP LOCKED) c
+               ORDER BY next_attempt_at LIMIT $2 FOR UPDATE SKIP LOCKED) c
          WHERE d.endpoint_id = c.endpoint_id AND d.event_id = c.event_id
          RETURNING d.endpoint_id, d.event_id, d.organisation_id, d.event_type, d.body, d.occurred_at, d.attempts`,
         [endpointId, limit, now, leaseUntil],
