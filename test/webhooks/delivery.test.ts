@@ -1,5 +1,7 @@
 import { expect } from 'chai';
+import { capturingLogger } from '../api/support/http.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { verifyLegacySignature, verifySvcSignature } from '../../src/webhooks/transport/signatures.ts';
 import { eventually } from '../support/poll.ts';
 import { WebhookReceiver, type Answer } from '../support/webhook-receiver.ts';
 import type { Resolver } from '../../src/webhooks/transport/target-guard.ts';
@@ -15,13 +17,21 @@ describe('webhook delivery over HTTP', function () {
   this.timeout(180_000);
   let svc: TestService;
   const receivers: WebhookReceiver[] = [];
+  const log = capturingLogger();
 
   before(async () => {
-    svc = await startTestService({ webhooks: { timeoutMs: 400 } });
+    // debug: every line the service may write, so the test below can say no secret is among them
+    log.logger.level = 'debug';
+    svc = await startTestService({ webhooks: { timeoutMs: 400 }, log: log.logger });
   });
   after(async () => {
     await Promise.all(receivers.map((r) => r.close()));
     await svc?.close();
+  });
+  // an organisation has at most 10 active endpoints: each test deletes its own
+  const toDelete: string[] = [];
+  afterEach(async () => {
+    for (const id of toDelete.splice(0)) await svc.call('DELETE', `/connect/webhooks/${id}`);
   });
 
   async function receiver(answer?: Answer | ((index: number) => Answer)): Promise<WebhookReceiver> {
@@ -33,6 +43,7 @@ describe('webhook delivery over HTTP', function () {
     const made = await svc.call('POST', '/connect/webhooks', { url: r.url(), ...(events ? { events } : {}) }, { 'x-api-key': apiKey });
     expect(made.status, JSON.stringify(made.body)).to.equal(201);
     r.secret = made.body.secret;
+    toDelete.push(made.body.id);
     return made.body;
   }
   const ping = (id: string) => svc.call('POST', `/connect/webhooks/${id}/test`);
@@ -57,6 +68,40 @@ describe('webhook delivery over HTTP', function () {
     expect(arrival!.headers['x-webhook-delivery']).to.match(/^[0-9a-f-]{36}$/);
     const [logged] = await attemptsOf(hook.id, 1);
     expect(logged).to.include({ event_id: body.id, event_type: 'test.ping', attempt: 1, http_status: 200, outcome: 'success', next_retry_at: null, delivery_id: arrival!.headers['x-webhook-delivery'] });
+  });
+
+  it('after a rotation both secrets sign for the overlap: a consumer holding either verifies; the legacy header uses the new one', async () => {
+    const r = await receiver();
+    const hook = await endpoint(r);
+    const old = hook.secret;
+    const rotated = await svc.call('POST', `/connect/webhooks/${hook.id}/rotate-secret`);
+    expect(rotated.status).to.equal(200);
+    const fresh = rotated.body.secret as string;
+    expect(fresh).to.match(/^whsec_/).and.not.equal(old);
+    expect((await ping(hook.id)).status).to.equal(202);
+    const [arrival] = await r.waitFor(1);
+    const header = String(arrival!.headers['svc-signature']);
+    expect(header.match(/v1=/g)).to.have.length(2);
+    const now = Math.floor(Date.now() / 1000);
+    expect(verifySvcSignature(header, fresh, arrival!.rawBody, now)).to.deep.equal({ ok: true });
+    expect(verifySvcSignature(header, old, arrival!.rawBody, now)).to.deep.equal({ ok: true });
+    expect(verifyLegacySignature(String(arrival!.headers['x-webhook-signature']), fresh, arrival!.rawBody)).to.equal(true);
+    expect(verifyLegacySignature(String(arrival!.headers['x-webhook-signature']), old, arrival!.rawBody)).to.equal(false);
+  });
+
+  it('never writes a secret to the log, and the OpenAPI document describes every emitted event under webhooks', async () => {
+    const r = await receiver();
+    const hook = await endpoint(r);
+    await svc.call('POST', `/connect/webhooks/${hook.id}/rotate-secret`);
+    await ping(hook.id);
+    await r.waitFor(1);
+    expect(log.lines.length).to.be.greaterThan(0);
+    expect(JSON.stringify(log.lines)).not.to.contain('whsec_');
+    const doc = (await (await fetch(`${svc.root}/openapi.json`)).json()) as { webhooks?: Record<string, unknown> };
+    expect(Object.keys(doc.webhooks ?? {})).to.include.members([
+      'invoice.delivered', 'invoice.received', 'invoice.rejected', 'invoice.fs_acknowledged', 'invoice.fs_rejected',
+      'invoice.created', 'invoice.validated', 'invoice.validation_failed', 'invoice.queued', 'test.ping',
+    ]);
   });
 
   it('retries a failing endpoint on the 5^n schedule (scaled) and drops the event after the fifth failure', async () => {
@@ -132,6 +177,7 @@ describe('webhook delivery over HTTP', function () {
     await endpoint(onlyDelivered, 'invoice.delivered');
     const ws = await svc.call('POST', `/workspaces/${svc.demo.workspace_id}/webhooks`, { url: workspace.url(), events: 'invoice.created' });
     expect(ws.status).to.equal(201);
+    toDelete.push(ws.body.id);
     workspace.secret = ws.body.secret;
     const [seller, buyer] = svc.demo.companies;
     await svc.services.validator(); // the send validates: its workers load the rule sets first
