@@ -47,7 +47,7 @@ export const WebhookTestFired = Type.Object({
 
 export const WebhookDeliveryOutcome = Type.Union(
   ['success', 'non_2xx', 'timeout', 'connection', 'redirect', 'blocked'].map((o) => Type.Literal(o)),
-  { description: 'success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried)' },
+  { description: 'success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS, or the host did not resolve at that moment; retried); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried)' },
 );
 
 export const WebhookDeliveryAttempt = Type.Object({

@@ -189,7 +189,10 @@ export class WebhookDeliveryWorker {
     let httpStatus: number | null = null;
     let durationMs = 0;
     const target = await this.deps.checkTarget(endpoint.url);
-    if (!target.ok) {
+    if (!target.ok && target.code === 'unresolvable') {
+      // DNS failing now is not the address turning private: a failed attempt like a refused connection, retried
+      outcome = 'connection';
+    } else if (!target.ok) {
       outcome = 'blocked';
       this.deps.log.warn({ endpoint_id: endpoint.id, reason: target.reason }, 'webhook target no longer allowed: attempt blocked, not retried');
     } else {

@@ -231,7 +231,10 @@ describe('webhook delivery: the SSRF guard at delivery (loopback not allowed)', 
   let svc: TestService;
   let answers = 0;
   // DNS rebinding: the first answer (at create) is public, every later one is the receiver's loopback
+  let flaky = 0;
   const resolve: Resolver = async (host) => {
+    // resolves (public) at create, then DNS fails: a passing outage, not a private address
+    if (host === 'flaky.public.test' && flaky++ === 0) return [{ address: '93.184.216.34', family: 4 }];
     if (host !== 'rebind.public.test') throw Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' });
     return [{ address: answers++ === 0 ? '93.184.216.34' : '127.0.0.1', family: 4 }];
   };
@@ -255,5 +258,13 @@ describe('webhook delivery: the SSRF guard at delivery (loopback not allowed)', 
     } finally {
       await r.close();
     }
+  });
+
+  it('a host whose DNS fails at delivery is a failed attempt (connection), retried, not blocked', async () => {
+    const made = await svc.call('POST', '/connect/webhooks', { url: 'https://flaky.public.test/hook' });
+    expect(made.status).to.equal(201);
+    await svc.call('POST', `/connect/webhooks/${made.body.id}/test`);
+    const rows = await eventually(async () => (await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.data as Attempt[], (a) => a.length >= 2, { what: 'a retried attempt' });
+    expect(rows.every((a) => a.outcome === 'connection' && a.http_status === null)).to.equal(true);
   });
 });
