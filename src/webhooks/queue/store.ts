@@ -86,7 +86,8 @@ export function webhookQueue(db: DataSource) {
      * fast-growing queue pick a plan that sorted every due row of the endpoint (40 ms per claim).
      */
     async claim(endpointId: string, limit: number, now: string, leaseUntil: string): Promise<ClaimedDelivery[]> {
-      const result: unknown[] = await db.query(
+      // TypeORM answers an UPDATE on Postgres with [rows, affected]
+      const [rows] = (await db.query(
         `UPDATE webhook_deliveries d SET lease_until = $4
          FROM (SELECT endpoint_id, event_id FROM webhook_deliveries
                WHERE endpoint_id = $1 AND status = 'pending' AND next_attempt_at <= $3 AND (lease_until IS NULL OR lease_until <= $3)
@@ -94,9 +95,7 @@ export function webhookQueue(db: DataSource) {
          WHERE d.endpoint_id = c.endpoint_id AND d.event_id = c.event_id
          RETURNING d.endpoint_id, d.event_id, d.organisation_id, d.event_type, d.body, d.occurred_at, d.attempts`,
         [endpointId, limit, now, leaseUntil],
-      );
-      // TypeORM answers an UPDATE … RETURNING on Postgres as [rows, affected]
-      const rows = (Array.isArray(result[0]) ? result[0] : result) as (Omit<ClaimedDelivery, 'occurred_at'> & { occurred_at: Date })[];
+      )) as [(Omit<ClaimedDelivery, 'occurred_at'> & { occurred_at: Date })[], number];
       return rows.map((r) => ({ ...r, occurred_at: new Date(r.occurred_at).toISOString() }));
     },
 
@@ -132,12 +131,12 @@ export function webhookQueue(db: DataSource) {
      */
     async prune(now: Date, keep = { deliveriesDays: 7, attemptsDays: 30 }): Promise<{ deliveries: number; attempts: number }> {
       const day = 86_400_000;
-      const deliveries: unknown[] = await db.query(
-        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND enqueued_at < $1 RETURNING 1`, [new Date(now.getTime() - keep.deliveriesDays * day).toISOString()]);
-      const attempts: unknown[] = await db.query(
-        'DELETE FROM webhook_attempts WHERE attempted_at < $1 RETURNING 1', [new Date(now.getTime() - keep.attemptsDays * day).toISOString()]);
-      const count = (result: unknown[]) => (Array.isArray(result[0]) ? (result[0] as unknown[]).length : result.length);
-      return { deliveries: count(deliveries), attempts: count(attempts) };
+      // TypeORM answers a DELETE on Postgres with [rows, affected]
+      const [, deliveries] = (await db.query(
+        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND enqueued_at < $1`, [new Date(now.getTime() - keep.deliveriesDays * day).toISOString()])) as [unknown[], number];
+      const [, attempts] = (await db.query(
+        'DELETE FROM webhook_attempts WHERE attempted_at < $1', [new Date(now.getTime() - keep.attemptsDays * day).toISOString()])) as [unknown[], number];
+      return { deliveries, attempts };
     },
 
     /** The last attempts at an endpoint, newest first (the deliveries route). */
