@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import {
   calculateJwkThumbprint,
@@ -14,6 +13,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
+import { keptSecretFile } from '../db/data-dir-secret.ts';
 import { InvalidToken, type InvalidTokenReason } from './invalid-token.ts';
 
 /** Who signs every token this service issues; verification refuses any other. */
@@ -186,30 +186,13 @@ async function configuredKey(pem: string, kid: string | undefined): Promise<Sign
 }
 
 async function embeddedKey(dataDir: string): Promise<SigningKey> {
-  const file = path.join(dataDir, SIGNING_KEY_FILE);
-  const stored = await readIfExists(file);
-  if (stored !== null) return storedKey(stored, file);
-  const { privateKey } = await generateKeyPair(ALGORITHM, { modulusLength: MIN_RSA_BITS, extractable: true });
-  const privateJwk = await exportJWK(privateKey);
-  const { kid } = await publicJwk(privateJwk);
-  await mkdir(dataDir, { recursive: true });
-  try {
-    // wx: a second instance starting at the same moment keeps the first one's key, not its own
-    await writeFile(file, `${JSON.stringify({ ...privateJwk, kid, alg: ALGORITHM, use: 'sig' })}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    return storedKey((await readIfExists(file)) ?? '', file);
-  }
-  return signingKey(privateJwk, kid);
-}
-
-async function readIfExists(file: string): Promise<string | null> {
-  try {
-    return await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw error;
-  }
+  const text = await keptSecretFile(dataDir, SIGNING_KEY_FILE, async () => {
+    const { privateKey } = await generateKeyPair(ALGORITHM, { modulusLength: MIN_RSA_BITS, extractable: true });
+    const privateJwk = await exportJWK(privateKey);
+    const { kid } = await publicJwk(privateJwk);
+    return `${JSON.stringify({ ...privateJwk, kid, alg: ALGORITHM, use: 'sig' })}\n`;
+  });
+  return storedKey(text, path.join(dataDir, SIGNING_KEY_FILE));
 }
 
 function storedKey(text: string, file: string): Promise<SigningKey> {

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { keptSecretFile } from '../db/data-dir-secret.ts';
 
 /**
  * Webhook secrets at rest. svc-signature is keyed with the plaintext `whsec_` secret, so a hash
@@ -53,17 +53,8 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64u
 export async function loadWebhookKey(options: { configured: string | undefined; dataDir: string; embedded: boolean }): Promise<Buffer> {
   if (options.configured) return decodeKey(options.configured, 'WEBHOOK_SECRET_KEY');
   if (!options.embedded) throw new WebhookKeyConfigError('no webhook secret key is configured: set WEBHOOK_SECRET_KEY (32 random bytes, base64)');
-  const file = path.join(options.dataDir, KEY_FILE);
-  const stored = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? null : Promise.reject(error)));
-  if (stored !== null) return decodeKey(stored.trim(), file);
-  await mkdir(options.dataDir, { recursive: true });
-  try {
-    // wx: a second instance starting at the same moment keeps the first one's key
-    await writeFile(file, `${randomBytes(KEY_BYTES).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-  }
-  return decodeKey((await readFile(file, 'utf8')).trim(), file);
+  const text = await keptSecretFile(options.dataDir, KEY_FILE, async () => `${randomBytes(KEY_BYTES).toString('base64')}\n`);
+  return decodeKey(text.trim(), path.join(options.dataDir, KEY_FILE));
 }
 
 function decodeKey(base64: string, source: string): Buffer {
