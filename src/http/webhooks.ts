@@ -187,7 +187,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
         422: { description: 'request body errors, or `webhook_url_not_allowed`' },
       },
       async handle({ params, body, actor, requestId }) {
-        await workspaceOf(actor, params.workspace_id);
+        // registerEndpoint checks the workspace is the organisation's (404 workspace_not_found)
         const changed = await registerEndpoint(deps, {
           actor, requestId, workspaceId: params.workspace_id, url: body.url, events: body.events ?? null, description: body.description ?? null,
         });
