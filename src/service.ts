@@ -46,6 +46,9 @@ import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts'
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
+import { sapiModule } from './modules/sapi/index.ts';
+import type { SapiClientGate } from './sapi/http/caller.ts';
+import type { SapiRoute } from './sapi/http/route.ts';
 import { webhookSecrets, type WebhookSecrets } from './webhooks/secret-box.ts';
 import type { Resolver } from './webhooks/transport/target-guard.ts';
 
@@ -78,6 +81,8 @@ export interface Service extends Core {
   database: 'pglite' | 'postgres';
   /** every module's routes, in order (the HTTP app serves them) */
   routes: Route[];
+  /** the SAPI-SK door's routes and gate (served under /sapi) */
+  sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
   auth: Credentials;
@@ -178,6 +183,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     paymentsModule(invoicing),
     approvalsModule(invoicing),
     webhooksModule({ ...core, secrets, resolve: options.resolve }),
+    sapiModule(shared),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);
@@ -202,6 +208,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     webhookSecrets: secrets,
     database: embedded ? 'pglite' : 'postgres',
     routes: modules.flatMap((m) => m.routes),
+    sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
     async close() {
       await lastUsed.stop();

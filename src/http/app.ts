@@ -14,12 +14,17 @@ import { callerResolver } from './caller.ts';
 import { nativeErrors } from './native-errors.ts';
 import { createHttpApp, type PlatformState } from './platform/index.ts';
 import { API_PREFIX } from './prefix.ts';
+import { createSapiApp } from '../sapi/http/app.ts';
+import { sapiCallerResolver, type SapiClientGate } from '../sapi/http/caller.ts';
+import { SAPI_PREFIX, type SapiRoute } from '../sapi/http/route.ts';
 import type { Route } from './route.ts';
 
 /** The native API's front door: the modules' routes, and how it knows callers and renders errors. */
 export interface AppDeps {
   /** every module's routes, in the root's order */
   routes: Route[];
+  /** the SAPI-SK connector's routes and gate (its module's); served under /sapi */
+  sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   config: Config;
   log: Logger;
   clock: Clock;
@@ -30,8 +35,42 @@ export interface AppDeps {
   limits: Limits;
 }
 
-/** The service's HTTP app: the modules' routes under /api/v1, plus health, JWKS and the API docs. */
-export function createApp(deps: AppDeps, options: { validateResponses?: boolean } = {}): Koa {
+/** A Node request listener, as http.createServer takes it. */
+type Listener = ReturnType<Koa['callback']>;
+
+/**
+ * The service's HTTP front: /sapi and everything below it goes to the SAPI-SK door (its own
+ * callers and error envelope), the rest to the native API. Both share the process, the limits and
+ * the signing keys.
+ */
+export function createApp(deps: AppDeps, options: { validateResponses?: boolean } = {}): { callback(): Listener } {
+  const native = createNativeApp(deps, options);
+  const sapi = createSapiApp({
+    routes: deps.sapi.routes,
+    resolveCaller: sapiCallerResolver({ ring: () => deps.identity.ring(), clock: deps.clock, gate: deps.sapi.gate }),
+    limits: deps.config.identity.rateLimit ? deps.limits : null,
+    trustProxy: deps.config.identity.trustProxy,
+    log: deps.log,
+    health: async () => {
+      await deps.readModels.query('SELECT 1');
+      return { database: deps.database };
+    },
+  }, options);
+  return {
+    callback() {
+      const toNative = native.callback();
+      const toSapi = sapi.callback();
+      return (req, res) => (isSapiPath(req.url ?? '/') ? toSapi(req, res) : toNative(req, res));
+    },
+  };
+}
+
+function isSapiPath(url: string): boolean {
+  return url === SAPI_PREFIX || url.startsWith(`${SAPI_PREFIX}/`) || url.startsWith(`${SAPI_PREFIX}?`);
+}
+
+/** The native API: the modules' routes under /api/v1, plus health, JWKS and the API docs. */
+function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }): Koa {
   const { auth, clock, config } = deps;
   return createHttpApp({
     routes: deps.routes,

@@ -24,6 +24,8 @@ export interface RateLimiterOptions<State = DefaultState> {
   identify(ctx: ParameterizedContext<State>): Promise<RateLimitIdentity | null>;
   /** more requests to leave alone, besides the spec's exempt paths and OPTIONS, which always are */
   exempt?(ctx: ParameterizedContext<State>): boolean;
+  /** a front door with its own error shape (/sapi): the 429 as an error for its renderer, instead of the native body */
+  refusal?(retryAfterSeconds: number, limit: number, plan: string | null): Error;
   /** at most one "store unreachable" warning this often (default 10 s) */
   warnEveryMs?: number;
 }
@@ -50,7 +52,10 @@ export function rateLimiter<State = DefaultState>(options: RateLimiterOptions<St
       warn(err);
       return next();
     }
-    if (!taken.allowed) return answerRateLimited(ctx, taken.retryAfterSeconds, rpm, plan);
+    if (!taken.allowed) {
+      if (options.refusal) throw options.refusal(taken.retryAfterSeconds, rpm, plan);
+      return answerRateLimited(ctx, taken.retryAfterSeconds, rpm, plan);
+    }
     return next();
   };
 }

@@ -2,6 +2,8 @@ import type { EntitySchema, MigrationInterface } from 'typeorm';
 import type { Route } from '../http/route.ts';
 import type { Projector } from '../readmodel/projector.ts';
 import type { Reactor } from '../reactors/reactor.ts';
+import type { SapiClientGate } from '../sapi/http/caller.ts';
+import type { SapiRoute } from '../sapi/http/route.ts';
 
 /**
  * A capability as the composition root sees it: its HTTP routes, the read models it keeps and the
@@ -18,6 +20,8 @@ export interface Module {
   migrations?: (new () => MigrationInterface)[];
   /** long-running loops that are neither projectors nor reactors (the webhook delivery worker): started after the reactors, stopped before them */
   workers?: Worker[];
+  /** the SAPI-SK front door's routes (under /sapi) and what admits its callers; only the SAPI module has them */
+  sapi?: { routes: SapiRoute[]; gate?: SapiClientGate };
 }
 
 export interface Worker {

@@ -42,6 +42,8 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   schemas?: TSchema[];
   /** the OpenAPI `webhooks` section: requests the service sends, not routes it serves */
   webhooks?: Record<string, unknown>;
+  /** where /openapi.json and /docs are served: '' (the host root) or a front door's own root ('/sapi') */
+  docsBase?: string;
   /** check every handler result against its route's declared responses (tests, development) */
   validateResponses?: boolean;
 }
@@ -90,11 +92,12 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
   }
 
   const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
-  router.get(OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
-  router.get(DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title)));
+  const base = opts.docsBase ?? '';
+  router.get(base + OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
+  router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title, base)));
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
-  router.get(`${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
-    const asset = await docsAsset(ctx.params.file ?? '');
+  router.get(`${base}${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
+    const asset = await docsAsset(ctx.params.file ?? '', base);
     if (asset) send(ctx, asset);
   });
 

@@ -19,9 +19,9 @@ const DIST_FILES: Record<string, string> = {
 };
 
 // a separate file rather than an inline script, so a strict CSP can forbid inline scripts
-const INIT_JS = `window.onload = function () {
+const initJs = (base: string) => `window.onload = function () {
   window.ui = SwaggerUIBundle({
-    url: ${JSON.stringify(OPENAPI_PATH)},
+    url: ${JSON.stringify(base + OPENAPI_PATH)},
     dom_id: '#swagger-ui',
     deepLinking: true,
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
@@ -31,38 +31,40 @@ const INIT_JS = `window.onload = function () {
 };
 `;
 
-function page(title: string): string {
+function page(title: string, base: string): string {
+  const assets = base + ASSETS;
   const esc = title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
   return `<!DOCTYPE html>
 <html lang="en">
   <head>
     <meta charset="UTF-8">
     <title>${esc} - API docs</title>
-    <link rel="stylesheet" type="text/css" href="${ASSETS}/swagger-ui.css" />
-    <link rel="stylesheet" type="text/css" href="${ASSETS}/index.css" />
-    <link rel="icon" type="image/png" href="${ASSETS}/favicon-32x32.png" sizes="32x32" />
-    <link rel="icon" type="image/png" href="${ASSETS}/favicon-16x16.png" sizes="16x16" />
+    <link rel="stylesheet" type="text/css" href="${assets}/swagger-ui.css" />
+    <link rel="stylesheet" type="text/css" href="${assets}/index.css" />
+    <link rel="icon" type="image/png" href="${assets}/favicon-32x32.png" sizes="32x32" />
+    <link rel="icon" type="image/png" href="${assets}/favicon-16x16.png" sizes="16x16" />
   </head>
   <body>
     <div id="swagger-ui"></div>
-    <script src="${ASSETS}/swagger-ui-bundle.js" charset="UTF-8"></script>
-    <script src="${ASSETS}/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
-    <script src="${ASSETS}/init.js" charset="UTF-8"></script>
+    <script src="${assets}/swagger-ui-bundle.js" charset="UTF-8"></script>
+    <script src="${assets}/swagger-ui-standalone-preset.js" charset="UTF-8"></script>
+    <script src="${assets}/init.js" charset="UTF-8"></script>
   </body>
 </html>
 `;
 }
 
-export function docsPage(title: string): RouteResult {
-  return { status: 200, body: page(title), headers: { 'content-type': 'text/html; charset=utf-8' } };
+/** The Swagger UI page of a front door whose documents sit under `base` ('' or '/sapi'). */
+export function docsPage(title: string, base = ''): RouteResult {
+  return { status: 200, body: page(title, base), headers: { 'content-type': 'text/html; charset=utf-8' } };
 }
 
 const cache = new Map<string, Buffer>();
 
 /** One asset by file name; undefined for anything not on the list (no path traversal). */
-export async function docsAsset(file: string): Promise<RouteResult | undefined> {
+export async function docsAsset(file: string, base = ''): Promise<RouteResult | undefined> {
   const headers = { 'cache-control': 'public, max-age=86400' };
-  if (file === 'init.js') return { status: 200, body: INIT_JS, headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } };
+  if (file === 'init.js') return { status: 200, body: initJs(base), headers: { ...headers, 'content-type': 'text/javascript; charset=utf-8' } };
   const type = DIST_FILES[file];
   if (type === undefined) return undefined;
   let bytes = cache.get(file);

@@ -1,0 +1,65 @@
+import type Koa from 'koa';
+import type { Logger } from 'pino';
+import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
+import { TooManyRequests, createHttpApp, type PlatformState } from '../../http/platform/index.ts';
+import type { Limits } from '../../limits/limits.ts';
+import { rateLimiter } from '../../limits/rate-limiter.ts';
+import { CORRELATION_HEADER, sapiErrors } from './errors.ts';
+import { SAPI_PREFIX, type SapiActor, type SapiResolveCaller, type SapiRoute } from './route.ts';
+
+export interface SapiAppDeps {
+  routes: SapiRoute[];
+  resolveCaller: SapiResolveCaller;
+  limits: Limits | null;
+  trustProxy: boolean;
+  log: Logger;
+  health(): Promise<Record<string, unknown>>;
+}
+
+// the documents and the probe answer whatever a caller did, as under /api/v1
+const EXEMPT = new Set([`${SAPI_PREFIX}/health`, `${SAPI_PREFIX}/openapi.json`, `${SAPI_PREFIX}/docs`]);
+const exempt = (path: string) => EXEMPT.has(path) || path.startsWith(`${SAPI_PREFIX}/docs/`);
+
+/**
+ * The SAPI-SK front door: its routes under /sapi, its callers (SAPI access tokens only), its
+ * error envelope for every failure (malformed JSON, unknown routes and 429s included), its rate
+ * limit per SAPI client with the plan from the token, and its own OpenAPI document at
+ * /sapi/openapi.json (Swagger UI at /sapi/docs).
+ */
+export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: boolean } = {}): Koa<PlatformState<SapiActor>> {
+  return createHttpApp<SapiActor>({
+    routes: deps.routes,
+    prefix: SAPI_PREFIX,
+    docsBase: SAPI_PREFIX,
+    trustProxy: deps.trustProxy,
+    renderError: sapiErrors,
+    resolveCaller: deps.resolveCaller,
+    middleware: [
+      async (ctx, next) => {
+        ctx.set(CORRELATION_HEADER, ctx.state.requestId);
+        await next();
+      },
+      ...(deps.limits
+      ? [rateLimiter<PlatformState<SapiActor>>({
+          store: deps.limits.store, log: deps.log,
+          exempt: (ctx) => exempt(ctx.path),
+          identify: async (ctx) => {
+            const caller = await ctx.state.caller();
+            return { key: caller.rateKey, plan: caller.plan };
+          },
+          refusal: (retryAfterSeconds, limit, plan) => new TooManyRequests(retryAfterSeconds, { limit, plan }),
+        })]
+      : []),
+    ],
+    health: deps.health,
+    logger: deps.log,
+    info: {
+      title: 'SAPI-SK connector',
+      version: '1.0.0',
+      description:
+        'The Slovak standard interface between accounting software and an Access Point: send a ready-made UBL Invoice or CreditNote, follow its Peppol and FS legs, and poll and acknowledge inbound documents. Errors are the SAPI-SK envelope; see docs/sapi.md for every code.',
+    },
+    schemas: [SapiErrorBody],
+    validateResponses: options.validateResponses,
+  });
+}
