@@ -24,7 +24,9 @@ export type UserAdded = DomainEvent<
     added_at: string;
   }
 >;
-export type OrganisationEvent = OrganisationCreated | WorkspaceCreated | UserAdded;
+/** The organisation's plan from now on (rate limits, quotas); a SAPI token carries the plan it was issued under. */
+export type OrganisationPlanChanged = DomainEvent<'OrganisationPlanChanged', { organisation_id: string; plan: string; previous_plan: string; changed_at: string }>;
+export type OrganisationEvent = OrganisationCreated | WorkspaceCreated | UserAdded | OrganisationPlanChanged;
 
 export interface CompanyFields {
   name: string;

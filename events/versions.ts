@@ -7,6 +7,7 @@ import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
+import type { SapiClientStreamEvent, SapiTokenFamilyEvent } from './sapi-clients.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
 import type { WebhookEvent } from './webhooks.ts';
@@ -36,7 +37,9 @@ export type StoredEvent =
   | ApiKeyEvent
   | SapiClientEvent
   | UsageEvent
-  | WebhookEvent;
+  | WebhookEvent
+  | SapiClientStreamEvent
+  | SapiTokenFamilyEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -113,6 +116,16 @@ export const EVENT_VERSIONS = {
   WebhookEndpointDeactivated: 1,
   WebhookSecretRotated: 1,
   WebhookTestRequested: 1,
+  OrganisationPlanChanged: 1,
+  SapiClientSecretRotated: 1,
+  SapiClientAllowlistSet: 1,
+  SapiClientDisabled: 1,
+  SapiClientEnabled: 1,
+  SapiClientAuthenticationFailed: 1,
+  SapiClientLocked: 1,
+  SapiTokenFamilyStarted: 1,
+  SapiTokenRenewed: 1,
+  SapiTokenFamilyRevoked: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

@@ -61,6 +61,13 @@ export interface IdentityConfig {
   jwtPreviousPublicKeys: string | undefined;
   /** take the client address from X-Forwarded-For: set it only behind a proxy that sets that header */
   trustProxy: boolean;
+  /**
+   * TRUSTED_PROXIES: comma-separated addresses or CIDRs of the proxies in front. When set,
+   * X-Forwarded-For is believed only from these peers (the client is the right-most address that is
+   * not one of them), for the rate limit's per-IP buckets and SAPI-SK allowlists alike; any other
+   * peer is the client itself.
+   */
+  trustedProxies: string[];
   /** the rate limiter's switch (on by default; benchmarks compare) */
   rateLimit: boolean;
   /** prefix of the bucket keys in Redis, so several deployments can share one Redis */
@@ -140,6 +147,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtKeyId: env.JWT_KEY_ID || undefined,
       jwtPreviousPublicKeys: env.JWT_PREVIOUS_PUBLIC_KEYS || undefined,
       trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
+      trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: env.RATE_LIMIT !== 'off',
       rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
     },

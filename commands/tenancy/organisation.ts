@@ -15,11 +15,12 @@ export type OrganisationCommand =
       role: Role;
       password_hash: string;
       at: string;
-    };
+    }
+  | { type: 'ChangePlan'; organisation_id: string; plan: string; at: string };
 
 export type OrganisationState =
   | { exists: false }
-  | { exists: true; workspaces: Set<string>; emails: Set<string> };
+  | { exists: true; workspaces: Set<string>; emails: Set<string>; plan: string };
 
 const notFound = () => new DomainError('organisation_not_found', 404, 'organisation not found');
 
@@ -64,17 +65,25 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationEvent
           },
         ];
       }
+      case 'ChangePlan': {
+        if (!state.exists) throw notFound();
+        if (!command.plan.trim()) throw new DomainError('plan_required', 422, 'the plan must not be blank');
+        if (command.plan === state.plan) return []; // the same plan again changes nothing
+        return [{ type: 'OrganisationPlanChanged', data: { organisation_id: command.organisation_id, plan: command.plan, previous_plan: state.plan, changed_at: command.at } }];
+      }
     }
   },
 
   evolve(state, event) {
     switch (event.type) {
       case 'OrganisationCreated':
-        return { exists: true, workspaces: new Set(), emails: new Set() };
+        return { exists: true, workspaces: new Set(), emails: new Set(), plan: event.data.plan };
       case 'WorkspaceCreated':
         return state.exists ? { ...state, workspaces: new Set([...state.workspaces, event.data.workspace_id]) } : state;
       case 'UserAdded':
         return state.exists ? { ...state, emails: new Set([...state.emails, event.data.email]) } : state;
+      case 'OrganisationPlanChanged':
+        return state.exists ? { ...state, plan: event.data.plan } : state;
     }
   },
 };

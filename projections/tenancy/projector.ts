@@ -1,11 +1,11 @@
-import type { CompanyRegistered, OrganisationCreated, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
+import type { CompanyRegistered, OrganisationCreated, OrganisationPlanChanged, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
 import { Tenancy1763800000500 } from './migration.ts';
 
 /** Organisations, workspaces, users and companies: few events, one statement each. */
 export const tenancy: Projector = {
   name: 'tenancy',
-  handles: ['OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered'],
+  handles: ['OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'OrganisationPlanChanged'],
   tables: ['organisations', 'workspaces', 'users', 'companies'],
   migrations: [Tenancy1763800000500],
 
@@ -17,6 +17,11 @@ export const tenancy: Projector = {
           await tx.query('INSERT INTO organisations (id, name, plan, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
             d.organisation_id, d.name, d.plan, d.created_at,
           ]);
+          break;
+        }
+        case 'OrganisationPlanChanged': {
+          const d = eventData<OrganisationPlanChanged>(event);
+          await tx.query('UPDATE organisations SET plan = $2 WHERE id = $1', [d.organisation_id, d.plan]);
           break;
         }
         case 'WorkspaceCreated': {

@@ -36,6 +36,18 @@ export async function createOrganisation(deps: Deps, name: string, plan: string,
   return { organisation_id: id, position: handled.position };
 }
 
+/**
+ * Moves the organisation to another plan (no public route yet: billing will call this). Limits
+ * read the plan per request; a SAPI token carries the plan it was issued under, so for SAPI-SK
+ * the change applies with the next token.
+ */
+export async function changeOrganisationPlan(deps: Deps, organisationId: string, plan: string, metadata: EventMetadata) {
+  const handled = await handleCommand(deps, organisationStream(organisationId), organisationDecider, {
+    type: 'ChangePlan', organisation_id: organisationId, plan, at: now(deps),
+  }, { metadata, retryOnConflict: 5 });
+  return { position: handled.position };
+}
+
 export async function createWorkspace(deps: Deps, organisationId: string, name: string, metadata: EventMetadata) {
   const id = deps.ids.next();
   const handled = await handleCommand(deps, organisationStream(organisationId), organisationDecider, {

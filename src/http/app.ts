@@ -50,6 +50,7 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
     resolveCaller: sapiCallerResolver({ ring: () => deps.identity.ring(), clock: deps.clock, gate: deps.sapi.gate }),
     limits: deps.config.identity.rateLimit ? deps.limits : null,
     trustProxy: deps.config.identity.trustProxy,
+    trustedProxies: deps.config.identity.trustedProxies,
     log: deps.log,
     health: async () => {
       await deps.readModels.query('SELECT 1');
@@ -76,6 +77,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     routes: deps.routes,
     prefix: API_PREFIX,
     trustProxy: config.identity.trustProxy,
+    trustedProxies: config.identity.trustedProxies,
     renderError: nativeErrors,
     resolveCaller: callerResolver({
       apiKeys: auth.apiKeys, lastUsed: auth.lastUsed, clock,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type DeliveryConfig, type WebhookConfig } from '../../src/config.ts';
+import { loadConfig, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/config.ts';
+import type { Clock } from '../../src/ports/clock.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { createApp } from '../../src/http/app.ts';
@@ -28,14 +29,14 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig> } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   // defaults, not this shell's settings, but for where the official validation artifacts are
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // tests run the delivery legs quickly: short sandbox delays, retries in milliseconds
   const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
-  const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem() };
+  const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), ...options.identity };
   // webhooks: a key for this run, retries in milliseconds, local receivers allowed
   const webhooks = { ...defaults.webhooks, secretKey: randomBytes(32).toString('base64'), backoffScale: 0.001, allowLoopbackTargets: true, ...options.webhooks };
   const config = { ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url };
@@ -44,6 +45,7 @@ export async function startTestService(
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     resolve: options.resolve,
     runReactors: options.runReactors,
+    clock: options.clock,
     networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),
   });
   if (!sandbox) throw new Error('the service did not build its networks');

@@ -8,6 +8,7 @@ import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
 import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
 import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
+import { clientAddress, trustedProxies } from './client-address.ts';
 import { buildOpenApi, type OpenApiInfo } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
@@ -32,6 +33,11 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   documents?: { path: string; get(): Promise<RouteResult> }[];
   /** take the client address from X-Forwarded-For (the hop the nearest proxy added); only behind a proxy */
   trustProxy?: boolean;
+  /**
+   * Addresses or CIDRs of the proxies in front (TRUSTED_PROXIES): when set, X-Forwarded-For is read
+   * only from these peers (client-address.ts), whatever trustProxy says; every other peer is the client.
+   */
+  trustedProxies?: readonly string[];
   /** extra fields for GET {prefix}/health */
   health(): Promise<Record<string, unknown>>;
   logger: Logger;
@@ -104,6 +110,13 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
   const app = new Koa<PlatformState<Who>>({ proxy: opts.trustProxy === true, maxIpsCount: 1 });
   // errors while streaming a response (client gone) never reach the error middleware
   app.on('error', (err: unknown) => opts.logger.warn({ err }, 'response stream error'));
+  if (opts.trustedProxies && opts.trustedProxies.length > 0) {
+    const trusted = trustedProxies(opts.trustedProxies);
+    app.use(async (ctx, next) => {
+      ctx.request.ip = clientAddress(ctx.socket.remoteAddress ?? '', ctx.get('x-forwarded-for') || undefined, trusted);
+      await next();
+    });
+  }
   app.use(requestContext(opts.logger));
   app.use(errorHandler(opts.renderError));
   app.use(async (ctx, next) => {

@@ -1,8 +1,19 @@
+import { sapiClients } from '../../../projections/sapi-clients/projector.ts';
+import { sapiClientRoutes } from '../../http/sapi-clients.ts';
 import type { SapiDeps } from '../deps.ts';
 import type { SapiPart } from '../part.ts';
+import { sapiClientGate } from './gate.ts';
+import { sapiAuthRoutes } from './routes.ts';
 
-/** SAPI-SK: credentials, tokens and the gate. */
+/**
+ * SAPI-SK: credentials (the native routes that install and manage them), tokens (/sapi/auth/*),
+ * the read model both use, and the gate every /sapi request passes.
+ */
 export function sapiAuthPart(deps: SapiDeps): SapiPart {
-  void deps;
-  return {};
+  return {
+    routes: sapiClientRoutes(deps),
+    sapiRoutes: sapiAuthRoutes(deps),
+    projectors: [sapiClients],
+    gate: sapiClientGate(deps),
+  };
 }

@@ -12,6 +12,8 @@ export interface SapiAppDeps {
   resolveCaller: SapiResolveCaller;
   limits: Limits | null;
   trustProxy: boolean;
+  /** TRUSTED_PROXIES: X-Forwarded-For only from these peers (the allowlists depend on it) */
+  trustedProxies?: readonly string[];
   log: Logger;
   health(): Promise<Record<string, unknown>>;
 }
@@ -32,6 +34,7 @@ export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: 
     prefix: SAPI_PREFIX,
     docsBase: SAPI_PREFIX,
     trustProxy: deps.trustProxy,
+    trustedProxies: deps.trustedProxies,
     renderError: sapiErrors,
     resolveCaller: deps.resolveCaller,
     middleware: [
