@@ -21,6 +21,12 @@ describe('tenancy', () => {
     it('refuses a workspace in an organisation that does not exist', () =>
       given([]).when({ type: 'CreateWorkspace', organisation_id: 'o1', workspace_id: 'w1', name: 'W', at }).thenThrows('organisation_not_found'));
     it('keeps user e-mails unique in the organisation, ignoring case', () => given([created, added]).when(addUser('A@B.sk')).thenThrows('user_exists'));
+    it('changes the plan, and the same plan again changes nothing', () => {
+      given([created]).when({ type: 'ChangePlan', organisation_id: 'o1', plan: 'Solo Free', at })
+        .then([{ type: 'OrganisationPlanChanged', data: { organisation_id: 'o1', plan: 'Solo Free', previous_plan: 'Team Business', changed_at: at } }]);
+      given([created]).when({ type: 'ChangePlan', organisation_id: 'o1', plan: 'Team Business', at }).thenNothingHappened();
+      given([]).when({ type: 'ChangePlan', organisation_id: 'o1', plan: 'Solo Free', at }).thenThrows('organisation_not_found');
+    });
   });
 
   describe('API key', () => {

@@ -37,6 +37,26 @@ describe('SAPI-SK credentials: installing and managing them (/api/v1)', function
     expect((await status(pair.body.access_token)).body.client_id).to.equal(response.body.client_id);
   });
 
+  it('never replays a secret: a repeated Idempotency-Key answers 409 and installs nothing more', async () => {
+    const key = { 'idempotency-key': `install-${Date.now()}` };
+    const first = await svc.call('POST', `/companies/${companyId}/sapi-clients`, undefined, key);
+    expect(first.status).to.equal(201);
+    const repeat = await svc.call('POST', `/companies/${companyId}/sapi-clients`, undefined, key);
+    expect(repeat.status).to.equal(409);
+    expect(repeat.body.detail.error).to.equal('idempotency_key_secret_not_replayable');
+    expect(JSON.stringify(repeat.body)).to.not.include(first.body.client_secret);
+  });
+
+  it('documents the routes in both OpenAPI documents', async () => {
+    const native = (await (await fetch(`${svc.root}/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    for (const path of ['/companies/{company_id}/sapi-clients', '/sapi-clients/{client_id}', '/sapi-clients/{client_id}/rotate-secret',
+      '/sapi-clients/{client_id}/allowlist', '/sapi-clients/{client_id}/disable', '/sapi-clients/{client_id}/enable']) {
+      expect(native.paths, path).to.have.property(path);
+    }
+    const sapi = (await (await fetch(`${svc.root}/sapi/openapi.json`)).json()) as { paths: Record<string, unknown> };
+    for (const path of ['/auth/token', '/auth/renew', '/auth/revoke', '/auth/token/status']) expect(sapi.paths, path).to.have.property(path);
+  });
+
   it('stores the secret only as its SHA-256', async () => {
     const client = await install();
     const events = await svc.services.store.readStream(`sapi_client-${client.client_id}`);
