@@ -16,7 +16,7 @@ import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const CompanyParams = Type.Object({ company_id: Uuid });
-const ClientParams = Type.Object({ client_id: Type.String({ minLength: 1, maxLength: 64 }) });
+const ClientParams = Type.Object({ sapi_client_id: Type.String({ minLength: 1, maxLength: 64, description: 'the SAPI-SK client_id (sapi_…)' }) });
 const TAGS = ['sapi-sk connector'];
 const PERMISSION = 'api_keys.manage';
 const forbidden = { description: '`insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials', schema: ErrorBody };
@@ -85,39 +85,39 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
       },
     }),
     defineRoute({
-      method: 'GET', path: '/sapi-clients/{client_id}', operationId: 'getSapiClient', tags: TAGS, auth: 'api', permission: PERMISSION,
+      method: 'GET', path: '/sapi-clients/{sapi_client_id}', operationId: 'getSapiClient', tags: TAGS, auth: 'api', permission: PERMISSION,
       summary: 'One SAPI-SK client, without its secret',
       params: ClientParams,
       responses: { 200: { description: 'the client', schema: SapiClient }, 403: forbidden, 404: clientNotFound },
       async handle({ params, actor, headers }) {
-        return { status: 200, body: view(await read(actor, params.client_id), base(headers)) };
+        return { status: 200, body: view(await read(actor, params.sapi_client_id), base(headers)) };
       },
     }),
     defineRoute({
-      method: 'POST', path: '/sapi-clients/{client_id}/rotate-secret', operationId: 'rotateSapiClientSecret', tags: TAGS, auth: 'api', permission: PERMISSION,
+      method: 'POST', path: '/sapi-clients/{sapi_client_id}/rotate-secret', operationId: 'rotateSapiClientSecret', tags: TAGS, auth: 'api', permission: PERMISSION,
       summary: 'A new client secret (in the answer, once); the old one stops working',
       description: 'Every token pair issued with the old secret ends too: its access tokens and refresh tokens get SAPI-AUTH-001 from this answer on.',
       params: ClientParams,
       responses: { 200: { description: 'the client, with its new secret this once', schema: SapiClientWithSecret }, 403: forbidden, 404: clientNotFound },
       async handle({ params, actor, requestId, headers }) {
-        const { client_secret } = await rotateSapiClientSecret(deps, { actor, requestId, clientId: params.client_id });
-        return { status: 200, body: { ...view(await read(actor, params.client_id), base(headers)), client_secret }, headers: { 'cache-control': 'no-store' } };
+        const { client_secret } = await rotateSapiClientSecret(deps, { actor, requestId, clientId: params.sapi_client_id });
+        return { status: 200, body: { ...view(await read(actor, params.sapi_client_id), base(headers)), client_secret }, headers: { 'cache-control': 'no-store' } };
       },
     }),
     defineRoute({
-      method: 'PUT', path: '/sapi-clients/{client_id}/allowlist', operationId: 'setSapiClientAllowlist', tags: TAGS, auth: 'api', permission: PERMISSION,
+      method: 'PUT', path: '/sapi-clients/{sapi_client_id}/allowlist', operationId: 'setSapiClientAllowlist', tags: TAGS, auth: 'api', permission: PERMISSION,
       summary: 'Set the addresses the client may call from (empty: any)',
       description:
         'Replaces the list. Entries are IPv4/IPv6 addresses or CIDRs, kept in canonical form (`10.1.2.3/8` is `10.0.0.0/8`, an address is /32 or /128); at most 50. Checked on POST /sapi/auth/token, /auth/renew and every /sapi request with a token: outside gives SAPI-AUTH-IP. The address is the peer\'s, or X-Forwarded-For\'s when the peer is a trusted proxy (TRUSTED_PROXIES, see docs/sapi.md).',
       params: ClientParams, body: SapiAllowlistUpdate,
       responses: { 200: { description: 'the client', schema: SapiClient }, 403: forbidden, 404: clientNotFound },
       async handle({ params, body, actor, requestId, headers }) {
-        await setSapiClientAllowlist(deps, { actor, requestId, clientId: params.client_id, cidrs: body.cidrs });
-        return { status: 200, body: view(await read(actor, params.client_id), base(headers)) };
+        await setSapiClientAllowlist(deps, { actor, requestId, clientId: params.sapi_client_id, cidrs: body.cidrs });
+        return { status: 200, body: view(await read(actor, params.sapi_client_id), base(headers)) };
       },
     }),
     ...(['disable', 'enable'] as const).map((action) => defineRoute({
-      method: 'POST', path: `/sapi-clients/{client_id}/${action}`, operationId: `${action}SapiClient`, tags: TAGS, auth: 'api', permission: PERMISSION,
+      method: 'POST', path: `/sapi-clients/{sapi_client_id}/${action}`, operationId: `${action}SapiClient`, tags: TAGS, auth: 'api', permission: PERMISSION,
       summary: action === 'disable'
         ? 'Disable the connector for this client: its requests get SAPI-DISABLED (503) until enabled'
         : 'Enable a disabled client again (its unexpired tokens work again)',
@@ -125,8 +125,8 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
       params: ClientParams,
       responses: { 200: { description: 'the client', schema: SapiClient }, 403: forbidden, 404: clientNotFound },
       async handle({ params, actor, requestId, headers }) {
-        await setSapiClientEnabled(deps, { actor, requestId, clientId: params.client_id, enabled: action === 'enable' });
-        return { status: 200, body: view(await read(actor, params.client_id), base(headers)) };
+        await setSapiClientEnabled(deps, { actor, requestId, clientId: params.sapi_client_id, enabled: action === 'enable' });
+        return { status: 200, body: view(await read(actor, params.sapi_client_id), base(headers)) };
       },
     })),
   ];

@@ -49,8 +49,8 @@ describe('SAPI-SK credentials: installing and managing them (/api/v1)', function
 
   it('documents the routes in both OpenAPI documents', async () => {
     const native = (await (await fetch(`${svc.root}/openapi.json`)).json()) as { paths: Record<string, unknown> };
-    for (const path of ['/companies/{company_id}/sapi-clients', '/sapi-clients/{client_id}', '/sapi-clients/{client_id}/rotate-secret',
-      '/sapi-clients/{client_id}/allowlist', '/sapi-clients/{client_id}/disable', '/sapi-clients/{client_id}/enable']) {
+    for (const path of ['/companies/{company_id}/sapi-clients', '/sapi-clients/{sapi_client_id}', '/sapi-clients/{sapi_client_id}/rotate-secret',
+      '/sapi-clients/{sapi_client_id}/allowlist', '/sapi-clients/{sapi_client_id}/disable', '/sapi-clients/{sapi_client_id}/enable']) {
       expect(native.paths, path).to.have.property(path);
     }
     const sapi = (await (await fetch(`${svc.root}/sapi/openapi.json`)).json()) as { paths: Record<string, unknown> };

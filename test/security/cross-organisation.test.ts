@@ -35,6 +35,9 @@ describe('cross-organisation access (every route)', function () {
     const client = await as('POST', '/oauth2/clients', { name: 'their client' });
     expect(client.status).to.equal(201);
     foreign.client_id = client.body.client_id;
+    const sapiClient = await as('POST', `/companies/${other.company_id}/sapi-clients`);
+    expect(sapiClient.status).to.equal(201);
+    foreign.sapi_client_id = sapiClient.body.client_id;
     const hook = await as('POST', '/connect/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(hook.status).to.equal(201);
     foreign.webhook_id = hook.body.id;
@@ -56,6 +59,7 @@ describe('cross-organisation access (every route)', function () {
     rejectInvoice: { reason: 'not ours' },
     reversePayment: { reason: 'a mistake' },
     createWorkspaceWebhook: { url: 'http://127.0.0.1:9/hook' },
+    setSapiClientAllowlist: { cidrs: [] },
   };
 
   /** Query parameters a route requires. */
