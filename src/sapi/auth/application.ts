@@ -16,9 +16,14 @@ import { readAndFold } from '../../handling/read-and-fold.ts';
 import { matchesStoredHash } from '../../identity/compare.ts';
 import type { SigningKeys } from '../../identity/signing-keys.ts';
 import { SAPI_ACCESS_TOKEN_SECONDS, SAPI_REFRESH_TOKEN_SECONDS, issueSapiAccessToken, verifySapiAccessToken } from './tokens.ts';
+import type { SapiGate } from './gate.ts';
 import { looksLikeRefreshToken, newRefreshToken, readRefreshToken } from './refresh-token.ts';
 
-export type SapiAuthDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { identity: SigningKeys };
+export type SapiAuthDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & {
+  identity: SigningKeys;
+  /** the gate's rows to forget once a change of a client or family is shown */
+  gate?: Pick<SapiGate, 'forget'>;
+};
 
 /** The token response (sapi-sk.md, Token response); OAuth fields in snake_case. */
 export interface SapiTokenResponse {
@@ -37,8 +42,11 @@ const sapiMetadata = (requestId: string, clientId: string): EventMetadata => ({
   causationId: requestId, correlationId: requestId, actor: { type: 'system', id: 'sapi-auth' }, sapi_client_id: clientId,
 });
 
-async function shown(deps: SapiAuthDeps, position: Position | null): Promise<void> {
-  if (position) await deps.projections.caughtUp(position, deps.config.readYourWritesTimeoutMs, READ_MODEL);
+/** Once the read model shows the change, the gate reads it afresh: the change applies from the answer on. */
+async function shown(deps: SapiAuthDeps, position: Position | null, clientId: string): Promise<void> {
+  if (!position) return;
+  await deps.projections.caughtUp(position, deps.config.readYourWritesTimeoutMs, READ_MODEL);
+  deps.gate?.forget(clientId);
 }
 
 // ---------------------------------------------------------------- installation and management
@@ -62,7 +70,7 @@ export async function installSapiClient(deps: SapiAuthDeps, input: { actor: Acto
       secret_hash: sha256Hex(secret), issued_at: deps.clock.now().toISOString(),
     },
   }, { metadata: requestMetadata(input.actor, input.requestId), newStream: true });
-  await shown(deps, handled.position);
+  await shown(deps, handled.position, clientId);
   return { client_id: clientId, client_secret: secret };
 }
 
@@ -72,7 +80,7 @@ async function manage(deps: SapiAuthDeps, input: Manage, command: (at: string) =
   const handled = await handleCommand(deps, sapiClientStream(input.clientId), sapiClientDecider, command(deps.clock.now().toISOString()), {
     metadata: requestMetadata(input.actor, input.requestId), retryOnConflict: RETRIES,
   });
-  await shown(deps, handled.position);
+  await shown(deps, handled.position, input.clientId);
 }
 
 /** A new secret, returned once: the old one stops working, and every token family opened before ends. */
@@ -167,10 +175,12 @@ export async function renewSapiToken(deps: SapiAuthDeps, input: { refreshToken: 
       secret_rotated_at: read.state.secret_rotated_at, at: now.toISOString(),
     };
   }, { metadata: sapiMetadata(input.requestId, presented.familyId), retryOnConflict: RETRIES });
+  // a reuse revoked the family: the gate refuses its newer tokens once this refusal is answered
+  const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
+  if (revoked) await shown(deps, handled.position, revoked.data.client_id);
   assertRenewed(handled.events);
   const family = handled.state;
   if (!client || family.status !== 'active') throw invalidRefreshToken();
-  await shown(deps, handled.position);
   return tokenPair(deps, client, family.family_id, knownScopes(family.scopes), renewal.token);
 }
 
@@ -189,7 +199,8 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
       type: 'RevokeSapiTokenFamily' as const, family_id: presented.familyId, client_id: family.status === 'none' ? '' : family.client_id,
       presented_hash: presented.hash, at: at.toISOString(),
     }), { metadata: sapiMetadata(input.requestId, presented.familyId), retryOnConflict: RETRIES });
-    await shown(deps, handled.position);
+    const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
+    if (revoked) await shown(deps, handled.position, revoked.data.client_id);
     return;
   }
   let claims;
@@ -201,5 +212,5 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
   const handled = await handleCommand(deps, sapiTokenFamilyStream(claims.family_id), sapiTokenFamilyDecider, {
     type: 'RevokeSapiTokenFamily', family_id: claims.family_id, client_id: claims.client_id, at: at.toISOString(),
   }, { metadata: sapiMetadata(input.requestId, claims.client_id), retryOnConflict: RETRIES });
-  await shown(deps, handled.position);
+  await shown(deps, handled.position, claims.client_id);
 }

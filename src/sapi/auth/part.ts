@@ -10,10 +10,12 @@ import { sapiAuthRoutes } from './routes.ts';
  * the read model both use, and the gate every /sapi request passes.
  */
 export function sapiAuthPart(deps: SapiDeps): SapiPart {
+  const gate = sapiClientGate(deps);
+  const withGate = { ...deps, gate };
   return {
-    routes: sapiClientRoutes(deps),
-    sapiRoutes: sapiAuthRoutes(deps),
+    routes: sapiClientRoutes(withGate),
+    sapiRoutes: sapiAuthRoutes(withGate),
     projectors: [sapiClients],
-    gate: sapiClientGate(deps),
+    gate,
   };
 }
