@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../support/poll.ts';
 import { sapiError } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { movableClock, requestToken } from './auth-support.ts';
@@ -32,7 +33,8 @@ describe('SAPI-SK lock-out at POST /sapi/auth/token', function () {
     const correct = await attempt(client, client.client_secret);
     expect(sapiError(correct).code).to.equal('SAPI-AUTH-LOCKED');
     expect(Number(correct.headers.get('retry-after'))).to.be.within(299, 300);
-    const shown = await svc.call('GET', `/sapi-clients/${client.client_id}`);
+    // the lock is decided on the stream; the admin view shows it once its read model catches up
+    const shown = await eventually(() => svc.call('GET', `/sapi-clients/${client.client_id}`), (r) => r.body.locked_until !== null);
     expect(Date.parse(shown.body.locked_until)).to.be.greaterThan(clock.now().getTime());
 
     clock.advance(300);
