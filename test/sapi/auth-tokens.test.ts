@@ -33,7 +33,7 @@ describe('SAPI-SK tokens (/sapi/auth/*)', function () {
       expect((claims.exp as number) - (claims.iat as number)).to.equal(900);
     });
 
-    it('grants only a narrower scope when one is asked for, and a token lacking a route\'s scope is refused there', async () => {
+    it('grants only a narrower scope when one is asked for: the token and its status carry only that', async () => {
       const response = await requestToken(svc, 0, { scope: 'document:receive' });
       expect(response.status).to.equal(200);
       expect(response.body.scope).to.equal('document:receive');

@@ -38,8 +38,9 @@ export interface SapiTokenResponse {
 const RETRIES = 10;
 const READ_MODEL = ['sapi-clients'];
 
-const sapiMetadata = (requestId: string, clientId: string): EventMetadata => ({
-  causationId: requestId, correlationId: requestId, actor: { type: 'system', id: 'sapi-auth' }, sapi_client_id: clientId,
+/** A /sapi/auth request acts for no user or key: the SAPI client (or the token family a refresh token names) is recorded beside. */
+const sapiMetadata = (requestId: string, subject: { sapi_client_id: string } | { sapi_token_family_id: string }): EventMetadata => ({
+  causationId: requestId, correlationId: requestId, actor: { type: 'system', id: 'sapi-auth' }, ...subject,
 });
 
 /** Once the read model shows the change, the gate reads it afresh: the change applies from the answer on. */
@@ -134,7 +135,7 @@ export async function issueSapiToken(
     // an unknown client is compared against a stand-in hash too, so both refusals take as long
     const secretMatches = matchesStoredHash(input.clientSecret, state.status === 'active' ? state.secret_hash : UNKNOWN_CLIENT_HASH) && known;
     return { type: 'AuthenticateSapiClient' as const, client_id: input.clientId, secret_matches: secretMatches, ip: input.ip, at };
-  }, { metadata: sapiMetadata(input.requestId, input.clientId), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: input.clientId }), retryOnConflict: RETRIES });
   assertAuthenticated(handled.events);
   const client = handled.state;
   if (client.status !== 'active') throw badCredentials();
@@ -144,7 +145,7 @@ export async function issueSapiToken(
   await handleCommand(deps, sapiTokenFamilyStream(familyId), sapiTokenFamilyDecider, {
     type: 'StartSapiTokenFamily', family_id: familyId, client_id: client.client_id, organisation_id: client.organisation_id, scopes,
     refresh_hash: refresh.hash, refresh_expires_at: refreshExpiry(deps.clock.now()), at,
-  }, { metadata: sapiMetadata(input.requestId, client.client_id), newStream: true });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: client.client_id }), newStream: true });
   return tokenPair(deps, client, familyId, scopes, refresh.token);
 }
 
@@ -174,7 +175,7 @@ export async function renewSapiToken(deps: SapiAuthDeps, input: { refreshToken: 
       type: 'RenewSapiToken' as const, presented_hash: presented.hash, new_hash: renewal.hash, new_expires_at: refreshExpiry(now),
       secret_rotated_at: read.state.secret_rotated_at, at: now.toISOString(),
     };
-  }, { metadata: sapiMetadata(input.requestId, presented.familyId), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), retryOnConflict: RETRIES });
   // a reuse revoked the family: the gate refuses its newer tokens once this refusal is answered
   const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
   if (revoked) await shown(deps, handled.position, revoked.data.client_id);
@@ -198,7 +199,7 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
     const handled = await handleCommand(deps, sapiTokenFamilyStream(presented.familyId), sapiTokenFamilyDecider, (family) => ({
       type: 'RevokeSapiTokenFamily' as const, family_id: presented.familyId, client_id: family.status === 'none' ? '' : family.client_id,
       presented_hash: presented.hash, at: at.toISOString(),
-    }), { metadata: sapiMetadata(input.requestId, presented.familyId), retryOnConflict: RETRIES });
+    }), { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), retryOnConflict: RETRIES });
     const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
     if (revoked) await shown(deps, handled.position, revoked.data.client_id);
     return;
@@ -211,6 +212,6 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
   }
   const handled = await handleCommand(deps, sapiTokenFamilyStream(claims.family_id), sapiTokenFamilyDecider, {
     type: 'RevokeSapiTokenFamily', family_id: claims.family_id, client_id: claims.client_id, at: at.toISOString(),
-  }, { metadata: sapiMetadata(input.requestId, claims.client_id), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: claims.client_id }), retryOnConflict: RETRIES });
   await shown(deps, handled.position, claims.client_id);
 }
