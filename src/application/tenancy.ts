@@ -2,7 +2,7 @@ import type { Actor, Role } from '../../commands/shared/actor.ts';
 import { DEFAULT_API_KEY_SCOPES, apiKeyDecider } from '../../commands/tenancy/api-key.ts';
 import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
-import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
+import { sapiClientDecider } from '../../commands/sapi/client.ts';
 import { USER_EMAIL_SCOPE, userEmailClaimDecider, userEmailKey } from '../../commands/tenancy/user-email.ts';
 import {
   apiKeyStream,
