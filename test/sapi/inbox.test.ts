@@ -100,6 +100,16 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
       expect((await svc.services.store.readStream(invoiceStream(first.invoice_id))).filter((e) => e.type === 'InvoiceReceived')).to.have.length(1);
     });
 
+    it('keeps the same message received at the same time as one document (the loser of the append decides again)', async () => {
+      const { xml } = ubl(receiver.participant_id);
+      const messageId = randomUUID();
+      const answers = await Promise.all([1, 2, 3, 4].map(() => deliver(receiver.participant_id, xml, messageId)));
+      expect(new Set(answers.map((a) => a.provider_document_id)).size).to.equal(1);
+      const handle = answers[0]!.provider_document_id!;
+      expect((await svc.services.store.readStream(`sapi_inbox-${handle}`)).map((e) => e.type)).to.deep.equal(['SapiInboxDocumentReceived']);
+      expect((await svc.services.store.readStream(invoiceStream(answers[0]!.invoice_id))).filter((e) => e.type === 'InvoiceReceived')).to.have.length(1);
+    });
+
     it('names no handle (provider_document_id null) and keeps no copy for a company without a SAPI client', async () => {
       const identity = randomSandboxIdentity();
       const company = await registerCompany(svc.services, {
@@ -114,6 +124,12 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
   });
 
   describe('the list', () => {
+    it('is documented in /sapi/openapi.json with the other inbox routes', async () => {
+      const doc = (await (await fetch(`${svc.root}/sapi/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+      const paths = Object.keys(doc.paths).filter((p) => p.includes('/document/receive'));
+      expect(paths.map((p) => p.replace(/^\/sapi/, '')).sort()).to.deep.equal(['/document/receive', '/document/receive/{documentId}', '/document/receive/{documentId}/acknowledge']);
+    });
+
     it('needs the document:receive scope (SAPI-AUTH-SCOPE) and the participant header (SAPI-VAL-001, another one SAPI-AUTH-PARTICIPANT)', async () => {
       const sendOnly = await sapiTestClient(svc, 1, { scopes: ['document:send'] });
       const scope = await list(sendOnly);
