@@ -37,8 +37,8 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
   after(async () => svc?.close());
 
   /** A UBL invoice from company 0 to `to`, as this service builds them; `tweak` may rewrite its text. */
-  function ubl(to: string, tweak: (xml: string) => string = (x) => x): { xml: string; number: string } {
-    const content = generateInvoice(SEED, 0);
+  function ubl(to: string, tweak: (xml: string) => string = (x) => x, seedIndex = 0): { xml: string; number: string } {
+    const content = generateInvoice(SEED, seedIndex);
     const number = `IN-${++sent}-${randomUUID().slice(0, 8)}`;
     const c = { ...content, invoice_number: number, supplier: { ...content.supplier, peppol_id: svc.demo.companies[0]!.peppol_id }, buyer: { ...content.buyer, peppol_id: to } };
     return { xml: tweak(buildUbl(c, computeTotals(c))), number };
@@ -46,12 +46,13 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
 
   /** Delivers a message to our Access Point as the sandbox network does; returns the message id. */
   async function deliver(to: string, document: string, messageId: string = randomUUID()): Promise<{ messageId: string; invoice_id: string; provider_document_id: string | null }> {
+    const documentTypeId = documentTypeFor(document.includes('<CreditNote ') ? 'CreditNote' : 'Invoice');
     const envelope = wrapInSbdh({
-      sender: svc.demo.companies[0]!.peppol_id, receiver: to, documentTypeId: documentTypeFor('Invoice'), processId: BILLING_PROCESS_ID,
+      sender: svc.demo.companies[0]!.peppol_id, receiver: to, documentTypeId, processId: BILLING_PROCESS_ID,
       instanceId: messageId, createdAt: new Date('2026-11-24T08:30:00.125Z'), countryC1: 'SK', document,
     });
     const received = await receivePeppolMessage(svc.services, {
-      message_id: messageId, sender_participant_id: svc.demo.companies[0]!.peppol_id, receiver_participant_id: to, document_type_id: documentTypeFor('Invoice'),
+      message_id: messageId, sender_participant_id: svc.demo.companies[0]!.peppol_id, receiver_participant_id: to, document_type_id: documentTypeId,
       process_id: BILLING_PROCESS_ID, envelope,
     });
     return { messageId, ...received };
@@ -218,6 +219,15 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
         senderParticipantId: svc.demo.companies[0]!.peppol_id.toLowerCase(), receiverParticipantId: receiver.participant_id.toLowerCase(),
         creationDateTime: '2026-11-24T08:30:00.125Z', senderDocumentId: number,
       });
+    });
+
+    it('keeps a credit note the same way, under its own document type', async () => {
+      const { xml, number } = ubl(receiver.participant_id, (x) => x, 2);
+      expect(xml).to.include('<CreditNote ');
+      const got = await deliver(receiver.participant_id, xml);
+      const detail = (await listed(receiver, got.provider_document_id!)).body;
+      expect(detail.payload).to.equal(xml);
+      expect(detail.metadata).to.include({ documentTypeId: documentTypeFor('CreditNote'), senderDocumentId: number });
     });
 
     it("answers SAPI-DOC-NOT-FOUND for an unknown document, a malformed id, and another participant's", async () => {
