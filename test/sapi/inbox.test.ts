@@ -200,6 +200,10 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
       }
       const foreign = await list(other, `?pageToken=${encodeURIComponent(token)}`);
       expect(sapiError(foreign).code).to.equal('SAPI-VAL-001');
+      // a token lists one status: naming another beside it is refused, naming the same is fine
+      const otherStatus = await list(receiver, `?status=ACKNOWLEDGED&pageToken=${encodeURIComponent(token)}`);
+      expect(sapiError(otherStatus)).to.deep.include({ code: 'SAPI-VAL-001', details: [{ field: 'status', issue: 'the pageToken lists RECEIVED' }] });
+      expect((await list(receiver, `?status=RECEIVED&limit=1&pageToken=${encodeURIComponent(token)}`)).status).to.equal(200);
       // an access token is not a page token either
       expect(sapiError(await list(receiver, `?pageToken=${encodeURIComponent(receiver.token)}`)).code).to.equal('SAPI-VAL-001');
     });
