@@ -234,6 +234,13 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
       expect(detail.metadata).to.include({ documentTypeId: documentTypeFor('CreditNote'), senderDocumentId: number });
     });
 
+    it('shows a document written a moment ago at once, as a client told by invoice.received expects (the read model is waited for)', async () => {
+      const got = await deliver(receiver.participant_id, ubl(receiver.participant_id).xml);
+      const detail = await receiver.call('GET', `/document/receive/${got.provider_document_id}`);
+      expect(detail.status, JSON.stringify(detail.body)).to.equal(200);
+      expect(detail.body.documentId).to.equal(got.provider_document_id);
+    });
+
     it("answers SAPI-DOC-NOT-FOUND for an unknown document, a malformed id, and another participant's", async () => {
       const got = await deliver(receiver.participant_id, ubl(receiver.participant_id).xml);
       await listed(receiver, got.provider_document_id!);

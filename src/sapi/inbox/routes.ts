@@ -76,7 +76,18 @@ function admit(actor: SapiActor, headers: Record<string, string | undefined>): v
 export function inboxRoutes(deps: SapiDeps): SapiRoute[] {
   const { readModels, clock, projections, config } = deps;
   const find = async (actor: SapiActor, documentId: string): Promise<InboxDocument> => {
-    const found = isInboxHandle(documentId) ? await getInboxDocument(readModels, actor.companyId, documentId) : null;
+    if (!isInboxHandle(documentId)) throw documentNotFound(documentId);
+    let found = await getInboxDocument(readModels, actor.companyId, documentId);
+    if (!found) {
+      // written but not shown yet: a client that learnt the handle from invoice.received can be
+      // that quick, so the read model is waited for (the stream says whether there is anything)
+      const events = await deps.store.readStream(sapiInboxStream(documentId));
+      const last = events[events.length - 1];
+      if (last && events[0]?.data.company_id === actor.companyId) {
+        await projections.caughtUp(last.position, config.readYourWritesTimeoutMs, [SAPI_INBOX]);
+        found = await getInboxDocument(readModels, actor.companyId, documentId);
+      }
+    }
     if (!found) throw documentNotFound(documentId);
     return found;
   };
