@@ -8,6 +8,7 @@ import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, Refres
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
 import type { SapiClientStreamEvent, SapiTokenFamilyEvent } from './sapi-clients.ts';
+import type { SapiInboxEvent } from './sapi-inbox.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
 import type { WebhookEvent } from './webhooks.ts';
@@ -39,7 +40,9 @@ export type StoredEvent =
   | UsageEvent
   | WebhookEvent
   | SapiClientStreamEvent
-  | SapiTokenFamilyEvent;
+  | SapiTokenFamilyEvent
+
+  | SapiInboxEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -126,6 +129,8 @@ export const EVENT_VERSIONS = {
   SapiTokenFamilyStarted: 1,
   SapiTokenRenewed: 1,
   SapiTokenFamilyRevoked: 1,
+  SapiInboxDocumentReceived: 1,
+  SapiInboxDocumentAcknowledged: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

@@ -70,8 +70,10 @@ describe('sandbox exchange: company 0 sends an invoice to company 1', function (
     // what invoice.received will publish
     expect(received.data).to.include({
       invoice_id: copy.id, source: 'peppol', invoice_number: sent.invoice_number, supplier_vat_id: svc.demo.companies[0]!.vat_id,
-      peppol_message_id: sent.peppol_message_id, provider_document_id: null,
+      peppol_message_id: sent.peppol_message_id,
     });
+    // company 1 has a SAPI-SK client (the demo installs one per company): its inbox holds a copy
+    expect(received.data.provider_document_id).to.match(/^svc_sapi_in_[0-9a-f]{32}$/);
     const edit = await svc.call('PUT', `/companies/${receiver}/invoices/${copy.id}`, { issue_date: '2026-11-20', lines: [] }, { 'if-match': String(copy.version) });
     expect(edit.status).to.be.oneOf([409, 422]);
     expect((await svc.call('POST', `/companies/${receiver}/invoices/${copy.id}/send`)).status).to.equal(409);

@@ -13,9 +13,9 @@ const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-MANY-ELEMENTS',
 /**
  * Parses untrusted XML and runs `use` on it; the libxml2 document is always disposed. A refusal of
  * the parser becomes an SbdhError: `malformed` for broken XML, SBDH-UNSAFE for the rest (the
- * payload side passes SBDH-PAYLOAD for both).
+ * payload side passes SBDH-PAYLOAD for both). `use` also gets the text parsed (decoded, no BOM).
  */
-export function withParsed<T>(xml: string | Uint8Array, malformed: SbdhErrorCode, what: string, use: (doc: XmlDocument) => T): T {
+export function withParsed<T>(xml: string | Uint8Array, malformed: SbdhErrorCode, what: string, use: (doc: XmlDocument, text: string) => T): T {
   const result = parseUntrusted(xml);
   if (!result.ok) {
     const { rule, message } = result.finding;
@@ -23,11 +23,14 @@ export function withParsed<T>(xml: string | Uint8Array, malformed: SbdhErrorCode
     throw new SbdhError(code, `${what}: ${rule}: ${message}`);
   }
   try {
-    return use(result.parsed.doc);
+    return use(result.parsed.doc, result.parsed.text);
   } finally {
     result.parsed.doc.dispose();
   }
 }
+
+/** What every document we hand on starts with: the prolog cannot travel inside an envelope. */
+export const XML_DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n';
 
 /**
  * An element as its own document, as the XML it means: every namespace its element and attribute
@@ -42,7 +45,7 @@ export function standaloneXml(element: XmlElement): string {
     if (prefix === 'xml' || prefix in local || !usesInherited(element, prefix, uri)) continue;
     element.addNsDeclaration(uri, prefix === '' ? undefined : prefix);
   }
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${element.toString({ format: false })}\n`;
+  return `${XML_DECLARATION}${element.toString({ format: false })}\n`;
 }
 
 function usesInherited(element: XmlElement, prefix: string, uri: string): boolean {
@@ -59,3 +62,46 @@ function usesInherited(element: XmlElement, prefix: string, uri: string): boolea
 export function childElements(parent: XmlElement): XmlElement[] {
   return parent.find('*') as XmlElement[];
 }
+
+/** The same XML, as C14N (comments kept) says; null for text the hardened parser refuses. */
+function canonicalOf(xml: string): string | null {
+  const result = parseUntrusted(xml);
+  if (!result.ok) return null;
+  try {
+    return result.parsed.doc.root.canonicalizeToString({ withComments: true });
+  } finally {
+    result.parsed.doc.dispose();
+  }
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The element `qname` exactly as it is written in `text` (from its first start tag at or after
+ * `from` to its last end tag), when those characters alone are the same XML as `serialised`
+ * (libxml2's standalone serialisation of it); null otherwise (then the caller keeps `serialised`).
+ * The search is plain text, so it can only find a candidate; the parser and C14N decide whether
+ * it is the element, so nothing is ever trusted on the strength of string matching.
+ */
+export function verbatimElement(text: string, qname: string, from: number, serialised: string): string | null {
+  const name = escapeRegExp(qname);
+  const start = new RegExp(`<${name}[\\s/>]`, 'g');
+  start.lastIndex = from;
+  const opened = start.exec(text);
+  if (!opened) return null;
+  const closes = [...text.slice(opened.index).matchAll(new RegExp(`</${name}\\s*>`, 'g'))];
+  const last = closes[closes.length - 1];
+  if (!last || last.index === undefined) return null;
+  const candidate = text.slice(opened.index, opened.index + last.index + last[0].length);
+  const want = canonicalOf(serialised);
+  return want !== null && canonicalOf(candidate) === want ? candidate : null;
+}
+
+/** Where the first end tag of `qname` in `text` ends; null when there is none. */
+export function afterEndTag(text: string, qname: string): number | null {
+  const found = new RegExp(`</${escapeRegExp(qname)}\\s*>`).exec(text);
+  return found ? found.index + found[0].length : null;
+}
+
+/** An element's name as written: `prefix:local`, or `local` in the default namespace. */
+export const qualifiedName = (element: XmlElement): string => (element.prefix ? `${element.prefix}:${element.name}` : element.name);

@@ -14,13 +14,13 @@ import {
   documentTypeParts,
   normaliseParticipantId,
 } from './identifiers.ts';
-import { childElements, standaloneXml, withParsed } from './payload-xml.ts';
+import { XML_DECLARATION, afterEndTag, childElements, qualifiedName, standaloneXml, verbatimElement, withParsed } from './payload-xml.ts';
 import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhEnvelope, type SbdhHeader } from './sbdh-model.ts';
 
 const NS = { sh: SBDH_NS };
 
 export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
-  return withParsed(xml, 'SBDH-MALFORMED', 'the envelope', (doc) => {
+  return withParsed(xml, 'SBDH-MALFORMED', 'the envelope', (doc, text) => {
     const root = doc.root;
     if (root.name !== 'StandardBusinessDocument' || root.namespaceUri !== SBDH_NS) {
       throw new SbdhError('SBDH-NOT-SBDH', `the root element is {${root.namespaceUri}}${root.name}, not {${SBDH_NS}}StandardBusinessDocument`);
@@ -36,8 +36,21 @@ export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
     const payload = payloads[0] as XmlElement;
     const fields = readHeader(header);
     checkAgainstPayload(fields, payload);
-    return { ...fields, document: standaloneXml(payload) };
+    return { ...fields, document: asSent(text, header, payload) };
   });
+}
+
+/**
+ * The business document exactly as the sender wrote it into the envelope (its characters from the
+ * root's start tag to its end tag, after the UTF-8 declaration), so a receiver keeps the very
+ * bytes the sender's UBL had; libxml2's standalone serialisation only where those characters do
+ * not stand alone (the payload uses a namespace the envelope declares).
+ */
+function asSent(text: string, header: XmlElement, payload: XmlElement): string {
+  const serialised = standaloneXml(payload);
+  const headerEnd = afterEndTag(text, qualifiedName(header));
+  const verbatim = headerEnd === null ? null : verbatimElement(text, qualifiedName(payload), headerEnd, serialised);
+  return verbatim === null ? serialised : `${XML_DECLARATION}${verbatim}`;
 }
 
 function readHeader(header: XmlElement): SbdhHeader {

@@ -2,8 +2,10 @@
  * Wraps a business document in the Peppol Business Message Envelope (SBDH) 2.0. The header is
  * written with xmlbuilder2 (namespace URI on every element); the document is parsed with the
  * hardened parser and its root element serialised by libxml2, then put where the header writer
- * left a marker. The document is never re-read by a second, laxer parser, so what the receiver
- * unwraps is the same XML (same canonical form), minus the prolog (XML declaration, comments and
+ * left a marker: the document's own characters from its root's start tag to its end tag when the
+ * parser and C14N agree they are that element, else libxml2's serialisation of it. The document is
+ * never re-read by a second, laxer parser, so what the receiver unwraps is the same XML (same
+ * canonical form, and as a rule the same bytes), minus the prolog (XML declaration, comments and
  * processing instructions outside the root element).
  */
 import { create } from 'xmlbuilder2';
@@ -18,7 +20,7 @@ import {
   normaliseParticipantId,
   type DocumentTypeParts,
 } from './identifiers.ts';
-import { withParsed } from './payload-xml.ts';
+import { qualifiedName, verbatimElement, withParsed } from './payload-xml.ts';
 import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhInput } from './sbdh-model.ts';
 
 // A comment only the header writer can produce: header values are text, where `<` is escaped.
@@ -120,6 +122,8 @@ function payloadRoot(document: string, docType: DocumentTypeParts): string {
     if (doc.eval(`boolean(//*[ancestor::*[${MAX_DEPTH - 2}]])`) === true) {
       throw new SbdhError('SBDH-PAYLOAD', `the business document nests elements ${MAX_DEPTH - 1} levels deep; inside the envelope that is too deep to read`);
     }
-    return root.toString({ format: false });
+    // the sender's own characters where they are the same XML, so the receiver gets the very bytes
+    const serialised = root.toString({ format: false });
+    return verbatimElement(document, qualifiedName(root), 0, serialised) ?? serialised;
   });
 }
