@@ -7,6 +7,7 @@ import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
+import type { SapiDocumentEvent } from './sapi-documents.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
 import type { WebhookEvent } from './webhooks.ts';
@@ -36,7 +37,8 @@ export type StoredEvent =
   | ApiKeyEvent
   | SapiClientEvent
   | UsageEvent
-  | WebhookEvent;
+  | WebhookEvent
+  | SapiDocumentEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -113,6 +115,15 @@ export const EVENT_VERSIONS = {
   WebhookEndpointDeactivated: 1,
   WebhookSecretRotated: 1,
   WebhookTestRequested: 1,
+  SapiDocumentAccepted: 1,
+  SapiDocumentProcessing: 1,
+  SapiDeliveryAttemptFailed: 1,
+  SapiDocumentSent: 1,
+  SapiDocumentFailed: 1,
+  SapiFsSubmitted: 1,
+  SapiFsAcknowledged: 1,
+  SapiFsRejected: 1,
+  SapiFsFailed: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */
