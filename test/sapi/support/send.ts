@@ -2,8 +2,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../../src/network/peppol/identifiers.ts';
 import type { TestService } from '../../support/service.ts';
 
-/** A company's own caller on the native API (the demo organisation's key by default). */
-type Native = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A native API call with the company's organisation's key. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Native = (method: string, path: string, body?: unknown) => Promise<{ status: number; body: any }>;
 
 const customers = new Map<string, string>();
 
@@ -13,10 +15,16 @@ const customers = new Map<string, string>();
  * is only a source of XML; the SAPI send makes no invoice of its own.
  */
 export async function ublBetween(
-  svc: TestService, from: { companyId: string; call?: Native; apiKey?: string }, to: { name: string; vat_id: string; ico: string; dic: string; peppol_id: string },
+  svc: Pick<TestService, 'api' | 'demo'>, from: { companyId: string; apiKey?: string }, to: { name: string; vat_id: string; ico: string; dic: string; peppol_id: string },
   options: { lines?: number } = {},
 ): Promise<{ xml: string; invoiceId: string }> {
-  const call: Native = from.call ?? ((m, p, b) => svc.call(m, p, b));
+  const call: Native = async (method, path, body) => {
+    const response = await fetch(`${svc.api}${path}`, {
+      method, headers: { 'x-api-key': from.apiKey ?? svc.demo.api_key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  };
   const cacheKey = `${from.companyId} ${to.vat_id}`;
   let customerId = customers.get(cacheKey);
   if (!customerId) {
