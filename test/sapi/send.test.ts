@@ -177,4 +177,14 @@ describe('SAPI-SK send (POST /sapi/document/send) and status', function () {
     expect(repeated.details).to.deep.equal(refusal.details);
     expect(repeated.correlation_id).to.not.equal(refusal.correlation_id);
   });
+
+  it('documents send (with its two headers) and status in /sapi/openapi.json', async () => {
+    const doc = (await (await fetch(`${svc.root}/sapi/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { name: string }[] }>> };
+    const paths = Object.keys(doc.paths);
+    const send = paths.find((p) => p.endsWith('/document/send'));
+    const status = paths.find((p) => p.endsWith('/document/status/{providerDocumentId}'));
+    expect(send, paths.join(' ')).to.be.a('string');
+    expect(status, paths.join(' ')).to.be.a('string');
+    expect((doc.paths[send!]!.post!.parameters ?? []).map((p) => p.name)).to.include.members(['Idempotency-Key', 'X-Peppol-Participant-Id']);
+  });
 });
