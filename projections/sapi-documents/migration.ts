@@ -9,8 +9,10 @@ export class SapiDocuments1764500000100 implements MigrationInterface {
       client_id varchar(128) NOT NULL,
       organisation_id uuid NOT NULL,
       company_id uuid NOT NULL,
+      peppol_message_id varchar(64) NOT NULL,
       version integer NOT NULL,
       view jsonb NOT NULL)`);
+    await q.query('CREATE INDEX sapi_documents_message ON sapi_documents (peppol_message_id)');
   }
   async down(q: QueryRunner): Promise<void> {
     await q.query('DROP TABLE sapi_documents');

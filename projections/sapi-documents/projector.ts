@@ -11,6 +11,7 @@ interface Row {
   client_id: string;
   organisation_id: string;
   company_id: string;
+  peppol_message_id: string;
   version: number;
   view: SapiDocumentView;
 }
@@ -33,14 +34,14 @@ export const sapiDocuments: Projector = {
       if (!view) continue;
       rows.set(id, {
         document_id: id, provider_document_id: view.provider_document_id, client_id: view.client_id, organisation_id: view.organisation_id,
-        company_id: view.company_id, version: recorded.revision, view,
+        company_id: view.company_id, peppol_message_id: view.peppol_message_id, version: recorded.revision, view,
       });
     }
     if (rows.size === 0) return;
     await tx.query(
-      `INSERT INTO sapi_documents (document_id, provider_document_id, client_id, organisation_id, company_id, version, view)
-       SELECT r.document_id, r.provider_document_id, r.client_id, r.organisation_id, r.company_id, r.version, r.view
-       FROM jsonb_to_recordset($1::jsonb) AS r(document_id uuid, provider_document_id text, client_id text, organisation_id uuid, company_id uuid, version int, view jsonb)
+      `INSERT INTO sapi_documents (document_id, provider_document_id, client_id, organisation_id, company_id, peppol_message_id, version, view)
+       SELECT r.document_id, r.provider_document_id, r.client_id, r.organisation_id, r.company_id, r.peppol_message_id, r.version, r.view
+       FROM jsonb_to_recordset($1::jsonb) AS r(document_id uuid, provider_document_id text, client_id text, organisation_id uuid, company_id uuid, peppol_message_id text, version int, view jsonb)
        ON CONFLICT (document_id) DO UPDATE SET version = EXCLUDED.version, view = EXCLUDED.view`,
       [JSON.stringify([...rows.values()])],
     );

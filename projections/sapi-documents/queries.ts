@@ -12,3 +12,14 @@ export async function findSapiDocument(db: DataSource, clientId: string, provide
   );
   return rows[0]?.view ?? null;
 }
+
+/**
+ * The outbound document (its stream id's document id) that went out as this Peppol message, or null. For the
+ * sandbox loop: the SBDH carries the UBL as libxml2 serialises its root (no prolog, its own
+ * trailing newline), so a receiver in this service that must hand the sender's exact bytes on
+ * reads them from `SapiDocumentAccepted.payload` of that stream.
+ */
+export async function sapiDocumentIdByMessage(db: DataSource, peppolMessageId: string): Promise<string | null> {
+  const rows: { document_id: string }[] = await db.query('SELECT document_id::text FROM sapi_documents WHERE peppol_message_id = $1', [peppolMessageId]);
+  return rows[0]?.document_id ?? null;
+}

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../src/network/peppol/identifiers.ts';
 import { sapiDocumentStream } from '../../events/sapi-documents.ts';
+import { sapiDocumentIdByMessage } from '../../projections/sapi-documents/queries.ts';
 import { eventually } from '../support/poll.ts';
 import { sapiError, sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -70,7 +71,8 @@ describe('SAPI-SK send (POST /sapi/document/send) and status', function () {
     expect(ack).to.include({ provider_document_id: id, organisation_id: svc.demo.organisation_id, company_id: svc.demo.companies[0]!.id, direction: 'sent', reporter_role: 'C2', mls_response_code: 'AP' });
     expect(ack.invoice_number).to.be.a('string').and.not.equal('');
     expect(ack.tdd_uuid).to.be.a('string');
-    const accepted = events[0]!.data as { payload: string; payload_sha256: string };
+    const accepted = events[0]!.data as { payload: string; payload_sha256: string; document_id: string };
+    expect(await sapiDocumentIdByMessage(svc.services.readModels, done.peppolMessageId)).to.equal(accepted.document_id);
     expect(accepted.payload).to.equal(xml);
     expect(accepted.payload_sha256).to.equal(sha256Hex(xml));
 
