@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../src/network/peppol/identifiers.ts';
 import { sapiDocumentStream } from '../../events/sapi-documents.ts';
+import { randomSandboxIdentity } from '../../src/demo/identifiers.ts';
 import { sapiDocumentIdByMessage } from '../../projections/sapi-documents/queries.ts';
 import { eventually } from '../support/poll.ts';
 import { sapiError, sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
@@ -188,5 +189,32 @@ describe('SAPI-SK send (POST /sapi/document/send) and status', function () {
     expect(send, paths.join(' ')).to.be.a('string');
     expect(status, paths.join(' ')).to.be.a('string');
     expect((doc.paths[send!]!.post!.parameters ?? []).map((p) => p.name)).to.include.members(['Idempotency-Key', 'X-Peppol-Participant-Id']);
+  });
+
+  it('sends a CreditNote declared as one: SENT and fs ACKNOWLEDGED', async () => {
+    const company = svc.demo.companies[0]!.id;
+    const { invoiceId } = await ublBetween(svc, { companyId: company }, svc.demo.companies[1]!);
+    expect((await svc.call('POST', `/companies/${company}/invoices/${invoiceId}/mark-sent`, {})).status).to.equal(200);
+    const version = (await svc.call('GET', `/companies/${company}/invoices/${invoiceId}`)).body.version as number;
+    const credited = await svc.call('POST', `/companies/${company}/invoices/${invoiceId}/credit-notes`, { reason: 'full_reversal' }, { 'if-match': `"${version}"` });
+    expect(credited.status, JSON.stringify(credited.body)).to.equal(201);
+    const creditNote = await (await fetch(`${svc.api}/companies/${company}/invoices/${credited.body.id}/ubl`, { headers: { 'x-api-key': svc.demo.api_key } })).text();
+    expect(creditNote).to.include('<CreditNote');
+    // declared as an Invoice it is refused; as a CreditNote it goes
+    await refused(send(sendRequest(creditNote, sender, buyer)), 400, 'SAPI-VAL-001', 'metadata.documentTypeId');
+    const answer = await send(sendRequest(creditNote, sender, buyer, { root: 'CreditNote' }));
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    await eventually(async () => (await client.call('GET', `/document/status/${answer.body.providerDocumentId}`)).body,
+      (s) => s.status === 'SENT' && s.fs.status === 'ACKNOWLEDGED', { what: 'the credit note SENT and fs ACKNOWLEDGED', withinMs: 60_000 });
+  });
+
+  it('a receiver the network does not know fails the Peppol leg for good: FAILED, and nothing is filed with FS', async () => {
+    const stranger = { name: 'Neznámy s.r.o.', ...randomSandboxIdentity() };
+    const { xml: toStranger } = await ublBetween(svc, { companyId: svc.demo.companies[0]!.id }, stranger);
+    const answer = await send(sendRequest(toStranger, sender, stranger.peppol_id));
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(202);
+    const failed = await eventually(async () => (await client.call('GET', `/document/status/${answer.body.providerDocumentId}`)).body,
+      (s) => s.status === 'FAILED', { what: 'FAILED' });
+    expect(failed.fs).to.include({ status: 'NOT_SUBMITTED', submissionId: null, errorMessage: null });
   });
 });
