@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { SapiRefusal } from './errors.ts';
 import {
   MAX_PAYLOAD_BYTES, SEND_BODY_LIMIT_BYTES, checkChecksum, checkDocumentAgainstMetadata, checkPayloadBytes, checkPayloadEncoding, checkValidation,
-  requireIdempotencyKey, type PayloadFacts, type SendMetadata,
+  participantValue, requireIdempotencyKey, type PayloadFacts, type SendMetadata,
 } from './send-request.ts';
 
 const INVOICE_TYPE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
@@ -56,6 +56,8 @@ describe('SAPI-SK send request rules', () => {
   it('the metadata agrees with the UBL; every disagreement is one detail naming its field', () => {
     expect(checkDocumentAgainstMetadata(metadata, facts, expectedFor)).to.deep.equal({ root: 'Invoice', invoiceNumber: '2026000001', issueDate: '2026-11-20' });
     expect(checkDocumentAgainstMetadata({ ...metadata, documentTypeId: `busdox-docid-qns::${INVOICE_TYPE}` }, facts, expectedFor).root).to.equal('Invoice');
+    expect(checkDocumentAgainstMetadata({ ...metadata, senderParticipantId: `iso6523-actorid-upis::${metadata.senderParticipantId}` }, facts, expectedFor).root).to.equal('Invoice');
+    expect(participantValue('iso6523-actorid-upis::9950:sk2020273893svctest')).to.equal('9950:sk2020273893svctest');
     const all = refusal(() => checkDocumentAgainstMetadata({ ...metadata, documentTypeId: CREDIT_NOTE_TYPE, receiverParticipantId: '9950:other' }, { ...facts, profileId: 'x' }, expectedFor));
     expect(fields(all)).to.deep.equal(['metadata.documentTypeId', 'metadata.processId', 'metadata.receiverParticipantId']);
     expect(refusal(() => checkDocumentAgainstMetadata(metadata, { ...facts, root: null }, expectedFor)).message).to.equal('unsupported document root');

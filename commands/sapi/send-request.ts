@@ -99,6 +99,9 @@ export interface Expected {
 const bare = (value: string, scheme: string) => (value.trim().toLowerCase().startsWith(`${scheme}::`) ? value.trim().slice(scheme.length + 2) : value.trim());
 const participant = (value: string) => bare(value, 'iso6523-actorid-upis').toLowerCase();
 
+/** A participant id without its optional `iso6523-actorid-upis::` scheme prefix (what the credentials' lock compares). */
+export const participantValue = (value: string): string => bare(value, 'iso6523-actorid-upis');
+
 /**
  * The document and its metadata must say the same (sapi-sk.md, Send request): the root is a UBL
  * Invoice or CreditNote; documentTypeId is that root's BIS Billing 3.0 type (an Invoice declared

@@ -7,7 +7,7 @@ import { PARTICIPANT_HEADER, requireLockedParticipant, requireParticipantHeader 
 import { requireScope } from '../../../commands/sapi/scopes.ts';
 import {
   SAPI_IDEMPOTENCY_HEADER, SEND_BODY_LIMIT_BYTES, checkChecksum, checkDocumentAgainstMetadata, checkPayloadBytes, checkPayloadEncoding, checkValidation,
-  requireIdempotencyKey, type SendRequest,
+  participantValue, requireIdempotencyKey, type SendRequest,
 } from '../../../commands/sapi/send-request.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { providerDocumentIdOf, sapiDocumentStream, type SapiDocumentAccepted } from '../../../events/sapi-documents.ts';
@@ -211,7 +211,7 @@ export function sendRoute(deps: SapiDeps): SapiRoute {
       requireScope(actor.scopes, 'document:send');
       requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
       const key = requireIdempotencyKey(req.headers[SAPI_IDEMPOTENCY_HEADER.toLowerCase()]);
-      requireLockedParticipant(actor.participantId, req.body.metadata.senderParticipantId, 'metadata.senderParticipantId');
+      requireLockedParticipant(actor.participantId, participantValue(req.body.metadata.senderParticipantId), 'metadata.senderParticipantId');
       const answer = await sendOnce(deps, actor, key, req.body, req.requestId, req.log);
       return { status: answer.status, body: answer.body };
     },
