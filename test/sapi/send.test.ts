@@ -217,4 +217,13 @@ describe('SAPI-SK send (POST /sapi/document/send) and status', function () {
       (s) => s.status === 'FAILED', { what: 'FAILED' });
     expect(failed.fs).to.include({ status: 'NOT_SUBMITTED', submissionId: null, errorMessage: null });
   });
+
+  it('takes a JSON body well above 10 MB (escaping grows it), and refuses one beyond 31 MB as SAPI-PAYLOAD-TOO-LARGE', async () => {
+    // 3,300,000 × "č": 6.6 MB of UTF-8, written as \u010d it is 19.8 MB of JSON: past the body limit into the payload checks
+    const escaped = JSON.stringify(sendRequest('č'.repeat(3_300_000), sender, buyer)).replace(/č/g, '\\u010d');
+    expect(escaped.length).to.be.greaterThan(19_000_000);
+    const error = await refused(send(escaped), 400, 'SAPI-VAL-001', 'payload');
+    expect(error.details[0]!.issue).to.include('XML');
+    await refused(send(JSON.stringify(sendRequest('x'.repeat(32 * 1024 * 1024), sender, buyer))), 413, 'SAPI-PAYLOAD-TOO-LARGE');
+  });
 });
