@@ -9,6 +9,7 @@ import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, Invoice
 import type { PaymentEvent } from './payments.ts';
 import type { SapiClientStreamEvent, SapiTokenFamilyEvent } from './sapi-clients.ts';
 import type { SapiInboxEvent } from './sapi-inbox.ts';
+import type { SapiDocumentEvent } from './sapi-documents.ts';
 import type { ApiKeyEvent, CompanyEvent, OrganisationEvent, SapiClientEvent } from './tenancy.ts';
 import type { UsageEvent } from './usage.ts';
 import type { WebhookEvent } from './webhooks.ts';
@@ -41,8 +42,8 @@ export type StoredEvent =
   | WebhookEvent
   | SapiClientStreamEvent
   | SapiTokenFamilyEvent
-
-  | SapiInboxEvent;
+  | SapiInboxEvent
+  | SapiDocumentEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -131,6 +132,15 @@ export const EVENT_VERSIONS = {
   SapiTokenFamilyRevoked: 1,
   SapiInboxDocumentReceived: 1,
   SapiInboxDocumentAcknowledged: 1,
+  SapiDocumentAccepted: 1,
+  SapiDocumentProcessing: 1,
+  SapiDeliveryAttemptFailed: 1,
+  SapiDocumentSent: 1,
+  SapiDocumentFailed: 1,
+  SapiFsSubmitted: 1,
+  SapiFsAcknowledged: 1,
+  SapiFsRejected: 1,
+  SapiFsFailed: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

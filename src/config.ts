@@ -16,6 +16,8 @@ export interface Config {
   logLevel: string;
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
+  /** SAPI-SK sends: strict validation refuses a send when a rule set cannot run (SAPI_STRICT_VALIDATION, on unless `false`/`0`) */
+  sapiStrictValidation: boolean;
   http: HttpServerConfig;
   delivery: DeliveryConfig;
   identity: IdentityConfig;
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
+    sapiStrictValidation: !['false', '0', 'off'].includes((env.SAPI_STRICT_VALIDATION ?? '').trim().toLowerCase()),
     http: httpServerConfig(env),
     identity: {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,

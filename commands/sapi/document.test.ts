@@ -1,0 +1,69 @@
+import { expect } from 'chai';
+import { readFileSync } from 'node:fs';
+import type { SapiDocumentEvent } from '../../events/sapi-documents.ts';
+import { fold } from '../shared/decider.ts';
+import { specFor } from '../shared/given.ts';
+import { reportDeadline, sapiDocumentDecider, type SapiDocumentCommand } from './document.ts';
+
+/** The stored fixture of a type (test/fixtures/events): frozen contracts fold here. */
+const stored = <T extends SapiDocumentEvent['type']>(type: T): Extract<SapiDocumentEvent, { type: T }> => {
+  const f = JSON.parse(readFileSync(new URL(`../../test/fixtures/events/${type}.v1.json`, import.meta.url), 'utf8')) as { type: T; data: unknown };
+  return { type: f.type, data: f.data } as Extract<SapiDocumentEvent, { type: T }>;
+};
+const given = specFor(sapiDocumentDecider);
+const accepted = stored('SapiDocumentAccepted');
+const processing = stored('SapiDocumentProcessing');
+const sent = stored('SapiDocumentSent');
+const submitted = stored('SapiFsSubmitted');
+const at = '2026-11-24T15:05:00.000Z';
+const verdict = (outcome: 'acknowledged' | 'rejected', submission = submitted.data.fs_submission_id): SapiDocumentCommand => ({
+  type: 'RecordSapiFsVerdict', fs_submission_id: submission, outcome, tdd_uuid: submitted.data.tdd_uuid, mls_response_code: outcome === 'acknowledged' ? 'AP' : 'RE',
+  reasons: outcome === 'rejected' ? { description: 'rejected', issues: [{ rule: 'R1', message: 'bad', location: null }] } : null, at,
+});
+
+describe('SAPI-SK outbound document', () => {
+  it('is accepted once: a second acceptance on the stream is refused', () => {
+    given([]).when({ type: 'AcceptSapiDocument', data: accepted.data }).then([accepted]);
+    given([accepted]).when({ type: 'AcceptSapiDocument', data: accepted.data }).thenThrows('sapi_document_exists');
+  });
+
+  it('goes ACCEPTED → PROCESSING → SENT; a repeated outcome decides nothing', () => {
+    given([accepted]).when({ type: 'StartSapiProcessing', at }).then([{ type: 'SapiDocumentProcessing', data: { document_id: accepted.data.document_id, started_at: at } }]);
+    given([accepted, processing]).when({ type: 'StartSapiProcessing', at }).then([]);
+    const [event] = sapiDocumentDecider.decide({ type: 'RecordSapiSent', at }, fold(sapiDocumentDecider, [accepted, processing]));
+    expect(event).to.deep.include({ type: 'SapiDocumentSent' });
+    expect(event!.data).to.include({ peppol_message_id: accepted.data.peppol_message_id, sender_participant_id: accepted.data.metadata.sender_participant_id });
+    given([accepted, processing, sent]).when({ type: 'RecordSapiSent', at }).then([]);
+    given([accepted]).when({ type: 'RecordSapiSent', at }).thenThrows('sapi_document_not_processing');
+  });
+
+  it('fails from ACCEPTED or PROCESSING, never after SENT', () => {
+    const fail: SapiDocumentCommand = { type: 'RecordSapiFailed', reason: 'refused', findings: [], rejected_by_receiver: false, at };
+    expect(sapiDocumentDecider.decide(fail, fold(sapiDocumentDecider, [accepted]))[0]?.type).to.equal('SapiDocumentFailed');
+    expect(sapiDocumentDecider.decide(fail, fold(sapiDocumentDecider, [accepted, processing]))[0]?.type).to.equal('SapiDocumentFailed');
+    given([accepted, processing, sent]).when(fail).then([]);
+  });
+
+  it('files with FS once, and takes the verdict of its own submission only: ACKNOWLEDGED, or FAILED with the reasons', () => {
+    given([accepted, processing, sent, submitted]).when({ type: 'RecordSapiFsSubmitted', fs_submission_id: 'other', tdd_uuid: 'x', at }).then([]);
+    const ack = sapiDocumentDecider.decide(verdict('acknowledged'), fold(sapiDocumentDecider, [accepted, processing, sent, submitted]));
+    expect(ack[0]?.data).to.include({ provider_document_id: accepted.data.provider_document_id, organisation_id: accepted.data.organisation_id, invoice_number: accepted.data.invoice_number, acknowledged_at: at, mls_response_code: 'AP' });
+    given([accepted, processing, sent, submitted]).when(verdict('acknowledged', 'another')).then([]);
+    const state = fold(sapiDocumentDecider, [accepted, processing, sent, submitted, ...sapiDocumentDecider.decide(verdict('rejected'), fold(sapiDocumentDecider, [accepted, processing, sent, submitted]))]);
+    expect(state?.fs).to.include({ status: 'FAILED', error_message: 'rejected; R1: bad' });
+  });
+
+  it('the stored fixtures fold into the status the API shows', () => {
+    const state = fold(sapiDocumentDecider, [accepted, processing, stored('SapiDeliveryAttemptFailed'), sent, submitted, stored('SapiFsAcknowledged')]);
+    expect(state).to.deep.include({ status: 'SENT', peppol_attempts: 1, client_document_id: 'FA-2026-0001', received_at: accepted.data.accepted_at });
+    expect(state?.fs).to.include({ status: 'ACKNOWLEDGED', submission_id: submitted.data.fs_submission_id, report_deadline: '2026-11-25' });
+    expect(fold(sapiDocumentDecider, [accepted, processing, stored('SapiDocumentFailed')])?.status).to.equal('FAILED');
+    expect(fold(sapiDocumentDecider, [accepted, processing, sent, submitted, stored('SapiFsRejected')])?.fs.error_message).to.include('SK-FS-01');
+    expect(fold(sapiDocumentDecider, [accepted, processing, sent, stored('SapiFsFailed')])?.fs).to.include({ status: 'FAILED' });
+  });
+
+  it('reportDeadline is the IssueDate + 5 calendar days', () => {
+    expect(reportDeadline('2026-11-20')).to.equal('2026-11-25');
+    expect(reportDeadline('2026-12-29')).to.equal('2027-01-03');
+  });
+});

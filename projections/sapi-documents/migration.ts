@@ -1,0 +1,20 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class SapiDocuments1764500000100 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    // outbound SAPI-SK documents as GET /sapi/document/status shows them; the payload stays in the stream
+    await q.query(`CREATE TABLE sapi_documents (
+      document_id uuid PRIMARY KEY,
+      provider_document_id varchar(64) NOT NULL UNIQUE,
+      client_id varchar(128) NOT NULL,
+      organisation_id uuid NOT NULL,
+      company_id uuid NOT NULL,
+      peppol_message_id varchar(64) NOT NULL,
+      version integer NOT NULL,
+      view jsonb NOT NULL)`);
+    await q.query('CREATE INDEX sapi_documents_message ON sapi_documents (peppol_message_id)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP TABLE sapi_documents');
+  }
+}

@@ -1,0 +1,49 @@
+import { evolveSapiDocument, type SapiDocumentView } from '../../commands/sapi/document.ts';
+import { SAPI_DOCUMENT_EVENT_TYPES, type SapiDocumentEvent } from '../../events/sapi-documents.ts';
+import { domainEvent } from '../../src/handling/read-and-fold.ts';
+import type { Projector } from '../../src/readmodel/projector.ts';
+import { SapiDocuments1764500000100 } from './migration.ts';
+import { SAPI_DOCUMENTS } from './queries.ts';
+
+interface Row {
+  document_id: string;
+  provider_document_id: string;
+  client_id: string;
+  organisation_id: string;
+  company_id: string;
+  peppol_message_id: string;
+  version: number;
+  view: SapiDocumentView;
+}
+
+/** Each outbound SAPI document's status, folded with the decider's own evolve (so status shows what the legs decided). */
+export const sapiDocuments: Projector = {
+  name: SAPI_DOCUMENTS,
+  handles: SAPI_DOCUMENT_EVENT_TYPES,
+  tables: ['sapi_documents'],
+  migrations: [SapiDocuments1764500000100],
+
+  async apply(events, tx) {
+    const rows = new Map<string, Row>();
+    for (const recorded of events) {
+      const event = domainEvent<SapiDocumentEvent>(recorded);
+      const id = event.data.document_id;
+      const stored: { view: SapiDocumentView }[] = rows.has(id) || event.type === 'SapiDocumentAccepted'
+        ? [] : await tx.query('SELECT view FROM sapi_documents WHERE document_id = $1', [id]);
+      const view = evolveSapiDocument(rows.get(id)?.view ?? stored[0]?.view ?? null, event);
+      if (!view) continue;
+      rows.set(id, {
+        document_id: id, provider_document_id: view.provider_document_id, client_id: view.client_id, organisation_id: view.organisation_id,
+        company_id: view.company_id, peppol_message_id: view.peppol_message_id, version: recorded.revision, view,
+      });
+    }
+    if (rows.size === 0) return;
+    await tx.query(
+      `INSERT INTO sapi_documents (document_id, provider_document_id, client_id, organisation_id, company_id, peppol_message_id, version, view)
+       SELECT r.document_id, r.provider_document_id, r.client_id, r.organisation_id, r.company_id, r.peppol_message_id, r.version, r.view
+       FROM jsonb_to_recordset($1::jsonb) AS r(document_id uuid, provider_document_id text, client_id text, organisation_id uuid, company_id uuid, peppol_message_id text, version int, view jsonb)
+       ON CONFLICT (document_id) DO UPDATE SET version = EXCLUDED.version, view = EXCLUDED.view`,
+      [JSON.stringify([...rows.values()])],
+    );
+  },
+};

@@ -1,0 +1,62 @@
+import { Type, type Static } from '@sinclair/typebox';
+
+const text = (description: string, maxLength = 1024) => Type.String({ minLength: 1, maxLength, description });
+
+/** sapi-sk.md, Send request: camelCase on the wire. */
+export const SapiSendMetadata = Type.Object(
+  {
+    documentId: text("the client's own document number"),
+    documentTypeId: text('Peppol document type identifier (BIS Billing 3.0 Invoice or CreditNote form); must agree with the UBL root'),
+    processId: text('Peppol process identifier: urn:fdc:peppol.eu:2017:poacc:billing:01:1.0 (the UBL ProfileID)'),
+    senderParticipantId: text('the seller EndpointID as schemeID:value; must be the participant the credentials are locked to', 200),
+    receiverParticipantId: text('the buyer EndpointID as schemeID:value', 200),
+    creationDateTime: Type.String({ format: 'date-time', description: 'ISO 8601 timestamp with zone' }),
+  },
+  { additionalProperties: false },
+);
+
+export const SapiSendRequest = Type.Object(
+  {
+    metadata: SapiSendMetadata,
+    payload: Type.String({ minLength: 1, description: 'the UBL Invoice or CreditNote as plain UTF-8 XML text (not base64), at most 10 MB (10,485,760 bytes) of UTF-8' }),
+    payloadFormat: Type.Literal('XML', { description: 'XML only' }),
+    payloadEncoding: Type.Optional(Type.String({ maxLength: 16, description: 'optional, default UTF-8; only UTF-8 is supported' })),
+    checksum: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'optional lowercase SHA-256 hex of the payload bytes (UTF-8); a mismatch is SAPI-VAL-CHECKSUM' })),
+  },
+  { $id: 'SapiSendRequest', title: 'SapiSendRequest', additionalProperties: false },
+);
+export type SapiSendRequest = Static<typeof SapiSendRequest>;
+
+export const SapiSendResponse = Type.Object(
+  {
+    providerDocumentId: Type.String({ pattern: '^svc_sapi_doc_[0-9a-f]{32}$' }),
+    status: Type.Literal('ACCEPTED'),
+    receivedAt: Type.String({ format: 'date-time' }),
+    timestamp: Type.String({ format: 'date-time', description: 'when this answer was first made (a replay repeats it)' }),
+  },
+  { $id: 'SapiSendResponse', title: 'SapiSendResponse', additionalProperties: false },
+);
+export type SapiSendResponse = Static<typeof SapiSendResponse>;
+
+const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const SapiStatusResponse = Type.Object(
+  {
+    providerDocumentId: Type.String(),
+    clientDocumentId: Type.String({ description: 'metadata.documentId as sent' }),
+    status: Type.Union(['ACCEPTED', 'PROCESSING', 'SENT', 'FAILED'].map((s) => Type.Literal(s))),
+    direction: Type.Literal('outbound'),
+    peppolMessageId: Type.String({ description: 'the SBDH instance identifier, fixed at acceptance' }),
+    fs: Type.Object({
+      status: Type.Union(['NOT_SUBMITTED', 'SUBMITTED', 'ACKNOWLEDGED', 'FAILED'].map((s) => Type.Literal(s))),
+      submissionId: nullable(Type.String()),
+      reportDeadline: Type.String({ format: 'date', description: 'the UBL IssueDate + 5 calendar days (docs/sapi.md, Status)' }),
+      acknowledgedAt: nullable(Type.String({ format: 'date-time' })),
+      errorMessage: nullable(Type.String()),
+    }, { additionalProperties: false }),
+    updatedAt: Type.String({ format: 'date-time' }),
+    timestamp: Type.String({ format: 'date-time' }),
+  },
+  { $id: 'SapiStatusResponse', title: 'SapiStatusResponse', additionalProperties: false },
+);
+export type SapiStatusResponse = Static<typeof SapiStatusResponse>;
