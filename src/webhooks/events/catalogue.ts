@@ -44,12 +44,12 @@ export const WEBHOOK_CATALOGUE = {
       + 'In the sandbox, an invoice whose buyer_reference is `SANDBOX-REJECT` is rejected by its receiver.',
   },
   'invoice.fs_acknowledged': {
-    envelope: 'svc.event.v1', sources: ['FsCopyAcknowledged'],
-    when: 'FS acknowledged the tax data copy of a sent (C2) or received (C3) invoice; each company\'s copy raises its own.',
+    envelope: 'svc.event.v1', sources: ['FsCopyAcknowledged', 'SapiFsAcknowledged'],
+    when: 'FS acknowledged the tax data copy of a sent (C2) or received (C3) invoice; each company\'s copy raises its own. A document sent through SAPI-SK (no mirror invoice) raises it with resource.type `c5_submission`.',
   },
   'invoice.fs_rejected': {
-    envelope: 'svc.event.v1', sources: ['FsCopyRejected'],
-    when: 'FS rejected the tax data copy of a sent (C2) or received (C3) invoice; data.reasons carries the findings.',
+    envelope: 'svc.event.v1', sources: ['FsCopyRejected', 'SapiFsRejected'],
+    when: 'FS rejected the tax data copy of a sent (C2) or received (C3) invoice; data.reasons carries the findings. A document sent through SAPI-SK raises it with resource.type `c5_submission`.',
   },
   'test.ping': {
     envelope: 'legacy', sources: [],

@@ -36,7 +36,7 @@ describe('webhook catalogue', () => {
   it('raises events from stored domain event types only (each has a stored fixture), each source once', () => {
     expect([...WEBHOOK_SOURCE_EVENT_TYPES].sort()).to.deep.equal([
       'CreditNoteCreated', 'FsCopyAcknowledged', 'FsCopyRejected', 'InvoiceCreated', 'InvoiceQueued', 'InvoiceReceived', 'InvoiceValidated',
-      'InvoiceValidationFailed', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed',
+      'InvoiceValidationFailed', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed', 'SapiFsAcknowledged', 'SapiFsRejected',
     ]);
     for (const type of WEBHOOK_SOURCE_EVENT_TYPES) expect(existsSync(new URL(`../../fixtures/events/${type}.v1.json`, import.meta.url)), type).to.equal(true);
   });

@@ -195,6 +195,7 @@ describe('webhook envelopes', () => {
     ];
     for (const stream of stories) for (const event of stream) if (raise(stream, event).length > 0) raised.add(event.type);
     raised.add('InvoiceValidationFailed'); // its own stream: tested above
+    raised.add('SapiFsAcknowledged').add('SapiFsRejected'); // a SAPI document's stream: c5-submissions.test.ts
     expect([...raised].sort()).to.deep.equal([...WEBHOOK_SOURCE_EVENT_TYPES].sort());
   });
 
