@@ -14,10 +14,8 @@ export async function findSapiDocument(db: DataSource, clientId: string, provide
 }
 
 /**
- * The outbound document (its stream id's document id) that went out as this Peppol message, or null. For the
- * sandbox loop: the SBDH carries the UBL as libxml2 serialises its root (no prolog, its own
- * trailing newline), so a receiver in this service that must hand the sender's exact bytes on
- * reads them from `SapiDocumentAccepted.payload` of that stream.
+ * The outbound document (its stream id's document id) that went out as this Peppol message, or
+ * null: a delivery status for a message no native invoice sent may be a SAPI document's.
  */
 export async function sapiDocumentIdByMessage(db: DataSource, peppolMessageId: string): Promise<string | null> {
   const rows: { document_id: string }[] = await db.query('SELECT document_id::text FROM sapi_documents WHERE peppol_message_id = $1', [peppolMessageId]);

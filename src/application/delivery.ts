@@ -3,6 +3,7 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import { findSentInvoiceByMessage } from '../../projections/invoices/queries.ts';
+import { sapiDocumentIdByMessage } from '../../projections/sapi-documents/queries.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import type { Core } from '../core.ts';
@@ -105,6 +106,8 @@ export async function confirmPeppolDelivery(
   status: { message_id: string; delivered_at: string },
 ): Promise<void> {
   const invoice = await findSentInvoiceByMessage(deps.readModels, status.message_id);
+  // a SAPI-SK document's states end at SENT (sapi-sk.md): its receiver's status changes nothing
+  if (!invoice && (await sapiDocumentIdByMessage(deps.readModels, status.message_id)) !== null) return;
   if (!invoice) throw new Error(`delivery status for unknown Peppol message ${status.message_id}`);
   await decideOnInvoice(deps, invoice.id, {
     type: 'ConfirmPeppolDelivery', invoice_id: invoice.id, peppol_message_id: status.message_id, at: status.delivered_at,
