@@ -1,0 +1,101 @@
+// The child process of bench/sapi.ts: keep-alive SAPI-SK clients that send documents (each with
+// its own Idempotency-Key and document number) or replay earlier sends, until a deadline.
+import { createHash, randomUUID } from 'node:crypto';
+import http from 'node:http';
+
+export interface SapiLoadJob {
+  /** 'http://127.0.0.1:PORT/sapi' */
+  sapi: string;
+  token: string;
+  participant: string;
+  clients: number;
+  durationMs: number;
+  kind: 'send' | 'replay';
+  /** send: the UBL with `{{NUMBER}}` where its cbc:ID goes, and the send metadata */
+  template?: string;
+  metadata?: Record<string, string>;
+  /** replay: requests sent before, as (key, body, the providerDocumentId they got) */
+  replays?: SentRequest[];
+  /** send: keep this many requests for the replay phase */
+  keep?: number;
+}
+
+export interface SentRequest {
+  key: string;
+  body: string;
+  providerDocumentId: string;
+  /** ms since the epoch when the 202 arrived */
+  acceptedAt: number;
+}
+
+export interface SapiLoadResult {
+  latencies: number[];
+  seconds: number;
+  counts: Record<string, number>;
+  sent: SentRequest[];
+}
+
+interface Answer { status: number; body: string }
+
+function post(agent: http.Agent, url: URL, headers: Record<string, string>, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({ agent, host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (c: Buffer) => chunks.push(c));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+    });
+    request.on('error', reject);
+    request.end(body);
+  });
+}
+
+async function run(job: SapiLoadJob): Promise<SapiLoadResult> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: job.clients });
+  const url = new URL(`${job.sapi}/document/send`);
+  const base = { authorization: `Bearer ${job.token}`, 'x-peppol-participant-id': job.participant, 'content-type': 'application/json' };
+  const latencies: number[] = [];
+  const counts: Record<string, number> = {};
+  const sent: SentRequest[] = [];
+  const count = (what: string) => (counts[what] = (counts[what] ?? 0) + 1);
+  const started = performance.now();
+  const deadline = started + job.durationMs;
+  let sequence = 0;
+  try {
+    await Promise.all(Array.from({ length: job.clients }, async (_, client) => {
+      for (let i = 0; performance.now() < deadline; i++) {
+        let key: string;
+        let body: string;
+        let expected: string | null = null;
+        if (job.kind === 'send') {
+          const payload = (job.template ?? '').replace('{{NUMBER}}', `SAPI-${process.pid}-${sequence++}`);
+          key = randomUUID();
+          const checksum = createHash('sha256').update(payload, 'utf8').digest('hex');
+          body = JSON.stringify({ metadata: { ...job.metadata, documentId: `doc-${client}-${i}`, creationDateTime: new Date().toISOString() }, payload, payloadFormat: 'XML', payloadEncoding: 'UTF-8', checksum });
+        } else {
+          const replay = job.replays?.[(client * 7919 + i) % (job.replays?.length ?? 1)];
+          if (!replay) throw new Error('nothing to replay');
+          ({ key, body } = replay);
+          expected = replay.providerDocumentId;
+        }
+        const t0 = performance.now();
+        const answer = await post(agent, url, { ...base, 'idempotency-key': key }, body);
+        latencies.push(performance.now() - t0);
+        count(String(answer.status));
+        if (answer.status !== 202) throw new Error(`send answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+        const id = (JSON.parse(answer.body) as { providerDocumentId: string }).providerDocumentId;
+        if (expected !== null && id !== expected) throw new Error(`a replay answered ${id}, not ${expected}`);
+        if (job.kind === 'send' && sent.length < (job.keep ?? 0)) sent.push({ key, body, providerDocumentId: id, acceptedAt: Date.now() });
+      }
+    }));
+    return { latencies, seconds: (performance.now() - started) / 1000, counts, sent };
+  } finally {
+    agent.destroy();
+  }
+}
+
+process.once('message', (job: SapiLoadJob) => {
+  run(job).then(
+    (result) => process.send?.({ result }, () => process.exit(0)),
+    (error: unknown) => process.send?.({ error: String(error) }, () => process.exit(1)),
+  );
+});

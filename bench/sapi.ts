@@ -1,0 +1,167 @@
+// `npm run bench -- sapi [seconds] [pglite|postgres]`
+//
+// 16 SAPI-SK clients send small invoices from demo company 0 to company 1 over real HTTP and the
+// bench prints accepted sends/s with p50/p99 intake latency (validation included), idempotent
+// replays/s, and the median time from a send's 202 to the document in company 1's inbox (sandbox
+// delays 0). The validation pool's own throughput on the same documents is measured in the same
+// run: it bounds a send, so the target is a ratio to it (issue 18: ≥ 90 %).
+import { fork } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import { pino } from 'pino';
+import { inboxHandle } from '../commands/sapi/inbox.ts';
+import { loadConfig } from '../src/config.ts';
+import { createDemo } from '../src/demo/bootstrap.ts';
+import { createApp } from '../src/http/app.ts';
+import { ephemeralSigningKeyPem } from '../src/identity/ephemeral-key.ts';
+import { openService } from '../src/service.ts';
+import { onEmbedded, onFreshPostgres } from './databases.ts';
+import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
+import { percentile, watchCpu } from './stats.ts';
+
+const CLIENTS = 16;
+
+function fromAnotherProcess(job: SapiLoadJob): Promise<SapiLoadResult> {
+  const child = fork(new URL('./sapi-clients.ts', import.meta.url), { execArgv: ['--import', 'tsx'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (message: { result?: SapiLoadResult; error?: string }) => {
+      if (message.result) resolve(message.result);
+      else reject(new Error(`SAPI clients: ${message.error ?? 'no result'}`));
+    });
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`SAPI clients exited with ${code} before answering`)));
+    child.send(job);
+  });
+}
+
+const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+const ms = (v: number) => `${v.toFixed(1)} ms`;
+
+async function json(url: string, init: RequestInit = {}): Promise<{ status: number; body: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const response = await fetch(url, init);
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
+
+async function benchOne(label: string, databaseUrl: string, durationMs: number): Promise<void> {
+  const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
+  // the limiter would refuse 16 clients on one SAPI client; its cost is what `bench auth` measures
+  // a database URL means no embedded key store: the tokens are signed with a key made for this run
+  const config = { ...defaults, databaseUrl, identity: { ...defaults.identity, rateLimit: false, jwtPrivateKeyPem: await ephemeralSigningKeyPem() }, delivery: { ...defaults.delivery, sandboxDeliveryStatusDelayMs: 0, fsSandboxDelayMs: 0 } };
+  const services = await openService(config, { log: pino({ level: process.env.BENCH_LOG ?? 'silent' }) });
+  const server = createServer(createApp(services).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const root = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const api = `${root}/api/v1`;
+  const sapi = `${root}/sapi`;
+  try {
+    const demo = await createDemo(services, api);
+    const [from, to] = demo.companies;
+    if (!from || !to) throw new Error('demo companies missing');
+    const native = { 'x-api-key': demo.api_key, 'content-type': 'application/json' };
+    // a small invoice 0 → 1, built by the service itself: its UBL is the template every send varies
+    const customer = (await json(`${api}/companies/${from.id}/customers`, { method: 'POST', headers: native, body: JSON.stringify({ name: to.name, vat_id: to.vat_id, ico: to.ico, dic: to.dic, peppol_id: to.peppol_id }) })).body.id as string;
+    const lines = Array.from({ length: 3 }, (_, i) => ({ item_name: `Položka ${i + 1}`, quantity: String(i + 1), unit_price: `${(i + 1) * 7}.35`, vat_rate: '23' }));
+    const invoice = (await json(`${api}/companies/${from.id}/invoices`, { method: 'POST', headers: native, body: JSON.stringify({ issue_date: '2026-11-20', due_date: '2026-12-04', customer_id: customer, lines }) })).body as { id: string; invoice_number: string };
+    const ubl = await (await fetch(`${api}/companies/${from.id}/invoices/${invoice.id}/ubl`, { headers: native })).text();
+    const template = ubl.replace(`<cbc:ID>${invoice.invoice_number}</cbc:ID>`, '<cbc:ID>{{NUMBER}}</cbc:ID>');
+    if (!template.includes('{{NUMBER}}')) throw new Error('the invoice number is not in the UBL as expected');
+    const metadata = {
+      documentTypeId: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1',
+      processId: 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0',
+      senderParticipantId: from.peppol_id, receiverParticipantId: to.peppol_id,
+    };
+    const token = async (company: typeof from) => {
+      const answer = await json(`${sapi}/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_id: company.sapi.client_id, client_secret: company.sapi.client_secret, grant_type: 'client_credentials' }) });
+      if (answer.status !== 200) throw new Error(`token: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body.access_token as string;
+    };
+    const [senderToken, receiverToken] = await Promise.all([token(from), token(to)]);
+    const docs = Array.from({ length: 64 }, (_, i) => template.replace('{{NUMBER}}', `POOL-${i}`));
+
+    // the validation pool alone, on the same documents, 16 at a time, for the same duration
+    const validator = await services.validator();
+    await Promise.all(docs.slice(0, 8).map((d) => validator.validate(d)));
+    let validated = 0;
+    const poolStarted = performance.now();
+    const poolDeadline = poolStarted + durationMs;
+    await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
+      for (let i = c; performance.now() < poolDeadline; i += CLIENTS) {
+        await validator.validate(docs[i % docs.length] ?? '');
+        validated++;
+      }
+    }));
+    const poolRate = validated / ((performance.now() - poolStarted) / 1000);
+
+    // a 17th client, one send at a time during the load: from its 202 to the document in company 1's inbox
+    const toInbox: number[] = [];
+    let sampling = true;
+    const sampler = (async () => {
+      for (let n = 0; sampling; n++) {
+        const payload = template.replace('{{NUMBER}}', `INBOX-${n}`);
+        const body = JSON.stringify({ metadata: { ...metadata, documentId: `inbox-${n}`, creationDateTime: new Date().toISOString() }, payload, payloadFormat: 'XML', checksum: createHash('sha256').update(payload).digest('hex') });
+        const sent = await json(`${sapi}/document/send`, { method: 'POST', headers: { authorization: `Bearer ${senderToken}`, 'x-peppol-participant-id': from.peppol_id, 'idempotency-key': randomUUID(), 'content-type': 'application/json' }, body });
+        if (sent.status !== 202) throw new Error(`sampler send: ${sent.status} ${JSON.stringify(sent.body)}`);
+        const accepted = Date.now();
+        const seen = await inboxArrival(sapi, { sender: senderToken, receiver: receiverToken }, { from: from.peppol_id, to: to.peppol_id, toCompany: to.id }, sent.body.providerDocumentId as string, accepted + 60_000);
+        if (seen !== null) toInbox.push(seen - accepted);
+      }
+    })();
+
+    const cpu = watchCpu();
+    const sends = await fromAnotherProcess({ sapi, token: senderToken, participant: from.peppol_id, clients: CLIENTS, durationMs, kind: 'send', template, metadata, keep: 2000 });
+    const cpuLine = cpu();
+    sampling = false;
+    await sampler;
+    const replays = await fromAnotherProcess({ sapi, token: senderToken, participant: from.peppol_id, clients: CLIENTS, durationMs: Math.max(3000, durationMs / 2), kind: 'replay', replays: sends.sent });
+
+    const sendRate = (sends.counts['202'] ?? 0) / sends.seconds;
+    const lat = sorted(sends.latencies);
+    const inbox = sorted(toInbox);
+    console.log(`\n${label} — ${CLIENTS} clients, ${(durationMs / 1000).toFixed(0)} s, ${os.availableParallelism()} cores`);
+    console.log('| measure | value |');
+    console.log('|---|---|');
+    console.log(`| validation pool alone, same documents | ${poolRate.toFixed(1)} documents/s |`);
+    console.log(`| accepted sends | ${sendRate.toFixed(1)}/s (${((100 * sendRate) / poolRate).toFixed(0)} % of the pool; target ≥ 90 %) |`);
+    console.log(`| intake latency p50 / p99 | ${ms(percentile(lat, 50))} / ${ms(percentile(lat, 99))} (target p99 ≤ 300 ms) |`);
+    console.log(`| idempotent replays | ${((replays.counts['202'] ?? 0) / replays.seconds).toFixed(0)}/s, p99 ${ms(percentile(sorted(replays.latencies), 99))} (target ≥ 1,000/s) |`);
+    console.log(`| send → inbox, median (n=${inbox.length}) | ${inbox.length ? ms(percentile(inbox, 50)) : 'none arrived'} (target ≤ 2 s) |`);
+    console.log(cpuLine);
+  } finally {
+    server.closeAllConnections();
+    server.close();
+    await services.close();
+  }
+}
+
+/**
+ * From a send's providerDocumentId to the moment company 1's client can read the document: the
+ * sender's status names the Peppol message id, which with the receiving company fixes the inbox
+ * handle; the detail is polled until it answers. ms since the epoch, or null at the deadline.
+ */
+async function inboxArrival(sapi: string, tokens: { sender: string; receiver: string }, parties: { from: string; to: string; toCompany: string }, providerDocumentId: string, deadline: number): Promise<number | null> {
+  let messageId: string | null = null;
+  while (Date.now() < deadline) {
+    if (messageId === null) {
+      const status = await json(`${sapi}/document/status/${providerDocumentId}`, { headers: { authorization: `Bearer ${tokens.sender}`, 'x-peppol-participant-id': parties.from } });
+      messageId = (status.body?.peppolMessageId as string | null | undefined) ?? null;
+    }
+    if (messageId !== null) {
+      const detail = await fetch(`${sapi}/document/receive/${inboxHandle(parties.toCompany, messageId)}`, { headers: { authorization: `Bearer ${tokens.receiver}`, 'x-peppol-participant-id': parties.to } });
+      await detail.arrayBuffer();
+      if (detail.status === 200) return Date.now();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return null;
+}
+
+export async function main(args: string[]): Promise<void> {
+  const durationMs = Number(args[0] ?? 10) * 1000;
+  const only = args[1];
+  if (only !== 'postgres') await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs));
+  if (only === 'pglite') return;
+  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs));
+}
