@@ -66,12 +66,21 @@ function parseJson(text: string): unknown {
 
 const short = (text: string) => (text.length > 160 ? `${text.slice(0, 160)}…` : text);
 
+/** The SAPI-SK envelope (sapi-sk.md, Errors): what every /sapi refusal must be. */
+function sapiEnvelope(_status: number, json: unknown): boolean {
+  if (!isObject(json) || !isObject(json.error)) return false;
+  const { category, code, message, retryable, correlation_id, details } = json.error;
+  return ['AUTH', 'VALIDATION', 'PROCESSING', 'QUOTA', 'TEMPORARY', 'PERMANENT'].includes(String(category)) && typeof code === 'string' && code.startsWith('SAPI-')
+    && typeof message === 'string' && typeof retryable === 'boolean' && typeof correlation_id === 'string'
+    && Array.isArray(details) && details.every((d) => isObject(d) && typeof d.field === 'string' && typeof d.issue === 'string');
+}
+
 /**
  * Judges one answer: any 5xx, no answer, a status outside 2xx/4xx, a 4xx outside the documented
  * error shapes (or over the echo bound), bad text accepted with a 2xx. 2xx bodies are checked by
  * the service itself (validateResponses: a body outside the route's schema is a 500).
  */
-export function judge(route: Route, c: FuzzCase, a: Answer): Verdict | undefined {
+export function judge(route: Route, c: FuzzCase, a: Answer, door: 'native' | 'sapi' = 'native'): Verdict | undefined {
   if (a.error !== undefined) return { problem: 'no answer', detail: a.error };
   if (a.status >= 500) return { problem: `${a.status}`, detail: short(a.text) };
   if (a.status >= 200 && a.status < 300) {
@@ -81,7 +90,8 @@ export function judge(route: Route, c: FuzzCase, a: Answer): Verdict | undefined
   if (a.status < 400) return { problem: `unexpected ${a.status}`, detail: short(a.text) };
   const json = a.contentType.includes('json') ? parseJson(a.text) : undefined;
   if (json === undefined) return { problem: 'error body not JSON', detail: `${a.contentType || 'no content-type'}: ${short(a.text)}` };
-  if (!documentedErrorShape(a.status, json) && !matchesDeclared(route, a.status, json)) return { problem: 'error shape', detail: short(a.text) };
+  const documented = door === 'sapi' ? sapiEnvelope(a.status, json) : documentedErrorShape(a.status, json) || matchesDeclared(route, a.status, json);
+  if (!documented) return { problem: 'error shape', detail: short(a.text) };
   const bytes = Buffer.byteLength(a.text);
   if (bytes > MAX_ERROR_BODY_BYTES) return { problem: 'error body too large', detail: `${bytes} bytes: ${short(a.text)}` };
   return undefined;
