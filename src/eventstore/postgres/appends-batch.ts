@@ -10,10 +10,12 @@ interface Call {
 const MAX_EVENTS = 100;
 
 /**
- * Single-stream appends made in the same turn of the event loop share one statement: a request
- * that reserves a number and counts its document appends to two hot streams at once (each
- * group-committed on its own), and together they are one round trip instead of two. The
- * statement goes out at the end of the turn (setImmediate), as ReadAllBatch's reads do. A combined
+ * Single-stream appends made together share one statement: a request that reserves a number and
+ * counts its document appends to two hot streams at once (each group-committed on its own), and
+ * together they are one round trip instead of two. The statement goes out once the promise
+ * callbacks running now have run (process.nextTick, queued from one of them, runs after them), so
+ * appends made in one cascade of promise callbacks share it, and none waits for the rest of the
+ * event loop's turn (setImmediate would, which under load is the whole poll phase). A combined
  * statement is all or nothing; when it fails (one call's stream moved, a connection broke), each
  * of its calls is tried alone and gets its own answer, exactly as without the batch. Calls that
  * name the same stream never share a statement: each goes in its own.
@@ -30,7 +32,7 @@ export class AppendsBatch {
 
   submit(write: StreamWrite): Promise<AppendResult> {
     return new Promise((resolve, reject) => {
-      if (this.waiting.length === 0) setImmediate(() => this.flush());
+      if (this.waiting.length === 0) process.nextTick(() => this.flush());
       this.waiting.push({ write, resolve, reject });
     });
   }
