@@ -31,7 +31,7 @@ function fakeStore(heads: Record<string, number> = {}) {
   return { batch: new AppendsBatch(together, alone), statements };
 }
 
-describe('single-stream appends in one turn of the event loop (AppendsBatch)', () => {
+describe('single-stream appends made together (AppendsBatch)', () => {
   it('share one statement, each answered with its own stream\'s result', async () => {
     const { batch, statements } = fakeStore({ series: 4 });
     const results = await Promise.all([batch.submit(write('series', 4)), batch.submit(write('usage'))]);

@@ -104,7 +104,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   /**
-   * Appends made in the same turn of the event loop share one statement (AppendsBatch); each is
+   * Appends made together (one cascade of promise callbacks) share one statement (AppendsBatch); each is
    * still all or nothing, with its own conflict. An 'any' append goes alone: it has no revision to
    * guard in a combined statement.
    */
