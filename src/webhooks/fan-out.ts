@@ -12,6 +12,8 @@ import type { QueuedDelivery, WebhookQueue } from './queue/store.ts';
 /** Invoices whose organisation is kept; beyond it the longest kept is forgotten (its stream says it again). */
 const MAX_INVOICES = 10_000;
 
+const SOURCE_TYPES = new Set(WEBHOOK_SOURCE_EVENT_TYPES);
+
 /** The source events that begin an invoice's stream and name its organisation. */
 const FIRST_EVENTS = new Set(['InvoiceCreated', 'CreditNoteCreated', 'InvoiceReceived']);
 
@@ -70,6 +72,7 @@ export function webhookFanOutReactor(deps: FanOutDeps): Reactor {
     organisations.set(invoiceId, organisationId);
     if (organisations.size > MAX_INVOICES) organisations.delete(organisations.keys().next().value as string);
   }
+  /** The organisation of a source event about an invoice, when known without reading; null: found by building its webhook events. */
   function organisationOf(event: RecordedEvent): string | null {
     const invoiceId = sourceInvoiceId(event);
     if (invoiceId === null) return null;
@@ -100,15 +103,15 @@ export function webhookFanOutReactor(deps: FanOutDeps): Reactor {
     },
     async react(event) {
       if (event.type === 'WebhookTestRequested') return reactToTest(event);
-      const invoiceId = sourceInvoiceId(event);
-      if (invoiceId === null) return; // an endpoint's own event: observed, nothing to send
+      if (!SOURCE_TYPES.has(event.type)) return; // an endpoint's own event: observed, nothing to send
       const stateOf = endpointsFor(observed.has(event));
       // an organisation without an active endpoint receives nothing: its invoice is not even read
       const organisationId = organisationOf(event);
       if (organisationId !== null && activeEndpoints(await stateOf(organisationId)).length === 0) return;
       // the invoice's stream as of the event: a repeated reaction builds the same ids and bytes
       const out = await webhookEventsFor(deps.store, event);
-      for (const e of out) remember(invoiceId, e.organisation_id);
+      const invoiceId = sourceInvoiceId(event);
+      if (invoiceId !== null) for (const e of out) remember(invoiceId, e.organisation_id);
       await queue(out, async (e) => subscribers(await stateOf(e.organisation_id), e.type, e.workspace_id).map((s) => s.endpoint_id));
     },
   };
