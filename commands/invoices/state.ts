@@ -118,19 +118,29 @@ function evolveCredits(state: KnownInvoice, event: CreditNoteEvent): KnownInvoic
 
 /** An invoice's credit-note entries after one credit-note event (the decider's state and the allowance read model both fold with it). */
 export function evolveCreditNotes(entries: readonly CreditNoteEntry[], event: CreditNoteEvent): CreditNoteEntry[] {
-  const change = (id: string, update: (e: CreditNoteEntry) => CreditNoteEntry) => entries.map((e) => (e.credit_note_id === id ? update(e) : e));
+  if (event.type === 'CreditNoteReserved') {
+    const { credit_note_id, credit_note_number, reason, rows, counted } = event.data;
+    return [...entries, { credit_note_id, credit_note_number, reason, rows, counted, issued: false, released: false }];
+  }
+  const change = creditNoteEntryChange(event);
+  return change ? entries.map((e) => (e.credit_note_id === change.credit_note_id ? { ...e, ...change.fields } : e)) : [...entries];
+}
+
+/**
+ * What a credit-note event changes on its credit note's entry: fields set over it, whatever it
+ * held before (so changes compose by merging, which lets the allowance read model apply a batch of
+ * them in SQL). Null for a reservation (a new entry) and a void (no entry changes).
+ */
+export function creditNoteEntryChange(event: CreditNoteEvent): { credit_note_id: string; fields: Partial<CreditNoteEntry> } | null {
   switch (event.type) {
-    case 'CreditNoteReserved': {
-      const { credit_note_id, credit_note_number, reason, rows, counted } = event.data;
-      return [...entries, { credit_note_id, credit_note_number, reason, rows, counted, issued: false, released: false }];
-    }
     case 'CreditNoteCounted':
-      return change(event.data.credit_note_id, (e) => ({ ...e, rows: event.data.rows, counted: true }));
+      return { credit_note_id: event.data.credit_note_id, fields: { rows: event.data.rows, counted: true } };
     case 'CreditNoteIssued':
-      return change(event.data.credit_note_id, (e) => ({ ...e, issued: true }));
+      return { credit_note_id: event.data.credit_note_id, fields: { issued: true } };
     case 'CreditNoteReleased':
-      return change(event.data.credit_note_id, (e) => ({ ...e, released: true }));
+      return { credit_note_id: event.data.credit_note_id, fields: { released: true } };
+    case 'CreditNoteReserved':
     case 'InvoiceVoided':
-      return [...entries];
+      return null;
   }
 }

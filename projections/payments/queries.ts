@@ -72,8 +72,21 @@ export interface InvoiceSettlementFacts {
  * register lacks the invoice. The same sums as paymentTotals.
  */
 export async function invoiceSettlementFacts(db: DataSource, invoiceId: string): Promise<InvoiceSettlementFacts | null> {
-  const rows: { payable: string; credit_notes: CreditNoteEntry[] | null; payments: { document_id: string; paid: string; refunded: string }[] | null }[] = await db.query(
-    `SELECT i.document->'totals'->>'amount_due' AS payable, c.credit_notes,
+  const rows: SettlementFactsRow[] = await db.query(settlementFactsSql('$1'), [invoiceId]);
+  const row = rows[0];
+  return row ? settlementFactsOf(invoiceId, row) : null;
+}
+
+/** One row of settlementFactsSql. */
+export interface SettlementFactsRow {
+  payable: string;
+  credit_notes: CreditNoteEntry[] | null;
+  payments: { document_id: string; paid: string; refunded: string }[] | null;
+}
+
+/** invoiceSettlementFacts' statement for the invoice `invoiceId` (an SQL expression): no row when the register lacks it. */
+export const settlementFactsSql = (invoiceId: string) =>
+  `SELECT i.document->'totals'->>'amount_due' AS payable, c.credit_notes,
        (SELECT json_agg(json_build_object('document_id', t.document_id, 'paid', t.paid, 'refunded', t.refunded)) FROM (
           SELECT p.document_id, (COALESCE(SUM(p.amount) FILTER (WHERE p.kind = 'payment'), 0))::text AS paid,
             (COALESCE(SUM(p.amount) FILTER (WHERE p.kind = 'refund'), 0))::text AS refunded
@@ -81,11 +94,10 @@ export async function invoiceSettlementFacts(db: DataSource, invoiceId: string):
           WHERE p.document_id = ANY(i.id || ARRAY(SELECT (e->>'credit_note_id')::uuid FROM jsonb_array_elements(c.credit_notes) AS e))
             AND p.status = 'recorded'
           GROUP BY p.document_id) t) AS payments
-     FROM invoices i LEFT JOIN invoice_credit_notes c ON c.invoice_id = i.id WHERE i.id = $1`,
-    [invoiceId],
-  );
-  const row = rows[0];
-  if (!row) return null;
+     FROM invoices i LEFT JOIN invoice_credit_notes c ON c.invoice_id = i.id WHERE i.id = ${invoiceId}`;
+
+/** The facts of a row of settlementFactsSql. */
+export function settlementFactsOf(invoiceId: string, row: SettlementFactsRow): InvoiceSettlementFacts {
   const credit_notes = row.credit_notes ?? [];
   const totals = new Map<string, PaymentTotals>([invoiceId, ...credit_notes.map((c) => c.credit_note_id)].map((id) => [id, { paid: '0.00', refunded: '0.00' }]));
   for (const p of row.payments ?? []) totals.set(p.document_id, { paid: new Decimal(p.paid).toFixed(2), refunded: new Decimal(p.refunded).toFixed(2) });

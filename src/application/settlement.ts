@@ -4,7 +4,7 @@ import { settleCreditNotes, settleInvoice, settleStandaloneCreditNote, type Cred
 import { isIssued } from '../../commands/payments/payable.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { InvoiceDetailRow } from '../../projections/invoices/rows.ts';
-import { invoiceSettlementFacts, paymentTotals } from '../../projections/payments/queries.ts';
+import { invoiceSettlementFacts, paymentTotals, type InvoiceSettlementFacts } from '../../projections/payments/queries.ts';
 import type { Core } from '../core.ts';
 
 /** A credit note of an invoice as the invoice's read lists it. */
@@ -58,23 +58,32 @@ export function settlementReader(deps: Pick<Core, 'readModels'>): SettlementRead
       const settlement = settleStandaloneCreditNote({ gross: row.document.totals.total_gross, issued: isIssued(row.status as InvoiceStatus), refunded });
       return { credited_amount: '0.00', amount_due: settlement.amount_due, payment_status: null, credit_notes: [], settlement };
     }
-    const credits = await invoiceSettlementFacts(deps.readModels, invoiceId);
-    if (!credits) return freshSettlement(row);
-    const { totals } = credits;
-    const facts: InvoiceFacts = {
-      invoice_id: invoiceId, total_gross: credits.payable, paid: totals.get(invoiceId)?.paid ?? '0.00',
-      credit_notes: credits.credit_notes.map((c) => ({
-        credit_note_id: c.credit_note_id, gross: grossOf(c), issued: c.issued && !c.released, refunded: totals.get(c.credit_note_id)?.refunded ?? '0.00',
-      })),
-    };
-    if (credited) {
-      const settlement = settleCreditNotes(facts).get(row.id) ?? settleStandaloneCreditNote({ gross: row.document.totals.total_gross, issued: false, refunded: '0.00' });
-      return { credited_amount: '0.00', amount_due: settlement.amount_due, payment_status: null, credit_notes: [], settlement: { ...settlement, credited_invoice_id: invoiceId } };
-    }
-    const settled = settleInvoice(facts);
-    return {
-      credited_amount: settled.credited_amount, amount_due: settled.amount_due, payment_status: settled.payment_status, settlement: null,
-      credit_notes: credits.credit_notes.map((c) => ({ id: c.credit_note_id, credit_note_number: c.credit_note_number, reason: c.reason, total_gross: grossOf(c), state: stateOf(c) })),
-    };
+    return settledFrom(row, await invoiceSettlementFacts(deps.readModels, invoiceId));
+  };
+}
+
+/**
+ * The settlement fields of a document that is not a standalone credit note, from the facts of
+ * its invoice (the invoice credited, for a credit note; null when the register lacks it).
+ */
+export function settledFrom(row: InvoiceDetailRow, credits: InvoiceSettlementFacts | null): SettlementFields {
+  if (!credits) return freshSettlement(row);
+  const credited = row.document.credited_invoice;
+  const invoiceId = credited?.invoice_id ?? row.id;
+  const { totals } = credits;
+  const facts: InvoiceFacts = {
+    invoice_id: invoiceId, total_gross: credits.payable, paid: totals.get(invoiceId)?.paid ?? '0.00',
+    credit_notes: credits.credit_notes.map((c) => ({
+      credit_note_id: c.credit_note_id, gross: grossOf(c), issued: c.issued && !c.released, refunded: totals.get(c.credit_note_id)?.refunded ?? '0.00',
+    })),
+  };
+  if (credited) {
+    const settlement = settleCreditNotes(facts).get(row.id) ?? settleStandaloneCreditNote({ gross: row.document.totals.total_gross, issued: false, refunded: '0.00' });
+    return { credited_amount: '0.00', amount_due: settlement.amount_due, payment_status: null, credit_notes: [], settlement: { ...settlement, credited_invoice_id: invoiceId } };
+  }
+  const settled = settleInvoice(facts);
+  return {
+    credited_amount: settled.credited_amount, amount_due: settled.amount_due, payment_status: settled.payment_status, settlement: null,
+    credit_notes: credits.credit_notes.map((c) => ({ id: c.credit_note_id, credit_note_number: c.credit_note_number, reason: c.reason, total_gross: grossOf(c), state: stateOf(c) })),
   };
 }

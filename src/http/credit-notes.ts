@@ -6,13 +6,14 @@ import { effectiveRole } from '../../commands/identity/permissions.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { AllowanceCache } from '../../projections/credit-note-allowance/cache.ts';
 import { CREDIT_NOTE_ALLOWANCE, allowanceDegraded } from '../../projections/credit-note-allowance/queries.ts';
-import { INVOICE_REGISTER, getInvoice } from '../../projections/invoices/queries.ts';
+import { INVOICE_REGISTER, getInvoice, getInvoiceWithCreditedFacts } from '../../projections/invoices/queries.ts';
 import { hasReviewer } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { CreditNoteAllowance, CreditNoteBody } from '../../schemas/credit-notes.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { createCreditNote, openVoidDraft } from '../application/credit-notes.ts';
 import { loadInvoice } from '../application/invoice-documents.ts';
+import { settledFrom } from '../application/settlement.ts';
 import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { UsageCounts } from '../application/usage.ts';
@@ -44,8 +45,11 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const allowances = new AllowanceCache();
   // the register's row, or, when the register is still behind the write (a busy moment past the
   // read-your-writes wait), the credit note from its own stream: the answer never fails for a lag
+  // (the row and its credited invoice's settlement facts are one statement)
   const registered = async (scope: { organisationId: string; companyId: string }, id: string) => {
-    const row = (await getInvoice(readModels, scope, id)) ?? invoiceRowOf(await loadInvoice(deps, scope, id));
+    const found = await getInvoiceWithCreditedFacts(readModels, scope, id);
+    if (found?.creditedInvoiceId) return invoiceBody(found.row, settledFrom(found.row, found.facts));
+    const row = found?.row ?? invoiceRowOf(await loadInvoice(deps, scope, id));
     return invoiceBody(row, await deps.settlement(row));
   };
   /**

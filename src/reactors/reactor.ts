@@ -17,6 +17,12 @@ export interface Reactor {
   concurrency?: number;
   /** `signal` aborts when the runner stops: a reaction waiting to retry gives up its wait (it runs again on restart). */
   react(event: RecordedEvent, signal: AbortSignal): Promise<void>;
+  /**
+   * Sees every handled event of a batch, in order, before any reaction of that batch starts: a
+   * reactor may keep in memory what those events tell (and must not trust it for an event it was
+   * not shown this way). A batch read again (a restart) is shown again.
+   */
+  observe?(events: readonly RecordedEvent[]): void;
 }
 
 /**

@@ -106,6 +106,7 @@ export class ReactorRunner {
         continue;
       }
       const handled = batch.filter((e) => handles.has(e.type));
+      reactor.observe?.(handled);
       if ((reactor.concurrency ?? 1) > 1) {
         await this.reactConcurrently(reactor, handled);
         if (!this.running) return;

@@ -53,6 +53,7 @@ describe('invoice reads after credit notes and payments (amount_due, payment_sta
     const creditNote = await credit(invoice, '24.60');
     expect(creditNote.settlement).to.deep.equal({ credited_invoice_id: invoice.id, gross: '24.60', refunded: '0.00', refund_remaining: '24.60', amount_due: '-24.60' });
     expect(creditNote).to.include({ amount_due: '-24.60', payment_status: null, credited_amount: '0.00' });
+    expect(await read(creditNote.id), 'the create answers what a read shows').to.deep.equal(creditNote);
     const after = await read(invoice.id);
     expect(after).to.deep.include({ amount_due: '-24.60', credited_amount: '24.60', payment_status: 'refund_due' });
     expect(after.credit_notes).to.deep.equal([{ id: creditNote.id, credit_note_number: after.credit_notes[0]!.credit_note_number, reason: 'partial_credit', total_gross: '24.60', state: 'issued' }]);

@@ -230,6 +230,23 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(events[1]?.id).to.equal(winner?.id);
   });
 
+  it('appends made at once to several streams each stand alone: only the one at a stale revision is refused', async () => {
+    const [a, b, c] = [streamId('at-once-a'), streamId('at-once-b'), streamId('at-once-c')];
+    await store.append(a, [newEvent('Created')], 'no_stream');
+    await store.append(b, [newEvent('Created'), newEvent('Updated')], 'no_stream');
+    const outcomes = await Promise.allSettled([
+      store.append(a, [newEvent('Updated')], 0),
+      store.append(b, [newEvent('Updated')], 0), // b is at 1
+      store.append(c, [newEvent('Created'), newEvent('Updated')], 'no_stream'),
+    ]);
+    expect(outcomes.map((o) => o.status)).to.deep.equal(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).to.be.instanceOf(WrongExpectedRevision).with.property('streamId', b);
+    expect(outcomes.map((o) => (o.status === 'fulfilled' ? o.value.nextRevision : null))).to.deep.equal([1, null, 1]);
+    expect((await store.readStream(a)).map((e) => e.revision)).to.deep.equal([0, 1]);
+    expect(await store.readStream(b)).to.have.length(2);
+    expect((await store.readStream(c)).map((e) => e.type)).to.deep.equal(['Created', 'Updated']);
+  });
+
   it('reads all events with onlyDataOf: every event in order, data at least for the named types', async () => {
     const a = streamId('data-of');
     const after = await mark(store);

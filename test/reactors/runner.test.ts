@@ -144,6 +144,36 @@ describe('reactor runner', () => {
     expect(checkpoint).to.not.equal('');
   });
 
+  it('shows each batch to observe, in order, before any of its reactions starts', async () => {
+    const shown: string[] = [];
+    const reactedUnshown: string[] = [];
+    let reacted = 0;
+    const observing: Reactor = {
+      name: 'observing',
+      handles: ['Seen'],
+      concurrency: 4,
+      observe(events) {
+        shown.push(...events.map((e) => e.id));
+      },
+      async react(event) {
+        if (!shown.includes(event.id)) reactedUnshown.push(event.id);
+        reacted++;
+      },
+    };
+    const ids: string[] = [];
+    for (let n = 0; n < 6; n++) {
+      const id = crypto.randomUUID();
+      ids.push(id);
+      await store.append(`seen-${n % 3}`, [{ id, type: 'Seen', data: { n }, metadata: {} }], 'any');
+    }
+    const runner = new ReactorRunner(store, db, [observing], log, { pollMs: 20 });
+    await runner.start();
+    await until(async () => reacted === 6);
+    await runner.stop();
+    expect(shown).to.deep.equal(ids);
+    expect(reactedUnshown).to.deep.equal([]);
+  });
+
   describe('a reaction that keeps failing', () => {
     const job = (stream: string, n: number, poison = false) =>
       store.append(stream, [{ id: crypto.randomUUID(), type: 'Job', data: { n, poison, organisation_id: 'org-1' }, metadata: {} }], 'any');

@@ -4,6 +4,7 @@ import { pollingSubscription } from '../polling.ts';
 import {
   WrongExpectedRevision,
   checkNewStreams,
+  checkStreamWrites,
   type AppendResult,
   type EventStore,
   type ExpectedRevision,
@@ -15,6 +16,7 @@ import {
   type Position,
   type RecordedEvent,
 } from '../port.ts';
+import { AppendsBatch } from './appends-batch.ts';
 import { NewStreamsBatch } from './new-streams-batch.ts';
 import { ReadAllBatch } from './read-all-batch.ts';
 import { appendStatement, newStreamsStatement, streamWritesStatement, type AppendedRow, type NewStreamRow } from './append.ts';
@@ -81,6 +83,7 @@ export class PostgresEventStore implements EventStore {
   private readonly closing = new Subject<void>();
   private readonly loops = new Set<Promise<void>>();
   private readonly newStreams = new NewStreamsBatch((streams) => this.startStreams(streams));
+  private readonly appends = new AppendsBatch((writes) => this.appendTogether(writes), (w) => this.appendAlone(w.streamId, w.events, w.expected));
   private readonly pages = new ReadAllBatch((after, limit, onlyDataOf) => this.readPage(after, limit, onlyDataOf));
   private readonly pollIntervalMs: number;
   private readonly pageSize: number;
@@ -100,7 +103,23 @@ export class PostgresEventStore implements EventStore {
     this.prepared = options.preparedStatements ?? false;
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  /**
+   * Appends made together (one cascade of promise callbacks) share one statement (AppendsBatch); each is
+   * still all or nothing, with its own conflict. An 'any' append goes alone: it has no revision to
+   * guard in a combined statement.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    if (expected === 'any') return this.appendAlone(streamId, events, expected);
+    const write: StreamWrite = { streamId, events, expected: expected === -1 ? 'no_stream' : expected };
+    try {
+      checkStreamWrites([write]);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.appends.submit(write);
+  }
+
+  private async appendAlone(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
     const statement = appendStatement(streamId, events, expected, this.prepared);
     for (let attempt = 1; ; attempt++) {
       let rows: AppendedRow[];
@@ -119,6 +138,15 @@ export class PostgresEventStore implements EventStore {
       this.appendedTypes.next({ position, types: events.map((e) => e.type) });
       return { nextRevision: Number(last.stream_revision), position };
     }
+  }
+
+  /** Several calls' appends in one statement (AppendsBatch): any failure is the batch's cue to try each alone. */
+  private async appendTogether(writes: readonly StreamWrite[]): Promise<AppendResult[]> {
+    const { rows } = await this.write<NewStreamRow>(streamWritesStatement(writes, this.prepared));
+    if (rows.length === 0) throw new Error('a combined append met a moved stream');
+    const results = resultsInOrder(writes, rows);
+    this.announce(rows, writes.flatMap((w) => w.events.map((e) => e.type)));
+    return results;
   }
 
   /** Concurrent calls share one statement (NewStreamsBatch); each call is still all or nothing. */
