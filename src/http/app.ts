@@ -12,6 +12,7 @@ import { rateLimiter } from '../limits/rate-limiter.ts';
 import type { Clock } from '../ports/clock.ts';
 import { callerResolver } from './caller.ts';
 import { nativeErrors } from './native-errors.ts';
+import { nativeOpenApiDoor } from './openapi-door.ts';
 import { createHttpApp, type PlatformState } from './platform/index.ts';
 import { API_PREFIX } from './prefix.ts';
 import { createSapiApp } from '../sapi/http/app.ts';
@@ -105,11 +106,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
       return { database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres' };
     },
     logger: deps.log,
-    info: {
-      title: 'Slovak e-invoicing service',
-      version: '1.0.0',
-      description: 'Issues, validates, delivers (Peppol BIS Billing 3.0) and files (FS) electronic invoices for Slovak businesses.',
-    },
+    openapi: nativeOpenApiDoor(),
     validateResponses: options.validateResponses,
     webhooks: openApiWebhooks(),
   });

@@ -9,7 +9,7 @@ import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from '
 import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { clientAddress, trustedProxies } from './client-address.ts';
-import { buildOpenApi, type OpenApiInfo } from './openapi.ts';
+import { buildOpenApi, type OpenApiDoor } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
 import { requestContext } from './request-context.ts';
@@ -43,7 +43,8 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   logger: Logger;
   /** default 1 MiB; a route may set its own */
   bodyLimitBytes?: number;
-  info: OpenApiInfo;
+  /** what the OpenAPI document says beyond the routes: info, tag descriptions, security, error shapes */
+  openapi: OpenApiDoor;
   /** shared schemas with an `$id` that route schemas reach through `Type.Ref` */
   schemas?: TSchema[];
   /** the OpenAPI `webhooks` section: requests the service sends, not routes it serves */
@@ -97,10 +98,10 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
   }
 
-  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
+  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, door: opts.openapi, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
   const base = opts.docsBase ?? '';
   router.get(base + OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
-  router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title, base)));
+  router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.openapi.info.title, base)));
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
   router.get(`${base}${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
     const asset = await docsAsset(ctx.params.file ?? '', base);

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
+import { sapiOpenApiDoor } from './openapi-door.ts';
 import { TooManyRequests, createHttpApp, type PlatformState } from '../../http/platform/index.ts';
 import type { Limits } from '../../limits/limits.ts';
 import { rateLimiter } from '../../limits/rate-limiter.ts';
@@ -56,13 +56,7 @@ export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: 
     ],
     health: deps.health,
     logger: deps.log,
-    info: {
-      title: 'SAPI-SK connector',
-      version: '1.0.0',
-      description:
-        'The Slovak standard interface between accounting software and an Access Point: send a ready-made UBL Invoice or CreditNote, follow its Peppol and FS legs, and poll and acknowledge inbound documents. Errors are the SAPI-SK envelope; see docs/sapi.md for every code.',
-    },
-    schemas: [SapiErrorBody],
+    openapi: sapiOpenApiDoor(exempt),
     validateResponses: options.validateResponses,
   });
 }
