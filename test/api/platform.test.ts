@@ -473,5 +473,20 @@ describe('HTTP platform (real HTTP)', () => {
       expect(init).to.include('"/openapi.json"');
       expect((await fetch(`${server.base}/docs/assets/..%2Fpackage.json`)).status).to.equal(404);
     });
+
+    it('/redoc serves ReDoc from its local bundle, reading /openapi.json, with no inline script', async () => {
+      const page = await fetch(`${server.base}/redoc`);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      expect(html).to.include('spec-url="/openapi.json"');
+      expect(html).not.to.match(/https?:\/\//);
+      expect(html).not.to.match(/<script>[^<]/);
+      const bundle = await fetch(`${server.base}/redoc/assets/redoc.standalone.js`);
+      expect(bundle.status).to.equal(200);
+      expect(bundle.headers.get('content-type')).to.match(/^text\/javascript/);
+      expect((await bundle.arrayBuffer()).byteLength).to.be.greaterThan(100_000);
+      expect((await fetch(`${server.base}/redoc/assets/..%2Fpackage.json`)).status).to.equal(404);
+    });
   });
 });

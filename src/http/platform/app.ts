@@ -5,7 +5,7 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { createBodyAjv, createResponseAjv, createStringAjv } from './ajv.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
-import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
+import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, REDOC_ASSETS_PATH, REDOC_PATH, docsAsset, docsPage, redocAsset, redocPage } from './docs.ts';
 import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { clientAddress, trustedProxies } from './client-address.ts';
@@ -105,6 +105,11 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
   router.get(`${base}${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
     const asset = await docsAsset(ctx.params.file ?? '', base);
+    if (asset) send(ctx, asset);
+  });
+  router.get(base + REDOC_PATH, (ctx) => send(ctx, redocPage(opts.openapi.info.title, base)));
+  router.get(`${base}${REDOC_ASSETS_PATH}/:file`, async (ctx) => {
+    const asset = await redocAsset(ctx.params.file ?? '');
     if (asset) send(ctx, asset);
   });
 

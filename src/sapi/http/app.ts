@@ -19,8 +19,8 @@ export interface SapiAppDeps {
 }
 
 // the documents and the probe answer whatever a caller did, as under /api/v1
-const EXEMPT = new Set([`${SAPI_PREFIX}/health`, `${SAPI_PREFIX}/openapi.json`, `${SAPI_PREFIX}/docs`]);
-const exempt = (path: string) => EXEMPT.has(path) || path.startsWith(`${SAPI_PREFIX}/docs/`);
+const EXEMPT = new Set([`${SAPI_PREFIX}/health`, `${SAPI_PREFIX}/openapi.json`, `${SAPI_PREFIX}/docs`, `${SAPI_PREFIX}/redoc`]);
+const exempt = (path: string) => EXEMPT.has(path) || path.startsWith(`${SAPI_PREFIX}/docs/`) || path.startsWith(`${SAPI_PREFIX}/redoc/`);
 
 /**
  * The SAPI-SK front door: its routes under /sapi, its callers (SAPI access tokens only), its
