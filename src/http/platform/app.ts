@@ -12,7 +12,7 @@ import { clientAddress, trustedProxies } from './client-address.ts';
 import { buildOpenApi, type OpenApiDoor } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
-import { requestContext } from './request-context.ts';
+import { requestContext, type RequestSample } from './request-context.ts';
 import type { Route, RouteResult } from './route.ts';
 import type { Caller, PlatformActor, PlatformState } from './state.ts';
 import { compileRoute } from './validators.ts';
@@ -51,6 +51,8 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   webhooks?: Record<string, unknown>;
   /** where /openapi.json and /docs are served: '' (the host root) or a front door's own root ('/sapi') */
   docsBase?: string;
+  /** told of every answered request (metrics) */
+  observe?: (sample: RequestSample) => void;
   /** check every handler result against its route's declared responses (tests, development) */
   validateResponses?: boolean;
 }
@@ -123,7 +125,7 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
       await next();
     });
   }
-  app.use(requestContext(opts.logger));
+  app.use(requestContext(opts.logger, opts.observe));
   app.use(errorHandler(opts.renderError));
   app.use(async (ctx, next) => {
     let resolved: Promise<Caller<Who>> | undefined;

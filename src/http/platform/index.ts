@@ -8,3 +8,4 @@ export { forbiddenCharacter } from './text.ts';
 export type { Caller, PlatformActor, PlatformState } from './state.ts';
 export type { Headers, ResolveCaller } from './pipeline.ts';
 export { boundIssues } from './bounded-issues.ts';
+export type { RequestSample } from './request-context.ts';

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { sapiOpenApiDoor } from './openapi-door.ts';
 import { TooManyRequests, createHttpApp, type PlatformState } from '../../http/platform/index.ts';
 import type { Limits } from '../../limits/limits.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { rateLimiter } from '../../limits/rate-limiter.ts';
 import { CORRELATION_HEADER, sapiErrors } from './errors.ts';
 import { SAPI_PREFIX, type SapiActor, type SapiResolveCaller, type SapiRoute } from './route.ts';
@@ -16,6 +17,7 @@ export interface SapiAppDeps {
   trustedProxies?: readonly string[];
   log: Logger;
   health(): Promise<Record<string, unknown>>;
+  metrics: Pick<Metrics, 'httpRequests' | 'rateLimitRefusals'>;
 }
 
 // the documents and the probe answer whatever a caller did, as under /api/v1
@@ -51,10 +53,12 @@ export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: 
             return { key: caller.rateKey, plan: caller.plan };
           },
           refusal: (retryAfterSeconds, limit, plan) => new TooManyRequests(retryAfterSeconds, { limit, plan }),
+          onRefused: () => deps.metrics.rateLimitRefusals.inc({ door: 'sapi' }),
         })]
       : []),
     ],
     health: deps.health,
+    observe: (s) => deps.metrics.httpRequests.observe({ door: 'sapi', method: s.method, route: s.route, status: String(s.status) }, s.seconds),
     logger: deps.log,
     openapi: sapiOpenApiDoor(exempt),
     validateResponses: options.validateResponses,
