@@ -45,6 +45,7 @@ import { ReactorRunner } from './reactors/runner.ts';
 import { followerLags } from './metrics/follower-lag.ts';
 import { createMetrics, type Metrics } from './metrics/metrics.ts';
 import { timedValidator } from './metrics/validator.ts';
+import { trackedValidator, type ValidationStage } from './readiness/validation-stage.ts';
 import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts';
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
@@ -90,6 +91,8 @@ export interface Service extends Core {
   reactors: ReactorRunner;
   /** the Prometheus instruments, served at /metrics */
   metrics: Metrics;
+  /** can invoices be checked: compiling, ready or unavailable (health, the first start's terminal) */
+  validationStage(): ValidationStage;
   auth: Credentials;
   identity: SigningKeys;
   limits: Limits;
@@ -131,7 +134,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
   // parsed while the database starts (the embedded one on its thread), not after it
   const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
-    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    // a sentence, not a stack: the usual cause is a machine without the artifacts
+    log.warn({ dir: config.validationArtifactsDir, reason: error instanceof Error ? error.message : String(error) }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR or run scripts/fetch-validation-artifacts.sh)');
     return null;
   });
   const embedded = !config.databaseUrl;
@@ -165,7 +169,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   });
 
   let validator: Promise<Validator> | undefined;
-  const getValidator: ValidatorSource = timedValidator(() => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })), metrics);
+  const validation = trackedValidator(() => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })), codeLists !== null);
+  const getValidator: ValidatorSource = timedValidator(validation.source, metrics);
   let ring: Promise<SigningKeyRing> | undefined;
   const identity: SigningKeys = {
     ring: () => (ring ??= loadSigningKeys({
@@ -230,6 +235,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
     metrics,
+    validationStage: validation.stage,
     async close() {
       counting.unsubscribe();
       await lastUsed.stop();

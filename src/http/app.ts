@@ -14,6 +14,7 @@ import type { Clock } from '../ports/clock.ts';
 import { callerResolver } from './caller.ts';
 import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.ts';
 import type { Metrics } from '../metrics/metrics.ts';
+import type { ValidationStage } from '../readiness/validation-stage.ts';
 import { nativeErrors } from './native-errors.ts';
 import { nativeOpenApiDoor } from './openapi-door.ts';
 import { createHttpApp, type PlatformState } from './platform/index.ts';
@@ -38,6 +39,7 @@ export interface AppDeps {
   identity: SigningKeys;
   limits: Limits;
   metrics: Metrics;
+  validationStage(): ValidationStage;
 }
 
 /** A Node request listener, as http.createServer takes it. */
@@ -121,7 +123,13 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     observe: (s) => deps.metrics.httpRequests.observe({ door: 'native', method: s.method, route: s.route, status: String(s.status) }, s.seconds),
     health: async () => {
       await deps.readModels.query('SELECT 1');
-      return { database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres' };
+      const validation = deps.validationStage();
+      return {
+        database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres',
+        // without the rules no invoice can be checked: the service answers, but is not `ok`
+        validation: validation.state, ...(validation.missing.length > 0 ? { validation_missing: validation.missing } : {}),
+        ...(validation.state === 'unavailable' ? { status: 'degraded' } : {}),
+      };
     },
     logger: deps.log,
     openapi: nativeOpenApiDoor(),

@@ -29,7 +29,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig> } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   // defaults, not this shell's settings, but for where the official validation artifacts are
@@ -39,7 +39,10 @@ export async function startTestService(
   const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), ...options.identity };
   // webhooks: a key for this run, retries in milliseconds, local receivers allowed
   const webhooks = { ...defaults.webhooks, secretKey: randomBytes(32).toString('base64'), backoffScale: 0.001, allowLoopbackTargets: true, ...options.webhooks };
-  const config = { ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url };
+  const config = {
+    ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url,
+    validationArtifactsDir: options.validationArtifactsDir ?? defaults.validationArtifactsDir,
+  };
   let sandbox: Sandbox | undefined;
   const services = await openService(config, {
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
