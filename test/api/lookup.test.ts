@@ -153,3 +153,20 @@ describe('company lookup and search over HTTP', function () {
     expect(anonymous.status).to.equal(401);
   });
 });
+
+describe('company lookup is rate-limited like every route', function () {
+  this.timeout(120_000);
+  let svc: TestService;
+  before(async () => {
+    svc = await startTestService({ rateLimit: true });
+  });
+  after(async () => svc?.close());
+
+  it('past the plan\'s burst (Team Business: 200) the caller gets 429 rate_limit_exceeded, cached answers included', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 205; i++) statuses.push((await svc.call('GET', '/lookup/companies/50100017')).status);
+    expect(statuses.slice(0, 195).every((s) => s === 200)).to.equal(true);
+    const refused = await svc.call('GET', '/lookup/companies?q=kosice');
+    expect([refused.status, refused.body.error]).to.deep.equal([429, 'rate_limit_exceeded']);
+  });
+});
