@@ -50,6 +50,9 @@ import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts'
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
+import { lookupModule } from './modules/lookup/index.ts';
+import { workspacesModule } from './modules/workspaces/index.ts';
+import type { CompanyRegistry } from './lookup/index.ts';
 import { sapiModule } from './modules/sapi/index.ts';
 import type { SapiClientGate } from './sapi/http/caller.ts';
 import type { SapiRoute } from './sapi/http/route.ts';
@@ -77,6 +80,8 @@ export interface ServiceOptions {
   embedded?: Promise<EmbeddedPostgres>;
   /** DNS for the webhook SSRF guard (tests answer what they like); the system resolver by default */
   resolve?: Resolver;
+  /** the company registers lookups ask; by default the ones COMPANY_REGISTRY names (a test passes a sandbox with its fault switches) */
+  companyRegistries?: (core: Pick<Core, 'readModels'>) => CompanyRegistry[];
 }
 
 /** The running service, as entry points see it. */
@@ -204,6 +209,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     approvalsModule(invoicing),
     webhooksModule({ ...core, secrets, resolve: options.resolve, metrics }),
     sapiModule(shared),
+    lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
+    workspacesModule(core),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);
