@@ -26,6 +26,7 @@ import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
 import { createLogger } from './logging.ts';
 import { approvalsModule } from './modules/approvals/index.ts';
+import { bulkImportModule } from './modules/bulk-import/index.ts';
 import { creditNotesModule } from './modules/credit-notes/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
@@ -49,6 +50,7 @@ import { webhooksModule } from './modules/webhooks/index.ts';
 import { sapiModule } from './modules/sapi/index.ts';
 import type { SapiClientGate } from './sapi/http/caller.ts';
 import type { SapiRoute } from './sapi/http/route.ts';
+import type { WorkerOptions } from './bulk-import/worker.ts';
 import { webhookSecrets, type WebhookSecrets } from './webhooks/secret-box.ts';
 import type { Resolver } from './webhooks/transport/target-guard.ts';
 
@@ -73,6 +75,8 @@ export interface ServiceOptions {
   embedded?: Promise<EmbeddedPostgres>;
   /** DNS for the webhook SSRF guard (tests answer what they like); the system resolver by default */
   resolve?: Resolver;
+  /** the bulk-import worker's concurrency and chunk (tests and benches); its defaults otherwise */
+  bulkImport?: WorkerOptions;
 }
 
 /** The running service, as entry points see it. */
@@ -184,6 +188,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     approvalsModule(invoicing),
     webhooksModule({ ...core, secrets, resolve: options.resolve }),
     sapiModule(shared),
+    bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);
