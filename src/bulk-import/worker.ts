@@ -38,17 +38,29 @@ export class JobStopped extends Error {
   }
 }
 
-/** Runs `work` over `items` with at most `limit` at once; results in the order of `items`. */
+/**
+ * Runs `work` over `items` with at most `limit` at once; results in the order of `items`. After a
+ * failure no item is started, and the failure is thrown once the items under way have settled:
+ * nothing of a failed chunk goes on behind the caller's back.
+ */
 async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);
   let next = 0;
+  let failed = false;
   const lane = async () => {
-    while (next < items.length) {
+    while (!failed && next < items.length) {
       const i = next++;
-      results[i] = await work(items[i]!);
+      try {
+        results[i] = await work(items[i]!);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const settled = await Promise.allSettled(Array.from({ length: Math.min(limit, items.length) }, lane));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
   return results;
 }
 
