@@ -22,7 +22,7 @@ function* pieces(text: string): Generator<string> {
   for (let at = 0; at < text.length; at += PIECE) yield text.slice(at, at + PIECE);
 }
 
-export type CsvRead = { records: CsvRecord[] } | { errors: BulkImportRowError[]; records: number };
+export type CsvRead = { records: CsvRecord[] } | { errors: BulkImportRowError[]; dataRows: number };
 
 /**
  * Every record of a file with its 1-based row number (the header is row 1; a quoted cell's line
@@ -41,15 +41,15 @@ export async function readCsv(text: string): Promise<CsvRead> {
       const row = records.length + 1;
       if (row > 1 && cells.some((c) => c.trim() !== '') && ++dataRows > BULK_IMPORT_LIMITS.maxDataRows) {
         parser.destroy();
-        return { errors: [{ row, column: null, message: `the file has more than ${BULK_IMPORT_LIMITS.maxDataRows} data rows: split it` }], records: dataRows };
+        return { errors: [{ row, column: null, message: `the file has more than ${BULK_IMPORT_LIMITS.maxDataRows} data rows: split it` }], dataRows };
       }
       records.push({ row, cells });
     }
   } catch (error) {
     if (!(error instanceof CsvError)) throw error;
     const row = (typeof error['records'] === 'number' ? error['records'] : records.length) + 1;
-    return { errors: [{ row, column: null, message: `malformed CSV: ${error.message}` }], records: dataRows };
+    return { errors: [{ row, column: null, message: `malformed CSV: ${error.message}` }], dataRows };
   }
-  if (records.length === 0) return { errors: [{ row: 1, column: null, message: 'the file is empty: row 1 must be the header' }], records: 0 };
+  if (records.length === 0) return { errors: [{ row: 1, column: null, message: 'the file is empty: row 1 must be the header' }], dataRows: 0 };
   return { records };
 }

@@ -83,7 +83,7 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
   const fail = (errors: BulkImportRowError[], totalRows: number) => record({ type: 'FailImport', job_id: jobId, total_rows: totalRows, errors, at: at() });
 
   const read = await readCsv(state.text);
-  if ('errors' in read) return void (await fail(read.errors, read.records));
+  if ('errors' in read) return void (await fail(read.errors, read.dataRows));
   const [first, ...data] = read.records;
   const header = readHeader(first!);
   if ('errors' in header) return void (await fail(header.errors, data.filter((r) => r.cells.some((c) => c.trim() !== '')).length));
