@@ -22,6 +22,15 @@ export interface Config {
   delivery: DeliveryConfig;
   identity: IdentityConfig;
   webhooks: WebhookConfig;
+  bulkImport: BulkImportConfig;
+}
+
+/** The bulk-import worker (issue 19): how hard one job may push. */
+export interface BulkImportConfig {
+  /** invoices of one job decided at once (BULK_IMPORT_CONCURRENCY, default 8) */
+  concurrency: number;
+  /** a job's pace at most, invoices a second (BULK_IMPORT_MAX_RATE, default 250; 0: no limit) */
+  maxInvoicesPerSecond: number;
 }
 
 /** Webhook delivery (issue 17). */
@@ -153,6 +162,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: env.RATE_LIMIT !== 'off',
       rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
+    },
+    bulkImport: {
+      concurrency: positive('BULK_IMPORT_CONCURRENCY', env.BULK_IMPORT_CONCURRENCY, 8),
+      maxInvoicesPerSecond: integer('BULK_IMPORT_MAX_RATE', env.BULK_IMPORT_MAX_RATE, 250),
     },
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || undefined,

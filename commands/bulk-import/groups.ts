@@ -59,30 +59,59 @@ function readRow(header: Header, record: CsvRecord): Cells {
   return { row: record.row, values, errors };
 }
 
-/** Builds the groups of a file's data rows; blank rows are skipped and count nowhere. */
-export function groupRows(jobId: string, header: Header, records: readonly CsvRecord[]): { groups: InvoiceGroup[]; dataRows: number } {
-  const byRef = new Map<string, Cells[]>();
-  const order: { ref: string | null; rows: Cells[] }[] = [];
-  let dataRows = 0;
-  for (const record of records) {
-    if (isBlank(record.cells)) continue;
-    dataRows++;
-    const cells = readRow(header, record);
+/**
+ * Collects a file's data rows into invoices, one record at a time (a worker can yield between
+ * records), and builds each invoice's request only when asked (when its chunk is decided). Blank
+ * rows are skipped and count nowhere.
+ */
+export class RowGrouper {
+  private readonly byRef = new Map<string, Cells[]>();
+  private readonly order: { ref: string | null; rows: Cells[] }[] = [];
+  /** data rows seen (blank rows not counted) */
+  dataRows = 0;
+
+  constructor(
+    private readonly jobId: string,
+    private readonly header: Header,
+  ) {}
+
+  add(record: CsvRecord): void {
+    if (isBlank(record.cells)) return;
+    this.dataRows++;
+    const cells = readRow(this.header, record);
     const ref = cells.values.get('invoice_ref') ?? null;
     if (ref === null) {
       cells.errors.push({ row: cells.row, column: 'invoice_ref', message: 'invoice_ref is empty: every row names the invoice it belongs to' });
-      order.push({ ref: null, rows: [cells] });
-      continue;
+      this.order.push({ ref: null, rows: [cells] });
+      return;
     }
-    const rows = byRef.get(ref);
+    const rows = this.byRef.get(ref);
     if (rows) rows.push(cells);
     else {
       const fresh = [cells];
-      byRef.set(ref, fresh);
-      order.push({ ref, rows: fresh });
+      this.byRef.set(ref, fresh);
+      this.order.push({ ref, rows: fresh });
     }
   }
-  return { groups: order.map(({ ref, rows }, index) => toGroup(jobId, index, ref, rows)), dataRows };
+
+  /** how many invoices (groups) the rows so far make */
+  get size(): number {
+    return this.order.length;
+  }
+
+  /** the index-th invoice, in order of first appearance */
+  group(index: number): InvoiceGroup {
+    const entry = this.order[index];
+    if (!entry) throw new RangeError(`no invoice group ${index}`);
+    return toGroup(this.jobId, index, entry.ref, entry.rows);
+  }
+}
+
+/** Every group of a file's data rows at once (tests, small files). */
+export function groupRows(jobId: string, header: Header, records: readonly CsvRecord[]): { groups: InvoiceGroup[]; dataRows: number } {
+  const grouper = new RowGrouper(jobId, header);
+  for (const record of records) grouper.add(record);
+  return { groups: Array.from({ length: grouper.size }, (_, i) => grouper.group(i)), dataRows: grouper.dataRows };
 }
 
 const INVOICE_FIELDS = ['invoice_number', 'invoice_type', 'issue_date', 'due_date', 'delivery_date', 'currency_code', 'customer_id', 'supplier_iban', 'payment_means_code', 'variable_symbol', 'note'];

@@ -10,7 +10,7 @@ import { InvoiceRequest } from '../../schemas/invoices.ts';
 import { createInvoice, type InvoiceDeps } from '../application/invoices.ts';
 import { countInvoice, type UsageCounts } from '../application/usage.ts';
 import type { Core } from '../core.ts';
-import { WrongExpectedRevision } from '../eventstore/port.ts';
+import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
 import { createBodyAjv } from '../http/platform/ajv.ts';
 import { toIssues } from '../http/platform/issues.ts';
 import { forbiddenTextIssues } from '../http/platform/text.ts';
@@ -19,7 +19,8 @@ import { requestMetadata } from '../application/metadata.ts';
 
 export type GroupDeps = InvoiceDeps & Pick<Core, 'readModels' | 'clock'> & { usage: UsageCounts };
 
-export type GroupOutcome = { created: string } | { errors: BulkImportRowError[] };
+/** created: the invoice's id, and where its append is in the all-events order (null: created by an earlier run) */
+export type GroupOutcome = { created: string; position: Position | null } | { errors: BulkImportRowError[] };
 
 // the invoice API's own body schema, compiled once: a row is refused exactly as the same JSON would be
 let validateRequest: ValidateFunction | undefined;
@@ -66,18 +67,18 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
   if (group.errors.length > 0) return { errors: group.errors };
   const invalid = requestErrors(group);
   if (invalid.length > 0) return { errors: invalid };
-  if (context.lookFirst && (await deps.store.readStream(invoiceStream(group.invoiceId))).length > 0) return { created: group.invoiceId };
+  if (context.lookFirst && (await deps.store.readStream(invoiceStream(group.invoiceId))).length > 0) return { created: group.invoiceId, position: null };
   const metadata = requestMetadata(context.actor, `bulk-import:${context.jobId}`);
   try {
-    await createInvoice(deps, {
+    const created = await createInvoice(deps, {
       actor: context.actor, requestId: `bulk-import:${context.jobId}`, company: context.company, body: group.request as InvoiceRequest,
       invoiceId: group.invoiceId,
       beforeWrite: () => countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata),
     });
-    return { created: group.invoiceId };
+    return { created: group.invoiceId, position: created.position };
   } catch (error) {
     // the invoice's stream exists: this group was created before (a resumed chunk)
-    if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return { created: group.invoiceId };
+    if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return { created: group.invoiceId, position: null };
     const errors = refusalErrors(group, error);
     if (!errors) throw error;
     // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it

@@ -1,4 +1,5 @@
-import { groupRows, type InvoiceGroup } from '../../commands/bulk-import/groups.ts';
+import { setImmediate } from 'node:timers/promises';
+import { RowGrouper, type InvoiceGroup } from '../../commands/bulk-import/groups.ts';
 import { readHeader } from '../../commands/bulk-import/header.ts';
 import { bulkImportDecider, type BulkImportCommand } from '../../commands/bulk-import/job.ts';
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
@@ -7,6 +8,8 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { bulkImportStream, type BulkImportRowError } from '../../events/bulk-import.ts';
 import { findCompany } from '../../projections/tenancy/queries.ts';
 import { systemMetadata } from '../application/invoice-commands.ts';
+import type { BulkImportConfig } from '../config.ts';
+import type { Core } from '../core.ts';
 import { handleCommand } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
 import { readCsv } from './csv-reader.ts';
@@ -17,14 +20,33 @@ export interface WorkerOptions {
   concurrency: number;
   /** invoice groups per recorded progress: what a crash makes the job decide again */
   chunk: number;
+  /**
+   * how long a chunk waits for the invoice register to show its invoices before the next starts.
+   * Every other client's create waits for the register to show its own invoice (read-your-writes),
+   * so an import running ahead of the register would make their answers wait behind its backlog.
+   */
+  registerWaitMs?: number;
+  /**
+   * a job's pace at most, in invoices a second: an import is a batch, and at full speed it would
+   * take the CPU other clients' requests need (on two cores a create waited 0.3-0.6 s meanwhile)
+   */
+  maxInvoicesPerSecond?: number;
   /** tests: called after each group is decided, before its chunk is recorded (a crash there is what resume must survive) */
   afterGroup?: (group: InvoiceGroup, outcome: GroupOutcome) => void | Promise<void>;
 }
 
-export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 100 };
+/** records read in between two yields to the event loop */
+const YIELD_EVERY = 500;
+
+/** The worker as configured (config.bulkImport): chunks of 50 invoices, each waiting for the register to show it. */
+export function workerOptions(config: BulkImportConfig): WorkerOptions {
+  return { concurrency: config.concurrency, chunk: 50, registerWaitMs: 10_000, maxInvoicesPerSecond: config.maxInvoicesPerSecond };
+}
+
+export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 50 };
 
 /** What the worker is given: the invoice path's dependencies, the code lists possibly not loaded. */
-export type WorkerDeps = Omit<GroupDeps, 'codeLists'> & { codeLists: CodeLists | null };
+export type WorkerDeps = Omit<GroupDeps, 'codeLists'> & { codeLists: CodeLists | null } & Pick<Core, 'projections'>;
 
 export function codeListsOf(deps: { codeLists: CodeLists | null }): CodeLists {
   if (!deps.codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
@@ -87,7 +109,13 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
   const [first, ...data] = read.records;
   const header = readHeader(first!);
   if ('errors' in header) return void (await fail(header.errors, data.filter((r) => r.cells.some((c) => c.trim() !== '')).length));
-  const { groups, dataRows } = groupRows(jobId, header.header, data);
+  const grouper = new RowGrouper(jobId, header.header);
+  for (let i = 0; i < data.length; i++) {
+    grouper.add(data[i]!);
+    // other requests go on while a large file is read in
+    if (i % YIELD_EVERY === YIELD_EVERY - 1) await setImmediate();
+  }
+  const dataRows = grouper.dataRows;
 
   const { request } = state;
   const company = await findCompany(deps.readModels, request.organisation_id, request.company_id);
@@ -96,9 +124,10 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
 
   let next = state.next_group;
   let lookFirst = true;
-  while (next < groups.length) {
+  const started = { at: performance.now(), group: next };
+  while (next < grouper.size) {
     if (signal.aborted) throw new JobStopped();
-    const chunk = groups.slice(next, next + options.chunk);
+    const chunk = Array.from({ length: Math.min(options.chunk, grouper.size - next) }, (_, i) => grouper.group(next + i));
     const context = { actor, company, jobId, lookFirst };
     const outcomes = await mapLimit(chunk, options.concurrency, async (group) => {
       const outcome = await decideGroup(deps, context, group);
@@ -107,6 +136,14 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
     });
     next += chunk.length;
     lookFirst = false;
+    const positions = outcomes.flatMap((o) => ('position' in o && o.position !== null ? [o.position] : []));
+    const last = positions.reduce<string | null>((max, p) => (max === null || p > max ? p : max), null);
+    if (last !== null && options.registerWaitMs) await workerDeps.projections.caughtUp(last, options.registerWaitMs, ['invoices']);
+    if (options.maxInvoicesPerSecond) {
+      const due = started.at + ((next - started.group) * 1000) / options.maxInvoicesPerSecond;
+      const ahead = due - performance.now();
+      if (ahead > 0) await new Promise((resolve) => setTimeout(resolve, ahead));
+    }
     await record({
       type: 'RecordProgress', job_id: jobId, next_group: next, rows: chunk.reduce((n, g) => n + g.rows.length, 0),
       created: outcomes.filter((o) => 'created' in o).length,

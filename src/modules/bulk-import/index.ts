@@ -1,6 +1,6 @@
 import { bulkImportJobs } from '../../../projections/bulk-import-jobs/projector.ts';
 import { bulkImportReactor } from '../../bulk-import/reactor.ts';
-import type { WorkerDeps, WorkerOptions } from '../../bulk-import/worker.ts';
+import { workerOptions, type WorkerDeps, type WorkerOptions } from '../../bulk-import/worker.ts';
 import { bulkImportRoutes, type BulkImportRouteDeps } from '../../http/bulk-import.ts';
 import type { Module } from '../module.ts';
 
@@ -11,6 +11,6 @@ export function bulkImportModule(deps: BulkImportDeps): Module {
   return {
     routes: bulkImportRoutes(deps),
     projectors: [bulkImportJobs],
-    reactors: [bulkImportReactor(deps, deps.bulkImport)],
+    reactors: [bulkImportReactor(deps, deps.bulkImport ?? workerOptions(deps.config.bulkImport))],
   };
 }
