@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { countInvoice } from '../../src/application/usage.ts';
 import { systemMetadata } from '../../src/application/invoice-commands.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
@@ -174,6 +175,20 @@ describe('bulk CSV import over HTTP', function () {
     expect([...bytes.slice(0, 3)]).to.deep.equal([0xef, 0xbb, 0xbf]);
     const job = await client.run(company, bytes);
     expect(job).to.include({ status: 'completed', total_rows: 3, created: 2, errors_total: 0 });
+  });
+
+  it('imports the sample in docs/ as it is: three lines and two, a note over two lines, a discount, a price with a space between thousands', async () => {
+    const sample = await readFile(new URL('../../docs/bulk-import-sample.csv', import.meta.url));
+    const job = await client.run(company, sample);
+    expect(job).to.include({ status: 'completed', total_rows: 5, created: 2, errors_total: 0 });
+    const [kaviaren] = await invoicesOf((await listed('Kaviareň pod Hradom')).map((r) => r.id));
+    expect(kaviaren.note).to.equal('Ďakujeme za objednávku.\r\nTovar zostáva naším majetkom až do úplného zaplatenia.');
+    expect(kaviaren.lines.map((l: Record<string, string>) => [l.item_name, l.quantity, l.unit_price, l.discount_percentage])).to.deep.equal([
+      ['Káva zrnková 1 kg', '12', '18.90', null], ['Čaj sypaný 250 g', '20', '4.35', '10'], ['Doprava', '1', '15', null],
+    ]);
+    const [stavebniny] = await invoicesOf((await listed('Stavebniny Žilina')).map((r) => r.id));
+    expect(stavebniny).to.include({ delivery_date: '2026-03-14' });
+    expect(stavebniny.lines.map((l: Record<string, string>) => [l.item_name, l.unit_price, l.discount_amount])).to.deep.equal([['Montážne práce', '32.00', '5.00'], ['Materiál "Pro"', '1249.90', null]]);
   });
 
   it('documents the routes and the columns in OpenAPI', async () => {
