@@ -25,6 +25,7 @@ export interface Config {
   identity: IdentityConfig;
   webhooks: WebhookConfig;
   lookup: LookupConfig;
+  bulkImport: BulkImportConfig;
 }
 
 /** Company lookup and search (issue 19, docs/lookup.md). */
@@ -41,6 +42,14 @@ export interface LookupConfig {
   cacheTtlMs: number;
   /** at most this many answers cached (the oldest go first) */
   cacheMaxEntries: number;
+}
+
+/** The bulk-import worker (issue 19): how hard one job may push. */
+export interface BulkImportConfig {
+  /** invoices of one job decided at once (BULK_IMPORT_CONCURRENCY, default 8) */
+  concurrency: number;
+  /** a job's pace at most, invoices a second (BULK_IMPORT_MAX_RATE, default 250; 0: no limit) */
+  maxInvoicesPerSecond: number;
 }
 
 /** Webhook delivery (issue 17). */
@@ -173,6 +182,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: env.RATE_LIMIT !== 'off',
       rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
+    },
+    bulkImport: {
+      concurrency: positive('BULK_IMPORT_CONCURRENCY', env.BULK_IMPORT_CONCURRENCY, 8),
+      maxInvoicesPerSecond: integer('BULK_IMPORT_MAX_RATE', env.BULK_IMPORT_MAX_RATE, 250),
     },
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || undefined,

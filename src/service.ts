@@ -26,6 +26,7 @@ import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
 import { createLogger } from './logging.ts';
 import { approvalsModule } from './modules/approvals/index.ts';
+import { bulkImportModule } from './modules/bulk-import/index.ts';
 import { creditNotesModule } from './modules/credit-notes/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
@@ -56,6 +57,7 @@ import type { CompanyRegistry } from './lookup/index.ts';
 import { sapiModule } from './modules/sapi/index.ts';
 import type { SapiClientGate } from './sapi/http/caller.ts';
 import type { SapiRoute } from './sapi/http/route.ts';
+import type { WorkerOptions } from './bulk-import/worker.ts';
 import { webhookSecrets, type WebhookSecrets } from './webhooks/secret-box.ts';
 import type { Resolver } from './webhooks/transport/target-guard.ts';
 
@@ -82,6 +84,8 @@ export interface ServiceOptions {
   resolve?: Resolver;
   /** the company registers lookups ask; by default the ones COMPANY_REGISTRY names (a test passes a sandbox with its fault switches) */
   companyRegistries?: (core: Pick<Core, 'readModels'>) => CompanyRegistry[];
+  /** the bulk-import worker's concurrency and chunk (tests and benches); its defaults otherwise */
+  bulkImport?: WorkerOptions;
 }
 
 /** The running service, as entry points see it. */
@@ -211,6 +215,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     sapiModule(shared),
     lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
     workspacesModule(core),
+    bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);

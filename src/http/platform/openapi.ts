@@ -3,7 +3,7 @@ import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.t
 import { MAX_JSON_DEPTH } from './body.ts';
 import { MAX_ECHOED_DEPTH, MAX_ECHOED_ENTRIES, MAX_ECHOED_STRING, MAX_ISSUES } from './bounded-issues.ts';
 import { SchemaComponents } from './components.ts';
-import type { Route, RouteResponseDoc } from './route.ts';
+import type { RawBodyDoc, Route, RouteResponseDoc } from './route.ts';
 
 export interface OpenApiInfo {
   title: string;
@@ -89,9 +89,10 @@ function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObjec
 }
 
 function response(c: SchemaComponents, door: OpenApiDoor, status: number, doc: RouteResponseDoc): Json {
-  // an error status without its own schema still has the door's error body
+  // an error status without its own schema still has the door's error body; null: no body at all
   const schema = doc.schema === null ? undefined : (doc.schema ?? (status === 422 ? door.validationErrorBody : status >= 400 ? door.errorBody : undefined));
-  return { description: doc.description, ...(schema ? { content: { 'application/json': { schema: c.use(schema) } } } : {}) };
+  const mediaType = status < 400 ? (doc.mediaType ?? 'application/json') : 'application/json';
+  return { description: doc.description, ...(schema ? { content: { [mediaType]: { schema: c.use(schema) } } } : {}) };
 }
 
 function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route: Route): Json {
@@ -102,7 +103,7 @@ function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route
   };
   add(400, 'BadRequest', route.body !== undefined || route.method !== 'GET');
   add(401, 'Unauthorized', route.auth === 'api');
-  add(413, 'PayloadTooLarge', route.body !== undefined);
+  add(413, 'PayloadTooLarge', route.body !== undefined || route.rawBodyDoc !== undefined);
   add(422, 'ValidationError', route.params !== undefined || route.query !== undefined || route.body !== undefined);
   add(429, 'TooManyRequests', door.rateLimited !== null && !door.rateLimited.exempt(prefix + route.path));
   add(500, 'InternalError', true);
@@ -117,14 +118,22 @@ function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route
       ...(route.headerDocs ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: c.use(h.schema) })),
     ],
     ...(route.body ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
+    ...(route.rawBodyDoc ? { requestBody: rawRequestBody(c, route.rawBodyDoc) } : {}),
     responses,
     security: route.auth === 'api' ? door.security : [],
   };
 }
 
+function rawRequestBody(c: SchemaComponents, doc: RawBodyDoc): Json {
+  const content: Record<string, Json> = {};
+  for (const [mediaType, schema] of Object.entries(doc.content)) content[mediaType] = { schema: c.use(schema) };
+  return { required: true, description: doc.description, content };
+}
+
 function schemasOf(route: Route): TSchema[] {
   const responses = Object.values(route.responses).flatMap((r) => (r.schema ? [r.schema] : []));
-  return [route.params, route.query, route.body, ...responses].filter((s): s is TSchema => s !== undefined);
+  const raw = Object.values(route.rawBodyDoc?.content ?? {});
+  return [route.params, route.query, route.body, ...responses, ...raw].filter((s): s is TSchema => s !== undefined);
 }
 
 export interface OpenApiOptions {
