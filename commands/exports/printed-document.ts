@@ -11,7 +11,7 @@
  * - Payment: means, IBAN (in groups of four), variable symbol, currency.
  * - Lines, the VAT breakdown per category and rate (an exempt or reverse-charge row says so in
  *   words, as the Slovak VAT act wants), totals, every document-level allowance or charge (the
- *   ZZZ correction as "Korekcia zaokrúhlenia (ZZZ)", when present), the rounding, and the amount
+ *   ZZZ correction as "Korekcia zaokrúhlenia ZZZ (23 %)" per VAT group, when present), the rounding, and the amount
  *   to pay (a credit note's "Suma dobropisu").
  * - A credit note: the credited invoice's number and issue date and the reason.
  * - A document not issued yet (draft, validated, pending approval, approved) carries the stamp
@@ -90,6 +90,9 @@ export interface PrintableInvoice {
 }
 
 const TITLES: Record<InvoiceContent['invoice_type'], string> = { '380': 'Faktúra', '325': 'Proforma faktúra', '381': 'Dobropis' };
+
+/** "Faktúra", "Proforma faktúra" or "Dobropis". */
+export const documentTitle = (type: InvoiceContent['invoice_type']): string => TITLES[type];
 
 const STAMPS: Partial<Record<string, string>> = {
   draft: 'NÁVRH', validated: 'NÁVRH', pending_approval: 'NÁVRH', approved: 'NÁVRH', voided: 'STORNOVANÁ', cancelled: 'ZRUŠENÁ',
@@ -191,7 +194,7 @@ function lineVat(category: VatCategoryCode, rate: string): string {
 }
 
 function allowanceLabel(a: InvoiceTotals['allowances_charges'][number]): string {
-  if (a.reason_code === 'ZZZ') return 'Korekcia zaokrúhlenia (ZZZ)';
+  if (a.reason_code === 'ZZZ') return `Korekcia zaokrúhlenia ZZZ (${formatRate(a.vat_rate)})`;
   const what = a.charge ? 'Poplatok' : 'Zľava';
   return a.reason ? `${what}: ${a.reason}` : what;
 }
