@@ -40,7 +40,7 @@ interface Column {
 
 const LINE_COLUMNS: Column[] = [
   { key: 'number', width: 20, align: 'right' },
-  { key: 'name', width: 0, align: 'left', wraps: true },
+  { key: 'name', width: 0, align: 'left', wraps: true }, // the rest of the width
   { key: 'quantity', width: 42, align: 'right' },
   { key: 'unit', width: 30, align: 'left' },
   { key: 'unit_price', width: 54, align: 'right' },
@@ -49,7 +49,8 @@ const LINE_COLUMNS: Column[] = [
   { key: 'net', width: 58, align: 'right' },
   { key: 'gross', width: 58, align: 'right' },
 ];
-LINE_COLUMNS[1]!.width = WIDTH - LINE_COLUMNS.reduce((sum, c) => sum + c.width, 0);
+/** the item name keeps at least this much when figures need more room */
+const MIN_NAME_WIDTH = 120;
 
 const CELL_PAD = 2.5;
 const TABLE_SIZE = 8;
@@ -89,12 +90,18 @@ class Pen {
     return this.doc.heightOfString(text, { width });
   }
 
-  /** One line at (x, y), never wrapping; shrinks the font until it fits `width`, down to 5.5 pt. */
+  /**
+   * One line at (x, y), never wrapping: the font shrinks until it fits `width`, down to 5 pt; what
+   * still does not fit (an amount near the bounds) overflows on the side away from its alignment.
+   */
   line(text: string, x: number, y: number, width: number, align: 'left' | 'right' | 'center' = 'left'): void {
     const size = this.size;
     let fitted = size;
-    while (fitted > 5.5 && this.doc.fontSize(fitted).widthOfString(text) > width) fitted -= 0.5;
-    this.doc.text(text, x, y, { width, align, lineBreak: false });
+    while (fitted > 5 && this.doc.fontSize(fitted).widthOfString(text) > width) fitted -= 0.5;
+    const w = this.doc.widthOfString(text);
+    const at = align === 'left' ? x : align === 'right' ? x + width - w : x + (width - w) / 2;
+    // no width given: pdfkit then writes the line as it is instead of wrapping it
+    this.doc.text(text, at, y, { lineBreak: false });
     this.doc.fontSize(size);
   }
 
@@ -271,12 +278,39 @@ function creditReference(pen: Pen, p: PrintedDocument, y: number): number {
   return at + h + 10;
 }
 
-function tableHeading(pen: Pen, p: PrintedDocument, y: number): number {
+/**
+ * The line table's columns for this document: each figure column as wide as its widest value
+ * needs (at least its default), the item name taking the rest but never less than
+ * MIN_NAME_WIDTH; figures that still do not fit shrink (Pen.line).
+ */
+function lineColumns(pen: Pen, p: PrintedDocument): Column[] {
+  const columns = LINE_COLUMNS.map((c) => ({ ...c }));
+  for (const c of columns.filter((column) => !column.wraps)) {
+    pen.use('bold', TABLE_SIZE - 0.5);
+    let widest = pen.width(p.lineHeadings[c.key]);
+    pen.use('regular', TABLE_SIZE);
+    for (const line of p.lines) widest = Math.max(widest, pen.width(line[c.key]));
+    c.width = Math.max(c.width, Math.ceil(widest + 2 * CELL_PAD + 1));
+  }
+  const figures = () => columns.reduce((sum, c) => sum + (c.wraps ? 0 : c.width), 0);
+  const overrun = figures() - (WIDTH - MIN_NAME_WIDTH);
+  if (overrun > 0) {
+    // give back what the figures took beyond their defaults, in proportion
+    const extras = columns.map((c, i) => (c.wraps ? 0 : c.width - LINE_COLUMNS[i]!.width));
+    const extra = extras.reduce((a, b) => a + b, 0);
+    columns.forEach((c, i) => (c.width -= extra > 0 ? (extras[i]! / extra) * Math.min(overrun, extra) : 0));
+  }
+  const name = columns.find((c) => c.wraps)!;
+  name.width = WIDTH - figures();
+  return columns;
+}
+
+function tableHeading(pen: Pen, p: PrintedDocument, columns: Column[], y: number): number {
   const h = 16;
   pen.fill(MARGIN.left, y, WIDTH, h, ACCENT);
   pen.use('bold', TABLE_SIZE - 0.5, '#ffffff');
   let x = MARGIN.left;
-  for (const c of LINE_COLUMNS) {
+  for (const c of columns) {
     pen.line(p.lineHeadings[c.key], x + CELL_PAD, y + 4.5, c.width - 2 * CELL_PAD, c.align);
     x += c.width;
   }
@@ -284,22 +318,23 @@ function tableHeading(pen: Pen, p: PrintedDocument, y: number): number {
 }
 
 function lineTable(pen: Pen, p: PrintedDocument, y: number): number {
-  const nameColumn = LINE_COLUMNS.find((c) => c.wraps)!;
+  const columns = lineColumns(pen, p);
+  const nameColumn = columns.find((c) => c.wraps)!;
   const nameWidth = nameColumn.width - 2 * CELL_PAD;
   // a row never outgrows a page: an endless name is cut
   const maxRow = bottom() - MARGIN.top - 40;
-  let at = tableHeading(pen, p, room(pen, y, 16 + 20));
+  let at = tableHeading(pen, p, columns, room(pen, y, 16 + 20));
   p.lines.forEach((line, index) => {
     pen.use('regular', TABLE_SIZE, INK);
     const name = pen.clamp(line.name, nameWidth, maxRow - 2 * CELL_PAD);
     const h = pen.height(name, nameWidth) + 2 * CELL_PAD + 1;
     if (at + h > bottom()) {
       pen.doc.addPage();
-      at = tableHeading(pen, p, MARGIN.top);
+      at = tableHeading(pen, p, columns, MARGIN.top);
     }
     if (index % 2 === 1) pen.fill(MARGIN.left, at, WIDTH, h, '#f7f8fa');
     let x = MARGIN.left;
-    for (const c of LINE_COLUMNS) {
+    for (const c of columns) {
       pen.use('regular', TABLE_SIZE, INK);
       if (c.wraps) pen.block(name, x + CELL_PAD, at + CELL_PAD, nameWidth);
       else pen.line(line[c.key], x + CELL_PAD, at + CELL_PAD, c.width - 2 * CELL_PAD, c.align);
@@ -313,13 +348,31 @@ function lineTable(pen: Pen, p: PrintedDocument, y: number): number {
 
 /** The VAT breakdown (left) beside the totals and the amount to pay (right), kept together on one page. */
 function summary(pen: Pen, p: PrintedDocument, y: number): number {
-  const vatWidth = 270;
   const gap = 20;
+  const rowH = 14;
+  // figure columns as wide as their widest value; the table grows (the totals beside it shrink, to 200 pt at least)
+  pen.use('regular', TABLE_SIZE);
+  const figure = (key: 'base' | 'vat' | 'gross', least: number) =>
+    Math.max(least, Math.ceil(Math.max(0, ...p.vat.map((v) => pen.width(v[key]))) + 2 * CELL_PAD + 1));
+  const figures = { base: figure('base', 60), vat: figure('vat', 54), gross: figure('gross', 60) };
+  const vatWidth = Math.min(WIDTH - gap - 200, Math.max(270, 80 + figures.base + figures.vat + figures.gross));
+  const figuresWidth = figures.base + figures.vat + figures.gross;
+  if (figuresWidth > vatWidth - 60) {
+    // past the cap the figures share what there is (and shrink to fit it)
+    const scale = (vatWidth - 60) / figuresWidth;
+    figures.base *= scale;
+    figures.vat *= scale;
+    figures.gross *= scale;
+  }
+  const rateWidth = vatWidth - figures.base - figures.vat - figures.gross;
   const totalsX = MARGIN.left + vatWidth + gap;
   const totalsWidth = WIDTH - vatWidth - gap;
-  const rowH = 14;
-  const vatCols = [{ key: 'rate', w: 96, align: 'left' }, { key: 'base', w: 60, align: 'right' }, { key: 'vat', w: 54, align: 'right' }, { key: 'gross', w: 60, align: 'right' }] as const;
-  pen.use('regular', TABLE_SIZE);
+  const vatCols = [
+    { key: 'rate', w: rateWidth, align: 'left' },
+    { key: 'base', w: figures.base, align: 'right' },
+    { key: 'vat', w: figures.vat, align: 'right' },
+    { key: 'gross', w: figures.gross, align: 'right' },
+  ] as const;
   const vatRowHeights = p.vat.map((v) => Math.max(rowH, pen.height(v.rate, vatCols[0].w - 2 * CELL_PAD) + 2 * CELL_PAD));
   const vatHeight = 16 + vatRowHeights.reduce((a, b) => a + b, 0);
   const totalsHeight = p.totals.length * rowH + 30;
