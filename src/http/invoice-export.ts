@@ -21,6 +21,8 @@ export interface InvoiceExportDeps extends Pick<Core, 'readModels'> {
   lookups: Lookups;
   /** rows per step of the stream (tests make it small to see several steps) */
   chunkRows?: number;
+  /** the most invoices one export lists (default EXPORT_MAX_ROWS) */
+  maxRows?: number;
 }
 
 const DESCRIPTION = `The invoice register of the company as CSV, for the accountant: the list's filters (q, status, from_date, to_date,
@@ -72,11 +74,12 @@ export function invoiceExportRoutes(deps: InvoiceExportDeps): Route[] {
       async handle({ params, query, actor }) {
         await checkExportAllowed(deps, actor, 'invoice_register_csv');
         const company = await companyOf(deps, actor, params.company_id);
+        const maxRows = deps.maxRows ?? EXPORT_MAX_ROWS;
         const ids = await exportInvoiceIds(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, {
           q: query.q, statuses: query.status?.split(','), fromDate: query.from_date, toDate: query.to_date, createdBy: query.created_by, sort: query.sort,
-        }, EXPORT_MAX_ROWS);
-        if (ids.length > EXPORT_MAX_ROWS) {
-          throw new DomainError('export_too_large', 422, `more than ${EXPORT_MAX_ROWS} invoices match: narrow from_date/to_date`, { max_rows: EXPORT_MAX_ROWS });
+        }, maxRows);
+        if (ids.length > maxRows) {
+          throw new DomainError('export_too_large', 422, `more than ${maxRows} invoices match: narrow from_date/to_date`, { max_rows: maxRows });
         }
         const dialect = CSV_DIALECTS[query.dialect ?? 'rfc4180'];
         return {

@@ -101,7 +101,7 @@ describe('PDF rendering', function () {
 
   it('labels both parties\' IČO, DIČ and IČ DPH, the IBAN, variable symbol and the three dates', async () => {
     const text = unwrapped((await readPdf(await render(printableInvoice(1)))).pages[0]!.text);
-    for (const part of ['IČO 35757442', 'DIČ 2020273893', 'IČ DPH SK2020273893', 'IČO 12345678', 'DIČ 2020000004', 'IČ DPH SK2020000004',
+    for (const part of ['IČO 35757442', 'DIČ 2020273893', 'IČ DPH SK2020273893', 'IČO 12345679', 'DIČ 2020000004', 'IČ DPH SK2020000004',
       'IBAN SK31 1200 0000 1987 4263 7541', 'Variabilný symbol 2026000042', 'Dátum vystavenia 05.03.2026', 'Dátum dodania 02.03.2026', 'Dátum splatnosti 19.03.2026']) {
       expect(text).to.include(part);
     }

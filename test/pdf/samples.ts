@@ -11,7 +11,7 @@ const supplier = {
   street: 'Štúrova 27', city: 'Bratislava – Staré Mesto', postal_code: '811 02', country_code: 'SK',
 };
 const buyer = {
-  name: PANGRAM, vat_id: 'SK2020000004', ico: '12345678', dic: '2020000004', peppol_id: null,
+  name: PANGRAM, vat_id: 'SK2020000004', ico: '12345679', dic: '2020000004', peppol_id: null,
   street: 'Hlavná 1', city: 'Košice', postal_code: '040 01', country_code: 'SK',
 };
 
