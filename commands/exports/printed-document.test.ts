@@ -98,9 +98,10 @@ describe('printed document', () => {
     for (const status of ['queued', 'delivered', 'fs_acknowledged']) expect(printedDocument(printable(content, { status })).stamp, status).to.equal(null);
   });
 
-  it('the note is printed as written (trimmed); none gives null', () => {
+  it('the note is printed as written (trimmed, line ends as LF); none gives null', () => {
     expect(printedDocument(printable({ ...content, note: '  Ďakujeme.\nDruhý riadok ' })).note).to.equal('Ďakujeme.\nDruhý riadok');
     expect(printedDocument(printable({ ...content, note: '  ' })).note).to.equal(null);
+    expect(printedDocument(printable({ ...content, note: 'a\r\nb\rc\td' })).note).to.equal('a\nb\nc d');
   });
 
   it('numbers the Slovak way', () => {

@@ -210,6 +210,12 @@ function creditBlock(invoice: PrintableInvoice): PrintedDocument['credit'] {
   return { heading: 'Dobropis k faktúre', fields };
 }
 
+/** The note as lines (a received document may end its lines with CR LF or CR); none when blank. */
+function noteOf(note: string | null): string | null {
+  const text = note?.replace(/\r\n?/g, '\n').replace(/\t/g, ' ').trim();
+  return text ? text : null;
+}
+
 /** The printed document of an invoice, proforma, credit note or inbound copy, as it stands. */
 export function printedDocument(invoice: PrintableInvoice): PrintedDocument {
   const { content: c, totals: t } = invoice;
@@ -278,7 +284,7 @@ export function printedDocument(invoice: PrintableInvoice): PrintedDocument {
     vat,
     totals,
     payable: { label: c.invoice_type === '381' ? 'Suma dobropisu' : 'Na úhradu', value: money(t.amount_due) },
-    note: c.note?.trim() ? c.note.trim() : null,
+    note: noteOf(c.note),
     info: { title: `${title} ${c.invoice_number}`, author: c.supplier.name, subject: `${title} ${c.invoice_number} – ${c.buyer.name}` },
   };
 }
