@@ -18,6 +18,8 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** SAPI-SK sends: strict validation refuses a send when a rule set cannot run (SAPI_STRICT_VALIDATION, on unless `false`/`0`) */
   sapiStrictValidation: boolean;
+  /** METRICS_TOKEN: /metrics asks for it as a bearer token; unset, /metrics answers loopback peers only */
+  metricsToken: string | undefined;
   http: HttpServerConfig;
   delivery: DeliveryConfig;
   identity: IdentityConfig;
@@ -144,6 +146,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
     sapiStrictValidation: !['false', '0', 'off'].includes((env.SAPI_STRICT_VALIDATION ?? '').trim().toLowerCase()),
+    metricsToken: env.METRICS_TOKEN || undefined,
     http: httpServerConfig(env),
     identity: {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,

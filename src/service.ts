@@ -44,6 +44,9 @@ import { smpParticipantDirectory } from './network/smp/index.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import { ReactorRunner } from './reactors/runner.ts';
+import { followerLags } from './metrics/follower-lag.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { timedValidator } from './metrics/validator.ts';
 import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts';
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
@@ -87,6 +90,8 @@ export interface Service extends Core {
   sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
+  /** the Prometheus instruments, served at /metrics */
+  metrics: Metrics;
   auth: Credentials;
   identity: SigningKeys;
   limits: Limits;
@@ -150,9 +155,19 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     },
   };
   const core: Core = { config, log, store, readModels, projections, clock, ids };
+  // the followers' lag is read at each scrape, from the runners made below
+  const followers: { projections?: ProjectionRunner; reactors?: ReactorRunner } = {};
+  const metrics = createMetrics(async () => followerLags(store, [
+    ...(followers.projections?.current() ?? []).map((f) => ({ kind: 'projector' as const, ...f })),
+    ...(followers.reactors ? await followers.reactors.checkpoints() : []).map((f) => ({ kind: 'reactor' as const, ...f })),
+  ], clock.now()));
+  const counting = store.appendedTypes$.subscribe(({ types }) => {
+    metrics.appends.inc();
+    for (const type of types) metrics.appendedTypes.inc({ type });
+  });
 
   let validator: Promise<Validator> | undefined;
-  const getValidator: ValidatorSource = () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir }));
+  const getValidator: ValidatorSource = timedValidator(() => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })), metrics);
   let ring: Promise<SigningKeyRing> | undefined;
   const identity: SigningKeys = {
     ring: () => (ring ??= loadSigningKeys({
@@ -187,7 +202,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     creditNotesModule(shared),
     paymentsModule(invoicing),
     approvalsModule(invoicing),
-    webhooksModule({ ...core, secrets, resolve: options.resolve }),
+    webhooksModule({ ...core, secrets, resolve: options.resolve, metrics }),
     sapiModule(shared),
   ];
 
@@ -195,7 +210,11 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
   const runner = new ProjectionRunner(store, readModels, projectors, log);
   made.runner = runner;
-  const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, { pollMs: 100 });
+  const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, {
+    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }),
+  });
+  followers.projections = runner;
+  followers.reactors = reactors;
   const serving = options.runProjections !== false;
   if (serving) await runner.start();
   const workers = modules.flatMap((m) => m.workers ?? []);
@@ -215,7 +234,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
+    metrics,
     async close() {
+      counting.unsubscribe();
       await lastUsed.stop();
       await revocationFeed?.close();
       await buckets.close();

@@ -18,6 +18,7 @@ export function healthRoute(health: () => Promise<Record<string, unknown>>): Rou
     auth: 'public',
     responses: {
       200: { description: 'Healthy', schema: HealthBody },
+      431: { description: 'Request headers above Node\'s 16 KB: answered by the HTTP server itself, without a body', schema: null },
       503: { description: 'A dependency is down', schema: HealthBody },
     },
     async handle({ log }) {

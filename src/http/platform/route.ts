@@ -57,7 +57,8 @@ export interface RouteHeaderDoc {
 
 export interface RouteResponseDoc {
   description: string;
-  schema?: TSchema;
+  /** the JSON body; left out, an error status has the door's error body; null: no body at all */
+  schema?: TSchema | null;
 }
 
 /** One HTTP operation: the single source for routing, validation and the OpenAPI document. */
