@@ -31,6 +31,8 @@ import { creditNotesModule } from './modules/credit-notes/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
 import { identityModule } from './modules/identity/index.ts';
+import { invoiceExportModule } from './modules/invoice-export/index.ts';
+import { invoicePdfModule } from './modules/invoice-pdf/index.ts';
 import { invoicingModule } from './modules/invoicing/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import type { Module } from './modules/module.ts';
@@ -206,7 +208,10 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const modules: Module[] = [
     identityModule(shared),
     customersModule(core),
+    // before invoicing: its …/invoices/export.csv must match before …/invoices/{invoice_id}
+    invoiceExportModule(invoicing),
     invoicingModule(invoicing),
+    invoicePdfModule(invoicing),
     deliveryModule(shared),
     creditNotesModule(shared),
     paymentsModule(invoicing),
