@@ -60,7 +60,7 @@ async function importOnce(svc: BenchService, file: string): Promise<{ ms: number
   if (sent.status !== 202) throw new Error(`bulk import answered ${sent.status}: ${await sent.text()}`);
   const { job_id } = (await sent.json()) as { job_id: string };
   for (;;) {
-    const job = (await (await fetch(`${svc.api}/companies/${company}/invoices/bulk-import/${job_id}`, { headers })).json()) as Record<string, unknown>;
+    const job = (await (await fetch(`${svc.api}/companies/${company}/bulk-imports/${job_id}`, { headers })).json()) as Record<string, unknown>;
     if (job['status'] !== 'processing') return { ms: performance.now() - started, job };
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -113,12 +113,12 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
         return {
           status: 202,
           body: { job_id: jobId, status: 'processing' as const },
-          headers: { location: `${API_PREFIX}/companies/${params.company_id}/invoices/bulk-import/${jobId}` },
+          headers: { location: `${API_PREFIX}/companies/${params.company_id}/bulk-imports/${jobId}` },
         };
       },
     }), { recover: recoverEnqueue(deps) }),
     defineRoute({
-      method: 'GET', path: '/companies/{company_id}/invoices/bulk-import/{job_id}', operationId: 'getBulkImportJob', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
+      method: 'GET', path: '/companies/{company_id}/bulk-imports/{job_id}', operationId: 'getBulkImportJob', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'The status of a bulk import: progress while processing, then the created count and the row errors',
       description: 'total_rows is null while processing (rows_processed shows the progress); errors are listed once the job is completed or failed. A job of another organisation or company is 404.',
       params: Type.Object({ company_id: Uuid, job_id: Uuid }),

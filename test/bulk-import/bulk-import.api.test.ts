@@ -58,7 +58,7 @@ describe('bulk CSV import over HTTP', function () {
     const sent = await client.upload(company, file, 'faktúry.csv');
     expect(sent.status).to.equal(202);
     expect(sent.body).to.deep.equal({ job_id: sent.body.job_id, status: 'processing' });
-    expect(sent.headers.get('location')).to.equal(`/api/v1/companies/${company}/invoices/bulk-import/${sent.body.job_id}`);
+    expect(sent.headers.get('location')).to.equal(`/api/v1/companies/${company}/bulk-imports/${sent.body.job_id}`);
     const job = await client.finished(company, sent.body.job_id);
     expect(job).to.include({ status: 'completed', created: 1, file_name: 'faktúry.csv' });
     const [invoice] = await invoicesOf((await listed(buyer)).map((r) => r.id));
@@ -213,7 +213,7 @@ describe('bulk CSV import over HTTP', function () {
     const post = doc.paths['/companies/{company_id}/invoices/bulk-import'].post;
     expect(Object.keys(post.requestBody.content)).to.deep.equal(['text/csv', 'multipart/form-data']);
     expect(post.description).to.include('| vat_exemption_reason_code | line |');
-    expect(doc.paths['/companies/{company_id}/invoices/bulk-import/{job_id}'].get.responses['200']).to.exist;
+    expect(doc.paths['/companies/{company_id}/bulk-imports/{job_id}'].get.responses['200']).to.exist;
     expect(Object.keys(doc.components.schemas.BulkImportCsvRow.properties)).to.include.members(['invoice_ref', 'buyer_peppol_id', 'discount_amount']);
   });
 });

@@ -20,7 +20,7 @@ export function importClient(api: string, apiKey: string) {
       return read(await fetch(`${api}/companies/${companyId}/invoices/bulk-import`, { method: 'POST', headers, body: form }));
     },
     async status(companyId: string, jobId: string) {
-      return read(await fetch(`${api}/companies/${companyId}/invoices/bulk-import/${jobId}`, { headers }));
+      return read(await fetch(`${api}/companies/${companyId}/bulk-imports/${jobId}`, { headers }));
     },
     /** the job once it left processing */
     async finished(companyId: string, jobId: string, withinMs = 120_000) {

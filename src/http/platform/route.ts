@@ -57,7 +57,8 @@ export interface RouteHeaderDoc {
 
 export interface RouteResponseDoc {
   description: string;
-  schema?: TSchema;
+  /** the JSON body; left out, an error status has the door's error body; null: no body at all */
+  schema?: TSchema | null;
   /** the body's media type in the OpenAPI document when it is not JSON (text/csv, application/pdf) */
   mediaType?: string;
 }
