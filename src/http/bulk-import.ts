@@ -64,6 +64,9 @@ function jobBody(row: BulkImportJobRow): BulkImportJob {
   };
 }
 
+/** Where a job's status is polled (the Location of the 202). */
+const statusPath = (companyId: string, jobId: string) => `${API_PREFIX}/companies/${companyId}/bulk-imports/${jobId}`;
+
 /** A repeat of an enqueue whose first run died after writing its job: the job it made (its id is the one the key seeded). */
 const recoverEnqueue = (deps: Pick<Core, 'store'>): Recover => async ({ actor, resourceId }) => {
   const [first] = await deps.store.readStream(bulkImportStream(resourceId));
@@ -72,7 +75,7 @@ const recoverEnqueue = (deps: Pick<Core, 'store'>): Recover => async ({ actor, r
   if (requested.organisation_id !== actor.organisationId) return null;
   return {
     status: 202, body: { job_id: requested.job_id, status: 'processing' },
-    headers: { location: `${API_PREFIX}/companies/${requested.company_id}/invoices/bulk-import/${requested.job_id}` },
+    headers: { location: statusPath(requested.company_id, requested.job_id) },
   };
 };
 
@@ -113,7 +116,7 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
         return {
           status: 202,
           body: { job_id: jobId, status: 'processing' as const },
-          headers: { location: `${API_PREFIX}/companies/${params.company_id}/bulk-imports/${jobId}` },
+          headers: { location: statusPath(params.company_id, jobId) },
         };
       },
     }), { recover: recoverEnqueue(deps) }),
