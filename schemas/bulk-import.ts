@@ -7,7 +7,7 @@ export const BulkImportAccepted = Type.Object(
     job_id: Uuid,
     status: Type.Literal('processing'),
   },
-  { $id: 'BulkImportAccepted', description: 'the job is queued; poll the URL in Location (GET …/invoices/bulk-import/{job_id})' },
+  { $id: 'BulkImportAccepted', description: 'the job is queued; poll the URL in Location (GET /companies/{company_id}/bulk-imports/{job_id})' },
 );
 
 export const BulkImportRowError = Type.Object({

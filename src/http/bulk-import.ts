@@ -12,6 +12,9 @@ import { enqueueImport, requireBulkImport, type EnqueueDeps } from '../bulk-impo
 import { FILE_FIELD, readUpload } from '../bulk-import/upload.ts';
 import type { Core } from '../core.ts';
 import { API_PREFIX } from './prefix.ts';
+import { idempotent, type Recover } from './idempotency.ts';
+import { bulkImportStream, type BulkImportRequested } from '../../events/bulk-import.ts';
+import { eventData } from '../readmodel/projector.ts';
 import { defineRoute, type Route } from './route.ts';
 
 export type BulkImportRouteDeps = EnqueueDeps & Pick<Core, 'projections' | 'config'>;
@@ -61,14 +64,29 @@ function jobBody(row: BulkImportJobRow): BulkImportJob {
   };
 }
 
+/** Where a job's status is polled (the Location of the 202). */
+const statusPath = (companyId: string, jobId: string) => `${API_PREFIX}/companies/${companyId}/bulk-imports/${jobId}`;
+
+/** A repeat of an enqueue whose first run died after writing its job: the job it made (its id is the one the key seeded). */
+const recoverEnqueue = (deps: Pick<Core, 'store'>): Recover => async ({ actor, resourceId }) => {
+  const [first] = await deps.store.readStream(bulkImportStream(resourceId));
+  if (first?.type !== 'BulkImportRequested') return null;
+  const requested = eventData<BulkImportRequested>(first);
+  if (requested.organisation_id !== actor.organisationId) return null;
+  return {
+    status: 202, body: { job_id: requested.job_id, status: 'processing' },
+    headers: { location: statusPath(requested.company_id, requested.job_id) },
+  };
+};
+
 const CompanyParams = Type.Object({ company_id: Uuid });
 const gate = { description: '`feature_not_available`: the plan has no bulk import (carries feature, current_plan, upgrade_url); or `insufficient_role`', schema: ErrorBody };
 
 export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
   return [
-    defineRoute({
+    idempotent(deps, defineRoute({
       method: 'POST', path: '/companies/{company_id}/invoices/bulk-import', operationId: 'bulkImportInvoices', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
-      summary: 'Import invoices from a CSV file: 202 with a job to poll',
+      summary: 'Import invoices from a CSV file: 202 with a job to poll (send an Idempotency-Key to retry an upload safely)',
       description: RULES,
       params: CompanyParams,
       // room for a multipart envelope around the largest file
@@ -98,10 +116,10 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
         return {
           status: 202,
           body: { job_id: jobId, status: 'processing' as const },
-          headers: { location: `${API_PREFIX}/companies/${params.company_id}/bulk-imports/${jobId}` },
+          headers: { location: statusPath(params.company_id, jobId) },
         };
       },
-    }),
+    }), { recover: recoverEnqueue(deps) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/bulk-imports/{job_id}', operationId: 'getBulkImportJob', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'The status of a bulk import: progress while processing, then the created count and the row errors',

@@ -137,6 +137,23 @@ describe('bulk CSV import over HTTP', function () {
     expect([wrongField.status, wrongField.body.detail.error]).to.deep.equal([422, 'file_missing']);
   });
 
+  it('takes an Idempotency-Key: a retried upload answers the same job and makes no second one; another file under the key is refused', async () => {
+    const file = csv([HEADER, ['I', `${year}-01-07`, `${year}-01-21`, 'Idem s.r.o.', 'SK2020000004', '', '', 'x', '1', '', '1', '23']]);
+    const post = (body: string) => fetch(`${svc.api}/companies/${company}/invoices/bulk-import`, {
+      method: 'POST', headers: { 'x-api-key': svc.demo.api_key, 'content-type': 'text/csv', 'idempotency-key': key }, body,
+    });
+    const key = `bulk-${randomUUID()}`;
+    const first = await post(file);
+    const again = await post(file);
+    expect([first.status, again.status]).to.deep.equal([202, 202]);
+    const [a, b] = [await first.json(), await again.json()] as { job_id: string }[];
+    expect(b!.job_id).to.equal(a!.job_id);
+    expect(again.headers.get('idempotent-replayed')).to.equal('true');
+    const other = await post(file.replace('Idem', 'Iný'));
+    expect([other.status, ((await other.json()) as { detail: { error: string } }).detail.error]).to.deep.equal([422, 'idempotency_key_reused']);
+    expect(await client.finished(company, a!.job_id)).to.include({ status: 'completed', created: 1 });
+  });
+
   it('is plan-gated: a plan without bulk import gets 403 feature_not_available', async () => {
     const lite = await createTestOrganisation(svc.services, 'Solo Lite');
     const refused = await importClient(svc.api, lite.apiKey).send(lite.companyId, csv([HEADER]));
