@@ -16,8 +16,9 @@ import { toIssues } from '../http/platform/issues.ts';
 import { forbiddenTextIssues } from '../http/platform/text.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import { requestMetadata } from '../application/metadata.ts';
+import { failureKind } from '../readmodel/failures.ts';
 
-export type GroupDeps = InvoiceDeps & Pick<Core, 'readModels' | 'clock'> & { usage: UsageCounts };
+export type GroupDeps = InvoiceDeps & Pick<Core, 'readModels' | 'clock' | 'log'> & { usage: UsageCounts };
 
 /** created: the invoice's id, and where its append is in the all-events order (null: created by an earlier run) */
 export type GroupOutcome = { created: string; position: Position | null } | { errors: BulkImportRowError[] };
@@ -80,8 +81,12 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
     // the invoice's stream exists: this group was created before (a resumed chunk)
     if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return { created: group.invoiceId, position: null };
     const errors = refusalErrors(group, error);
-    if (!errors) throw error;
-    // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it
-    return { errors };
+    if (errors) return { errors }; // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it
+    // the database away, or the service not ready (a 5xx refusal): the job is retried from its last progress
+    if (failureKind(error) === 'transient' || error instanceof DomainError) throw error;
+    // a failure that would come back on every retry (a bug): this invoice gets a row error and the
+    // job goes on, instead of being parked and staying `processing` for good
+    deps.log.error({ err: error, job_id: context.jobId, invoice_ref: group.ref }, 'bulk import: an invoice could not be processed');
+    return { errors: [{ ...locate(group, []), message: 'internal_error: this invoice could not be processed (logged for the operators); create it through POST …/invoices or import it again' }] };
   }
 }

@@ -79,3 +79,36 @@ describe('bulk import: a job interrupted mid-chunk resumes without duplicates', 
     expect((await svc.services.store.readStream(bulkImportStream(jobId))).at(-1)?.type).to.equal('BulkImportCompleted');
   });
 });
+
+describe('bulk import: an invoice that fails for good does not hold the job', function () {
+  this.timeout(240_000);
+  let svc: TestService;
+  before(async () => (svc = await startTestService({ runReactors: false })));
+  after(async () => svc?.close());
+
+  it('gives that invoice an internal_error row error and completes the job, instead of leaving it processing', async () => {
+    const company = svc.demo.companies[0]!.id;
+    const client = importClient(svc.api, svc.demo.api_key);
+    const year = String(new Date().getUTCFullYear());
+    const header = ['invoice_ref', 'issue_date', 'due_date', 'buyer_name', 'buyer_vat_id', 'item_name', 'quantity', 'unit_price', 'vat_rate'];
+    const rows = ['A', 'BROKEN', 'C'].map((ref) => [ref, `${year}-07-01`, `${year}-07-15`, `${ref}-buyer`, 'SK2020000004', 'položka', '1', '10', '23']);
+    const sent = await client.send(company, csv([header, ...rows]));
+    expect(sent.status).to.equal(202);
+    // a write path with a bug for one invoice: every retry would fail alike (not a database outage)
+    const store = svc.services.store;
+    const bug = (events: readonly { data: unknown }[]) => {
+      if (events.some((e) => JSON.stringify(e.data).includes('BROKEN-buyer'))) throw new Error('a bug in the write path');
+    };
+    const sabotaged = Object.assign(Object.create(Object.getPrototypeOf(store) as object) as typeof store, store, {
+      append: (id: string, events: Parameters<typeof store.append>[1], expected: Parameters<typeof store.append>[2]) => (bug(events), store.append(id, events, expected)),
+      appendToStreams: (writes: Parameters<typeof store.appendToStreams>[0]) => (bug(writes.flatMap((w) => w.events)), store.appendToStreams(writes)),
+      appendToNewStreams: (streams: Parameters<typeof store.appendToNewStreams>[0]) => (bug(streams.flatMap((s) => s.events)), store.appendToNewStreams(streams)),
+    });
+    await runImportJob({ ...svc.services, store: sabotaged }, sent.body.job_id as string, new AbortController().signal);
+    const job = await client.finished(company, sent.body.job_id as string);
+    expect(job).to.include({ status: 'completed', created: 2, errors_total: 1 });
+    expect(job.errors).to.have.length(1);
+    expect(job.errors[0]).to.include({ row: 3, column: null });
+    expect(job.errors[0]!.message).to.match(/^internal_error/);
+  });
+});
