@@ -512,11 +512,18 @@ function isNaNValue(a: Atomic): boolean {
   return (a instanceof XDouble && Number.isNaN(a.v)) || false;
 }
 
-/** One pair of a general comparison, after conversion. NaN never compares (not even !=), as in SaxonJS. */
+/**
+ * One pair of a general comparison, after conversion. With NaN, SaxonJS's sequence loop skips the
+ * pair (`!=` false) while its single-value path says `!=` is true; which one runs depends on its static
+ * analysis, so `!=` with NaN is refused. Every other operator is false either way.
+ */
 export function generalPair(op: CompareOp, x: Atomic, y: Atomic): boolean {
   const a = generalConvert(x, y);
   const b = generalConvert(y, x);
-  if (isNaNValue(a) || isNaNValue(b)) return false;
+  if (isNaNValue(a) || isNaNValue(b)) {
+    if (op === '!=') throw new Refusal('NaN != x');
+    return false;
+  }
   return testCompare(op, compareAtomic(a, b, op !== '=' && op !== '!='));
 }
 
