@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import { schematronFile } from './artifacts.ts';
 import { parseUntrusted } from './safe-xml.ts';
 import type { CompileOptions } from './schematron/compile.ts';
-import { loadRuleSet, type RuleSet } from './schematron/ruleset.ts';
+import { loadRuleSet, type RuleSet, type ValidationEngineName } from './schematron/ruleset.ts';
 import { prepareSource } from './schematron/run.ts';
 import { XsdStage, xsdAvailable } from './xsd.ts';
 import type { Finding, SchemasAvailable, SchematronSet, StageTimings, ValidationReport } from './types.ts';
@@ -14,8 +14,10 @@ export interface EngineOptions {
   cacheDir: string;
   /** Override the .sch file of a rule set (tests run older releases against their own unit tests). */
   schematronFiles?: Partial<Record<SchematronSet, string>>;
-  /** Compiler options; `{ optimize: false }` runs the literal translation (benchmarks compare it). */
+  /** Compiler options; `{ optimize: false }` runs the literal translation in SaxonJS (benchmarks compare it). */
   compile?: CompileOptions;
+  /** Which engine runs the rules; default VALIDATION_ENGINE, else SaxonJS. */
+  engine?: ValidationEngineName;
 }
 
 const SETS: SchematronSet[] = ['cen', 'peppol', 'sk'];
@@ -48,7 +50,9 @@ export class Engine {
     ) as Record<SchematronSet, string>;
     const ruleSets: Partial<Record<SchematronSet, RuleSet>> = {};
     for (const set of SETS) {
-      if (fs.existsSync(files[set])) ruleSets[set] = await loadRuleSet(files[set], set, options.cacheDir, options.compile);
+      if (fs.existsSync(files[set])) {
+        ruleSets[set] = await loadRuleSet(files[set], set, options.cacheDir, { ...options.compile, ...(options.engine ? { engine: options.engine } : {}) });
+      }
     }
     return new Engine(options, ruleSets, files);
   }
@@ -107,9 +111,11 @@ export class Engine {
       doc.dispose();
     }
     // Schematron runs even on XSD-invalid documents: the findings help, and *_valid stays honest.
-    // SaxonJS parses the document once for all rule sets (counted in the parse stage).
+    // The engine parses the document once for all rule sets (counted in the parse stage).
     t = performance.now();
-    const source = SETS.some((s) => this.ruleSets[s]) ? (prepareSource(text) ?? text) : text;
+    const prepared = SETS.some((s) => this.ruleSets[s]) ? prepareSource(text) : null;
+    if (prepared) for (const set of SETS) this.ruleSets[set]?.prepare?.(prepared);
+    const source = prepared ?? text;
     timings.parse += performance.now() - t;
     for (const set of SETS) {
       const rs = this.ruleSets[set];

@@ -30,11 +30,13 @@ import os from 'node:os';
 import { Piscina } from 'piscina';
 import { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
 import { Engine, type EngineOptions } from './engine.ts';
+import type { ValidationEngineName } from './schematron/ruleset.ts';
 import type { WorkerResult, WorkerTask } from './worker.ts';
 import type { Finding, SchemasAvailable, ValidationReport } from './types.ts';
 
 export type { DocumentType, Finding, FindingSource, SchemasAvailable, StageTimings, ValidationReport } from './types.ts';
 export { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
+export { defaultEngine, type ValidationEngineName } from './schematron/ruleset.ts';
 
 export interface ValidatorOptions {
   /** Official artifacts (xsd/, schematron/); default VALIDATION_ARTIFACTS_DIR or ../shared/validation. */
@@ -45,6 +47,8 @@ export interface ValidatorOptions {
   workers?: number;
   /** A document taking longer than this is abandoned (its worker is replaced). Default 60 s. */
   timeoutMs?: number;
+  /** `compiled` (rules compiled to JavaScript) or `saxonjs` (the reference); default VALIDATION_ENGINE. */
+  engine?: ValidationEngineName;
 }
 
 export interface Validator {
@@ -74,6 +78,7 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
   const options: EngineOptions = {
     artifactsDir: opts.artifactsDir ?? defaultArtifactsDir(),
     cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    ...(opts.engine ? { engine: opts.engine } : {}),
   };
   const workers = opts.workers ?? Math.min(2, os.availableParallelism());
   const timeoutMs = opts.timeoutMs ?? 60_000;

@@ -15,6 +15,9 @@ interface Suite {
   set: 'cen' | 'peppol';
   dir: string;
   reference: string;
+  /** Expectations the reference misses too (a rule whose severity changed between releases). */
+  knownMisses?: RegExp;
+  misses?: number;
 }
 
 const SUITES: Suite[] = [
@@ -33,6 +36,17 @@ const SUITES: Suite[] = [
     set: 'peppol',
     dir: artifact('unit-tests/peppol-bis-3.0.19'),
     reference: '552/552',
+  },
+  {
+    // the rules the service runs, against the newest complete Peppol unit tests (SOURCES.md)
+    name: 'Peppol 3.0.19 unit tests on Peppol 3.0.21 rules',
+    configurations: ['peppolbis-en16931-base-3.0-ubl', 'peppolbis-en16931-01-3.0-ubl-invoice'],
+    sch: artifact('schematron/peppol-bis-3.0.21/rules/sch/PEPPOL-EN16931-UBL.sch'),
+    set: 'peppol',
+    dir: artifact('unit-tests/peppol-bis-3.0.19'),
+    reference: '549/552, the 3 DK-R-003 cases whose severity changed to fatal in 3.0.21',
+    knownMisses: /: DK-R-003 did not fire as warning/,
+    misses: 3,
   },
 ];
 
@@ -67,7 +81,10 @@ describe('validation: conformance with the official rule unit tests', function (
         }
       }
       counts.push(`${suite.name}: ${met}/${total} expectations (${files.length} files, ${tests} tests; reference ${suite.reference})`);
-      expect(failures).to.deep.equal([]);
+      const known = suite.knownMisses;
+      const unexpected = known ? failures.filter((f) => !known.test(f)) : failures;
+      expect(unexpected).to.deep.equal([]);
+      expect(failures.length - unexpected.length).to.equal(suite.misses ?? 0);
     });
   }
 });

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { saxonJs, type SefNode } from './saxon.ts';
+import { saxonJs, type SefNode, type TransformOptions } from './saxon.ts';
 
 let compilerSef: SefNode | null = null;
 
@@ -53,28 +53,52 @@ function signSef(root: SefNode): void {
   root[SIGMA] = (sum < 0 ? 0xffffffff + sum + 1 : sum).toString(16);
 }
 
-/** Compiles XSLT text to a signed SEF tree (slow: seconds to tens of seconds). */
-export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematron.xsl'): Promise<SefNode> {
-  const compiler = loadCompiler();
+function compilerOptions(async: boolean): TransformOptions {
   const saxon = saxonJs();
-  const xslDoc = saxon.getPlatform().parseXmlFromString(xslt);
-  xslDoc._saxonBaseUri = baseUri;
   const staticParams = new saxon.XdmMap();
   staticParams.inSituPut(saxon.XS.QName.fromParts('', '', 'staticParameters'), [new saxon.XdmMap()]);
-  const options = saxon.checkOptions({
+  return {
     destination: 'application',
     initialMode: 'compile-complete',
     templateParams: { 'Q{}options': { noXPath: false } },
     stylesheetParams: staticParams,
-    stylesheetInternal: compiler,
-    async: true,
-  });
-  saxon.internalTransform(compiler, xslDoc, options);
-  const result = await options.resultPromise;
-  const tree = Array.isArray(result.principalResult) ? (result.principalResult[0] as unknown) : result.principalResult;
-  const sef = saxon.XPath.sefToJSON((tree as { firstChild: unknown }).firstChild, false);
+    stylesheetInternal: loadCompiler(),
+    async,
+  };
+}
+
+function resultToSef(principalResult: unknown): SefNode {
+  const tree = Array.isArray(principalResult) ? (principalResult[0] as unknown) : principalResult;
+  const sef = saxonJs().XPath.sefToJSON((tree as { firstChild: unknown }).firstChild, false);
   signSef(sef);
   return sef;
+}
+
+function parseXslt(xslt: string, baseUri: string): unknown {
+  const xslDoc = saxonJs().getPlatform().parseXmlFromString(xslt);
+  xslDoc._saxonBaseUri = baseUri;
+  return xslDoc;
+}
+
+/** Compiles XSLT text to a signed SEF tree (slow: seconds to tens of seconds). */
+export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematron.xsl'): Promise<SefNode> {
+  const saxon = saxonJs();
+  const options = saxon.checkOptions(compilerOptions(true));
+  saxon.internalTransform(loadCompiler(), parseXslt(xslt, baseUri), options);
+  const result = await options.resultPromise;
+  return resultToSef(result.principalResult);
+}
+
+/**
+ * The same, synchronously (SaxonJS runs its compiler synchronously when not asked for a promise).
+ * The compiled engine uses it to load its SaxonJS fallback only when a document first needs it.
+ */
+export function compileXsltToSefSync(xslt: string, baseUri = 'file:///schematron.xsl'): SefNode {
+  const saxon = saxonJs();
+  const options = saxon.checkOptions(compilerOptions(false)) as unknown as { principalResult?: unknown };
+  saxon.internalTransform(loadCompiler(), parseXslt(xslt, baseUri), options as never);
+  if (options.principalResult === undefined) throw new Error('SaxonJS did not compile synchronously');
+  return resultToSef(options.principalResult);
 }
 
 export function sha256(data: string | Uint8Array): string {
@@ -107,13 +131,33 @@ export interface CachedSef {
   fromCache: boolean;
 }
 
+function sefFile(cacheDir: string, name: string, sourceHash: string, xslt: string): string {
+  return path.join(cacheDir, `${name}-${sourceHash.slice(0, 16)}-${sha256(xslt).slice(0, 16)}.sef.json`);
+}
+
+function writeAtomically(file: string, text: string): void {
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
+
+/** cachedSef without waiting: no lock (two processes may both compile; the rename keeps the file whole). */
+export function cachedSefSync(cacheDir: string, name: string, sourceHash: string, xslt: string): CachedSef {
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const file = sefFile(cacheDir, name, sourceHash, xslt);
+  if (fs.existsSync(file)) return { file, sef: JSON.parse(fs.readFileSync(file, 'utf8')) as SefNode, fromCache: true };
+  const sef = compileXsltToSefSync(xslt, `file://${file.replace(/\.sef\.json$/, '.xsl')}`);
+  writeAtomically(file, JSON.stringify(sef));
+  return { file, sef, fromCache: false };
+}
+
 /**
  * Returns the SEF for `xslt`, compiling it once. `name` and `sourceHash` only make the file name
  * readable and tie it to the source file; the XSLT hash makes any compiler change a new entry.
  */
 export async function cachedSef(cacheDir: string, name: string, sourceHash: string, xslt: string): Promise<CachedSef> {
   fs.mkdirSync(cacheDir, { recursive: true });
-  const file = path.join(cacheDir, `${name}-${sourceHash.slice(0, 16)}-${sha256(xslt).slice(0, 16)}.sef.json`);
+  const file = sefFile(cacheDir, name, sourceHash, xslt);
   const read = (): SefNode | null => (fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as SefNode) : null);
   const hit = read();
   if (hit) return { file, sef: hit, fromCache: true };
@@ -121,9 +165,7 @@ export async function cachedSef(cacheDir: string, name: string, sourceHash: stri
     const raced = read();
     if (raced) return { file, sef: raced, fromCache: true };
     const sef = await compileXsltToSef(xslt, `file://${file.replace(/\.sef\.json$/, '.xsl')}`);
-    const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(sef));
-    fs.renameSync(tmp, file);
+    writeAtomically(file, JSON.stringify(sef));
     return { file, sef, fromCache: false };
   });
 }

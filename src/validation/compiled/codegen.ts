@@ -1,0 +1,782 @@
+// XPath AST -> JavaScript source. Every expression compiles to a JavaScript expression plus what the
+// compiler knows of its value (cardinality, item kind), so that the common cases need no generic
+// sequence machinery: `normalize-space(cbc:ID) = 'S'` becomes a string comparison, `cbc:X` a child
+// scan, `//cac:Y` an index lookup. Generated code calls the runtime (runtime.ts) as `R`, reads the
+// per-document state as `S` (S.doc, S.g for globals) and hoisted constants (K*). Anything the
+// compiler cannot translate exactly throws CompileError: the rule then runs in SaxonJS.
+import { eqName, FN_NS, XS_NS, type Axis, type Expr, type NodeTest, type SequenceType } from './ast.ts';
+import { xpathRegex } from './regex.ts';
+import { Kind } from './tree.ts';
+import { parseDecimal } from './values.ts';
+
+export class CompileError extends Error {}
+
+export type Card = 'one' | 'opt' | 'many';
+export type SK = 'node' | 'string' | 'boolean' | 'integer' | 'decimal' | 'double' | 'untyped' | 'date' | 'numeric' | 'atomic' | 'item';
+
+/** A compiled expression: JavaScript code and what is known of its value. */
+export interface G {
+  c: string;
+  card: Card;
+  kind: SK;
+  /** The empty sequence literal: neutral when merging branch types. */
+  empty?: boolean;
+}
+
+export interface Focus {
+  c: string;
+  kind: SK;
+  p: string | null;
+  z: string | null;
+  /** Set when position() or last() was used against this focus. */
+  usedPosition?: boolean;
+}
+
+export interface Scope {
+  vars: ReadonlyMap<string, G>;
+  focus: Focus | null;
+}
+
+/** A user function (xsl:function) as the expression compiler calls it. */
+export interface UserFunction {
+  js: string;
+  params: (SequenceType | null)[];
+  result: { card: Card; kind: SK };
+}
+
+export interface Environment {
+  /** A global variable's getter result, compiled on demand; undefined when there is none. */
+  global(name: string): G | undefined;
+  userFunction(name: string, arity: number): UserFunction | undefined;
+}
+
+const NUMERIC: ReadonlySet<SK> = new Set(['integer', 'decimal', 'double', 'numeric']);
+const ATOMIC: ReadonlySet<SK> = new Set(['string', 'boolean', 'integer', 'decimal', 'double', 'untyped', 'date', 'numeric', 'atomic']);
+
+export function mergeKind(a: G, b: G): SK {
+  if (a.empty) return b.kind;
+  if (b.empty) return a.kind;
+  if (a.kind === b.kind) return a.kind;
+  if (NUMERIC.has(a.kind) && NUMERIC.has(b.kind)) return 'numeric';
+  if (ATOMIC.has(a.kind) && ATOMIC.has(b.kind)) return 'atomic';
+  return 'item';
+}
+
+function atomizedKind(k: SK): SK {
+  return k === 'node' ? 'untyped' : k === 'item' ? 'atomic' : k;
+}
+
+const TYPE_KIND: Record<string, SK> = {
+  string: 'string',
+  boolean: 'boolean',
+  decimal: 'decimal',
+  integer: 'integer',
+  double: 'double',
+  date: 'date',
+  untypedAtomic: 'untyped',
+  anyAtomicType: 'atomic',
+  numeric: 'numeric',
+};
+
+/** Card and kind of a value declared with a SequenceType. */
+export function declaredType(t: SequenceType | null): { card: Card; kind: SK } {
+  if (t === null) return { card: 'many', kind: 'item' };
+  if (t.item === null) return { card: 'many', kind: 'item' };
+  const kind: SK = t.item.kind === 'atomic' ? (TYPE_KIND[t.item.type] ?? 'atomic') : t.item.kind === 'node' ? 'node' : 'item';
+  const card: Card = t.occ === '' ? 'one' : t.occ === '?' ? 'opt' : 'many';
+  return { card, kind };
+}
+
+const js = (s: string): string => JSON.stringify(s);
+
+/** Shared state of one generated module: hoisted constants and unique names. */
+export class ModuleBuilder {
+  readonly decls: string[] = [];
+  private readonly constants = new Map<string, string>();
+  private counter = 0;
+
+  constant(code: string): string {
+    let name = this.constants.get(code);
+    if (!name) {
+      name = `K${this.constants.size}`;
+      this.constants.set(code, name);
+      this.decls.push(`const ${name} = ${code};`);
+    }
+    return name;
+  }
+
+  fresh(prefix: string): string {
+    return `${prefix}${this.counter++}`;
+  }
+}
+
+export class ExprCompiler {
+  constructor(
+    private readonly m: ModuleBuilder,
+    private readonly env: Environment,
+  ) {}
+
+  // ---------------------------------------------------------------- conversions
+
+  seq(g: G): string {
+    if (g.card === 'many') return g.c;
+    if (g.card === 'one') return `[${g.c}]`;
+    return `R.optToSeq(${g.c})`;
+  }
+
+  opt(g: G): string {
+    return g.card === 'many' ? `R.opt(${g.c})` : g.c;
+  }
+
+  atomSeq(g: G): G {
+    const kind = atomizedKind(g.kind);
+    if (g.kind !== 'node' && g.kind !== 'item') return { c: this.seq(g), card: 'many', kind };
+    if (g.card === 'one') return { c: `[R.atom(${g.c})]`, card: 'many', kind };
+    return { c: `R.atomize(${this.seq(g)})`, card: 'many', kind };
+  }
+
+  atomOpt(g: G): G {
+    const kind = atomizedKind(g.kind);
+    const card: Card = g.card === 'one' ? 'one' : 'opt';
+    if (g.kind === 'node') return { c: g.card === 'one' ? `R.typed(${g.c})` : `R.atomOpt(${this.opt(g)})`, card, kind };
+    if (g.kind === 'item') return { c: g.card === 'one' ? `R.atom(${g.c})` : `R.atomOpt(${this.opt(g)})`, card, kind };
+    return { c: this.opt(g), card, kind };
+  }
+
+  ebv(g: G): string {
+    if (g.empty) return 'false';
+    if (g.kind === 'boolean' && g.card === 'one') return g.c;
+    if (g.kind === 'boolean' && g.card === 'opt') return `(${g.c} === true)`;
+    if (g.kind === 'node') {
+      if (g.card === 'many') return `(${g.c}.length > 0)`;
+      if (g.card === 'opt') return `(${g.c} !== null)`;
+      return `R.ebvItem(${g.c})`;
+    }
+    if (g.kind === 'string' && g.card === 'one') return `(${g.c}.length > 0)`;
+    return g.card === 'many' ? `R.ebv(${g.c})` : `R.ebvItem(${g.c})`;
+  }
+
+  /** A `xs:string?` argument as a JavaScript string ('' for the empty sequence). */
+  strE(g: G): string {
+    if (g.empty) return "''";
+    if (g.kind === 'string') return g.card === 'one' ? g.c : `R.strArgE(${this.opt(g)})`;
+    if (g.kind === 'node' && g.card === 'one') return `R.sv(${g.c})`;
+    if (g.kind === 'untyped' && g.card === 'one') return `${g.c}.s`;
+    return `R.strArgE(${this.opt(g)})`; // other types: a type error when (and only if) evaluated
+  }
+
+  /** A required `xs:string` argument. */
+  strR(g: G): string {
+    if (g.kind === 'string' && g.card === 'one') return g.c;
+    if (g.kind === 'node' && g.card === 'one') return `R.sv(${g.c})`;
+    return `R.strArgR(${this.opt(g)})`;
+  }
+
+  /** A `xs:double` argument as a JavaScript number. */
+  dbl(g: G): string {
+    if (g.kind === 'integer' && g.card === 'one') return g.c;
+    if (g.kind === 'double' && g.card === 'one') return `${g.c}.v`;
+    return `R.dblArg(${this.opt(g)})`;
+  }
+
+  // Where a node is required but the value may not be one, the check happens at run time: SaxonJS
+  // too raises such type errors only when the code runs (it may sit in a branch never taken).
+  nodeOne(g: G): string {
+    if (g.kind === 'node' && g.card === 'one') return g.c;
+    return `R.oneNode(R.one(${this.seq(g)}))`;
+  }
+
+  nodeSeq(g: G): string {
+    if (g.kind === 'node') return this.seq(g);
+    return `R.nodes(${this.seq(g)})`;
+  }
+
+  nodeOpt(g: G): string {
+    if (g.kind === 'node') return this.opt(g);
+    return `((x) => x === null ? null : R.oneNode(x))(${this.opt(g)})`;
+  }
+
+  private focusOf(scope: Scope): Focus {
+    if (!scope.focus) throw new CompileError('no context item');
+    return scope.focus;
+  }
+
+  private focusG(scope: Scope): G {
+    const f = this.focusOf(scope);
+    return { c: f.c, card: 'one', kind: f.kind };
+  }
+
+  // ---------------------------------------------------------------- expressions
+
+  gen(e: Expr, scope: Scope): G {
+    switch (e.t) {
+      case 'string':
+        return { c: js(e.v), card: 'one', kind: 'string' };
+      case 'integer': {
+        const digits = e.v.replace(/^0+(?=\d)/, '');
+        if (digits.length > 15) throw new CompileError(`integer literal ${e.v} is too large`);
+        return { c: String(Number(digits)), card: 'one', kind: 'integer' };
+      }
+      case 'decimal':
+        parseDecimal(e.v);
+        return { c: this.m.constant(`R.parseDecimal(${js(e.v)})`), card: 'one', kind: 'decimal' };
+      case 'double':
+        return { c: this.m.constant(`new R.XDouble(${Number(e.v)})`), card: 'one', kind: 'double' };
+      case 'var': {
+        const local = scope.vars.get(e.name);
+        if (local) return local;
+        const global = this.env.global(e.name);
+        if (global) return global;
+        throw new CompileError(`unknown variable $${e.name}`);
+      }
+      case 'context':
+        return this.focusG(scope);
+      case 'root':
+        return { c: `R.root(${this.nodeOne(this.focusG(scope))})`, card: 'one', kind: 'node' };
+      case 'path':
+        return this.path(e.lhs, e.rhs, scope);
+      case 'step':
+        return this.stepFrom(this.focusG(scope), e, scope);
+      case 'filter':
+        return this.filter(this.gen(e.base, scope), e.preds, scope);
+      case 'call':
+        return this.call(e.name, e.args, scope);
+      case 'binary':
+        return this.binary(e.op, e.l, e.r, scope);
+      case 'unary': {
+        const a = this.atomOpt(this.gen(e.e, scope));
+        const kind: SK = a.kind === 'untyped' ? 'double' : NUMERIC.has(a.kind) ? a.kind : 'numeric';
+        return { c: `R.${e.op === '-' ? 'neg' : 'pos'}(${a.c})`, card: a.card === 'one' ? 'one' : 'opt', kind };
+      }
+      case 'if': {
+        const cond = this.ebv(this.gen(e.cond, scope));
+        const a = this.gen(e.then, scope);
+        const b = this.gen(e.else, scope);
+        const kind = mergeKind(a, b);
+        if (a.card === b.card && !a.empty && !b.empty) return { c: `(${cond} ? ${a.c} : ${b.c})`, card: a.card, kind };
+        if (a.card !== 'many' && b.card !== 'many') {
+          return { c: `(${cond} ? ${a.empty ? 'null' : a.c} : ${b.empty ? 'null' : b.c})`, card: 'opt', kind };
+        }
+        return { c: `(${cond} ? ${this.seq(a)} : ${this.seq(b)})`, card: 'many', kind };
+      }
+      case 'for': {
+        const input = this.gen(e.in, scope);
+        if (input.card === 'one') {
+          const v1 = this.m.fresh('v');
+          const body1 = this.gen(e.ret, this.bind(scope, e.name, { c: v1, card: 'one', kind: input.kind }));
+          return { c: `((${v1}) => ${this.seq(body1)})(${input.c})`, card: 'many', kind: body1.kind };
+        }
+        const v = this.m.fresh('v');
+        const body = this.gen(e.ret, this.bind(scope, e.name, { c: v, card: 'one', kind: input.kind }));
+        return { c: `R.flatMap(${this.seq(input)}, (${v}) => ${this.seq(body)})`, card: 'many', kind: body.kind };
+      }
+      case 'let': {
+        const value = this.gen(e.value, scope);
+        const v = this.m.fresh('v');
+        const body = this.gen(e.ret, this.bind(scope, e.name, { ...value, c: v }));
+        return { c: `((${v}) => ${body.c})(${value.c})`, card: body.card, kind: body.kind, ...(body.empty ? { empty: true } : {}) };
+      }
+      case 'quantified': {
+        const input = this.gen(e.in, scope);
+        const v = this.m.fresh('v');
+        const sat = this.ebv(this.gen(e.sat, this.bind(scope, e.name, { c: v, card: 'one', kind: input.kind })));
+        return { c: `R.${e.every ? 'every' : 'some'}(${this.seq(input)}, (${v}) => ${sat})`, card: 'one', kind: 'boolean' };
+      }
+      case 'sequence': {
+        if (e.items.length === 0) return { c: '[]', card: 'many', kind: 'item', empty: true };
+        const items = e.items.map((i) => this.gen(i, scope));
+        const kind = items.reduce<G>((acc, g) => ({ ...g, kind: mergeKind(acc, g) }), items[0] as G).kind;
+        if (items.length === 1) return items[0] as G;
+        return { c: `R.concat([${items.map((g) => this.seq(g)).join(', ')}])`, card: 'many', kind };
+      }
+      case 'instance': {
+        const g = this.gen(e.e, scope);
+        return { c: `R.instanceOf(${this.seq(g)}, ${js(this.instanceKey(e.type))}, ${js(e.type.occ)})`, card: 'one', kind: 'boolean' };
+      }
+      case 'treat':
+        throw new CompileError('treat as is not supported');
+      case 'castable': {
+        const g = this.atomSeq(this.gen(e.e, scope));
+        return { c: `R.castableTo(${g.c}, ${js(e.type)}, ${e.optional})`, card: 'one', kind: 'boolean' };
+      }
+      case 'cast': {
+        const g = this.atomOpt(this.gen(e.e, scope));
+        return { c: `R.castTo(${g.c}, ${js(e.type)}, ${e.optional})`, card: g.card === 'one' ? 'one' : 'opt', kind: TYPE_KIND[e.type] ?? 'atomic' };
+      }
+      case 'map': {
+        const input = this.gen(e.l, scope);
+        const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
+        const body = this.gen(e.r, { vars: scope.vars, focus: { c, p, z, kind: input.kind } });
+        return { c: `R.simpleMap(${this.seq(input)}, (${c}, ${p}, ${z}) => ${this.seq(body)})`, card: 'many', kind: body.kind };
+      }
+    }
+  }
+
+  bind(scope: Scope, name: string, g: G): Scope {
+    const vars = new Map(scope.vars);
+    vars.set(name, g);
+    return { vars, focus: scope.focus };
+  }
+
+  private instanceKey(t: SequenceType): string {
+    const item = t.item;
+    if (item === null) throw new CompileError('instance of empty-sequence()');
+    if (item.kind === 'item') return 'item';
+    if (item.kind === 'atomic') return item.type;
+    const test = item.test;
+    if (test.kind === 'node') return 'node';
+    if ((test.kind === 'element' || test.kind === 'attribute') && test.local === null && test.uri === null) return test.kind;
+    if (test.kind === 'text' || test.kind === 'document') return test.kind;
+    throw new CompileError('instance of a named kind test');
+  }
+
+  // ---------------------------------------------------------------- paths
+
+  testCode(test: NodeTest, axis: Axis): string {
+    switch (test.kind) {
+      case 'name': {
+        const kind = axis === 'attribute' ? Kind.Attribute : Kind.Element;
+        return this.m.constant(`R.nameTest(${test.uri === null ? 'null' : js(test.uri)}, ${test.local === null ? 'null' : js(test.local)}, ${kind})`);
+      }
+      case 'element':
+        return this.m.constant(`R.nameTest(${test.uri === null ? 'null' : js(test.uri)}, ${test.local === null ? 'null' : js(test.local)}, ${Kind.Element})`);
+      case 'attribute':
+        return this.m.constant(`R.nameTest(${test.uri === null ? 'null' : js(test.uri)}, ${test.local === null ? 'null' : js(test.local)}, ${Kind.Attribute})`);
+      case 'node':
+        return 'R.anyNode';
+      case 'text':
+        return 'R.textTest';
+      case 'comment':
+        return 'R.commentTest';
+      case 'document':
+        return 'R.documentTest';
+      case 'pi':
+        return this.m.constant(`R.piTest(${test.target === null ? 'null' : js(test.target)})`);
+    }
+  }
+
+  /** A predicate as a `(c, p, z) => boolean` closure; `positional` when its value may be a number or it uses position()/last(). */
+  predicate(pred: Expr, scope: Scope, itemKind: SK): { code: string; positional: boolean } {
+    const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
+    const focus: Focus = { c, p, z, kind: itemKind };
+    const g = this.gen(pred, { vars: scope.vars, focus });
+    const numericish = NUMERIC.has(g.kind) || g.kind === 'atomic' || g.kind === 'item';
+    const body = numericish ? `R.predicateTruth(${this.seq(g)}, ${p})` : this.ebv(g);
+    return { code: `(${c}, ${p}, ${z}) => ${body}`, positional: numericish || focus.usedPosition === true };
+  }
+
+  private isNameTest(test: NodeTest): test is { kind: 'name'; uri: string; local: string } {
+    return test.kind === 'name' && test.uri !== null && test.local !== null;
+  }
+
+  /** One axis step from a context value (a node or nodes). */
+  stepFrom(ctx: G, step: Extract<Expr, { t: 'step' }>, scope: Scope): G {
+    const preds = step.preds.map((p) => this.predicate(p, scope, 'node'));
+    const single = ctx.card === 'one';
+    const from = single ? this.nodeOne(ctx) : this.nodeSeq(ctx);
+    const test = step.test;
+    if (preds.length === 0 && this.isNameTest(test)) {
+      if (step.axis === 'child') {
+        return { c: `R.childrenNamed${single ? '' : 'Many'}(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'many', kind: 'node' };
+      }
+      if (step.axis === 'attribute') {
+        if (single) return { c: `R.attribute(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'opt', kind: 'node' };
+        return { c: `R.attributesMany(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'many', kind: 'node' };
+      }
+    }
+    if (this.isNameTest(test) && (step.axis === 'descendant' || step.axis === 'descendant-or-self') && preds.every((p) => !p.positional)) {
+      const base = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)}, ${step.axis === 'descendant-or-self'})`;
+      return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+    }
+    if (step.axis === 'parent' && test.kind === 'node' && preds.length === 0 && single) {
+      return { c: `${from}.parent`, card: 'opt', kind: 'node' };
+    }
+    if (step.axis === 'self' && preds.length === 0 && single) {
+      return { c: `((x) => ${this.testCode(test, step.axis)}(x) ? x : null)(${from})`, card: 'opt', kind: 'node' };
+    }
+    const predList = `[${preds.map((p) => p.code).join(', ')}]`;
+    return { c: `R.step${single ? '' : 'Many'}(${from}, ${js(step.axis)}, ${this.testCode(test, step.axis)}, ${predList})`, card: 'many', kind: 'node' };
+  }
+
+  private applyBoolPreds(base: string, preds: { code: string }[]): string {
+    let out = base;
+    for (const p of preds) out = `R.filterBool(${out}, ${p.code})`;
+    return out;
+  }
+
+  private path(lhs: Expr, rhs: Expr, scope: Scope): G {
+    // E//name[non-positional]: an index lookup of E's descendants instead of a walk
+    if (
+      rhs.t === 'step' &&
+      rhs.axis === 'child' &&
+      this.isNameTest(rhs.test) &&
+      lhs.t === 'path' &&
+      lhs.rhs.t === 'step' &&
+      lhs.rhs.axis === 'descendant-or-self' &&
+      lhs.rhs.test.kind === 'node' &&
+      lhs.rhs.preds.length === 0
+    ) {
+      const preds = rhs.preds.map((p) => this.predicate(p, scope, 'node'));
+      if (preds.every((p) => !p.positional)) {
+        const base = this.gen(lhs.lhs, scope);
+        const single = base.card === 'one';
+        const from = single ? this.nodeOne(base) : this.nodeSeq(base);
+        const code = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`;
+        return { c: this.applyBoolPreds(code, preds), card: 'many', kind: 'node' };
+      }
+    }
+    const left = this.gen(lhs, scope);
+    if (rhs.t === 'step') return this.stepFrom(left, rhs, scope);
+    const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
+    const body = this.gen(rhs, { vars: scope.vars, focus: { c, p, z, kind: 'node' } });
+    if (left.card === 'one' && body.kind !== 'node' && body.kind !== 'item') {
+      // one context node and atomic results: no document-order sorting to do
+      return { c: `((${c}, ${p}, ${z}) => ${body.c})(${this.nodeOne(left)}, 1, 1)`, card: body.card, kind: body.kind };
+    }
+    const kind = body.kind === 'node' ? 'node' : body.kind;
+    return { c: `R.mapPath(${this.nodeSeq(left)}, (${c}, ${p}, ${z}) => ${this.seq(body)})`, card: 'many', kind };
+  }
+
+  private filter(base: G, preds: Expr[], scope: Scope): G {
+    let g = base;
+    for (const pred of preds) {
+      if (pred.t === 'integer') {
+        g = { c: `R.at(${this.seq(g)}, ${Number(pred.v)})`, card: 'many', kind: g.kind };
+        continue;
+      }
+      const p = this.predicate(pred, scope, g.kind);
+      g = { c: `R.filterBool(${this.seq(g)}, ${p.code})`, card: 'many', kind: g.kind };
+    }
+    return g;
+  }
+
+  // ---------------------------------------------------------------- operators
+
+  private binary(op: Extract<Expr, { t: 'binary' }>['op'], l: Expr, r: Expr, scope: Scope): G {
+    switch (op) {
+      case 'and':
+        return { c: `(${this.ebv(this.gen(l, scope))} && ${this.ebv(this.gen(r, scope))})`, card: 'one', kind: 'boolean' };
+      case 'or':
+        return { c: `(${this.ebv(this.gen(l, scope))} || ${this.ebv(this.gen(r, scope))})`, card: 'one', kind: 'boolean' };
+      case '=':
+      case '!=':
+      case '<':
+      case '<=':
+      case '>':
+      case '>=':
+        return this.generalComparison(op, this.gen(l, scope), this.gen(r, scope));
+      case 'eq':
+      case 'ne':
+      case 'lt':
+      case 'le':
+      case 'gt':
+      case 'ge': {
+        const sym = { eq: '=', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' }[op];
+        const a = this.atomOpt(this.gen(l, scope));
+        const b = this.atomOpt(this.gen(r, scope));
+        const card: Card = a.card === 'one' && b.card === 'one' ? 'one' : 'opt';
+        return { c: `R.valueCompare(${js(sym)}, ${a.c}, ${b.c})`, card, kind: 'boolean' };
+      }
+      case 'is':
+      case '<<':
+      case '>>': {
+        const a = this.gen(l, scope);
+        const b = this.gen(r, scope);
+        return { c: `R.nodeCompare(${js(op)}, ${this.opt(a)}, ${this.opt(b)})`, card: 'opt', kind: 'boolean' };
+      }
+      case 'to': {
+        const a = this.atomOpt(this.gen(l, scope));
+        const b = this.atomOpt(this.gen(r, scope));
+        return { c: `R.range(${a.c}, ${b.c})`, card: 'many', kind: 'integer' };
+      }
+      case '+':
+      case '-':
+      case '*':
+      case 'div':
+      case 'idiv':
+      case 'mod':
+        return this.arithmetic(op, this.atomOpt(this.gen(l, scope)), this.atomOpt(this.gen(r, scope)));
+      case 'union':
+      case 'intersect':
+      case 'except': {
+        const a = this.gen(l, scope);
+        const b = this.gen(r, scope);
+        return { c: `R.${op}(${this.seq(a)}, ${this.seq(b)})`, card: 'many', kind: 'node' };
+      }
+      case '||': {
+        const a = this.atomOpt(this.gen(l, scope));
+        const b = this.atomOpt(this.gen(r, scope));
+        return { c: `R.concatStrings([${a.c}, ${b.c}])`, card: 'one', kind: 'string' };
+      }
+    }
+  }
+
+  private arithmetic(op: '+' | '-' | '*' | 'div' | 'idiv' | 'mod', a: G, b: G): G {
+    const card: Card = a.card === 'one' && b.card === 'one' ? 'one' : 'opt';
+    const ka = a.kind === 'untyped' ? 'double' : a.kind;
+    const kb = b.kind === 'untyped' ? 'double' : b.kind;
+    let kind: SK = 'numeric';
+    if (ka === 'double' || kb === 'double') kind = 'double';
+    else if (ka === 'integer' && kb === 'integer') kind = op === 'div' ? 'decimal' : 'integer';
+    else if ((ka === 'integer' || ka === 'decimal') && (kb === 'integer' || kb === 'decimal')) kind = op === 'idiv' ? 'integer' : 'decimal';
+    if (card === 'one' && a.kind === 'integer' && b.kind === 'integer' && (op === '+' || op === '-' || op === '*')) {
+      return { c: `R.checkInteger(${a.c} ${op} ${b.c})`, card, kind: 'integer' };
+    }
+    return { c: `R.arithmetic(${js(op)}, ${a.c}, ${b.c})`, card, kind };
+  }
+
+  private stringish(g: G): boolean {
+    return g.kind === 'string' || g.kind === 'untyped' || g.kind === 'node';
+  }
+
+  private generalComparison(op: '=' | '!=' | '<' | '<=' | '>' | '>=', l: G, r: G): G {
+    const result = (c: string): G => ({ c, card: 'one', kind: 'boolean' });
+    if ((op === '=' || op === '!=') && this.stringish(l) && this.stringish(r)) {
+      // untypedAtomic against a string or untypedAtomic compares as strings: no conversion, no errors
+      const jsop = op === '=' ? '===' : '!==';
+      if (l.card === 'one' && r.card === 'one') return result(`(${this.strE(l)} ${jsop} ${this.strE(r)})`);
+      if (r.card === 'one' && r.kind === 'string' && l.kind === 'node') {
+        return result(`R.nodes${op === '=' ? 'Eq' : 'Ne'}String(${this.seq(l)}, ${r.c})`);
+      }
+      if (l.card === 'one' && l.kind === 'string' && r.kind === 'node') {
+        return result(`R.nodes${op === '=' ? 'Eq' : 'Ne'}String(${this.seq(r)}, ${l.c})`);
+      }
+    }
+    if (l.card === 'one' && r.card === 'one') {
+      const a = this.atomOpt(l);
+      const b = this.atomOpt(r);
+      if (a.kind === 'integer' && b.kind === 'integer') return result(`(${a.c} ${op === '=' ? '===' : op === '!=' ? '!==' : op} ${b.c})`);
+      if (a.kind === 'boolean' && b.kind === 'boolean' && (op === '=' || op === '!=')) return result(`(${a.c} ${op === '=' ? '===' : '!=='} ${b.c})`);
+      return result(`R.generalPair(${js(op)}, ${a.c}, ${b.c})`);
+    }
+    return result(`R.generalCompare(${js(op)}, ${this.atomSeq(l).c}, ${this.atomSeq(r).c})`);
+  }
+
+  // ---------------------------------------------------------------- functions
+
+  private call(name: string, args: Expr[], scope: Scope): G {
+    const user = this.env.userFunction(name, args.length);
+    if (user) {
+      const argCode = args.map((a) => this.seq(this.gen(a, scope)));
+      return { c: `${user.js}(S${argCode.map((a) => `, ${a}`).join('')})`, card: user.result.card, kind: user.result.kind };
+    }
+    const fn = name.startsWith(`Q{${FN_NS}}`) ? name.slice(FN_NS.length + 3) : null;
+    const xs = name.startsWith(`Q{${XS_NS}}`) ? name.slice(XS_NS.length + 3) : null;
+    if (xs !== null) return this.constructorCall(xs, args, scope);
+    if (name === eqName('urn:sk-einvoicing:validation', 'mod97') && args.length === 1) {
+      return { c: `R.mod97(${this.strR(this.gen(args[0] as Expr, scope))})`, card: 'one', kind: 'integer' };
+    }
+    if (fn === null) throw new CompileError(`unknown function ${name}`);
+    const a = (k: number): G => this.gen(args[k] as Expr, scope);
+    const arity = (...allowed: number[]): void => {
+      if (!allowed.includes(args.length)) throw new CompileError(`fn:${fn} with ${args.length} arguments`);
+    };
+    const B = (c: string): G => ({ c, card: 'one', kind: 'boolean' });
+    const Str = (c: string): G => ({ c, card: 'one', kind: 'string' });
+    const I = (c: string): G => ({ c, card: 'one', kind: 'integer' });
+    const contextString = (): string => `R.str(${this.focusG(scope).c})`;
+    switch (fn) {
+      case 'true':
+        arity(0);
+        return B('true');
+      case 'false':
+        arity(0);
+        return B('false');
+      case 'not':
+        arity(1);
+        return B(`!${this.ebv(a(0))}`);
+      case 'boolean':
+        arity(1);
+        return B(this.ebv(a(0)));
+      case 'exists':
+      case 'empty': {
+        arity(1);
+        const g = a(0);
+        const test = g.card === 'many' ? `(${g.c}.length > 0)` : g.card === 'opt' ? `(${g.c} !== null)` : `((${g.c}), true)`;
+        return B(fn === 'exists' ? test : `!${test}`);
+      }
+      case 'count': {
+        arity(1);
+        const g = a(0);
+        return I(g.card === 'many' ? `${g.c}.length` : g.card === 'opt' ? `(${g.c} === null ? 0 : 1)` : `((${g.c}), 1)`);
+      }
+      case 'normalize-space':
+        arity(0, 1);
+        return Str(`R.normalizeSpace(${args.length === 0 ? contextString() : this.strE(a(0))})`);
+      case 'string-length':
+        arity(0, 1);
+        return I(`R.stringLength(${args.length === 0 ? contextString() : this.strE(a(0))})`);
+      case 'upper-case':
+        arity(1);
+        return Str(`R.upperCase(${this.strE(a(0))})`);
+      case 'lower-case':
+        arity(1);
+        return Str(`R.lowerCase(${this.strE(a(0))})`);
+      case 'substring':
+        arity(2, 3);
+        return Str(`R.substring(${this.strE(a(0))}, ${this.dbl(a(1))}${args.length === 3 ? `, ${this.dbl(a(2))}` : ''})`);
+      case 'substring-before':
+        arity(2);
+        return Str(`R.substringBefore(${this.strE(a(0))}, ${this.strE(a(1))})`);
+      case 'substring-after':
+        arity(2);
+        return Str(`R.substringAfter(${this.strE(a(0))}, ${this.strE(a(1))})`);
+      case 'contains':
+        arity(2);
+        return B(`${this.strE(a(0))}.includes(${this.strE(a(1))})`);
+      case 'starts-with':
+        arity(2);
+        return B(`${this.strE(a(0))}.startsWith(${this.strE(a(1))})`);
+      case 'ends-with':
+        arity(2);
+        return B(`${this.strE(a(0))}.endsWith(${this.strE(a(1))})`);
+      case 'concat': {
+        if (args.length < 2) throw new CompileError('concat needs two arguments');
+        const parts = args.map((x) => this.gen(x, scope));
+        if (parts.every((g) => g.kind === 'string' && g.card === 'one')) return Str(`(${parts.map((g) => g.c).join(' + ')})`);
+        return Str(`R.concatStrings([${parts.map((g) => this.opt(g)).join(', ')}])`);
+      }
+      case 'string-join':
+        arity(1, 2);
+        return Str(`R.stringJoin(${this.seq(a(0))}, ${args.length === 2 ? this.strR(a(1)) : "''"})`);
+      case 'translate':
+        arity(3);
+        return Str(`R.translate(${this.strE(a(0))}, ${this.strR(a(1))}, ${this.strR(a(2))})`);
+      case 'matches':
+      case 'replace':
+      case 'tokenize':
+        return this.regexCall(fn, args, scope);
+      case 'string': {
+        arity(0, 1);
+        if (args.length === 0) return Str(contextString());
+        const g = a(0);
+        if (g.kind === 'node' && g.card === 'one') return Str(`R.sv(${g.c})`);
+        if (g.kind === 'string' && g.card === 'one') return g;
+        return Str(`R.str(${this.opt(g)})`);
+      }
+      case 'number':
+        arity(0, 1);
+        return { c: `R.number(${args.length === 0 ? this.focusG(scope).c : this.opt(a(0))})`, card: 'one', kind: 'double' };
+      case 'sum': {
+        arity(1, 2);
+        const g = this.atomSeq(a(0));
+        if (args.length === 2) {
+          const zero = this.atomOpt(a(1));
+          return { c: `R.sum(${g.c}, ${zero.c})`, card: 'opt', kind: 'numeric' };
+        }
+        return { c: `R.sum(${g.c})`, card: 'one', kind: g.kind === 'integer' ? 'integer' : 'numeric' };
+      }
+      case 'avg':
+        arity(1);
+        return { c: `R.avg(${this.seq(a(0))})`, card: 'opt', kind: 'numeric' };
+      case 'min':
+      case 'max':
+        arity(1);
+        return { c: `R.minMax(${this.seq(a(0))}, ${fn === 'max'})`, card: 'opt', kind: 'atomic' };
+      case 'abs':
+      case 'round':
+      case 'floor':
+      case 'ceiling':
+      case 'round-half-to-even': {
+        arity(1);
+        const g = this.atomOpt(a(0));
+        const kind: SK = g.kind === 'untyped' ? 'double' : NUMERIC.has(g.kind) ? g.kind : 'numeric';
+        const f = fn === 'round-half-to-even' ? 'roundHalfToEven' : fn;
+        return { c: `R.${f}(R.numArg(${g.c}))`, card: g.card === 'one' ? 'one' : 'opt', kind };
+      }
+      case 'string-to-codepoints':
+        arity(1);
+        return { c: `R.stringToCodepoints(${this.strE(a(0))})`, card: 'many', kind: 'integer' };
+      case 'codepoints-to-string':
+        arity(1);
+        return Str(`R.codepointsToString(${this.seq(a(0))})`);
+      case 'name':
+      case 'local-name':
+      case 'namespace-uri': {
+        arity(0, 1);
+        const node = args.length === 0 ? this.nodeOne(this.focusG(scope)) : this.nodeOpt(a(0));
+        const f = fn === 'name' ? 'name' : fn === 'local-name' ? 'localName' : 'namespaceUri';
+        return Str(`R.${f}(${node})`);
+      }
+      case 'reverse': {
+        arity(1);
+        const g = a(0);
+        return { c: `R.reverse(${this.seq(g)})`, card: 'many', kind: g.kind };
+      }
+      case 'subsequence': {
+        arity(2, 3);
+        const g = a(0);
+        return { c: `R.subsequence(${this.seq(g)}, ${this.dbl(a(1))}${args.length === 3 ? `, ${this.dbl(a(2))}` : ''})`, card: 'many', kind: g.kind };
+      }
+      case 'distinct-values':
+        arity(1);
+        return { c: `R.distinctValues(${this.seq(a(0))})`, card: 'many', kind: 'atomic' };
+      case 'position': {
+        arity(0);
+        const f = this.focusOf(scope);
+        if (f.p === null) throw new CompileError('position() without a known focus');
+        f.usedPosition = true;
+        return I(f.p);
+      }
+      case 'last': {
+        arity(0);
+        const f = this.focusOf(scope);
+        if (f.z === null) throw new CompileError('last() without a known focus');
+        f.usedPosition = true;
+        return I(f.z);
+      }
+      case 'data':
+        arity(1);
+        return this.atomSeq(a(0));
+      case 'root':
+        arity(0, 1);
+        return { c: `R.root(${args.length === 0 ? this.nodeOne(this.focusG(scope)) : this.nodeOne(a(0))})`, card: 'one', kind: 'node' };
+      case 'exactly-one':
+      case 'zero-or-one':
+      case 'one-or-more': {
+        arity(1);
+        const g = a(0);
+        const f = fn === 'exactly-one' ? 'exactlyOne' : fn === 'zero-or-one' ? 'zeroOrOne' : 'oneOrMore';
+        return { c: `R.${f}(${this.seq(g)})`, card: 'many', kind: g.kind };
+      }
+      default:
+        throw new CompileError(`fn:${fn} is not supported`);
+    }
+  }
+
+  private constructorCall(type: string, args: Expr[], scope: Scope): G {
+    if (args.length !== 1) throw new CompileError(`xs:${type} with ${args.length} arguments`);
+    const kind = TYPE_KIND[type];
+    if (!kind || type === 'anyAtomicType' || type === 'numeric') throw new CompileError(`xs:${type}() is not supported`);
+    const arg = this.gen(args[0] as Expr, scope);
+    if (type === 'string' && arg.kind === 'node' && arg.card === 'one') return { c: `R.sv(${arg.c})`, card: 'one', kind: 'string' };
+    const g = this.atomOpt(arg);
+    return { c: `R.castTo(${g.c}, ${js(type)}, true)`, card: g.card === 'one' ? 'one' : 'opt', kind };
+  }
+
+  private regexCall(fn: 'matches' | 'replace' | 'tokenize', args: Expr[], scope: Scope): G {
+    const min = fn === 'replace' ? 3 : fn === 'tokenize' ? 1 : 2;
+    const max = min + 1;
+    if (args.length < min || args.length > max) throw new CompileError(`fn:${fn} with ${args.length} arguments`);
+    const input = this.strE(this.gen(args[0] as Expr, scope));
+    if (fn === 'tokenize' && args.length === 1) return { c: `R.tokenize1(${input})`, card: 'many', kind: 'string' };
+    const patternExpr = args[1] as Expr;
+    const flagsIndex = fn === 'replace' ? 3 : 2;
+    const flagsExpr = args[flagsIndex];
+    let flags = "''";
+    if (flagsExpr) {
+      if (flagsExpr.t !== 'string') throw new CompileError('regex flags must be a literal');
+      flags = js(flagsExpr.v);
+      if (flagsExpr.v !== '') throw new CompileError(`regex flags ${flagsExpr.v}`);
+    }
+    let pattern: string;
+    if (patternExpr.t === 'string') {
+      xpathRegex(patternExpr.v); // translate now: an untranslatable literal pattern makes the rule fall back
+      pattern = js(patternExpr.v);
+    } else pattern = this.strR(this.gen(patternExpr, scope));
+    if (fn === 'matches') return { c: `R.matches(${input}, ${pattern}, ${flags})`, card: 'one', kind: 'boolean' };
+    if (fn === 'tokenize') return { c: `R.tokenize(${input}, ${pattern}, ${flags})`, card: 'many', kind: 'string' };
+    const replacement = this.strR(this.gen(args[2] as Expr, scope));
+    return { c: `R.replace(${input}, ${pattern}, ${replacement}, ${flags})`, card: 'one', kind: 'string' };
+  }
+}

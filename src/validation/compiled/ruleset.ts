@@ -1,0 +1,207 @@
+// A rule set run by the compiled engine, with SaxonJS behind it:
+//  - patterns the compiler could not translate run in SaxonJS (a SEF of just those patterns, compiled
+//    at load and cached), their findings spliced in at their place;
+//  - a document the compiled code cannot evaluate exactly (a dynamic error, whose finding SaxonJS
+//    words; a value it refuses to guess; a document its parser does not take) is validated by the
+//    whole rule set in SaxonJS. That SEF is loaded (or compiled) synchronously on first need.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as R from './runtime.ts';
+import { compileSchematron, COMPILER_VERSION, staticMessages, type CompiledSchematron, type PatternInfo } from './schematron.ts';
+import { Kind, locationPath, type XDocument, type XNode } from './tree.ts';
+import { allChecks, compileToXslt } from '../schematron/compile.ts';
+import type { SchCheck, SchSchema } from '../schematron/model.ts';
+import { prepareSource, runSefIndexed, type IndexedFinding, type PreparedSource } from '../schematron/run.ts';
+import { cachedSef, cachedSefSync, sha256 } from '../schematron/sef.ts';
+import type { SefNode } from '../schematron/saxon.ts';
+import type { Finding } from '../types.ts';
+
+interface RuleEntry {
+  names: string[] | null;
+  match: (S: State, n: XNode) => boolean;
+  run: (S: State, c: XNode) => void;
+}
+
+interface PatternEntry {
+  keyed: boolean;
+  names: string[];
+  attributes: boolean;
+  rules: RuleEntry[];
+}
+
+interface CompiledModule {
+  globals: number;
+  patterns: (PatternEntry | null)[];
+}
+
+interface State {
+  doc: XDocument;
+  root: XNode;
+  g: unknown[];
+  f: (index: number, node: XNode, message?: string) => void;
+}
+
+/** What a compiled rule set reports about itself (bench, tests, docs). */
+export interface CompiledStats {
+  rules: number;
+  /** Rules the compiler could not translate (each makes its pattern run in SaxonJS). */
+  fallbackRules: number;
+  patterns: PatternInfo[];
+  /** Documents validated by SaxonJS because the compiled code could not be sure (counted per run). */
+  dynamicFallbacks: number;
+  /** Why the last dynamic fallback happened. */
+  lastFallbackReason: string | null;
+}
+
+export interface CompiledRuleSet<S extends string> {
+  source: S;
+  file: string;
+  run(xml: string | PreparedSource): Finding<S>[];
+  /** Parses what this engine needs, so the caller can time parsing apart. */
+  prepare(xml: PreparedSource): void;
+  readonly stats: CompiledStats;
+}
+
+/** Hash of the compiler's own code: generated modules are cached under it. */
+let compilerHash: string | null = null;
+function compilerFingerprint(): string {
+  if (compilerHash === null) {
+    const dir = path.dirname(fileURLToPath(import.meta.url));
+    const files = fs.readdirSync(dir).filter((f) => /\.(ts|js)$/.test(f)).sort();
+    compilerHash = sha256(COMPILER_VERSION + files.map((f) => fs.readFileSync(path.join(dir, f), 'utf8')).join('\u0000'));
+  }
+  return compilerHash;
+}
+
+/** Compiles (or reads from the cache) the JavaScript of a rule set. */
+function cachedCompile(cacheDir: string, name: string, sourceHash: string, schema: SchSchema): CompiledSchematron {
+  const file = path.join(cacheDir, `${name}-${sourceHash.slice(0, 16)}-${compilerFingerprint().slice(0, 16)}.compiled.json`);
+  if (fs.existsSync(file)) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8')) as CompiledSchematron;
+    } catch {
+      // a damaged cache entry: compile again
+    }
+  }
+  const compiled = compileSchematron(schema);
+  fs.mkdirSync(cacheDir, { recursive: true });
+  const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(compiled));
+  fs.renameSync(tmp, file);
+  return compiled;
+}
+
+/** Candidate nodes of a pattern in document order: what SaxonJS's templates visit. */
+function candidates(doc: XDocument, p: PatternEntry): XNode[] {
+  if (p.keyed) {
+    const lists = p.names.map((n) => doc.byLocal.get(n) ?? []).filter((l) => l.length > 0);
+    if (lists.length === 0) return [];
+    if (lists.length === 1) return lists[0] as XNode[];
+    return lists.flat().sort((a, b) => a.o - b.o);
+  }
+  const out: XNode[] = [doc.root];
+  for (const el of doc.elements) {
+    out.push(el);
+    if (p.attributes) for (const a of el.at) out.push(a);
+  }
+  return out;
+}
+
+/** The sub-schema of the patterns that fall back, and for each of its checks the original pattern. */
+function fallbackSchema(schema: SchSchema, patterns: PatternInfo[]): { schema: SchSchema; patternOfCheck: number[] } {
+  const patternOfCheck: number[] = [];
+  const kept = schema.patterns.filter((p, k) => {
+    if (patterns[k]?.compiled !== false) return false;
+    for (const r of p.rules) for (let c = 0; c < r.checks.length; c++) patternOfCheck.push(k);
+    return true;
+  });
+  return { schema: { ...schema, patterns: kept }, patternOfCheck };
+}
+
+export async function loadCompiledRuleSet<S extends string>(file: string, source: S, cacheDir: string, schema: SchSchema, bytes: Uint8Array): Promise<CompiledRuleSet<S>> {
+  const sourceHash = sha256(bytes);
+  const compiled = cachedCompile(cacheDir, source, sourceHash, schema);
+  const module = new Function('R', compiled.source)(R) as CompiledModule;
+  const checks: SchCheck[] = allChecks(schema);
+  const messages = staticMessages(schema);
+
+  // patterns that could not be compiled run in SaxonJS, every document
+  let partial: { sef: SefNode; checks: SchCheck[]; patternOfCheck: number[] } | null = null;
+  if (compiled.patterns.some((p) => !p.compiled)) {
+    const sub = fallbackSchema(schema, compiled.patterns);
+    const { sef } = await cachedSef(cacheDir, `${source}-partial`, sourceHash, compileToXslt(sub.schema));
+    partial = { sef, checks: allChecks(sub.schema), patternOfCheck: sub.patternOfCheck };
+  }
+
+  // the whole rule set in SaxonJS, for documents the compiled code cannot be sure about
+  let full: SefNode | null = null;
+  const fullSef = (): SefNode => (full ??= cachedSefSync(cacheDir, source, sourceHash, compileToXslt(schema)).sef);
+
+  const stats: CompiledStats = {
+    rules: compiled.rules,
+    fallbackRules: compiled.fallbackRules,
+    patterns: compiled.patterns,
+    dynamicFallbacks: 0,
+    lastFallbackReason: null,
+  };
+
+  const runCompiled = (doc: XDocument, prepared: PreparedSource): Finding<S>[] => {
+    const out: Finding<S>[] = [];
+    const state: State = {
+      doc,
+      root: doc.root,
+      g: new Array<unknown>(module.globals),
+      f: (index, node, message) => {
+        const check = checks[index] as SchCheck;
+        out.push({ rule: check.id, flag: check.flag, location: locationPath(node), message: message ?? (messages[index] as string), source });
+      },
+    };
+    let partialRun: IndexedFinding<S>[] | null = null;
+    const firstFallback = module.patterns.indexOf(null);
+    module.patterns.forEach((p, k) => {
+      if (p === null) {
+        if (!partial) throw new Error('pattern without a fallback');
+        partialRun ??= runSefIndexed(partial.sef, prepared, source, partial.checks);
+        for (const f of partialRun) {
+          const pattern = f.index < 0 ? firstFallback : (partial.patternOfCheck[f.index] ?? firstFallback);
+          if (pattern === k) out.push(f.finding);
+        }
+        return;
+      }
+      for (const node of candidates(doc, p)) {
+        const name = node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '';
+        for (const rule of p.rules) {
+          if ((rule.names === null || rule.names.includes(name)) && rule.match(state, node)) {
+            rule.run(state, node);
+            break;
+          }
+        }
+      }
+    });
+    return out;
+  };
+
+  return {
+    source,
+    file,
+    stats,
+    prepare: (prepared) => {
+      try {
+        prepared.tree();
+      } catch {
+        // the run falls back to SaxonJS
+      }
+    },
+    run: (xml) => {
+      const prepared = typeof xml === 'string' ? (prepareSource(xml) as PreparedSource) : xml;
+      try {
+        return runCompiled(prepared.tree(), prepared);
+      } catch (err) {
+        stats.dynamicFallbacks++;
+        stats.lastFallbackReason = err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err);
+        return runSefIndexed(fullSef(), prepared, source, checks).map((f) => f.finding);
+      }
+    },
+  };
+}
