@@ -1,4 +1,4 @@
-import type { ValidatorSource } from '../validation/index.ts';
+import type { Validator, ValidatorSource } from '../validation/index.ts';
 import type { Metrics } from './metrics.ts';
 
 /**
@@ -6,9 +6,13 @@ import type { Metrics } from './metrics.ts';
  * timings) and the documents waiting for or in the pool. The engine itself is untouched.
  */
 export function timedValidator(source: ValidatorSource, metrics: Pick<Metrics, 'validationStage' | 'validationsInFlight'>): ValidatorSource {
+  // one wrapper per engine, so every caller holds the same object, as with the engine itself
+  const wrappers = new WeakMap<Validator, Validator>();
   return async () => {
     const validator = await source();
-    return {
+    const known = wrappers.get(validator);
+    if (known) return known;
+    const wrapped: Validator = {
       get schemasAvailable() {
         return validator.schemasAvailable;
       },
@@ -24,5 +28,7 @@ export function timedValidator(source: ValidatorSource, metrics: Pick<Metrics, '
         }
       },
     };
+    wrappers.set(validator, wrapped);
+    return wrapped;
   };
 }
