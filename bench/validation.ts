@@ -226,6 +226,10 @@ async function verifyEngines(mutants: number, seed: number): Promise<void> {
     differing += r.differing;
     console.log(`| ${rule.label} | ${r.documents} | ${r.documents - fixed.length} | ${r.findings} | ${r.differing} | ${r.fallbackRules} / ${r.rules} | ${r.dynamicFallbacks} |`);
     for (const d of r.differences) console.log(`  DIFFERENT: ${d}`);
+    if (r.internalErrors > 0) {
+      differing += r.internalErrors;
+      console.log(`  ${r.internalErrors} documents fell back because of a bug: ${r.lastFallbackReason ?? ''}`);
+    }
   }
   if (differing > 0) throw new Error(`${differing} documents gave different findings`);
   console.log('\nidentical: true');

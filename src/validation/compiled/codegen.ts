@@ -111,10 +111,30 @@ export class ModuleBuilder {
 }
 
 export class ExprCompiler {
+  /**
+   * While a rule compiles: node sequences computed more than once from the rule's context (CEN's
+   * syntax rule walks `(cac:InvoiceLine|cac:CreditNoteLine)/...` 131 times) are kept in per-rule
+   * variables, computed on first use. Paths have no side effects and their errors do not depend on
+   * when they are computed, so this changes no result.
+   */
+  memo: Map<string, string> | null = null;
+
   constructor(
     private readonly m: ModuleBuilder,
     private readonly env: Environment,
   ) {}
+
+  /** Code with the memo variable, when `g` is a node sequence depending only on the rule's context. */
+  private memoize(g: G): G {
+    if (!this.memo || g.kind !== 'node' || g.card !== 'many') return g;
+    if (!g.c.startsWith('R.') || /\b[cpzvntdoa]\d+\b/.test(g.c)) return g; // closure parameters or locals of a nested scope
+    let name = this.memo.get(g.c);
+    if (!name) {
+      name = this.m.fresh('m');
+      this.memo.set(g.c, name);
+    }
+    return { ...g, c: `(${name} ??= ${g.c})` };
+  }
 
   // ---------------------------------------------------------------- conversions
 
@@ -234,7 +254,7 @@ export class ExprCompiler {
       case 'root':
         return { c: `R.root(${this.nodeOne(this.focusG(scope))})`, card: 'one', kind: 'node' };
       case 'path':
-        return this.path(e.lhs, e.rhs, scope);
+        return this.memoize(this.path(e.lhs, e.rhs, scope));
       case 'step':
         return this.stepFrom(this.focusG(scope), e, scope);
       case 'filter':
@@ -388,6 +408,10 @@ export class ExprCompiler {
       const base = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)}, ${step.axis === 'descendant-or-self'})`;
       return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
     }
+    if (this.isNameTest(test) && (step.axis === 'preceding' || step.axis === 'following') && single) {
+      const list = `R.${step.axis}Named(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)})`;
+      return { c: `R.stepOn(${list}, ${step.axis === 'preceding'}, [${preds.map((p) => p.code).join(', ')}])`, card: 'many', kind: 'node' };
+    }
     if (step.axis === 'parent' && test.kind === 'node' && preds.length === 0 && single) {
       return { c: `${from}.parent`, card: 'opt', kind: 'node' };
     }
@@ -404,29 +428,37 @@ export class ExprCompiler {
     return out;
   }
 
+  private static isDescendantOrSelfNode(e: Expr): e is Extract<Expr, { t: 'path' }> {
+    return e.t === 'path' && e.rhs.t === 'step' && e.rhs.axis === 'descendant-or-self' && e.rhs.test.kind === 'node' && e.rhs.preds.length === 0;
+  }
+
+  /** True for an axis step or a union of them: E/(A|B) is then (E/A)|(E/B). */
+  private static isStepUnion(e: Expr): boolean {
+    return e.t === 'step' || (e.t === 'binary' && e.op === 'union' && ExprCompiler.isStepUnion(e.l) && ExprCompiler.isStepUnion(e.r));
+  }
+
   private path(lhs: Expr, rhs: Expr, scope: Scope): G {
-    // E//name[non-positional]: an index lookup of E's descendants instead of a walk
-    if (
-      rhs.t === 'step' &&
-      rhs.axis === 'child' &&
-      this.isNameTest(rhs.test) &&
-      lhs.t === 'path' &&
-      lhs.rhs.t === 'step' &&
-      lhs.rhs.axis === 'descendant-or-self' &&
-      lhs.rhs.test.kind === 'node' &&
-      lhs.rhs.preds.length === 0
-    ) {
+    // E//(A|B): (E//A) | (E//B), so that each part can use the indexes below
+    if (rhs.t === 'binary' && rhs.op === 'union' && ExprCompiler.isStepUnion(rhs) && ExprCompiler.isDescendantOrSelfNode(lhs)) {
+      return this.gen({ t: 'binary', op: 'union', l: { t: 'path', lhs, rhs: rhs.l }, r: { t: 'path', lhs, rhs: rhs.r } }, scope);
+    }
+    // E//name[non-positional] and E//@name: index lookups of E's descendants instead of a walk
+    if (rhs.t === 'step' && (rhs.axis === 'child' || rhs.axis === 'attribute') && this.isNameTest(rhs.test) && ExprCompiler.isDescendantOrSelfNode(lhs)) {
       const preds = rhs.preds.map((p) => this.predicate(p, scope, 'node'));
       if (preds.every((p) => !p.positional)) {
         const base = this.gen(lhs.lhs, scope);
         const single = base.card === 'one';
         const from = single ? this.nodeOne(base) : this.nodeSeq(base);
-        const code = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`;
+        const code =
+          rhs.axis === 'child'
+            ? `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`
+            : `R.descendantAttributes${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)})`;
         return { c: this.applyBoolPreds(code, preds), card: 'many', kind: 'node' };
       }
     }
     const left = this.gen(lhs, scope);
     if (rhs.t === 'step') return this.stepFrom(left, rhs, scope);
+    if (rhs.t === 'context' && left.kind === 'node') return left; // E/. is E (nodes in document order)
     const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
     const body = this.gen(rhs, { vars: scope.vars, focus: { c, p, z, kind: 'node' } });
     if (left.card === 'one' && body.kind !== 'node' && body.kind !== 'item') {
@@ -501,7 +533,7 @@ export class ExprCompiler {
       case 'except': {
         const a = this.gen(l, scope);
         const b = this.gen(r, scope);
-        return { c: `R.${op}(${this.seq(a)}, ${this.seq(b)})`, card: 'many', kind: 'node' };
+        return this.memoize({ c: `R.${op}(${this.seq(a)}, ${this.seq(b)})`, card: 'many', kind: 'node' });
       }
       case '||': {
         const a = this.atomOpt(this.gen(l, scope));

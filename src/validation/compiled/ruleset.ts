@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as R from './runtime.ts';
 import { compileSchematron, COMPILER_VERSION, staticMessages, type CompiledSchematron, type PatternInfo } from './schematron.ts';
-import { Kind, locationPath, type XDocument, type XNode } from './tree.ts';
+import { Kind, locationPath, XmlTreeError, type XDocument, type XNode } from './tree.ts';
 import { allChecks, compileToXslt } from '../schematron/compile.ts';
 import type { SchCheck, SchSchema } from '../schematron/model.ts';
 import { prepareSource, runSefIndexed, type IndexedFinding, type PreparedSource } from '../schematron/run.ts';
@@ -28,6 +28,18 @@ interface PatternEntry {
   names: string[];
   attributes: boolean;
   rules: RuleEntry[];
+  /** The rules that can match a node of a local name, in order (filled on first use). */
+  byName?: Map<string, RuleEntry[]>;
+}
+
+function rulesFor(p: PatternEntry, name: string): RuleEntry[] {
+  const map = (p.byName ??= new Map());
+  let rules = map.get(name);
+  if (!rules) {
+    rules = p.rules.filter((r) => r.names === null || r.names.includes(name));
+    map.set(name, rules);
+  }
+  return rules;
 }
 
 interface CompiledModule {
@@ -52,6 +64,11 @@ export interface CompiledStats {
   dynamicFallbacks: number;
   /** Why the last dynamic fallback happened. */
   lastFallbackReason: string | null;
+  /**
+   * Fallbacks caused by something other than an XPath error, a refusal or a document the parser does
+   * not take: a bug in the compiler or runtime. SaxonJS still answers, but tests require 0.
+   */
+  internalErrors: number;
 }
 
 export interface CompiledRuleSet<S extends string> {
@@ -86,6 +103,11 @@ function cachedCompile(cacheDir: string, name: string, sourceHash: string, schem
   }
   const compiled = compileSchematron(schema);
   fs.mkdirSync(cacheDir, { recursive: true });
+  // entries of an older compiler for the same rule file are of no further use
+  const stale = `${name}-${sourceHash.slice(0, 16)}-`;
+  for (const f of fs.readdirSync(cacheDir)) {
+    if (f.startsWith(stale) && f.endsWith('.compiled.json')) fs.rmSync(path.join(cacheDir, f), { force: true });
+  }
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(compiled));
   fs.renameSync(tmp, file);
@@ -144,6 +166,7 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
     patterns: compiled.patterns,
     dynamicFallbacks: 0,
     lastFallbackReason: null,
+    internalErrors: 0,
   };
 
   const runCompiled = (doc: XDocument, prepared: PreparedSource): Finding<S>[] => {
@@ -170,9 +193,8 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
         return;
       }
       for (const node of candidates(doc, p)) {
-        const name = node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '';
-        for (const rule of p.rules) {
-          if ((rule.names === null || rule.names.includes(name)) && rule.match(state, node)) {
+        for (const rule of rulesFor(p, node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '')) {
+          if (rule.match(state, node)) {
             rule.run(state, node);
             break;
           }
@@ -200,6 +222,7 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
       } catch (err) {
         stats.dynamicFallbacks++;
         stats.lastFallbackReason = err instanceof Error ? `${err.constructor.name}: ${err.message}` : String(err);
+        if (!(err instanceof R.XPathError || err instanceof R.Refusal || err instanceof XmlTreeError)) stats.internalErrors++;
         return runSefIndexed(fullSef(), prepared, source, checks).map((f) => f.finding);
       }
     },
