@@ -114,20 +114,12 @@ function cachedCompile(cacheDir: string, name: string, sourceHash: string, schem
   return compiled;
 }
 
-/** Candidate nodes of a pattern in document order: what SaxonJS's templates visit. */
+/** Candidate nodes of a keyed pattern in document order: the elements with its rules' local names. */
 function candidates(doc: XDocument, p: PatternEntry): XNode[] {
-  if (p.keyed) {
-    const lists = p.names.map((n) => doc.byLocal.get(n) ?? []).filter((l) => l.length > 0);
-    if (lists.length === 0) return [];
-    if (lists.length === 1) return lists[0] as XNode[];
-    return lists.flat().sort((a, b) => a.o - b.o);
-  }
-  const out: XNode[] = [doc.root];
-  for (const el of doc.elements) {
-    out.push(el);
-    if (p.attributes) for (const a of el.at) out.push(a);
-  }
-  return out;
+  const lists = p.names.map((n) => doc.byLocal.get(n) ?? []).filter((l) => l.length > 0);
+  if (lists.length === 0) return [];
+  if (lists.length === 1) return lists[0] as XNode[];
+  return lists.flat().sort((a, b) => a.o - b.o);
 }
 
 /** The sub-schema of the patterns that fall back, and for each of its checks the original pattern. */
@@ -192,12 +184,22 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
         }
         return;
       }
-      for (const node of candidates(doc, p)) {
+      const visit = (node: XNode): void => {
         for (const rule of rulesFor(p, node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '')) {
           if (rule.match(state, node)) {
             rule.run(state, node);
-            break;
+            return;
           }
+        }
+      };
+      if (p.keyed) {
+        for (const node of candidates(doc, p)) visit(node);
+      } else {
+        // the walk SaxonJS does: the document node, then every element (and its attributes)
+        visit(doc.root);
+        for (const el of doc.elements) {
+          visit(el);
+          if (p.attributes) for (const a of el.at) visit(a);
         }
       }
     });

@@ -338,7 +338,8 @@ export function stepMany(s: XNode[], axis: Axis, test: NodeTestFn, preds: Pred[]
   return sortDedup(out);
 }
 
-const NONE: XNode[] = [];
+const NONE: XNode[] = Object.freeze([]) as unknown as XNode[];
+export { NONE };
 
 function childIndex(n: XNode): ChildIndex {
   const byLocal = new Map<string, XNode[]>();
@@ -360,12 +361,44 @@ function childIndex(n: XNode): ChildIndex {
  * returned array is shared: callers never modify it.
  */
 export function childrenNamed(n: XNode, uri: string, local: string): XNode[] {
-  if (n.ch.length === 0) return NONE;
+  const ch = n.ch;
+  if (ch.length <= 12) {
+    // a short scan is cheaper than an index; one match (the usual case) reuses a cached array
+    let found: XNode | null = null;
+    let many: XNode[] | null = null;
+    for (let k = 0; k < ch.length; k++) {
+      const c = ch[k] as XNode;
+      if (c.n === local && c.k === Kind.Element && c.u === uri) {
+        if (found === null) found = c;
+        else (many ??= [found]).push(c);
+      }
+    }
+    if (many) return many;
+    return found === null ? NONE : (found.one ??= [found]);
+  }
   const index = n.ci ?? childIndex(n);
   const list = index.byLocal.get(local);
   if (list === undefined) return NONE;
   if (index.mixed?.has(local)) return list.filter((c) => c.u === uri);
   return (list[0] as XNode).u === uri ? list : NONE;
+}
+
+export function hasChildNamed(n: XNode, uri: string, local: string): boolean {
+  const ch = n.ch;
+  if (ch.length <= 12) {
+    for (let k = 0; k < ch.length; k++) {
+      const c = ch[k] as XNode;
+      if (c.n === local && c.k === Kind.Element && c.u === uri) return true;
+    }
+    return false;
+  }
+  return childrenNamed(n, uri, local).length > 0;
+}
+
+export function hasChild(n: XNode, test: NodeTestFn): boolean {
+  const ch = n.ch;
+  for (let k = 0; k < ch.length; k++) if (test(ch[k] as XNode)) return true;
+  return false;
 }
 
 export function childrenNamedMany(s: XNode[], uri: string, local: string): XNode[] {
@@ -456,6 +489,17 @@ export function mapPath(s: XNode[], f: (c: XNode, p: number, z: number) => Seq):
   }
   if (sawNode && sawAtomic) throw new XPathError('XPTY0018', 'Cannot mix nodes and atomic values in the result of a path expression');
   return sawNode ? sortDedup(out as XNode[]) : out;
+}
+
+/** A path whose last step gives at most one atomic value per node (`X/xs:decimal(.)`): in node order. */
+export function mapAtomic(s: XNode[], f: (c: XNode, p: number, z: number) => Atomic | null): Atomic[] {
+  const out: Atomic[] = [];
+  const z = s.length;
+  for (let k = 0; k < z; k++) {
+    const v = f(s[k] as XNode, k + 1, z);
+    if (v !== null) out.push(v);
+  }
+  return out;
 }
 
 /** Simple map `!`. */
@@ -566,6 +610,21 @@ export function except(a: Seq, b: Seq): XNode[] {
 
 export function generalCompare(op: CompareOp, a: Atomic[], b: Atomic[]): boolean {
   for (const x of a) for (const y of b) if (generalPair(op, x, y)) return true;
+  return false;
+}
+
+/** General comparison of two optional single values (an empty side compares false). */
+export function generalPairOpt(op: CompareOp, a: Atomic | null, b: Atomic | null): boolean {
+  return a !== null && b !== null && generalPair(op, a, b);
+}
+
+/**
+ * General comparison of nodes against one value, without atomizing into a new array; `swapped`
+ * when the value is the left operand (the conversion is symmetric, the operator is not).
+ */
+export function nodesCompare(op: CompareOp, s: XNode[], v: Atomic | null, swapped: boolean): boolean {
+  if (v === null) return false;
+  for (const n of s) if (swapped ? generalPair(op, v, typed(n)) : generalPair(op, typed(n), v)) return true;
   return false;
 }
 

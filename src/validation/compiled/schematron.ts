@@ -234,7 +234,7 @@ class SetCompiler implements Environment {
       scope = this.x.bind(scope, l.name, { ...g, c: v });
     }
     rule.checks.forEach((check, k) => {
-      const test = this.x.ebv(this.x.gen(this.parse(check.test), scope));
+      const test = this.x.genEbv(this.parse(check.test), scope);
       const message = isDynamicMessage(check.message) ? `, ${this.message(check, scope)}` : '';
       const fires = check.kind === 'assert' ? `!${test}` : test;
       lines.push(`  if (${fires}) S.f(${firstCheck + k}, c${message});`);

@@ -41,6 +41,8 @@ export class XNode {
   ci: ChildIndex | null = null;
   /** Cached typed value (an Untyped of the string value), set by the runtime. */
   tv: unknown = null;
+  /** Cached `[this]`: the result of a child lookup that finds just this node, without allocating. */
+  one: XNode[] | null = null;
   constructor(
     readonly k: Kind,
     /** Local name (element, attribute), PI target, '' otherwise. */
