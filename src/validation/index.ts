@@ -1,7 +1,8 @@
 /**
  * UBL validation engine: XSD (UBL 2.1), the official CEN EN16931 and Peppol BIS Billing 3.0 Schematron
- * (release 3.0.21 / CEN 1.3.16) and our Slovak Schematron (schemas/sk/SK-UBL.sch), run by our own
- * Schematron -> XSLT 3.0 -> SaxonJS compiler in a pool of worker threads.
+ * (release 3.0.21 / CEN 1.3.16) and our Slovak Schematron (schemas/sk/SK-UBL.sch) in a pool of worker
+ * threads. The rules run compiled to JavaScript (compiled/), with SaxonJS (schematron/) as the reference
+ * and the fallback for what the compiled engine cannot be sure of; VALIDATION_ENGINE=saxonjs runs SaxonJS only.
  *
  * ```ts
  * import { createValidator } from './validation/index.ts';
@@ -22,8 +23,9 @@
  * - `*_valid` is `true` only when that stage ran and produced no fatal finding. `peppol_valid` covers
  *   CEN + Peppol together; a missing bundle gives `null`, `schemas_available` false and a warning
  *   with rule `VALIDATION-UNAVAILABLE`. Strict callers (SAPI) must fail closed on `null`.
- * - The first start compiles the rule sets (CEN ~15-25 s, ~700 MB) into `cacheDir`, keyed by SHA-256;
- *   later starts load the cached SEF in well under a second per worker.
+ * - The first start compiles the rule sets to JavaScript (well under a second each) into `cacheDir`,
+ *   keyed by SHA-256; SaxonJS's SEF (CEN ~15-25 s, ~700 MB) is compiled only when a document first
+ *   needs the fallback, or when VALIDATION_ENGINE=saxonjs.
  * - `workers: 0` runs in the calling thread (blocks the event loop; CLI and tests only).
  */
 import os from 'node:os';
