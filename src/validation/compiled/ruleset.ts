@@ -30,6 +30,7 @@ interface PatternEntry {
   rules: RuleEntry[];
   /** The rules that can match a node of a local name, in order (filled on first use). */
   byName?: Map<string, RuleEntry[]>;
+  nameSet?: Set<string>;
 }
 
 function rulesFor(p: PatternEntry, name: string): RuleEntry[] {
@@ -119,7 +120,11 @@ function candidates(doc: XDocument, p: PatternEntry): XNode[] {
   const lists = p.names.map((n) => doc.byLocal.get(n) ?? []).filter((l) => l.length > 0);
   if (lists.length === 0) return [];
   if (lists.length === 1) return lists[0] as XNode[];
-  return lists.flat().sort((a, b) => a.o - b.o);
+  // several names: one pass over the elements (already in order) beats sorting the union
+  const names = (p.nameSet ??= new Set(p.names));
+  const out: XNode[] = [];
+  for (const el of doc.elements) if (names.has(el.n)) out.push(el);
+  return out;
 }
 
 /** The sub-schema of the patterns that fall back, and for each of its checks the original pattern. */

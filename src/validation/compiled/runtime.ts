@@ -766,8 +766,16 @@ export function substringAfter(a: string, b: string): string {
   return k < 0 ? '' : a.slice(k + b.length);
 }
 
+/** fn:normalize-space; most values are already normal, which one scan tells without a regex. */
 export function normalizeSpace(s: string): string {
-  return s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
+  const n = s.length;
+  if (n === 0) return s;
+  let clean = s.charCodeAt(0) !== 32 && s.charCodeAt(n - 1) !== 32;
+  for (let k = 0; clean && k < n; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 9 || c === 10 || c === 13 || (c === 32 && s.charCodeAt(k + 1) === 32)) clean = false;
+  }
+  return clean ? s : s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
 }
 
 export function translate(s: string, map: string, trans: string): string {

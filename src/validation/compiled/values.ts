@@ -238,8 +238,10 @@ export function doubleToString(v: number): string {
 // ---------------------------------------------------------------- lexical forms
 
 const WS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+/** Strips leading and trailing XML whitespace (a cast's whitespace facet). */
 export function collapse(s: string): string {
-  return s.replace(WS, '');
+  return s.length === 0 || (!isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1))) ? s : s.replace(WS, '');
 }
 
 const INTEGER_LEX = /^[+-]?[0-9]+$/;
