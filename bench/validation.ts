@@ -18,46 +18,24 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultArtifactsDir, defaultCacheDir, schematronFile } from '../src/validation/artifacts.ts';
-import { Engine } from '../src/validation/engine.ts';
-import { createValidator } from '../src/validation/index.ts';
-import { prepareSource } from '../src/validation/schematron/run.ts';
-import { loadRuleSet, type RuleSet, type ValidationEngineName } from '../src/validation/schematron/ruleset.ts';
-import type { Finding, StageTimings } from '../src/validation/types.ts';
+import { Worker } from 'node:worker_threads';
+import { defaultArtifactsDir, defaultCacheDir } from '../src/validation/artifacts.ts';
+import { createValidator, WORKER_RESOURCE_LIMITS } from '../src/validation/index.ts';
+import { loadRuleSet, type ValidationEngineName } from '../src/validation/schematron/ruleset.ts';
+import type { Finding } from '../src/validation/types.ts';
 import { buildTdd } from '../src/tdd/index.ts';
 import { compare, fixedCorpus, loadPair, ruleFiles } from '../test/validation/support/equivalence.ts';
 import { generateInvoice } from '../test/validation/support/generate-invoice.ts';
 import { baseDocuments, mutationCorpus, type CorpusDocument } from '../test/validation/support/mutations.ts';
 import { listXmlFiles, readUnitTests } from '../test/validation/support/unit-tests.ts';
 import { slovakHeader } from '../test/tdd/support/headers.ts';
-import { percentile, watchCpu } from './stats.ts';
+import { watchCpu } from './stats.ts';
+import { cases, percentileOf, type MeasurementTask, type SideBySideResult, type StageResult } from './validation-cases.ts';
 import { javaTimings } from './validation-java.ts';
 
 const ARTIFACTS = defaultArtifactsDir();
 const CACHE = defaultCacheDir();
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const STAGES = ['parse', 'xsd', 'cen', 'peppol', 'sk'] as const;
-
-/** Stage timings arrive in run order; percentiles need them ascending. */
-const percentileOf = (values: number[], p: number): number => percentile([...values].sort((a, b) => a - b), p);
-
-interface Case {
-  name: string;
-  docs: string[];
-  runs: number;
-}
-
-function cases(quick: boolean, slow = false): Case[] {
-  const examples = listXmlFiles(path.join(ARTIFACTS, 'examples/peppol-bis-3.0.21/rules/examples')).map((f) => fs.readFileSync(f, 'utf8'));
-  const scale = slow ? 0.2 : 1;
-  const runs = (n: number): number => Math.max(1, Math.round((quick ? n / 5 : n) * scale));
-  return [
-    { name: `official examples (${examples.length})`, docs: examples, runs: runs(20) },
-    { name: 'generated, 10 lines', docs: [generateInvoice(10)], runs: runs(100) },
-    { name: 'generated, 100 lines', docs: [generateInvoice(100)], runs: runs(50) },
-    { name: 'generated, 1,000 lines', docs: [generateInvoice(1000)], runs: runs(15) },
-  ];
-}
 
 function argValue(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -89,85 +67,39 @@ function compileCosts(): CompileCost[] {
   return out;
 }
 
-// ---------------------------------------------------------------- stage tables
+// ---------------------------------------------------------------- single-thread measurements
 
-interface StageResult {
-  name: string;
-  totalP50: number;
-  totalP95: number;
-}
-
-async function stageBench(engineName: ValidationEngineName | 'literal', quick: boolean): Promise<StageResult[]> {
-  const engine = await Engine.create({
-    artifactsDir: ARTIFACTS,
-    cacheDir: CACHE,
-    ...(engineName === 'literal' ? { engine: 'saxonjs' as const, compile: { optimize: false } } : { engine: engineName }),
+/** Runs a measurement of validation-stages.ts in a worker thread with the service's worker limits. */
+function inWorker<T>(task: MeasurementTask): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./validation-worker.mjs', import.meta.url), { workerData: task, resourceLimits: WORKER_RESOURCE_LIMITS });
+    worker.once('message', (m: T) => resolve(m));
+    worker.once('error', reject);
+    worker.once('exit', (code) => (code === 0 ? undefined : reject(new Error(`measurement worker exited with ${code}`))));
   });
-  const what = { compiled: 'compiled engine', saxonjs: 'SaxonJS (optimised compilation)', literal: 'SaxonJS, LITERAL translation' }[engineName];
-  console.log(`\nPer-stage ms per document (p50 / p95), ${what}, one thread (Node ${process.version}, ${os.cpus()[0]?.model ?? 'cpu'}):\n`);
-  console.log('| documents | runs | parse | XSD | CEN | Peppol | SK | total p50 | total p95 |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
-  const out: StageResult[] = [];
-  for (const c of cases(quick, engineName !== 'compiled')) {
-    for (let w = 0; w < (engineName === 'compiled' ? 5 : 1); w++) for (const d of c.docs) engine.validate(d); // warm-up
-    const samples: StageTimings[] = [];
-    for (let r = 0; r < c.runs; r++) for (const d of c.docs) samples.push(engine.validate(d).timings_ms);
-    const cell = (stage: (typeof STAGES)[number]): string => {
-      const v = samples.map((s) => s[stage] ?? 0);
-      return `${percentileOf(v, 50).toFixed(1)} / ${percentileOf(v, 95).toFixed(1)}`;
-    };
-    const totals = samples.map((s) => STAGES.reduce((sum, st) => sum + (s[st] ?? 0), 0));
-    const result = { name: c.name, totalP50: percentileOf(totals, 50), totalP95: percentileOf(totals, 95) };
-    out.push(result);
-    console.log(`| ${c.name} | ${samples.length} | ${STAGES.map(cell).join(' | ')} | ${result.totalP50.toFixed(1)} | ${result.totalP95.toFixed(1)} |`);
-  }
-  engine.close();
-  return out;
 }
-
-// ---------------------------------------------------------------- side by side with Java
 
 async function sideBySide(quick: boolean): Promise<void> {
-  const load = async (engine: ValidationEngineName): Promise<RuleSet[]> => [
-    await loadRuleSet(schematronFile(ARTIFACTS, 'cen'), 'cen', CACHE, { engine }),
-    await loadRuleSet(schematronFile(ARTIFACTS, 'peppol'), 'peppol', CACHE, { engine }),
-  ];
-  const engines = { compiled: await load('compiled'), saxonjs: await load('saxonjs') };
-  const time = (sets: RuleSet[], xml: string): number => {
-    const t = performance.now();
-    const prepared = prepareSource(xml);
-    if (prepared) for (const s of sets) s.run(prepared);
-    return performance.now() - t;
-  };
   const all = cases(quick);
   const docs = all.flatMap((c) => c.docs);
   const java = javaTimings(ARTIFACTS, docs, quick ? 3 : 10, quick ? 3 : 10);
+  const js = await inWorker<SideBySideResult[]>({ kind: 'side-by-side', quick });
   console.log('\nSide by side: parse the document, run CEN + Peppol (3.0.21), ms per document p50 (one thread, warm):\n');
   console.log('| documents | compiled | SaxonJS | Java Saxon-HE 9.9 | SaxonJS / compiled | Java / compiled |');
   console.log('|---|---|---|---|---|---|');
   let offset = 0;
-  for (const c of all) {
-    const measure = (sets: RuleSet[], runs: number): number => {
-      for (const d of c.docs) time(sets, d);
-      const v: number[] = [];
-      for (let r = 0; r < runs; r++) for (const d of c.docs) v.push(time(sets, d));
-      return percentileOf(v, 50);
-    };
-    const compiled = measure(engines.compiled, c.runs);
-    const saxon = measure(engines.saxonjs, Math.max(1, Math.round(c.runs / 5)));
+  all.forEach((c, k) => {
+    const r = js[k] as SideBySideResult;
     const javaMs = java ? percentileOf(c.docs.flatMap((_, i) => java.perDocument[offset + i] ?? []), 50) : null;
     offset += c.docs.length;
-    const ratio = (x: number): string => `${(x / compiled).toFixed(1)}x`;
+    const ratio = (x: number): string => `${(x / r.compiled).toFixed(1)}x`;
     console.log(
-      `| ${c.name} | ${compiled.toFixed(2)} | ${saxon.toFixed(1)} | ${javaMs === null ? 'n/a' : javaMs.toFixed(1)} | ${ratio(saxon)} | ${javaMs === null ? 'n/a' : ratio(javaMs)} |`,
+      `| ${c.name} | ${r.compiled.toFixed(2)} | ${r.saxonjs.toFixed(1)} | ${javaMs === null ? 'n/a' : javaMs.toFixed(1)} | ${ratio(r.saxonjs)} | ${javaMs === null ? 'n/a' : ratio(javaMs)} |`,
     );
-  }
+  });
   if (java) {
-    // a sanity check that Java ran the same rules: fatal and warning asserts per document
-    const ours = docs.map((d) => {
-      const prepared = prepareSource(d);
-      return prepared ? engines.compiled.reduce((n, s) => n + s.run(prepared).length, 0) : 0;
-    });
+    // a sanity check that Java ran the same rules: findings per document
+    const ours = js.flatMap((r) => r.findings);
     const same = ours.every((n, i) => n === java.failed[i]);
     console.log(`\nJava's failed asserts per document ${same ? 'equal' : 'DIFFER from'} the compiled engine's findings (${java.failed.join(', ')}).`);
   }
@@ -226,6 +158,10 @@ async function verifyEngines(mutants: number, seed: number): Promise<void> {
     differing += r.differing;
     console.log(`| ${rule.label} | ${r.documents} | ${r.documents - fixed.length} | ${r.findings} | ${r.differing} | ${r.fallbackRules} / ${r.rules} | ${r.dynamicFallbacks} |`);
     for (const d of r.differences) console.log(`  DIFFERENT: ${d}`);
+    if (r.internalErrors > 0) {
+      differing += r.internalErrors;
+      console.log(`  ${r.internalErrors} documents fell back because of a bug: ${r.lastFallbackReason ?? ''}`);
+    }
   }
   if (differing > 0) throw new Error(`${differing} documents gave different findings`);
   console.log('\nidentical: true');
@@ -295,13 +231,13 @@ export async function main(args: string[]): Promise<void> {
   }
   const cpu = watchCpu();
   if (literal) {
-    await stageBench('literal', true);
+    await inWorker<StageResult[]>({ kind: 'stages', engine: 'literal', quick: true });
     console.log(`\n${cpu()}`);
     return;
   }
   const compile = compileCosts();
-  const compiled = await stageBench('compiled', quick);
-  await stageBench('saxonjs', quick);
+  const compiled = await inWorker<StageResult[]>({ kind: 'stages', engine: 'compiled', quick });
+  await inWorker<StageResult[]>({ kind: 'stages', engine: 'saxonjs', quick });
   await sideBySide(quick);
   const pool = await poolBench(quick, 'compiled');
   targets(compile, compiled, pool);

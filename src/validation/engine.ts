@@ -16,7 +16,7 @@ export interface EngineOptions {
   schematronFiles?: Partial<Record<SchematronSet, string>>;
   /** Compiler options; `{ optimize: false }` runs the literal translation in SaxonJS (benchmarks compare it). */
   compile?: CompileOptions;
-  /** Which engine runs the rules; default VALIDATION_ENGINE, else SaxonJS. */
+  /** Which engine runs the rules; default VALIDATION_ENGINE, else the compiled engine. */
   engine?: ValidationEngineName;
 }
 

@@ -111,10 +111,30 @@ export class ModuleBuilder {
 }
 
 export class ExprCompiler {
+  /**
+   * While a rule compiles: node sequences computed more than once from the rule's context (CEN's
+   * syntax rule walks `(cac:InvoiceLine|cac:CreditNoteLine)/...` 131 times) are kept in per-rule
+   * variables, computed on first use. Paths have no side effects and their errors do not depend on
+   * when they are computed, so this changes no result.
+   */
+  memo: Map<string, string> | null = null;
+
   constructor(
     private readonly m: ModuleBuilder,
     private readonly env: Environment,
   ) {}
+
+  /** Code with the memo variable, when `g` is a node sequence depending only on the rule's context. */
+  private memoize(g: G): G {
+    if (!this.memo || g.kind !== 'node' || g.card !== 'many') return g;
+    if (!g.c.startsWith('R.') || /\b[cpzvntdoa]\d+\b/.test(g.c)) return g; // closure parameters or locals of a nested scope
+    let name = this.memo.get(g.c);
+    if (!name) {
+      name = this.m.fresh('m');
+      this.memo.set(g.c, name);
+    }
+    return { ...g, c: `(${name} ??= ${g.c})` };
+  }
 
   // ---------------------------------------------------------------- conversions
 
@@ -196,6 +216,40 @@ export class ExprCompiler {
     return `((x) => x === null ? null : R.oneNode(x))(${this.opt(g)})`;
   }
 
+  /**
+   * The effective boolean value of an expression. A child or attribute step with no predicates from a
+   * single node is a non-empty test that needs no sequence (`not(*)` on every element of a document).
+   */
+  genEbv(e: Expr, scope: Scope): string {
+    const exists = this.existence(e, scope);
+    return exists ?? this.ebv(this.gen(e, scope));
+  }
+
+  /** `exists(e)` without building the sequence, for the simple step shapes; null otherwise. */
+  private existence(e: Expr, scope: Scope): string | null {
+    let ctx: G;
+    let step: Extract<Expr, { t: 'step' }>;
+    if (e.t === 'step') {
+      if (!scope.focus) return null;
+      ctx = this.focusG(scope);
+      step = e;
+    } else if (e.t === 'path' && e.rhs.t === 'step') {
+      if (ExprCompiler.isDescendantOrSelfNode(e.lhs)) return null;
+      ctx = this.gen(e.lhs, scope);
+      step = e.rhs;
+    } else return null;
+    if (step.preds.length > 0 || ctx.kind !== 'node' || ctx.card === 'many') return null;
+    const node = ctx.card === 'one' ? ctx.c : null;
+    const test = step.test;
+    let check: string;
+    if (step.axis === 'child' && this.isNameTest(test)) check = `R.hasChildNamed(x, ${js(test.uri)}, ${js(test.local)})`;
+    else if (step.axis === 'child') check = `R.hasChild(x, ${this.testCode(test, 'child')})`;
+    else if (step.axis === 'attribute' && this.isNameTest(test)) check = `(R.attribute(x, ${js(test.uri)}, ${js(test.local)}) !== null)`;
+    else return null;
+    if (node !== null) return check.replace(/\bx\b/, node);
+    return `((x) => x !== null && ${check})(${ctx.c})`;
+  }
+
   private focusOf(scope: Scope): Focus {
     if (!scope.focus) throw new CompileError('no context item');
     return scope.focus;
@@ -234,7 +288,7 @@ export class ExprCompiler {
       case 'root':
         return { c: `R.root(${this.nodeOne(this.focusG(scope))})`, card: 'one', kind: 'node' };
       case 'path':
-        return this.path(e.lhs, e.rhs, scope);
+        return this.memoize(this.path(e.lhs, e.rhs, scope));
       case 'step':
         return this.stepFrom(this.focusG(scope), e, scope);
       case 'filter':
@@ -249,7 +303,7 @@ export class ExprCompiler {
         return { c: `R.${e.op === '-' ? 'neg' : 'pos'}(${a.c})`, card: a.card === 'one' ? 'one' : 'opt', kind };
       }
       case 'if': {
-        const cond = this.ebv(this.gen(e.cond, scope));
+        const cond = this.genEbv(e.cond, scope);
         const a = this.gen(e.then, scope);
         const b = this.gen(e.else, scope);
         const kind = mergeKind(a, b);
@@ -279,7 +333,7 @@ export class ExprCompiler {
       case 'quantified': {
         const input = this.gen(e.in, scope);
         const v = this.m.fresh('v');
-        const sat = this.ebv(this.gen(e.sat, this.bind(scope, e.name, { c: v, card: 'one', kind: input.kind })));
+        const sat = this.genEbv(e.sat, this.bind(scope, e.name, { c: v, card: 'one', kind: input.kind }));
         return { c: `R.${e.every ? 'every' : 'some'}(${this.seq(input)}, (${v}) => ${sat})`, card: 'one', kind: 'boolean' };
       }
       case 'sequence': {
@@ -359,9 +413,10 @@ export class ExprCompiler {
   predicate(pred: Expr, scope: Scope, itemKind: SK): { code: string; positional: boolean } {
     const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
     const focus: Focus = { c, p, z, kind: itemKind };
-    const g = this.gen(pred, { vars: scope.vars, focus });
+    const inner: Scope = { vars: scope.vars, focus };
+    const g = this.gen(pred, inner);
     const numericish = NUMERIC.has(g.kind) || g.kind === 'atomic' || g.kind === 'item';
-    const body = numericish ? `R.predicateTruth(${this.seq(g)}, ${p})` : this.ebv(g);
+    const body = numericish ? `R.predicateTruth(${this.seq(g)}, ${p})` : this.genEbv(pred, inner);
     return { code: `(${c}, ${p}, ${z}) => ${body}`, positional: numericish || focus.usedPosition === true };
   }
 
@@ -371,14 +426,22 @@ export class ExprCompiler {
 
   /** One axis step from a context value (a node or nodes). */
   stepFrom(ctx: G, step: Extract<Expr, { t: 'step' }>, scope: Scope): G {
+    if (ctx.card === 'opt' && ctx.kind === 'node') {
+      // `..`/`@x` results: no sequence for the empty case
+      const x = this.m.fresh('o');
+      const inner = this.stepFrom({ c: x, card: 'one', kind: 'node' }, step, scope);
+      const none = inner.card === 'many' ? 'R.NONE' : 'null';
+      return { c: `((${x}) => ${x} === null ? ${none} : ${inner.c})(${ctx.c})`, card: inner.card === 'one' ? 'opt' : inner.card, kind: 'node' };
+    }
     const preds = step.preds.map((p) => this.predicate(p, scope, 'node'));
     const single = ctx.card === 'one';
     const from = single ? this.nodeOne(ctx) : this.nodeSeq(ctx);
     const test = step.test;
+    if (step.axis === 'child' && this.isNameTest(test) && preds.every((p) => !p.positional)) {
+      const base = `R.childrenNamed${single ? '' : 'Many'}(${from}, ${js(test.uri)}, ${js(test.local)})`;
+      return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+    }
     if (preds.length === 0 && this.isNameTest(test)) {
-      if (step.axis === 'child') {
-        return { c: `R.childrenNamed${single ? '' : 'Many'}(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'many', kind: 'node' };
-      }
       if (step.axis === 'attribute') {
         if (single) return { c: `R.attribute(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'opt', kind: 'node' };
         return { c: `R.attributesMany(${from}, ${js(test.uri)}, ${js(test.local)})`, card: 'many', kind: 'node' };
@@ -387,6 +450,10 @@ export class ExprCompiler {
     if (this.isNameTest(test) && (step.axis === 'descendant' || step.axis === 'descendant-or-self') && preds.every((p) => !p.positional)) {
       const base = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)}, ${step.axis === 'descendant-or-self'})`;
       return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+    }
+    if (this.isNameTest(test) && (step.axis === 'preceding' || step.axis === 'following') && single) {
+      const list = `R.${step.axis}Named(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)})`;
+      return { c: `R.stepOn(${list}, ${step.axis === 'preceding'}, [${preds.map((p) => p.code).join(', ')}])`, card: 'many', kind: 'node' };
     }
     if (step.axis === 'parent' && test.kind === 'node' && preds.length === 0 && single) {
       return { c: `${from}.parent`, card: 'opt', kind: 'node' };
@@ -404,34 +471,46 @@ export class ExprCompiler {
     return out;
   }
 
+  private static isDescendantOrSelfNode(e: Expr): e is Extract<Expr, { t: 'path' }> {
+    return e.t === 'path' && e.rhs.t === 'step' && e.rhs.axis === 'descendant-or-self' && e.rhs.test.kind === 'node' && e.rhs.preds.length === 0;
+  }
+
+  /** True for an axis step or a union of them: E/(A|B) is then (E/A)|(E/B). */
+  private static isStepUnion(e: Expr): boolean {
+    return e.t === 'step' || (e.t === 'binary' && e.op === 'union' && ExprCompiler.isStepUnion(e.l) && ExprCompiler.isStepUnion(e.r));
+  }
+
   private path(lhs: Expr, rhs: Expr, scope: Scope): G {
-    // E//name[non-positional]: an index lookup of E's descendants instead of a walk
-    if (
-      rhs.t === 'step' &&
-      rhs.axis === 'child' &&
-      this.isNameTest(rhs.test) &&
-      lhs.t === 'path' &&
-      lhs.rhs.t === 'step' &&
-      lhs.rhs.axis === 'descendant-or-self' &&
-      lhs.rhs.test.kind === 'node' &&
-      lhs.rhs.preds.length === 0
-    ) {
+    // E//(A|B): (E//A) | (E//B), so that each part can use the indexes below
+    if (rhs.t === 'binary' && rhs.op === 'union' && ExprCompiler.isStepUnion(rhs) && ExprCompiler.isDescendantOrSelfNode(lhs)) {
+      return this.gen({ t: 'binary', op: 'union', l: { t: 'path', lhs, rhs: rhs.l }, r: { t: 'path', lhs, rhs: rhs.r } }, scope);
+    }
+    // E//name[non-positional] and E//@name: index lookups of E's descendants instead of a walk
+    if (rhs.t === 'step' && (rhs.axis === 'child' || rhs.axis === 'attribute') && this.isNameTest(rhs.test) && ExprCompiler.isDescendantOrSelfNode(lhs)) {
       const preds = rhs.preds.map((p) => this.predicate(p, scope, 'node'));
       if (preds.every((p) => !p.positional)) {
         const base = this.gen(lhs.lhs, scope);
         const single = base.card === 'one';
         const from = single ? this.nodeOne(base) : this.nodeSeq(base);
-        const code = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`;
+        const code =
+          rhs.axis === 'child'
+            ? `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`
+            : `R.descendantAttributes${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)})`;
         return { c: this.applyBoolPreds(code, preds), card: 'many', kind: 'node' };
       }
     }
     const left = this.gen(lhs, scope);
     if (rhs.t === 'step') return this.stepFrom(left, rhs, scope);
+    if (rhs.t === 'context' && left.kind === 'node') return left; // E/. is E (nodes in document order)
     const [c, p, z] = [this.m.fresh('c'), this.m.fresh('p'), this.m.fresh('z')];
     const body = this.gen(rhs, { vars: scope.vars, focus: { c, p, z, kind: 'node' } });
     if (left.card === 'one' && body.kind !== 'node' && body.kind !== 'item') {
       // one context node and atomic results: no document-order sorting to do
       return { c: `((${c}, ${p}, ${z}) => ${body.c})(${this.nodeOne(left)}, 1, 1)`, card: body.card, kind: body.kind };
+    }
+    if (body.kind !== 'node' && body.kind !== 'item' && body.card !== 'many') {
+      // one atomic (or none) per node: no per-node arrays, no sorting
+      return { c: `R.mapAtomic(${this.nodeSeq(left)}, (${c}, ${p}, ${z}) => ${body.c})`, card: 'many', kind: body.kind };
     }
     const kind = body.kind === 'node' ? 'node' : body.kind;
     return { c: `R.mapPath(${this.nodeSeq(left)}, (${c}, ${p}, ${z}) => ${this.seq(body)})`, card: 'many', kind };
@@ -455,9 +534,9 @@ export class ExprCompiler {
   private binary(op: Extract<Expr, { t: 'binary' }>['op'], l: Expr, r: Expr, scope: Scope): G {
     switch (op) {
       case 'and':
-        return { c: `(${this.ebv(this.gen(l, scope))} && ${this.ebv(this.gen(r, scope))})`, card: 'one', kind: 'boolean' };
+        return { c: `(${this.genEbv(l, scope)} && ${this.genEbv(r, scope)})`, card: 'one', kind: 'boolean' };
       case 'or':
-        return { c: `(${this.ebv(this.gen(l, scope))} || ${this.ebv(this.gen(r, scope))})`, card: 'one', kind: 'boolean' };
+        return { c: `(${this.genEbv(l, scope)} || ${this.genEbv(r, scope)})`, card: 'one', kind: 'boolean' };
       case '=':
       case '!=':
       case '<':
@@ -501,7 +580,7 @@ export class ExprCompiler {
       case 'except': {
         const a = this.gen(l, scope);
         const b = this.gen(r, scope);
-        return { c: `R.${op}(${this.seq(a)}, ${this.seq(b)})`, card: 'many', kind: 'node' };
+        return this.memoize({ c: `R.${op}(${this.seq(a)}, ${this.seq(b)})`, card: 'many', kind: 'node' });
       }
       case '||': {
         const a = this.atomOpt(this.gen(l, scope));
@@ -549,6 +628,11 @@ export class ExprCompiler {
       if (a.kind === 'boolean' && b.kind === 'boolean' && (op === '=' || op === '!=')) return result(`(${a.c} ${op === '=' ? '===' : '!=='} ${b.c})`);
       return result(`R.generalPair(${js(op)}, ${a.c}, ${b.c})`);
     }
+    if (l.card !== 'many' && r.card !== 'many') {
+      return result(`R.generalPairOpt(${js(op)}, ${this.atomOpt(l).c}, ${this.atomOpt(r).c})`);
+    }
+    if (l.kind === 'node' && r.card !== 'many') return result(`R.nodesCompare(${js(op)}, ${l.c}, ${this.atomOpt(r).c}, false)`);
+    if (r.kind === 'node' && l.card !== 'many') return result(`R.nodesCompare(${js(op)}, ${r.c}, ${this.atomOpt(l).c}, true)`);
     return result(`R.generalCompare(${js(op)}, ${this.atomSeq(l).c}, ${this.atomSeq(r).c})`);
   }
 
@@ -584,13 +668,15 @@ export class ExprCompiler {
         return B('false');
       case 'not':
         arity(1);
-        return B(`!${this.ebv(a(0))}`);
+        return B(`!${this.genEbv(args[0] as Expr, scope)}`);
       case 'boolean':
         arity(1);
-        return B(this.ebv(a(0)));
+        return B(this.genEbv(args[0] as Expr, scope));
       case 'exists':
       case 'empty': {
         arity(1);
+        const quick = this.existence(args[0] as Expr, scope);
+        if (quick !== null) return B(fn === 'exists' ? quick : `!${quick}`);
         const g = a(0);
         const test = g.card === 'many' ? `(${g.c}.length > 0)` : g.card === 'opt' ? `(${g.c} !== null)` : `((${g.c}), true)`;
         return B(fn === 'exists' ? test : `!${test}`);

@@ -4,7 +4,7 @@
 // runs in SaxonJS for that document, so error findings keep the reference's wording.
 import type { Axis } from './ast.ts';
 import { replacementFunction, xpathRegex, xpathRegexGlobal } from './regex.ts';
-import { elementsNamed, Kind, nodeName, rootOf, stringValue, XNode, type XDocument } from './tree.ts';
+import { attributesNamed, elementsNamed, Kind, nodeName, rootOf, stringValue, XNode, type ChildIndex, type XDocument } from './tree.ts';
 import {
   arith,
   atomicToString,
@@ -75,13 +75,11 @@ export function nodes(s: Seq): XNode[] {
 
 // ------------------------------------------------------------ atomization and strings
 
-const untypedCache = new WeakMap<XNode, Untyped>();
-
 export function typed(n: XNode): Untyped {
-  let u = untypedCache.get(n);
-  if (!u) {
+  let u = n.tv as Untyped | null;
+  if (u === null) {
     u = new Untyped(stringValue(n));
-    untypedCache.set(n, u);
+    n.tv = u;
   }
   return u;
 }
@@ -303,6 +301,35 @@ export function step(n: XNode, axis: Axis, test: NodeTestFn, preds: Pred[]): XNo
   return REVERSE.has(axis) && s.length > 1 ? s.reverse() : s;
 }
 
+/** A step over candidates already in axis order (reverse document order for reverse axes). */
+export function stepOn(candidates: XNode[], reverse: boolean, preds: Pred[]): XNode[] {
+  let s = candidates;
+  for (const p of preds) {
+    const z = s.length;
+    s = s.filter((x, k) => p(x, k + 1, z));
+  }
+  return reverse && s.length > 1 ? (s === candidates ? [...s].reverse() : s.reverse()) : s;
+}
+
+/** `preceding::name` of an element, from the index: before it, not its ancestors; in axis (reverse) order. */
+export function precedingNamed(doc: XDocument, n: XNode, uri: string, local: string): XNode[] {
+  if (n.o < 0 || n.k !== Kind.Element) return axisNodes(n, 'preceding').filter(nameTest(uri, local, Kind.Element));
+  const all = elementsNamed(doc, uri, local);
+  const out: XNode[] = [];
+  for (let k = lowerBound(all, n.o) - 1; k >= 0; k--) {
+    const x = all[k] as XNode;
+    if (x.e < n.o) out.push(x); // an ancestor's subtree contains n
+  }
+  return out;
+}
+
+/** `following::name` of an element, from the index: after its subtree; in document order. */
+export function followingNamed(doc: XDocument, n: XNode, uri: string, local: string): XNode[] {
+  if (n.o < 0 || n.k !== Kind.Element) return axisNodes(n, 'following').filter(nameTest(uri, local, Kind.Element));
+  const all = elementsNamed(doc, uri, local);
+  return all.slice(lowerBound(all, n.e + 1));
+}
+
 /** A step applied to every node of a sequence. */
 export function stepMany(s: XNode[], axis: Axis, test: NodeTestFn, preds: Pred[]): XNode[] {
   if (s.length === 1) return step(s[0] as XNode, axis, test, preds);
@@ -311,17 +338,73 @@ export function stepMany(s: XNode[], axis: Axis, test: NodeTestFn, preds: Pred[]
   return sortDedup(out);
 }
 
-/** Element children with a name. */
+const NONE: XNode[] = Object.freeze([]) as unknown as XNode[];
+export { NONE };
+
+function childIndex(n: XNode): ChildIndex {
+  const byLocal = new Map<string, XNode[]>();
+  let mixed: Set<string> | null = null;
+  for (const c of n.ch) {
+    if (c.k !== Kind.Element) continue;
+    const list = byLocal.get(c.n);
+    if (list) {
+      list.push(c);
+      if (c.u !== (list[0] as XNode).u) (mixed ??= new Set()).add(c.n);
+    } else byLocal.set(c.n, [c]);
+  }
+  return (n.ci = { byLocal, mixed });
+}
+
+/**
+ * Element children with a name, from an index built on the node's first lookup (rules ask the same
+ * node for many children, and the document element of a 1,000-line invoice has thousands). The
+ * returned array is shared: callers never modify it.
+ */
 export function childrenNamed(n: XNode, uri: string, local: string): XNode[] {
-  const out: XNode[] = [];
-  for (const c of n.ch) if (c.k === Kind.Element && c.n === local && c.u === uri) out.push(c);
-  return out;
+  const ch = n.ch;
+  if (ch.length <= 12) {
+    // a short scan is cheaper than an index; one match (the usual case) reuses a cached array
+    let found: XNode | null = null;
+    let many: XNode[] | null = null;
+    for (let k = 0; k < ch.length; k++) {
+      const c = ch[k] as XNode;
+      if (c.n === local && c.k === Kind.Element && c.u === uri) {
+        if (found === null) found = c;
+        else (many ??= [found]).push(c);
+      }
+    }
+    if (many) return many;
+    return found === null ? NONE : (found.one ??= [found]);
+  }
+  const index = n.ci ?? childIndex(n);
+  const list = index.byLocal.get(local);
+  if (list === undefined) return NONE;
+  if (index.mixed?.has(local)) return list.filter((c) => c.u === uri);
+  return (list[0] as XNode).u === uri ? list : NONE;
+}
+
+export function hasChildNamed(n: XNode, uri: string, local: string): boolean {
+  const ch = n.ch;
+  if (ch.length <= 12) {
+    for (let k = 0; k < ch.length; k++) {
+      const c = ch[k] as XNode;
+      if (c.n === local && c.k === Kind.Element && c.u === uri) return true;
+    }
+    return false;
+  }
+  return childrenNamed(n, uri, local).length > 0;
+}
+
+export function hasChild(n: XNode, test: NodeTestFn): boolean {
+  const ch = n.ch;
+  for (let k = 0; k < ch.length; k++) if (test(ch[k] as XNode)) return true;
+  return false;
 }
 
 export function childrenNamedMany(s: XNode[], uri: string, local: string): XNode[] {
   if (s.length === 1) return childrenNamed(s[0] as XNode, uri, local);
   const out: XNode[] = [];
-  for (const n of s) for (const c of n.ch) if (c.k === Kind.Element && c.n === local && c.u === uri) out.push(c);
+  for (const n of s) for (const c of childrenNamed(n, uri, local)) out.push(c);
   return sortDedup(out);
 }
 
@@ -357,6 +440,27 @@ export function descendantsNamed(doc: XDocument, n: XNode, uri: string, local: s
   return from === 0 && to === all.length ? all : all.slice(from, to);
 }
 
+/** Attributes with a name on `n` or its descendants (`E//@name`), from the document's index. */
+export function descendantAttributes(doc: XDocument, n: XNode, uri: string, local: string): XNode[] {
+  if (n.o < 0) return attributesMany(step(n, 'descendant-or-self', anyNode, []), uri, local);
+  const all = attributesNamed(doc, local);
+  const from = n.k === Kind.Document ? 0 : lowerBound(all, n.o);
+  const to = n.k === Kind.Document ? all.length : lowerBound(all, n.e + 1);
+  const out: XNode[] = [];
+  for (let k = from; k < to; k++) {
+    const a = all[k] as XNode;
+    if (a.u === uri) out.push(a);
+  }
+  return out;
+}
+
+export function descendantAttributesMany(doc: XDocument, s: XNode[], uri: string, local: string): XNode[] {
+  if (s.length === 1) return descendantAttributes(doc, s[0] as XNode, uri, local);
+  const out: XNode[] = [];
+  for (const n of s) for (const x of descendantAttributes(doc, n, uri, local)) out.push(x);
+  return sortDedup(out);
+}
+
 export function descendantsNamedMany(doc: XDocument, s: XNode[], uri: string, local: string, orSelf: boolean): XNode[] {
   if (s.length === 1) return descendantsNamed(doc, s[0] as XNode, uri, local, orSelf);
   const out: XNode[] = [];
@@ -385,6 +489,17 @@ export function mapPath(s: XNode[], f: (c: XNode, p: number, z: number) => Seq):
   }
   if (sawNode && sawAtomic) throw new XPathError('XPTY0018', 'Cannot mix nodes and atomic values in the result of a path expression');
   return sawNode ? sortDedup(out as XNode[]) : out;
+}
+
+/** A path whose last step gives at most one atomic value per node (`X/xs:decimal(.)`): in node order. */
+export function mapAtomic(s: XNode[], f: (c: XNode, p: number, z: number) => Atomic | null): Atomic[] {
+  const out: Atomic[] = [];
+  const z = s.length;
+  for (let k = 0; k < z; k++) {
+    const v = f(s[k] as XNode, k + 1, z);
+    if (v !== null) out.push(v);
+  }
+  return out;
 }
 
 /** Simple map `!`. */
@@ -495,6 +610,21 @@ export function except(a: Seq, b: Seq): XNode[] {
 
 export function generalCompare(op: CompareOp, a: Atomic[], b: Atomic[]): boolean {
   for (const x of a) for (const y of b) if (generalPair(op, x, y)) return true;
+  return false;
+}
+
+/** General comparison of two optional single values (an empty side compares false). */
+export function generalPairOpt(op: CompareOp, a: Atomic | null, b: Atomic | null): boolean {
+  return a !== null && b !== null && generalPair(op, a, b);
+}
+
+/**
+ * General comparison of nodes against one value, without atomizing into a new array; `swapped`
+ * when the value is the left operand (the conversion is symmetric, the operator is not).
+ */
+export function nodesCompare(op: CompareOp, s: XNode[], v: Atomic | null, swapped: boolean): boolean {
+  if (v === null) return false;
+  for (const n of s) if (swapped ? generalPair(op, v, typed(n)) : generalPair(op, typed(n), v)) return true;
   return false;
 }
 
@@ -636,8 +766,16 @@ export function substringAfter(a: string, b: string): string {
   return k < 0 ? '' : a.slice(k + b.length);
 }
 
+/** fn:normalize-space; most values are already normal, which one scan tells without a regex. */
 export function normalizeSpace(s: string): string {
-  return s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
+  const n = s.length;
+  if (n === 0) return s;
+  let clean = s.charCodeAt(0) !== 32 && s.charCodeAt(n - 1) !== 32;
+  for (let k = 0; clean && k < n; k++) {
+    const c = s.charCodeAt(k);
+    if (c === 9 || c === 10 || c === 13 || (c === 32 && s.charCodeAt(k + 1) === 32)) clean = false;
+  }
+  return clean ? s : s.replace(/[ \t\n\r]+/g, ' ').replace(/^ | $/g, '');
 }
 
 export function translate(s: string, map: string, trans: string): string {

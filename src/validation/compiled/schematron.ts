@@ -108,6 +108,8 @@ class SetCompiler implements Environment {
     if (known instanceof CompileError) throw known;
     if (known) return known;
     this.globalTypes.set(name, 'compiling');
+    const memo = this.x.memo; // a global is its own function: no per-rule memo variables in it
+    this.x.memo = null;
     try {
       const focus = { c: 'S.root', kind: 'node' as const, p: '1', z: '1' };
       const g = this.x.gen(this.parse(decl.let.value), { vars: new Map(), focus });
@@ -121,6 +123,8 @@ class SetCompiler implements Environment {
       const e = new CompileError(`global $${name}: ${err.message}`);
       this.globalTypes.set(name, e);
       throw e;
+    } finally {
+      this.x.memo = memo;
     }
   }
 
@@ -137,6 +141,8 @@ class SetCompiler implements Environment {
     const js = this.m.fresh('F');
     const fn: UserFunction = { js, params: decl.params.map((p) => p.type), result: declaredType(decl.result) };
     this.functionCode.set(key, fn); // recursion sees the declaration
+    const memo = this.x.memo;
+    this.x.memo = null;
     try {
       this.code.push(compileFunction(decl, js, this.x, (p) => this.m.fresh(p), this.schema.namespaces));
       return fn;
@@ -145,6 +151,8 @@ class SetCompiler implements Environment {
       const e = new CompileError(`function ${name}: ${err.message}`);
       this.functionCode.set(key, e);
       throw e;
+    } finally {
+      this.x.memo = memo;
     }
   }
 
@@ -206,6 +214,17 @@ class SetCompiler implements Environment {
 
   /** `function rN(S, c)` running one rule's lets and checks on its context node. */
   rule(rule: SchRule, firstCheck: number, jsName: string): string {
+    this.x.memo = new Map();
+    try {
+      const body = this.ruleBody(rule, firstCheck);
+      const memo = [...this.x.memo.values()];
+      return `function ${jsName}(S, c) {\n${memo.length > 0 ? `  let ${memo.join(', ')};\n` : ''}${body}\n}`;
+    } finally {
+      this.x.memo = null;
+    }
+  }
+
+  private ruleBody(rule: SchRule, firstCheck: number): string {
     const lines: string[] = [];
     let scope: Scope = { vars: new Map(), focus: { c: 'c', kind: 'node', p: null, z: null } };
     for (const l of rule.lets) {
@@ -215,12 +234,12 @@ class SetCompiler implements Environment {
       scope = this.x.bind(scope, l.name, { ...g, c: v });
     }
     rule.checks.forEach((check, k) => {
-      const test = this.x.ebv(this.x.gen(this.parse(check.test), scope));
+      const test = this.x.genEbv(this.parse(check.test), scope);
       const message = isDynamicMessage(check.message) ? `, ${this.message(check, scope)}` : '';
       const fires = check.kind === 'assert' ? `!${test}` : test;
       lines.push(`  if (${fires}) S.f(${firstCheck + k}, c${message});`);
     });
-    return `function ${jsName}(S, c) {\n${lines.join('\n')}\n}`;
+    return lines.join('\n');
   }
 
   /** A dynamic message: normalize-space of its parts, value-of as space-separated strings. */

@@ -16,18 +16,33 @@ export const enum Kind {
 
 export const XML_NS = 'http://www.w3.org/XML/1998/namespace';
 
+export interface ChildIndex {
+  byLocal: Map<string, XNode[]>;
+  /** Local names used by children of more than one namespace. */
+  mixed: Set<string> | null;
+}
+
+/** Shared by every node that cannot have children or attributes (frozen: nobody adds to it). */
+const NO_NODES: XNode[] = Object.freeze([]) as unknown as XNode[];
+
 /** One node. Fields are short and untyped-by-kind on purpose: millions are created per second. */
 export class XNode {
   /** Children in document order (elements, text, comments, PIs); empty for other kinds. */
-  readonly ch: XNode[] = [];
+  readonly ch: XNode[];
   /** Attributes in source order (elements only). */
-  readonly at: XNode[] = [];
+  readonly at: XNode[];
   /** Document order; attributes follow their element, before its children. */
   o = 0;
   /** Largest order number within this node's subtree (itself when a leaf). */
   e = 0;
   /** Cached string value (elements, documents). */
   sv: string | null = null;
+  /** Lazily built index of element children by local name (see childrenNamed in runtime.ts). */
+  ci: ChildIndex | null = null;
+  /** Cached typed value (an Untyped of the string value), set by the runtime. */
+  tv: unknown = null;
+  /** Cached `[this]`: the result of a child lookup that finds just this node, without allocating. */
+  one: XNode[] | null = null;
   constructor(
     readonly k: Kind,
     /** Local name (element, attribute), PI target, '' otherwise. */
@@ -39,7 +54,10 @@ export class XNode {
     readonly parent: XNode | null,
     /** Text of text, attribute, comment and PI nodes. */
     readonly v: string,
-  ) {}
+  ) {
+    this.ch = k === Kind.Element || k === Kind.Document ? [] : NO_NODES;
+    this.at = k === Kind.Element ? [] : NO_NODES;
+  }
 }
 
 export interface XDocument {

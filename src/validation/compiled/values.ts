@@ -26,6 +26,9 @@ export class XPathError extends Error {
 export class Refusal extends Error {}
 
 export class Untyped {
+  /** Casts of this value, computed once: rules cast the same amount many times. */
+  dec: XDecimal | null = null;
+  dbl: number | null = null;
   constructor(readonly s: string) {}
 }
 
@@ -235,8 +238,10 @@ export function doubleToString(v: number): string {
 // ---------------------------------------------------------------- lexical forms
 
 const WS = /^[ \t\n\r]+|[ \t\n\r]+$/g;
+const isWs = (c: number): boolean => c === 32 || c === 9 || c === 10 || c === 13;
+/** Strips leading and trailing XML whitespace (a cast's whitespace facet). */
 export function collapse(s: string): string {
-  return s.replace(WS, '');
+  return s.length === 0 || (!isWs(s.charCodeAt(0)) && !isWs(s.charCodeAt(s.length - 1))) ? s : s.replace(WS, '');
 }
 
 const INTEGER_LEX = /^[+-]?[0-9]+$/;
@@ -331,7 +336,8 @@ export function toDoubleValue(a: Atomic): number {
   if (a instanceof XDouble) return a.v;
   if (a instanceof XDecimal) return decToNumber(a);
   if (typeof a === 'boolean') return a ? 1 : 0;
-  if (typeof a === 'string' || a instanceof Untyped) return parseDouble(typeof a === 'string' ? a : a.s);
+  if (a instanceof Untyped) return (a.dbl ??= parseDouble(a.s));
+  if (typeof a === 'string') return parseDouble(a);
   throw new XPathError('XPTY0004', `cannot convert ${typeName(a)} to xs:double`);
 }
 
@@ -343,7 +349,8 @@ export function toDecimalValue(a: Atomic): XDecimal {
     return decFromNumberString(String(a.v));
   }
   if (typeof a === 'boolean') return decFromInt(a ? 1 : 0);
-  if (typeof a === 'string' || a instanceof Untyped) return parseDecimal(typeof a === 'string' ? a : a.s);
+  if (a instanceof Untyped) return (a.dec ??= parseDecimal(a.s));
+  if (typeof a === 'string') return parseDecimal(a);
   throw new XPathError('XPTY0004', `cannot convert ${typeName(a)} to xs:decimal`);
 }
 
@@ -483,7 +490,7 @@ export function compareAtomic(a: Atomic, b: Atomic, ordering: boolean): number {
 export function generalConvert(a: Atomic, other: Atomic): Atomic {
   if (!(a instanceof Untyped)) return a;
   if (other instanceof Untyped || typeof other === 'string') return a.s;
-  if (isNumeric(other)) return new XDouble(parseDouble(a.s));
+  if (isNumeric(other)) return new XDouble((a.dbl ??= parseDouble(a.s)));
   if (typeof other === 'boolean') return toBooleanValue(a);
   if (other instanceof XDate) return parseDate(a.s);
   throw new Refusal('general comparison conversion');
@@ -540,7 +547,7 @@ export function valuePair(op: CompareOp, x: Atomic, y: Atomic): boolean {
 export type ArithOp = '+' | '-' | '*' | 'div' | 'idiv' | 'mod';
 
 function numericOperand(a: Atomic): Atomic {
-  if (a instanceof Untyped) return new XDouble(parseDouble(a.s));
+  if (a instanceof Untyped) return new XDouble((a.dbl ??= parseDouble(a.s)));
   if (!isNumeric(a)) throw new XPathError('XPTY0004', `Arithmetic operation not available for ${typeName(a)}`);
   return a;
 }

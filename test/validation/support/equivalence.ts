@@ -65,6 +65,9 @@ export interface Comparison {
   differences: string[];
   /** Documents the compiled engine handed to SaxonJS (dynamic errors, refusals). */
   dynamicFallbacks: number;
+  /** Fallbacks caused by a bug (not an XPath error or refusal): must be 0. */
+  internalErrors: number;
+  lastFallbackReason: string | null;
   /** Rules the compiler could not translate. */
   fallbackRules: number;
   rules: number;
@@ -88,7 +91,18 @@ export async function loadPair(rule: RuleFile, cacheDir: string): Promise<Loaded
 export function compare(pair: LoadedPair, documents: Iterable<CorpusDocument>, keep = 10): Comparison {
   const stats = pair.compiled.stats;
   const before = stats?.dynamicFallbacks ?? 0;
-  const out: Comparison = { documents: 0, findings: 0, differing: 0, differences: [], dynamicFallbacks: 0, fallbackRules: stats?.fallbackRules ?? 0, rules: stats?.rules ?? 0 };
+  const internalBefore = stats?.internalErrors ?? 0;
+  const out: Comparison = {
+    documents: 0,
+    findings: 0,
+    differing: 0,
+    differences: [],
+    dynamicFallbacks: 0,
+    internalErrors: 0,
+    lastFallbackReason: null,
+    fallbackRules: stats?.fallbackRules ?? 0,
+    rules: stats?.rules ?? 0,
+  };
   for (const d of documents) {
     out.documents++;
     const expected = pair.reference.run(d.xml).map(key);
@@ -106,6 +120,8 @@ export function compare(pair: LoadedPair, documents: Iterable<CorpusDocument>, k
     }
   }
   out.dynamicFallbacks = (stats?.dynamicFallbacks ?? 0) - before;
+  out.internalErrors = (stats?.internalErrors ?? 0) - internalBefore;
+  out.lastFallbackReason = stats?.lastFallbackReason ?? null;
   if (out.differing > out.differences.length) out.differences.push(`... ${out.differing - out.differences.length} more`);
   return out;
 }
