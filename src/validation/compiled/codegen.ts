@@ -21,6 +21,8 @@ export interface G {
   kind: SK;
   /** The empty sequence literal: neutral when merging branch types. */
   empty?: boolean;
+  /** For node sequences built as `base` filtered by boolean predicates: asking whether any node passes can stop at the first. */
+  filtered?: { base: string; preds: string[] };
 }
 
 export interface Focus {
@@ -133,7 +135,7 @@ export class ExprCompiler {
       name = this.m.fresh('m');
       this.memo.set(g.c, name);
     }
-    return { ...g, c: `(${name} ??= ${g.c})` };
+    return { c: `(${name} ??= ${g.c})`, card: g.card, kind: g.kind };
   }
 
   // ---------------------------------------------------------------- conversions
@@ -168,12 +170,18 @@ export class ExprCompiler {
     if (g.kind === 'boolean' && g.card === 'one') return g.c;
     if (g.kind === 'boolean' && g.card === 'opt') return `(${g.c} === true)`;
     if (g.kind === 'node') {
-      if (g.card === 'many') return `(${g.c}.length > 0)`;
+      if (g.card === 'many') return this.nonEmpty(g);
       if (g.card === 'opt') return `(${g.c} !== null)`;
       return `R.ebvItem(${g.c})`;
     }
     if (g.kind === 'string' && g.card === 'one') return `(${g.c}.length > 0)`;
     return g.card === 'many' ? `R.ebv(${g.c})` : `R.ebvItem(${g.c})`;
+  }
+
+  /** `exists()` of a node sequence; a filtered one stops at the first node that passes. */
+  nonEmpty(g: G): string {
+    if (g.filtered) return `R.anyPasses(${g.filtered.base}, ${g.filtered.preds.join(', ')})`;
+    return `(${g.c}.length > 0)`;
   }
 
   /** A `xs:string?` argument as a JavaScript string ('' for the empty sequence). */
@@ -439,7 +447,7 @@ export class ExprCompiler {
     const test = step.test;
     if (step.axis === 'child' && this.isNameTest(test) && preds.every((p) => !p.positional)) {
       const base = `R.childrenNamed${single ? '' : 'Many'}(${from}, ${js(test.uri)}, ${js(test.local)})`;
-      return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+      return this.filteredNodes(base, preds);
     }
     if (preds.length === 0 && this.isNameTest(test)) {
       if (step.axis === 'attribute') {
@@ -449,7 +457,7 @@ export class ExprCompiler {
     }
     if (this.isNameTest(test) && (step.axis === 'descendant' || step.axis === 'descendant-or-self') && preds.every((p) => !p.positional)) {
       const base = `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)}, ${step.axis === 'descendant-or-self'})`;
-      return { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+      return this.filteredNodes(base, preds);
     }
     if (this.isNameTest(test) && (step.axis === 'preceding' || step.axis === 'following') && single) {
       const list = `R.${step.axis}Named(S.doc, ${from}, ${js(test.uri)}, ${js(test.local)})`;
@@ -463,6 +471,12 @@ export class ExprCompiler {
     }
     const predList = `[${preds.map((p) => p.code).join(', ')}]`;
     return { c: `R.step${single ? '' : 'Many'}(${from}, ${js(step.axis)}, ${this.testCode(test, step.axis)}, ${predList})`, card: 'many', kind: 'node' };
+  }
+
+  private filteredNodes(base: string, preds: { code: string }[]): G {
+    const g: G = { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
+    if (preds.length > 0) g.filtered = { base, preds: preds.map((p) => p.code) };
+    return g;
   }
 
   private applyBoolPreds(base: string, preds: { code: string }[]): string {
@@ -496,7 +510,7 @@ export class ExprCompiler {
           rhs.axis === 'child'
             ? `R.descendantsNamed${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)}, false)`
             : `R.descendantAttributes${single ? '' : 'Many'}(S.doc, ${from}, ${js(rhs.test.uri)}, ${js(rhs.test.local)})`;
-        return { c: this.applyBoolPreds(code, preds), card: 'many', kind: 'node' };
+        return this.filteredNodes(code, preds);
       }
     }
     const left = this.gen(lhs, scope);
@@ -678,7 +692,7 @@ export class ExprCompiler {
         const quick = this.existence(args[0] as Expr, scope);
         if (quick !== null) return B(fn === 'exists' ? quick : `!${quick}`);
         const g = a(0);
-        const test = g.card === 'many' ? `(${g.c}.length > 0)` : g.card === 'opt' ? `(${g.c} !== null)` : `((${g.c}), true)`;
+        const test = g.card === 'many' ? (g.kind === 'node' ? this.nonEmpty(g) : `(${g.c}.length > 0)`) : g.card === 'opt' ? `(${g.c} !== null)` : `((${g.c}), true)`;
         return B(fn === 'exists' ? test : `!${test}`);
       }
       case 'count': {

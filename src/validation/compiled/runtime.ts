@@ -529,6 +529,15 @@ export function filterBool(s: Seq, f: (c: Item, p: number, z: number) => boolean
   return out;
 }
 
+/** Whether some node passes every (non-positional) predicate: `exists(X[p][q])` without building X[p][q]. */
+export function anyPasses(s: XNode[], ...preds: Pred[]): boolean {
+  outer: for (const n of s) {
+    for (const p of preds) if (!p(n, 1, 1)) continue outer;
+    return true;
+  }
+  return false;
+}
+
 export function at(s: Seq, position: number): Seq {
   const i = s[position - 1];
   return i === undefined ? EMPTY : [i];
