@@ -13,6 +13,10 @@ export interface Running {
 export async function listen(app: Pick<Koa, 'callback'>): Promise<Running> {
   const { createServer } = await import('node:http');
   const server = createServer(app.callback());
+  // Tests share one process with the service: a test that blocks it for seconds (building a 30 MB
+  // body) lets Node's 5 s keep-alive close a connection at the very moment the client reuses it,
+  // a reset no answer explains. Kept-alive connections here outlive the client's own idle limit.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
