@@ -1,5 +1,7 @@
 // The child process of bench/sapi.ts: keep-alive SAPI-SK clients that send documents (each with
-// its own Idempotency-Key and document number) or replay earlier sends, until a deadline.
+// its own Idempotency-Key and document number) or replay earlier sends, until a deadline; or, paced,
+// sends that arrive at a fixed rate whatever the answers do (an open loop: a latency is counted from
+// the moment the request was due, so a slow answer cannot hide the requests queued behind it).
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 
@@ -10,8 +12,10 @@ export interface SapiLoadJob {
   participant: string;
   clients: number;
   durationMs: number;
-  kind: 'send' | 'replay';
-  /** send: the UBL with `{{NUMBER}}` where its cbc:ID goes, and the send metadata */
+  kind: 'send' | 'replay' | 'paced';
+  /** paced: requests per second, due at even intervals */
+  ratePerSecond?: number;
+  /** send, paced: the UBL with `{{NUMBER}}` where its cbc:ID goes, and the send metadata */
   template?: string;
   metadata?: Record<string, string>;
   /** replay: requests sent before, as (key, body, the providerDocumentId they got) */
@@ -49,10 +53,46 @@ function post(agent: http.Agent, url: URL, headers: Record<string, string>, body
   });
 }
 
+function sendBody(job: SapiLoadJob, documentId: string, number: string): string {
+  const payload = (job.template ?? '').replace('{{NUMBER}}', number);
+  const checksum = createHash('sha256').update(payload, 'utf8').digest('hex');
+  return JSON.stringify({ metadata: { ...job.metadata, documentId, creationDateTime: new Date().toISOString() }, payload, payloadFormat: 'XML', payloadEncoding: 'UTF-8', checksum });
+}
+
+/** Sends due every 1/rate s until the deadline, each on its own (a socket per request in flight). */
+async function paced(job: SapiLoadJob, agent: http.Agent, url: URL, base: Record<string, string>): Promise<SapiLoadResult> {
+  const rate = job.ratePerSecond ?? 1;
+  const latencies: number[] = [];
+  const counts: Record<string, number> = {};
+  const started = performance.now();
+  const inFlight: Promise<void>[] = [];
+  for (let i = 0; started + (i * 1000) / rate < started + job.durationMs; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const body = sendBody(job, `paced-${i}`, `PACED-${process.pid}-${i}`);
+    inFlight.push(post(agent, url, { ...base, 'idempotency-key': randomUUID() }, body).then((answer) => {
+      latencies.push(performance.now() - due);
+      counts[String(answer.status)] = (counts[String(answer.status)] ?? 0) + 1;
+      if (answer.status !== 202) throw new Error(`paced send answered ${answer.status}: ${answer.body.slice(0, 500)}`);
+    }));
+  }
+  await Promise.all(inFlight);
+  return { latencies, seconds: (performance.now() - started) / 1000, counts, sent: [] };
+}
+
 async function run(job: SapiLoadJob): Promise<SapiLoadResult> {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: job.clients });
+  // paced: no cap on sockets, or the cap would queue requests in the client and hide the wait
+  const agent = new http.Agent({ keepAlive: true, ...(job.kind === 'paced' ? {} : { maxSockets: job.clients }) });
   const url = new URL(`${job.sapi}/document/send`);
   const base = { authorization: `Bearer ${job.token}`, 'x-peppol-participant-id': job.participant, 'content-type': 'application/json' };
+  if (job.kind === 'paced') {
+    try {
+      return await paced(job, agent, url, base);
+    } finally {
+      agent.destroy();
+    }
+  }
   const latencies: number[] = [];
   const counts: Record<string, number> = {};
   const sent: SentRequest[] = [];
@@ -67,10 +107,8 @@ async function run(job: SapiLoadJob): Promise<SapiLoadResult> {
         let body: string;
         let expected: string | null = null;
         if (job.kind === 'send') {
-          const payload = (job.template ?? '').replace('{{NUMBER}}', `SAPI-${process.pid}-${sequence++}`);
           key = randomUUID();
-          const checksum = createHash('sha256').update(payload, 'utf8').digest('hex');
-          body = JSON.stringify({ metadata: { ...job.metadata, documentId: `doc-${client}-${i}`, creationDateTime: new Date().toISOString() }, payload, payloadFormat: 'XML', payloadEncoding: 'UTF-8', checksum });
+          body = sendBody(job, `doc-${client}-${i}`, `SAPI-${process.pid}-${sequence++}`);
         } else {
           const replay = job.replays?.[(client * 7919 + i) % (job.replays?.length ?? 1)];
           if (!replay) throw new Error('nothing to replay');

@@ -14,6 +14,12 @@ function cpuTicks(): { busy: number; idle: number; steal: number } | null {
   }
 }
 
+/** CPU seconds all cores of the machine have been busy since boot (Linux, USER_HZ = 100); null where unknown. */
+export function machineBusySeconds(): number | null {
+  const ticks = cpuTicks();
+  return ticks ? ticks.busy / 100 : null;
+}
+
 /**
  * Starts watching the machine's CPU; the returned function describes the time since: how busy it
  * was and how much the hypervisor took (steal). On a shared VM the steal explains most of the

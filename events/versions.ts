@@ -1,4 +1,5 @@
 import type { ApprovalEvent } from './approvals.ts';
+import type { BulkImportEvent } from './bulk-import.ts';
 import type { ValueClaimed } from './claims.ts';
 import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
@@ -43,7 +44,8 @@ export type StoredEvent =
   | SapiClientStreamEvent
   | SapiTokenFamilyEvent
   | SapiInboxEvent
-  | SapiDocumentEvent;
+  | SapiDocumentEvent
+  | BulkImportEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -141,6 +143,11 @@ export const EVENT_VERSIONS = {
   SapiFsAcknowledged: 1,
   SapiFsRejected: 1,
   SapiFsFailed: 1,
+  BulkImportRequested: 1,
+  BulkImportFileStored: 1,
+  BulkImportProgressed: 1,
+  BulkImportCompleted: 1,
+  BulkImportFailed: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { API_KEY_NAME_MAX, API_KEY_SCOPES } from '../commands/tenancy/api-key.ts';
-import { Uuid } from './common/index.ts';
+import { Page, Uuid } from './common/index.ts';
 
 const Scope = Type.Union(API_KEY_SCOPES.map((s) => Type.Literal(s)), { description: 'recorded on the key; not enforced in v1 (every key has full access)' });
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
@@ -41,6 +41,6 @@ export type ApiKey = Static<typeof ApiKey>;
 
 export const ApiKeyCreated = Type.Composite([ApiKey, Type.Object({ api_key: Type.String({ description: 'the key itself, shown this once: store it now' }) })]);
 
-export const ApiKeyList = Type.Object({ data: Type.Array(ApiKey) });
+export const ApiKeyList = Page(ApiKey);
 
 export const ApiKeyRevoked = Type.Object({ id: Uuid, message: Type.String() });

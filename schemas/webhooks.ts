@@ -1,7 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DESCRIPTION_MAX_LENGTH, URL_MAX_LENGTH } from '../commands/webhooks/decider.ts';
 import { DEFAULT_EVENT_TYPES } from '../commands/webhooks/event-types.ts';
-import { Uuid } from './common/index.ts';
+import { Page, Uuid } from './common/index.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T) => Type.Union([t, Type.Null()]);
 
@@ -37,7 +37,7 @@ export const WebhookWithSecret = Type.Composite([Webhook, Type.Object({
 })]);
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
 
-export const WebhookList = Type.Object({ data: Type.Array(Webhook) });
+export const WebhookList = Page(Webhook);
 
 export const WebhookTestFired = Type.Object({
   webhook_id: Uuid,
@@ -63,4 +63,4 @@ export const WebhookDeliveryAttempt = Type.Object({
 });
 export type WebhookDeliveryAttempt = Static<typeof WebhookDeliveryAttempt>;
 
-export const WebhookDeliveryList = Type.Object({ data: Type.Array(WebhookDeliveryAttempt) });
+export const WebhookDeliveryList = Page(WebhookDeliveryAttempt);

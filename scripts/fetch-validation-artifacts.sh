@@ -66,7 +66,7 @@ while read -r sum dest repo commit src; do
   if [[ -f "$target" && "$(sha "$target")" == "$sum" ]]; then continue; fi
   mkdir -p "$(dirname "$target")"
   tmp="$target.download"
-  curl -fsSL --retry 3 "https://raw.githubusercontent.com/$repo/$commit/$src" -o "$tmp"
+  curl -fsSL --retry 3 --connect-timeout 10 --max-time 120 "https://raw.githubusercontent.com/$repo/$commit/$src" -o "$tmp"
   got="$(sha "$tmp")"
   if [[ "$got" != "$sum" ]]; then
     rm -f "$tmp"

@@ -18,10 +18,38 @@ export interface Config {
   readYourWritesTimeoutMs: number;
   /** SAPI-SK sends: strict validation refuses a send when a rule set cannot run (SAPI_STRICT_VALIDATION, on unless `false`/`0`) */
   sapiStrictValidation: boolean;
+  /** METRICS_TOKEN: /metrics asks for it as a bearer token; unset, /metrics answers loopback peers only */
+  metricsToken: string | undefined;
   http: HttpServerConfig;
   delivery: DeliveryConfig;
   identity: IdentityConfig;
   webhooks: WebhookConfig;
+  lookup: LookupConfig;
+  bulkImport: BulkImportConfig;
+}
+
+/** Company lookup and search (issue 19, docs/lookup.md). */
+export interface LookupConfig {
+  /** COMPANY_REGISTRY: `sandbox` (fixture companies and this service's own, the default) or `live` (RPO, RegisterUZ, VIES over HTTPS) */
+  registry: 'sandbox' | 'live';
+  /** the live sources' base URLs (a test points them at a local fake) */
+  rpoUrl: string;
+  registeruzUrl: string;
+  viesUrl: string;
+  /** how long each source may take before the answer goes on without it */
+  timeoutsMs: { rpo: number; registeruz: number; vies: number };
+  /** how long a complete answer is served from the cache (0: no cache); partial and not-found answers are kept shorter */
+  cacheTtlMs: number;
+  /** at most this many answers cached (the oldest go first) */
+  cacheMaxEntries: number;
+}
+
+/** The bulk-import worker (issue 19): how hard one job may push. */
+export interface BulkImportConfig {
+  /** invoices of one job decided at once (BULK_IMPORT_CONCURRENCY, default 8) */
+  concurrency: number;
+  /** a job's pace at most, invoices a second (BULK_IMPORT_MAX_RATE, default 250; 0: no limit) */
+  maxInvoicesPerSecond: number;
 }
 
 /** Webhook delivery (issue 17). */
@@ -144,6 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
     sapiStrictValidation: !['false', '0', 'off'].includes((env.SAPI_STRICT_VALIDATION ?? '').trim().toLowerCase()),
+    metricsToken: env.METRICS_TOKEN || undefined,
     http: httpServerConfig(env),
     identity: {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
@@ -154,12 +183,29 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateLimit: env.RATE_LIMIT !== 'off',
       rateLimitRedisPrefix: env.RATE_LIMIT_REDIS_PREFIX || 'ratelimit:',
     },
+    bulkImport: {
+      concurrency: positive('BULK_IMPORT_CONCURRENCY', env.BULK_IMPORT_CONCURRENCY, 8),
+      maxInvoicesPerSecond: integer('BULK_IMPORT_MAX_RATE', env.BULK_IMPORT_MAX_RATE, 250),
+    },
     webhooks: {
       secretKey: env.WEBHOOK_SECRET_KEY || undefined,
       backoffScale: scale('WEBHOOK_BACKOFF_SCALE', env.WEBHOOK_BACKOFF_SCALE),
       allowLoopbackTargets: env.WEBHOOK_ALLOW_PRIVATE_TARGETS === 'true' || env.WEBHOOK_ALLOW_PRIVATE_TARGETS === '1',
       timeoutMs: positive('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
       concurrencyPerEndpoint: positive('WEBHOOK_CONCURRENCY_PER_ENDPOINT', env.WEBHOOK_CONCURRENCY_PER_ENDPOINT, 8),
+    },
+    lookup: {
+      registry: env.COMPANY_REGISTRY === 'live' ? 'live' : 'sandbox',
+      rpoUrl: env.COMPANY_REGISTRY_RPO_URL || 'https://api.statistics.sk/rpo/v1',
+      registeruzUrl: env.COMPANY_REGISTRY_REGISTERUZ_URL || 'https://www.registeruz.sk/cruz-public/api',
+      viesUrl: env.COMPANY_REGISTRY_VIES_URL || 'https://ec.europa.eu/taxation_customs/vies/rest-api',
+      timeoutsMs: {
+        rpo: positive('COMPANY_REGISTRY_RPO_TIMEOUT_MS', env.COMPANY_REGISTRY_RPO_TIMEOUT_MS, 4_000),
+        registeruz: positive('COMPANY_REGISTRY_REGISTERUZ_TIMEOUT_MS', env.COMPANY_REGISTRY_REGISTERUZ_TIMEOUT_MS, 4_000),
+        vies: positive('COMPANY_REGISTRY_VIES_TIMEOUT_MS', env.COMPANY_REGISTRY_VIES_TIMEOUT_MS, 6_000),
+      },
+      cacheTtlMs: integer('COMPANY_LOOKUP_CACHE_TTL_S', env.COMPANY_LOOKUP_CACHE_TTL_S, 6 * 3600) * 1000,
+      cacheMaxEntries: positive('COMPANY_LOOKUP_CACHE_MAX_ENTRIES', env.COMPANY_LOOKUP_CACHE_MAX_ENTRIES, 10_000),
     },
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),

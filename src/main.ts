@@ -13,6 +13,15 @@ const [{ createDemo, describeDemo, writeDemoCredentials }, { START }, { createAp
   import('./http/server.ts'),
   import('./service.ts'),
 ]);
+// First start on a machine without the official rules: fetch the pinned releases, or say in one sentence what to do.
+const { compileInBackground, fetchValidationArtifacts, FETCH_SCRIPT, missingValidationArtifacts, unavailableSentence } = await import('./readiness/first-start.ts');
+const rulesDir = config.validationArtifactsDir;
+let rulesMissing = missingValidationArtifacts(rulesDir).length > 0;
+if (rulesMissing) {
+  console.log(`The official validation rules are not in ${rulesDir}: downloading the pinned releases (${FETCH_SCRIPT}, each file checked by SHA-256) ...`);
+  rulesMissing = !(await fetchValidationArtifacts(rulesDir)) || missingValidationArtifacts(rulesDir).length > 0;
+  if (rulesMissing) console.log(unavailableSentence(rulesDir));
+}
 const services = await openService(config, { embedded });
 const { log } = services;
 // the signing key now, not at the first sign-in: a deployment without one must not start
@@ -39,6 +48,9 @@ const server = createHttpServer(createApp(services).callback(), config.http);
 server.listen(config.port, config.host, () => {
   log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database }, 'service listening');
 });
+// the rules compile now, not at the first invoice (which would wait for them); without them, quietly (it was said above)
+if (rulesMissing) void services.validator().catch(() => undefined);
+else void compileInBackground(() => services.validator(), services.validationStage, rulesDir, (line) => console.log(line));
 
 let stopping = false;
 async function stop(signal: string) {

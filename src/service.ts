@@ -26,10 +26,13 @@ import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
 import { createLogger } from './logging.ts';
 import { approvalsModule } from './modules/approvals/index.ts';
+import { bulkImportModule } from './modules/bulk-import/index.ts';
 import { creditNotesModule } from './modules/credit-notes/index.ts';
 import { customersModule } from './modules/customers/index.ts';
 import { deliveryModule } from './modules/delivery/index.ts';
 import { identityModule } from './modules/identity/index.ts';
+import { invoiceExportModule } from './modules/invoice-export/index.ts';
+import { invoicePdfModule } from './modules/invoice-pdf/index.ts';
 import { invoicingModule } from './modules/invoicing/index.ts';
 import { paymentsModule } from './modules/payments/index.ts';
 import type { Module } from './modules/module.ts';
@@ -42,13 +45,21 @@ import { smpParticipantDirectory } from './network/smp/index.ts';
 import { systemClock, type Clock } from './ports/clock.ts';
 import { randomIds, type Ids } from './ports/ids.ts';
 import { ReactorRunner } from './reactors/runner.ts';
+import { followerLags } from './metrics/follower-lag.ts';
+import { createMetrics, type Metrics } from './metrics/metrics.ts';
+import { timedValidator } from './metrics/validator.ts';
+import { trackedValidator, type ValidationStage } from './readiness/validation-stage.ts';
 import { migrateReadModels, readModelsSource } from './readmodel/data-source.ts';
 import { ProjectionRunner } from './readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './validation/index.ts';
 import { webhooksModule } from './modules/webhooks/index.ts';
+import { lookupModule } from './modules/lookup/index.ts';
+import { workspacesModule } from './modules/workspaces/index.ts';
+import type { CompanyRegistry } from './lookup/index.ts';
 import { sapiModule } from './modules/sapi/index.ts';
 import type { SapiClientGate } from './sapi/http/caller.ts';
 import type { SapiRoute } from './sapi/http/route.ts';
+import type { WorkerOptions } from './bulk-import/worker.ts';
 import { webhookSecrets, type WebhookSecrets } from './webhooks/secret-box.ts';
 import type { Resolver } from './webhooks/transport/target-guard.ts';
 
@@ -73,6 +84,10 @@ export interface ServiceOptions {
   embedded?: Promise<EmbeddedPostgres>;
   /** DNS for the webhook SSRF guard (tests answer what they like); the system resolver by default */
   resolve?: Resolver;
+  /** the company registers lookups ask; by default the ones COMPANY_REGISTRY names (a test passes a sandbox with its fault switches) */
+  companyRegistries?: (core: Pick<Core, 'readModels'>) => CompanyRegistry[];
+  /** the bulk-import worker's concurrency and chunk (tests and benches); its defaults otherwise */
+  bulkImport?: WorkerOptions;
 }
 
 /** The running service, as entry points see it. */
@@ -85,6 +100,10 @@ export interface Service extends Core {
   sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
+  /** the Prometheus instruments, served at /metrics */
+  metrics: Metrics;
+  /** can invoices be checked: compiling, ready or unavailable (health, the first start's terminal) */
+  validationStage(): ValidationStage;
   auth: Credentials;
   identity: SigningKeys;
   limits: Limits;
@@ -126,7 +145,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
   // parsed while the database starts (the embedded one on its thread), not after it
   const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
-    log.warn({ err: error, dir: config.validationArtifactsDir }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR)');
+    // a sentence, not a stack: the usual cause is a machine without the artifacts
+    log.warn({ dir: config.validationArtifactsDir, reason: error instanceof Error ? error.message : String(error) }, 'code lists not loaded: invoices cannot be checked (set VALIDATION_ARTIFACTS_DIR or run scripts/fetch-validation-artifacts.sh)');
     return null;
   });
   const embedded = !config.databaseUrl;
@@ -148,9 +168,20 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     },
   };
   const core: Core = { config, log, store, readModels, projections, clock, ids };
+  // the followers' lag is read at each scrape, from the runners made below
+  const followers: { projections?: ProjectionRunner; reactors?: ReactorRunner } = {};
+  const metrics = createMetrics(async () => followerLags(store, [
+    ...(followers.projections?.current() ?? []).map((f) => ({ kind: 'projector' as const, ...f })),
+    ...(followers.reactors ? await followers.reactors.checkpoints() : []).map((f) => ({ kind: 'reactor' as const, ...f })),
+  ], clock.now()));
+  const counting = store.appendedTypes$.subscribe(({ types }) => {
+    metrics.appends.inc();
+    for (const type of types) metrics.appendedTypes.inc({ type });
+  });
 
   let validator: Promise<Validator> | undefined;
-  const getValidator: ValidatorSource = () => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir }));
+  const validation = trackedValidator(() => (validator ??= createValidator({ artifactsDir: config.validationArtifactsDir })), codeLists !== null);
+  const getValidator: ValidatorSource = timedValidator(validation.source, metrics);
   let ring: Promise<SigningKeyRing> | undefined;
   const identity: SigningKeys = {
     ring: () => (ring ??= loadSigningKeys({
@@ -177,20 +208,30 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const modules: Module[] = [
     identityModule(shared),
     customersModule(core),
+    // before invoicing: its …/invoices/export.csv must match before …/invoices/{invoice_id}
+    invoiceExportModule(invoicing),
     invoicingModule(invoicing),
+    invoicePdfModule(invoicing),
     deliveryModule(shared),
     creditNotesModule(shared),
     paymentsModule(invoicing),
     approvalsModule(invoicing),
-    webhooksModule({ ...core, secrets, resolve: options.resolve }),
+    webhooksModule({ ...core, secrets, resolve: options.resolve, metrics }),
     sapiModule(shared),
+    lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
+    workspacesModule(core),
+    bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 
   const projectors = modules.flatMap((m) => m.projectors);
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
   const runner = new ProjectionRunner(store, readModels, projectors, log);
   made.runner = runner;
-  const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, { pollMs: 100 });
+  const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, {
+    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }),
+  });
+  followers.projections = runner;
+  followers.reactors = reactors;
   const serving = options.runProjections !== false;
   if (serving) await runner.start();
   const workers = modules.flatMap((m) => m.workers ?? []);
@@ -210,7 +251,10 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
+    metrics,
+    validationStage: validation.stage,
     async close() {
+      counting.unsubscribe();
       await lastUsed.stop();
       await revocationFeed?.close();
       await buckets.close();

@@ -9,9 +9,18 @@ const allowed = (role: Role) => (Object.keys(PERMISSIONS) as Action[]).filter((a
 describe('permissions', () => {
   it('an admin may do everything', () => expect(allowed('admin')).to.deep.equal(Object.keys(PERMISSIONS)));
   it('an approver reads, approves and sends', () =>
-    expect(allowed('approver')).to.have.members(['invoices.read', 'invoices.approve', 'invoices.send', 'customers.read', 'payments.read']));
+    expect(allowed('approver')).to.have.members(['invoices.read', 'invoices.approve', 'invoices.send', 'customers.read', 'payments.read', 'companies.lookup', 'workspaces.read']));
   it('an accountant reads, writes drafts, customers and payments and asks for approval', () =>
-    expect(allowed('accountant')).to.have.members(['invoices.read', 'invoices.write', 'invoices.request_approval', 'customers.read', 'customers.write', 'payments.read', 'payments.write']));
+    expect(allowed('accountant')).to.have.members([
+      'invoices.read', 'invoices.write', 'invoices.request_approval', 'customers.read', 'customers.write', 'payments.read', 'payments.write', 'companies.lookup', 'workspaces.read',
+    ]));
+  it('every role, and an OAuth client, may look companies up and read its workspaces\' companies', () => {
+    for (const role of ['admin', 'approver', 'accountant'] as const) {
+      expect([mayPerform(user(role), 'companies.lookup'), mayPerform(user(role), 'workspaces.read')], role).to.deep.equal([true, true]);
+    }
+    const client: Actor = { type: 'oauth_client', id: 'oc_1', organisationId: 'o1', role: 'accountant' };
+    expect([mayPerform(client, 'companies.lookup'), mayPerform(client, 'workspaces.read')]).to.deep.equal([true, true]);
+  });
   it('an API key acts as an admin', () => {
     const key: Actor = { type: 'api_key', id: 'k1', organisationId: 'o1', role: 'accountant' };
     expect(() => authorize(key, 'oauth_clients.manage')).not.to.throw();

@@ -26,6 +26,10 @@ export const PERMISSIONS = {
   'webhooks.manage': admin,
   'security_events.read': admin,
   'settings.manage': admin,
+  // company lookup and search read public registers: every caller of the organisation may (docs/lookup.md)
+  'companies.lookup': everyone,
+  // the workspace's companies and the caller's role in them
+  'workspaces.read': everyone,
 } as const satisfies Record<string, readonly Role[]>;
 
 export type Action = keyof typeof PERMISSIONS;

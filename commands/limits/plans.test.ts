@@ -43,6 +43,8 @@ describe('plans', () => {
     expect(hasFeature('Solo Free', 'csv_export')).to.equal(false);
     expect(hasFeature('Solo Starter', 'pdf_export')).to.equal(true);
     expect(hasFeature('Team Business', 'bulk_import')).to.equal(true);
+    expect(hasFeature('Solo Starter', 'bulk_import')).to.equal(true);
+    expect(hasFeature('Solo Lite', 'bulk_import')).to.equal(false);
     expect(hasFeature('Team Business', 'analytics')).to.equal(false);
     expect(hasFeature('Team Professional', 'analytics')).to.equal(true);
     expect(hasFeature(null, 'csv_export')).to.equal(false);

@@ -40,12 +40,13 @@ const row = (name: string, rpm: number, burst: number, monthlyInvoices: number, 
   features,
 });
 
-// rpm and burst are the spec's; invoices, overage and features are ours
+// rpm and burst are the spec's; invoices, overage and features are ours. Bulk import starts at
+// Solo Starter, whose hard quota (no overage) an import can meet: its remaining invoices are refused.
 export const PLANS: readonly Plan[] = [
   //   tier                  rpm  burst  invoices/month  overage  features
   row('Solo Free',            10,    15,     10,           false,   []),
   row('Solo Lite',            30,    50,     50,           false,   []),
-  row('Solo Starter',         60,   100,    200,           false,   EXPORT),
+  row('Solo Starter',         60,   100,    200,           false,   EXPORT_IMPORT),
   row('Team Business',       120,   200,   1000,           true,    EXPORT_IMPORT),
   row('Team Professional',   200,   400,   5000,           true,    ALL),
   row('Team Enterprise',     500,  1000,      U,           true,    ALL),

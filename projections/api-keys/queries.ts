@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pageOf, type PageOf, type PageRequest } from '../shared/page.ts';
 import type { ActiveApiKey, ApiKeyRecord } from './rows.ts';
 
 /** The active, unexpired key with this SHA-256 hash, or null. */
@@ -15,8 +16,8 @@ const RECORD = `SELECT k.id, k.name, k.key_prefix, k.scopes, k.is_active, u.last
   FROM api_keys k LEFT JOIN credential_last_used u ON u.credential_id = k.id::text`;
 
 /** The organisation's keys, newest first (revoked ones too: an audit wants to see them). */
-export async function listApiKeys(db: DataSource, organisationId: string): Promise<ApiKeyRecord[]> {
-  return db.query(`${RECORD} WHERE k.organisation_id = $1 ORDER BY k.created_at DESC, k.id`, [organisationId]);
+export async function listApiKeys(db: DataSource, organisationId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {
+  return pageOf(db, `${RECORD} WHERE k.organisation_id = $1`, [organisationId], 'q.created_at DESC, q.id', page);
 }
 
 /** One key of the organisation, or null (a key of another organisation is not found). */

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pageOf, type PageOf, type PageRequest } from '../shared/page.ts';
 import type { OAuthClientRow, SecurityEventRow } from './rows.ts';
 
 export async function findOAuthClient(db: DataSource, clientId: string): Promise<OAuthClientRow | null> {
@@ -6,17 +7,13 @@ export async function findOAuthClient(db: DataSource, clientId: string): Promise
   return rows[0] ?? null;
 }
 
-export async function listOAuthClients(db: DataSource, organisationId: string): Promise<OAuthClientRow[]> {
-  return db.query('SELECT * FROM oauth_clients WHERE organisation_id = $1 ORDER BY created_at DESC, client_id', [organisationId]);
+export async function listOAuthClients(db: DataSource, organisationId: string, page: PageRequest): Promise<PageOf<OAuthClientRow>> {
+  return pageOf(db, 'SELECT * FROM oauth_clients WHERE organisation_id = $1', [organisationId], 'q.created_at DESC, q.client_id', page);
 }
 
-/** The organisation's security log, newest first, a page at a time (`before`: the `at` of the last row seen). */
-export async function listSecurityEvents(db: DataSource, organisationId: string, limit: number, before: Date | null): Promise<SecurityEventRow[]> {
-  return db.query(
-    `SELECT id, type, email, user_id, ip, detail, at FROM security_events
-     WHERE organisation_id = $1 AND ($2::timestamptz IS NULL OR at < $2) ORDER BY at DESC, id LIMIT $3`,
-    [organisationId, before, limit],
-  );
+/** The organisation's security log, newest first, a page at a time. */
+export async function listSecurityEvents(db: DataSource, organisationId: string, page: PageRequest): Promise<PageOf<SecurityEventRow>> {
+  return pageOf(db, 'SELECT id, type, email, user_id, ip, detail, at FROM security_events WHERE organisation_id = $1', [organisationId], 'q.at DESC, q.id', page);
 }
 
 /** The user's sessions that may still refresh. */

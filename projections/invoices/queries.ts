@@ -130,8 +130,22 @@ export async function findSentInvoiceByMessage(db: DataSource, messageId: string
   return rows[0] ?? null;
 }
 
-/** Rows for an export: the list's filter and order, up to `limit` (+1, so the caller can tell it was cut). */
-export async function exportInvoices(db: DataSource, scope: InvoiceScope, filter: Omit<InvoiceListFilter, 'page' | 'pageSize'>, limit: number): Promise<InvoiceRow[]> {
+/**
+ * The ids of an export: the list's filter and order, up to `limit` (+1, so the caller can tell it
+ * was cut). The export then reads their rows in chunks (`invoiceRowsByIds`), so which invoices it
+ * lists and in what order is fixed by this one statement, and no transaction stays open while a
+ * client downloads (PGlite would run nothing else meanwhile).
+ */
+export async function exportInvoiceIds(db: DataSource, scope: InvoiceScope, filter: Omit<InvoiceListFilter, 'page' | 'pageSize'>, limit: number): Promise<string[]> {
   const { sql, params } = where(scope, filter);
-  return db.query(`SELECT ${COLUMNS} FROM invoices WHERE ${sql} ORDER BY ${orderBy(filter.sort)} LIMIT ${limit + 1}`, params);
+  const rows: { id: string }[] = await db.query(`SELECT id FROM invoices WHERE ${sql} ORDER BY ${orderBy(filter.sort)} LIMIT ${limit + 1}`, params);
+  return rows.map((r) => r.id);
+}
+
+/** The register rows of these invoices of the organisation, in the order of `ids`. */
+export async function invoiceRowsByIds(db: DataSource, organisationId: string, ids: readonly string[]): Promise<InvoiceRow[]> {
+  if (ids.length === 0) return [];
+  const rows: InvoiceRow[] = await db.query(`SELECT ${COLUMNS} FROM invoices WHERE organisation_id = $1 AND id = ANY($2::uuid[])`, [organisationId, ids]);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -1,11 +1,12 @@
 import type { DataSource } from 'typeorm';
+import { pageOf, type PageOf, type PageRequest } from '../shared/page.ts';
 import type { SapiClientRow, SapiGateRow } from './rows.ts';
 
 const COLUMNS = 'client_id, organisation_id, company_id, participant_id, enabled, allowlist, secret_rotated_at, locked_until, created_at, updated_at';
 
 /** A company's SAPI-SK clients, oldest first. */
-export async function listSapiClients(db: DataSource, organisationId: string, companyId: string): Promise<SapiClientRow[]> {
-  return db.query(`SELECT ${COLUMNS} FROM sapi_credentials WHERE organisation_id = $1 AND company_id = $2 ORDER BY created_at, client_id`, [organisationId, companyId]);
+export async function listSapiClients(db: DataSource, organisationId: string, companyId: string, page: PageRequest): Promise<PageOf<SapiClientRow>> {
+  return pageOf(db, `SELECT ${COLUMNS} FROM sapi_credentials WHERE organisation_id = $1 AND company_id = $2`, [organisationId, companyId], 'q.created_at, q.client_id', page);
 }
 
 /** One client of the organisation, or null (another organisation's is not found). */

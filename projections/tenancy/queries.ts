@@ -63,3 +63,24 @@ export async function workspaceExists(db: DataSource, organisationId: string, wo
   const rows: unknown[] = await db.query('SELECT 1 FROM workspaces WHERE id = $1 AND organisation_id = $2', [workspaceId, organisationId]);
   return rows.length > 0;
 }
+
+/** The companies of a workspace of the organisation, oldest first (another organisation's workspace has none). */
+export async function listWorkspaceCompanies(db: DataSource, organisationId: string, workspaceId: string): Promise<CompanyRow[]> {
+  return db.query(
+    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies WHERE organisation_id = $1 AND workspace_id = $2 ORDER BY created_at, id',
+    [organisationId, workspaceId],
+  );
+}
+
+/**
+ * Companies of this service in any organisation, oldest first: what the sandbox company register
+ * knows besides its fixtures (in the sandbox every company is made up, as Peppol addresses are
+ * public there). `ico` or `dic` narrows to one identifier; `limit` bounds a name search's candidates.
+ */
+export async function registeredCompanies(db: DataSource, filter: { ico?: string; dic?: string; limit: number }): Promise<CompanyRow[]> {
+  const [column, value] = filter.ico !== undefined ? ['ico', filter.ico] : filter.dic !== undefined ? ['dic', filter.dic] : [null, null];
+  return db.query(
+    `SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban FROM companies ${column ? `WHERE ${column} = $2` : ''} ORDER BY created_at, id LIMIT $1`,
+    column ? [filter.limit, value] : [filter.limit],
+  );
+}

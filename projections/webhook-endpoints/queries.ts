@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pageOf, type PageOf, type PageRequest } from '../shared/page.ts';
 
 /** The read model's name, which read-your-writes waits for. */
 export const WEBHOOK_ENDPOINTS = 'webhook-endpoints';
@@ -21,10 +22,10 @@ export interface WebhookEndpointRow {
 const COLUMNS = 'id, organisation_id, workspace_id, url, events, description, is_active, created_at, deactivated_at, secret_ciphertext, previous_secret_ciphertext, previous_valid_until';
 
 /** The organisation's endpoints (a workspace's only, when given), oldest first, deactivated ones included. */
-export async function listWebhookEndpoints(db: DataSource, organisationId: string, workspaceId: string | null = null): Promise<WebhookEndpointRow[]> {
+export async function listWebhookEndpoints(db: DataSource, organisationId: string, workspaceId: string | null, page: PageRequest): Promise<PageOf<WebhookEndpointRow>> {
   return workspaceId === null
-    ? db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 ORDER BY created_at, id`, [organisationId])
-    : db.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 AND workspace_id = $2 ORDER BY created_at, id`, [organisationId, workspaceId]);
+    ? pageOf(db, `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1`, [organisationId], 'q.created_at, q.id', page)
+    : pageOf(db, `SELECT ${COLUMNS} FROM webhook_endpoints WHERE organisation_id = $1 AND workspace_id = $2`, [organisationId, workspaceId], 'q.created_at, q.id', page);
 }
 
 export async function getWebhookEndpoint(db: DataSource, organisationId: string, endpointId: string): Promise<WebhookEndpointRow | null> {

@@ -36,3 +36,15 @@ export const ValidationErrorBody = Type.Object(
   { title: 'ValidationErrorBody', description: 'Request validation failed (path, query or body).' },
 );
 export type ValidationErrorBody = Static<typeof ValidationErrorBody>;
+
+/** The spec's 429 (Rate limiting): top level, not under `detail`. */
+export const RateLimitedBody = Type.Object(
+  {
+    error: Type.Literal('rate_limit_exceeded'),
+    retry_after: Type.Integer({ minimum: 1, description: 'seconds; also the Retry-After header' }),
+    limit: Type.Integer({ description: 'the plan\'s requests per minute' }),
+    plan: Type.Union([Type.String(), Type.Null()]),
+    upgrade_url: Type.String(),
+  },
+  { $id: 'RateLimited', title: 'RateLimited', description: 'Too many requests for the caller\'s plan: wait Retry-After seconds.' },
+);

@@ -19,6 +19,13 @@ export const PageQuery = Type.Object({
 });
 export type PageQuery = Static<typeof PageQuery>;
 
+/** Query of a list with no search or sort of its own (keys, clients, logs): only the page. */
+export const PagingQuery = Type.Object({
+  page: PageQuery.properties.page,
+  page_size: PageQuery.properties.page_size,
+});
+export type PagingQuery = Static<typeof PagingQuery>;
+
 /** List envelope: one page of items plus the total count across all pages. */
 export const Page = <T extends TSchema>(item: T) =>
   Type.Object({

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { MAX_ALLOWLIST_ENTRIES } from '../../commands/sapi/client-allowlist.ts';
+import { Page } from '../common/index.ts';
 
 /* Native /api/v1 routes that install and manage SAPI-SK credentials (not in the spec: ours). */
 
@@ -28,7 +29,7 @@ export const SapiClientWithSecret = Type.Object(
   { title: 'SapiClientWithSecret' },
 );
 
-export const SapiClientList = Type.Object({ data: Type.Array(SapiClient) }, { title: 'SapiClientList' });
+export const SapiClientList = Type.Object(Page(SapiClient).properties, { title: 'SapiClientList' });
 
 export const SapiAllowlistUpdate = Type.Object(
   {

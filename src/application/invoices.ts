@@ -102,10 +102,16 @@ export interface Created {
  */
 export async function createInvoice(
   deps: InvoiceDeps,
-  request: { actor: Actor; requestId: string; company: CompanyRow; body: InvoiceRequest },
+  request: {
+    actor: Actor; requestId: string; company: CompanyRow; body: InvoiceRequest;
+    /** a deterministic id (a bulk import's invoice group); a fresh one by default */
+    invoiceId?: string;
+    /** runs once the content passed the rules, before a number is reserved (a bulk import counts the invoice against the quota here) */
+    beforeWrite?: () => Promise<void>;
+  },
 ): Promise<Created> {
   const { actor, company, body } = request;
-  const invoiceId = deps.ids.next();
+  const invoiceId = request.invoiceId ?? deps.ids.next();
   const metadata = requestMetadata(actor, request.requestId);
   const command = (content: ReturnType<typeof toInvoiceContent>) =>
     ({
@@ -117,6 +123,7 @@ export async function createInvoice(
   const defaults = await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000');
   const provisional = toInvoiceContent(body, defaults);
   checkInvoiceContent(provisional, deps.codeLists); // refuses (422) before a number is reserved
+  await request.beforeWrite?.();
 
   const year = taxYear(body.issue_date);
   // The number is claimed in the organisation and tax year together with the invoice's first

@@ -1,9 +1,14 @@
 // `npm run cli -- validate FILE... [--json]`: validates UBL files with XSD, CEN, Peppol and SK rules.
-// Prints findings per file (text, or one JSON document with --json); exit code 1 on any fatal finding.
+// Prints findings per file (text, or one JSON document with --json). Exit code: 1 on any fatal
+// finding; else 3 when a stage could not run for some file (rules missing: nothing may be called
+// valid that was not checked); else 0.
 import fs from 'node:fs';
 import { createValidator, type Finding, type ValidationReport } from '../validation/index.ts';
 
-const USAGE = 'usage: npm run cli -- validate FILE... [--json] [--workers N]';
+const USAGE = 'usage: npm run cli -- validate FILE... [--json] [--workers N]   (exit 0 valid, 1 invalid, 2 usage, 3 not fully checked)';
+
+/** Every stage ran: XSD, the CEN and Peppol rules, the Slovak rules. */
+const fullyChecked = (r: ValidationReport) => r.xsd_valid !== null && r.peppol_valid !== null && r.slovak_valid !== null;
 
 function mark(v: boolean | null): string {
   return v === null ? 'not run' : v ? 'ok' : 'FAILED';
@@ -15,7 +20,8 @@ function line(f: Finding): string {
 
 function text(file: string, r: ValidationReport): string {
   const fatal = r.errors.length > 0;
-  const head = `${file}: ${fatal ? 'INVALID' : 'valid'} (${r.document_type ?? 'unknown document'}; xsd ${mark(r.xsd_valid)}, peppol ${mark(r.peppol_valid)}, slovak ${mark(r.slovak_valid)}; ${r.errors.length} errors, ${r.warnings.length} warnings)`;
+  const verdict = fatal ? 'INVALID' : fullyChecked(r) ? 'valid' : 'NOT CHECKED (a rule set is missing: see the warnings)';
+  const head = `${file}: ${verdict} (${r.document_type ?? 'unknown document'}; xsd ${mark(r.xsd_valid)}, peppol ${mark(r.peppol_valid)}, slovak ${mark(r.slovak_valid)}; ${r.errors.length} errors, ${r.warnings.length} warnings)`;
   return [head, ...r.errors.map(line), ...r.warnings.map(line)].join('\n');
 }
 
@@ -49,7 +55,8 @@ export async function run(args: string[]): Promise<number> {
     const reports = await Promise.all(files.map(async (file, i) => ({ file, report: await validator.validate(contents[i] ?? '') })));
     if (json) console.log(JSON.stringify(reports, null, 2));
     else for (const { file, report } of reports) console.log(text(file, report));
-    return reports.some((r) => r.report.errors.length > 0) ? 1 : 0;
+    if (reports.some((r) => r.report.errors.length > 0)) return 1;
+    return reports.every((r) => fullyChecked(r.report)) ? 0 : 3;
   } finally {
     await validator.close();
   }

@@ -4,13 +4,14 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { getApiKey, listApiKeys } from '../../projections/api-keys/queries.ts';
 import type { ApiKeyRecord } from '../../projections/api-keys/rows.ts';
 import { ApiKey, ApiKeyCreate, ApiKeyCreated, ApiKeyList, ApiKeyRevoked, ApiKeyUpdate } from '../../schemas/api-keys.ts';
-import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
+import { ErrorBody, PagingQuery, Uuid } from '../../schemas/common/index.ts';
 import { createApiKey, revokeApiKey, updateApiKey } from '../application/api-keys.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Core } from '../core.ts';
 import type { Credentials } from '../identity/credentials.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
+import { listPage, pageRequest } from './list-page.ts';
 import { recoverApiKeyCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
 
@@ -54,9 +55,10 @@ export function apiKeyRoutes(deps: Core & { auth: Credentials }): Route[] {
     defineRoute({
       method: 'GET', path: '/api-keys', operationId: 'listApiKeys', tags: ['api keys'], auth: 'api', permission: 'api_keys.manage',
       summary: 'The organisation\'s API keys, without secrets',
+      query: PagingQuery,
       responses: { 200: { description: 'newest first, revoked ones included', schema: ApiKeyList }, 403: forbidden },
-      async handle({ actor }) {
-        return { status: 200, body: { data: (await listApiKeys(readModels, actor.organisationId)).map(body) } };
+      async handle({ actor, query }) {
+        return { status: 200, body: listPage(await listApiKeys(readModels, actor.organisationId, pageRequest(query)), query, body) };
       },
     }),
     defineRoute({

@@ -1,4 +1,5 @@
 import { openApiWebhooks } from '../webhooks/events/openapi.ts';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type Koa from 'koa';
 import type { DataSource } from 'typeorm';
 import type { Logger } from 'pino';
@@ -11,7 +12,11 @@ import type { Limits } from '../limits/limits.ts';
 import { rateLimiter } from '../limits/rate-limiter.ts';
 import type { Clock } from '../ports/clock.ts';
 import { callerResolver } from './caller.ts';
+import { METRICS_PATH, serveMetrics } from '../metrics/endpoint.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { ValidationStage } from '../readiness/validation-stage.ts';
 import { nativeErrors } from './native-errors.ts';
+import { nativeOpenApiDoor } from './openapi-door.ts';
 import { createHttpApp, type PlatformState } from './platform/index.ts';
 import { API_PREFIX } from './prefix.ts';
 import { createSapiApp } from '../sapi/http/app.ts';
@@ -33,6 +38,8 @@ export interface AppDeps {
   auth: Credentials;
   identity: SigningKeys;
   limits: Limits;
+  metrics: Metrics;
+  validationStage(): ValidationStage;
 }
 
 /** A Node request listener, as http.createServer takes it. */
@@ -56,12 +63,24 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
       await deps.readModels.query('SELECT 1');
       return { database: deps.database };
     },
+    metrics: deps.metrics,
   }, options);
   return {
     callback() {
       const toNative = native.callback();
       const toSapi = sapi.callback();
-      return (req, res) => (isSapiPath(req.url ?? '/') ? toSapi(req, res) : toNative(req, res));
+      return (req, res) => {
+        const url = req.url ?? '/';
+        if (url === METRICS_PATH || url.startsWith(`${METRICS_PATH}?`)) {
+          // served by node:http only (src/http/server.ts), never HTTP/2
+          const [request, response] = [req as IncomingMessage, res as ServerResponse];
+          return serveMetrics(deps.metrics.registry, deps.config.metricsToken, request, response).catch((err: unknown) => {
+            deps.log.error({ err }, 'metrics failed');
+            if (!response.headersSent) response.writeHead(500).end();
+          });
+        }
+        return isSapiPath(url) ? toSapi(req, res) : toNative(req, res);
+      };
     },
   };
 }
@@ -98,18 +117,22 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
             const caller = await ctx.state.caller();
             return { key: caller.rateKey, plan: caller.plan };
           },
+          onRefused: () => deps.metrics.rateLimitRefusals.inc({ door: 'native' }),
         })]
       : [],
+    observe: (s) => deps.metrics.httpRequests.observe({ door: 'native', method: s.method, route: s.route, status: String(s.status) }, s.seconds),
     health: async () => {
       await deps.readModels.query('SELECT 1');
-      return { database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres' };
+      const validation = deps.validationStage();
+      return {
+        database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres',
+        // without the rules no invoice can be checked: the service answers, but is not `ok`
+        validation: validation.state, ...(validation.missing.length > 0 ? { validation_missing: validation.missing } : {}),
+        ...(validation.state === 'unavailable' ? { status: 'degraded' } : {}),
+      };
     },
     logger: deps.log,
-    info: {
-      title: 'Slovak e-invoicing service',
-      version: '1.0.0',
-      description: 'Issues, validates, delivers (Peppol BIS Billing 3.0) and files (FS) electronic invoices for Slovak businesses.',
-    },
+    openapi: nativeOpenApiDoor(),
     validateResponses: options.validateResponses,
     webhooks: openApiWebhooks(),
   });

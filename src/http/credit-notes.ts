@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { creditNoteRequestOf } from '../../commands/credit-notes/request.ts';
+import { INVOICE_APPROVALS } from '../../projections/approvals/queries.ts';
 import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import { effectiveRole } from '../../commands/identity/permissions.ts';
@@ -95,7 +96,9 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
           // only an accountant's credit note may wait for a reviewer: nobody else's needs the question asked
           organisationHasReviewer: effectiveRole(actor) === 'accountant' && (await hasReviewer(readModels, actor.organisationId)),
         });
-        await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE]);
+        // a credit note waiting for a reviewer: its approval record is read right after, too
+        const shown = created.rail === 'pending_approval' ? [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE, INVOICE_APPROVALS] : [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE];
+        await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, shown);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         return creditNoteAnswer(created.rail === 'peppol' ? 202 : 201, await registered(scope, created.credit_note_id), company.id, created.invoice_version);
       },

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { IN_PROGRESS_RETRY_AFTER_S, LEASE_MS, type StoredAnswer } from '../../commands/idempotency/decider.ts';
 import { IDEMPOTENCY_HEADER, KEY_MAX_LENGTH, requestFingerprint } from '../../commands/idempotency/key.ts';
@@ -93,6 +94,12 @@ function documented(route: Route): Pick<Route, 'responses' | 'headerDocs'> {
   };
 }
 
+/** What a request's body is compared by: its JSON, or for a route that reads raw bytes (a CSV upload) their SHA-256. */
+function fingerprinted(body: unknown, raw: Buffer): unknown {
+  if (body !== undefined || raw.length === 0) return body;
+  return { raw_sha256: createHash('sha256').update(raw).digest('hex') };
+}
+
 /**
  * The route, honouring an optional Idempotency-Key (scoped to the caller's organisation): see
  * runIdempotently for the rules and HEADER_DOC for what clients are told. Wrap every native POST
@@ -112,7 +119,7 @@ export function idempotent(deps: Deps, route: Route, options: IdempotentOptions 
       try {
         outcome = await runIdempotently<Ran>(deps, {
           scope: actor.organisationId, key, operation: route.operationId, requestId: req.requestId, log: req.log,
-          fingerprint: requestFingerprint({ operation: route.operationId, params, body: req.body }), metadata: requestMetadata(actor, req.requestId),
+          fingerprint: requestFingerprint({ operation: route.operationId, params, body: fingerprinted(req.body, req.rawBody) }), metadata: requestMetadata(actor, req.requestId),
         }, async ({ resourceId, resumed }) => {
           try {
             const result = (resumed && options.recover ? await options.recover({ params, actor, resourceId }) : null) ?? (await route.handle(req));

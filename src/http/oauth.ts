@@ -3,7 +3,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { OAUTH_CLIENT_NAME_MAX } from '../../commands/identity/oauth-client.ts';
 import { findOAuthClient, listOAuthClients } from '../../projections/identity/queries.ts';
 import type { OAuthClientRow } from '../../projections/identity/rows.ts';
-import { ErrorBody } from '../../schemas/common/index.ts';
+import { ErrorBody, Page, PagingQuery } from '../../schemas/common/index.ts';
 import { OAuthError, clientCredentialsToken, createOAuthClient, revokeOAuthClient } from '../application/oauth-clients.ts';
 import type { Core } from '../core.ts';
 import type { Credentials } from '../identity/credentials.ts';
@@ -11,6 +11,7 @@ import type { SigningKeys } from '../identity/signing-keys.ts';
 import { forbiddenCharacter } from './platform/index.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
+import { listPage, pageRequest } from './list-page.ts';
 import { recoverOAuthClientCreate } from './idempotent-recovery.ts';
 
 const ClientCreate = Type.Object(
@@ -71,9 +72,10 @@ export function oauthRoutes(deps: Core & { auth: Credentials; identity: SigningK
     defineRoute({
       method: 'GET', path: '/oauth2/clients', operationId: 'listOAuthClients', tags: ['oauth2'], auth: 'api', permission: 'oauth_clients.manage',
       summary: 'The organisation\'s OAuth clients, without secrets',
-      responses: { 200: { description: 'newest first', schema: Type.Object({ data: Type.Array(Client) }) }, 403: forbidden },
-      async handle({ actor }) {
-        return { status: 200, body: { data: (await listOAuthClients(readModels, actor.organisationId)).map(clientBody) } };
+      query: PagingQuery,
+      responses: { 200: { description: 'newest first, revoked ones included', schema: Page(Client) }, 403: forbidden },
+      async handle({ actor, query }) {
+        return { status: 200, body: listPage(await listOAuthClients(readModels, actor.organisationId, pageRequest(query)), query, clientBody) };
       },
     }),
     defineRoute({

@@ -4,7 +4,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { getSapiClient, listSapiClients } from '../../projections/sapi-clients/queries.ts';
 import type { SapiClientRow } from '../../projections/sapi-clients/rows.ts';
 import { findCompany } from '../../projections/tenancy/queries.ts';
-import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
+import { ErrorBody, PagingQuery, Uuid } from '../../schemas/common/index.ts';
 import { SapiAllowlistUpdate, SapiClient, SapiClientList, SapiClientWithSecret } from '../../schemas/sapi/clients.ts';
 import type { Core } from '../core.ts';
 import {
@@ -12,6 +12,7 @@ import {
 } from '../sapi/auth/application.ts';
 import { SAPI_PREFIX } from '../sapi/http/route.ts';
 import { idempotent } from './idempotency.ts';
+import { listPage, pageRequest } from './list-page.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 
@@ -76,12 +77,12 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/sapi-clients', operationId: 'listSapiClients', tags: TAGS, auth: 'api', permission: PERMISSION,
       summary: 'The company\'s SAPI-SK clients, without secrets',
-      params: CompanyParams,
+      params: CompanyParams, query: PagingQuery,
       responses: { 200: { description: 'oldest first, disabled ones included', schema: SapiClientList }, 403: forbidden, 404: { description: '`company_not_found`', schema: ErrorBody } },
-      async handle({ params, actor, headers }) {
+      async handle({ params, query, actor, headers }) {
         if (!(await findCompany(readModels, actor.organisationId, params.company_id))) throw new DomainError('company_not_found', 404, 'company not found');
-        const rows = await listSapiClients(readModels, actor.organisationId, params.company_id);
-        return { status: 200, body: { data: rows.map((r) => view(r, base(headers))) } };
+        const found = await listSapiClients(readModels, actor.organisationId, params.company_id, pageRequest(query));
+        return { status: 200, body: listPage(found, query, (r) => view(r, base(headers))) };
       },
     }),
     defineRoute({

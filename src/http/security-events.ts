@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { listSecurityEvents } from '../../projections/identity/queries.ts';
-import { ErrorBody } from '../../schemas/common/index.ts';
+import { ErrorBody, Page, PagingQuery } from '../../schemas/common/index.ts';
 import type { Core } from '../core.ts';
+import { listPage, pageRequest } from './list-page.ts';
 import { defineRoute, type Route } from './route.ts';
 
 const SecurityEvent = Type.Object({
@@ -19,14 +20,11 @@ export function securityEventRoutes(deps: Pick<Core, 'readModels'>): Route[] {
     defineRoute({
       method: 'GET', path: '/security-events', operationId: 'listSecurityEvents', tags: ['security'], auth: 'api', permission: 'security_events.read',
       summary: 'The organisation\'s security log: sign-ins and their failures, reused refresh tokens',
-      query: Type.Object({
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 50, description: 'events per page, 1-100' })),
-        before: Type.Optional(Type.String({ format: 'date-time', description: 'the `at` of the last event seen: the next page' })),
-      }),
-      responses: { 200: { description: 'newest first', schema: Type.Object({ data: Type.Array(SecurityEvent) }) }, 403: { description: '`insufficient_role`: admins only', schema: ErrorBody } },
+      query: PagingQuery,
+      responses: { 200: { description: 'newest first', schema: Page(SecurityEvent) }, 403: { description: '`insufficient_role`: admins only', schema: ErrorBody } },
       async handle({ actor, query }) {
-        const rows = await listSecurityEvents(deps.readModels, actor.organisationId, query.limit ?? 50, query.before ? new Date(query.before) : null);
-        return { status: 200, body: { data: rows.map((r) => ({ ...r, at: new Date(r.at).toISOString() })) } };
+        const found = await listSecurityEvents(deps.readModels, actor.organisationId, pageRequest(query));
+        return { status: 200, body: listPage(found, query, (r) => ({ ...r, at: new Date(r.at).toISOString() })) };
       },
     }),
   ];

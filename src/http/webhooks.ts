@@ -5,7 +5,7 @@ import { requireApiKey } from '../../commands/webhooks/access.ts';
 import { webhookNotFound, type WebhookEndpoint } from '../../commands/webhooks/decider.ts';
 import { getWebhookEndpoint, listWebhookEndpoints, WEBHOOK_ENDPOINTS, type WebhookEndpointRow } from '../../projections/webhook-endpoints/queries.ts';
 import { workspaceExists } from '../../projections/tenancy/queries.ts';
-import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
+import { ErrorBody, PagingQuery, Uuid } from '../../schemas/common/index.ts';
 import { Webhook, WebhookCreate, WebhookDeliveryList, WebhookList, WebhookTestFired, WebhookWithSecret, type WebhookDeliveryAttempt } from '../../schemas/webhooks.ts';
 import {
   deactivateEndpoint, registerEndpoint, requestTestPing, rotateEndpointSecret, type EndpointChanged, type WebhookCommandDeps,
@@ -14,6 +14,7 @@ import type { Core } from '../core.ts';
 import { testPingEventId } from '../webhooks/fan-out.ts';
 import type { WebhookQueue } from '../webhooks/queue/store.ts';
 import { idempotent } from './idempotency.ts';
+import { listPage, pageRequest } from './list-page.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 
@@ -55,6 +56,8 @@ const CREATE_RULES = [
 const WebhookParams = Type.Object({ webhook_id: Uuid });
 const WorkspaceParams = Type.Object({ workspace_id: Uuid });
 const WorkspaceWebhookParams = Type.Object({ workspace_id: Uuid, webhook_id: Uuid });
+/** The spec's "last 50 delivery attempts": the first page at this list's own default page size */
+const DeliveriesQuery = Type.Object({ page: PagingQuery.properties.page, page_size: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) });
 const notFound = { description: '`webhook_not_found`: no such endpoint in this organisation (or workspace)', schema: ErrorBody };
 const wrongCredential = { description: '`api_key_required`: webhook management takes an API key, not a user or OAuth token', schema: ErrorBody };
 const forbidden = { description: '`insufficient_role`', schema: ErrorBody };
@@ -82,14 +85,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     if (!(await workspaceExists(readModels, actor.organisationId, workspaceId))) throw new NotFound('workspace_not_found', 'workspace not found');
   }
 
-  function deliveryBody(rows: Awaited<ReturnType<WebhookQueue['attempts']>>): { data: WebhookDeliveryAttempt[] } {
-    return {
-      data: rows.map((r) => ({
-        delivery_id: r.delivery_id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, attempted_at: iso(r.attempted_at) ?? '',
-        duration_ms: r.duration_ms, http_status: r.http_status, outcome: r.outcome, next_retry_at: iso(r.next_retry_at),
-      })),
-    };
-  }
+  const attemptBody = (r: Awaited<ReturnType<WebhookQueue['attempts']>>['items'][number]): WebhookDeliveryAttempt => ({
+    delivery_id: r.delivery_id, event_id: r.event_id, event_type: r.event_type, attempt: r.attempt, attempted_at: iso(r.attempted_at) ?? '',
+    duration_ms: r.duration_ms, http_status: r.http_status, outcome: r.outcome, next_retry_at: iso(r.next_retry_at),
+  });
 
   /** The per-endpoint routes, under /connect/webhooks/{id} and under /workspaces/{ws}/webhooks/{id}. */
   function endpointRoutes(base: string, tag: string, workspace: boolean): Route[] {
@@ -135,11 +134,13 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       })),
       defineRoute({
         method: 'GET', path: `${base}/{webhook_id}/deliveries`, operationId: op('listWebhookDeliveries'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
-        summary: 'The last 50 delivery attempts, newest first (one row per attempt)',
+        summary: 'Delivery attempts, newest first (one row per attempt): the last 50 by default',
+        description: 'The spec\'s "last 50 delivery attempts" is the first page at this list\'s default page_size of 50; later pages go back to what is kept (30 days).',
+        query: DeliveriesQuery,
         responses: { 200: { description: 'attempts', schema: WebhookDeliveryList }, 401: wrongCredential, 403: forbidden, 404: notFound },
-        async handle({ params: p, actor }) {
+        async handle({ params: p, actor, query }) {
           await endpointOf(actor, p.webhook_id, ws(p));
-          return { status: 200, body: deliveryBody(await queue.attempts(p.webhook_id, 50)) };
+          return { status: 200, body: listPage(await queue.attempts(p.webhook_id, pageRequest(query)), query, attemptBody) };
         },
       }),
     ];
@@ -169,10 +170,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     defineRoute({
       method: 'GET', path: '/connect/webhooks', operationId: 'listWebhooks', tags: ['webhooks'], auth: 'api', permission: 'webhooks.manage',
       summary: 'The organisation\'s webhook endpoints (workspace ones too), without secrets', description: SCOPE,
+      query: PagingQuery,
       responses: { 200: { description: 'oldest first, deactivated ones included', schema: WebhookList }, 401: wrongCredential, 403: forbidden },
-      async handle({ actor }) {
+      async handle({ actor, query }) {
         requireApiKey(actor);
-        return { status: 200, body: { data: (await listWebhookEndpoints(readModels, actor.organisationId)).map(fromRow) } };
+        return { status: 200, body: listPage(await listWebhookEndpoints(readModels, actor.organisationId, null, pageRequest(query)), query, fromRow) };
       },
     }),
     ...endpointRoutes('/connect/webhooks', 'webhooks', false),
@@ -197,11 +199,11 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     }), { secretFields: ['secret'], recover: async () => null }),
     defineRoute({
       method: 'GET', path: '/workspaces/{workspace_id}/webhooks', operationId: 'listWorkspaceWebhooks', tags: ['webhooks'], auth: 'api', permission: 'webhooks.manage',
-      summary: 'The workspace\'s webhook endpoints, without secrets', description: WORKSPACE_SCOPE, params: WorkspaceParams,
+      summary: 'The workspace\'s webhook endpoints, without secrets', description: WORKSPACE_SCOPE, params: WorkspaceParams, query: PagingQuery,
       responses: { 200: { description: 'oldest first, deactivated ones included', schema: WebhookList }, 401: wrongCredential, 403: forbidden, 404: { description: '`workspace_not_found`', schema: ErrorBody } },
-      async handle({ params, actor }) {
+      async handle({ params, actor, query }) {
         await workspaceOf(actor, params.workspace_id);
-        return { status: 200, body: { data: (await listWebhookEndpoints(readModels, actor.organisationId, params.workspace_id)).map(fromRow) } };
+        return { status: 200, body: listPage(await listWebhookEndpoints(readModels, actor.organisationId, params.workspace_id, pageRequest(query)), query, fromRow) };
       },
     }),
     ...endpointRoutes('/workspaces/{workspace_id}/webhooks', 'webhooks', true),

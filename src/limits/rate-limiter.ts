@@ -28,6 +28,8 @@ export interface RateLimiterOptions<State = DefaultState> {
   refusal?(retryAfterSeconds: number, limit: number, plan: string | null): Error;
   /** at most one "store unreachable" warning this often (default 10 s) */
   warnEveryMs?: number;
+  /** told of every 429 (metrics) */
+  onRefused?(): void;
 }
 
 /** Bucket keys of the limiter, apart from the invalid-key guard's 'badkey:' ones. */
@@ -53,6 +55,7 @@ export function rateLimiter<State = DefaultState>(options: RateLimiterOptions<St
       return next();
     }
     if (!taken.allowed) {
+      options.onRefused?.();
       if (options.refusal) throw options.refusal(taken.retryAfterSeconds, rpm, plan);
       return answerRateLimited(ctx, taken.retryAfterSeconds, rpm, plan);
     }

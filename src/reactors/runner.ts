@@ -16,6 +16,8 @@ interface Options {
   retryMs?: number;
   /** deterministic failures of one reaction before it is parked (default 5) */
   maxAttempts?: number;
+  /** told of every reaction's outcome (metrics) */
+  observe?: (reactor: string, outcome: 'done' | 'failed' | 'parked') => void;
 }
 
 /**
@@ -40,6 +42,7 @@ export class ReactorRunner {
   private readonly pollMs: number;
   private readonly retryMs: number;
   private readonly maxAttempts: number;
+  private readonly observe: NonNullable<Options['observe']>;
 
   constructor(
     private readonly store: EventStore,
@@ -53,6 +56,7 @@ export class ReactorRunner {
     this.pollMs = options.pollMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
     this.maxAttempts = options.maxAttempts ?? 5;
+    this.observe = options.observe ?? (() => undefined);
   }
 
   private abort = new AbortController();
@@ -79,6 +83,12 @@ export class ReactorRunner {
     await this.db.query('INSERT INTO reactor_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING', [name]);
     const rows: { position: string }[] = await this.db.query('SELECT position FROM reactor_checkpoints WHERE name = $1', [name]);
     return rows[0]?.position ?? START;
+  }
+
+  /** Every reactor's saved checkpoint (where a restart would resume). */
+  async checkpoints(): Promise<{ name: string; position: Position }[]> {
+    const rows: { name: string; position: string }[] = await this.db.query('SELECT name, position FROM reactor_checkpoints');
+    return this.reactors.map((r) => ({ name: r.name, position: rows.find((row) => row.name === r.name)?.position ?? START }));
   }
 
   /** The reactions the named reactors (all by default) gave up on after their attempts. */
@@ -162,11 +172,16 @@ export class ReactorRunner {
     for (let attempt = 0; this.running; attempt++) {
       try {
         await reactor.react(event, this.abort.signal);
+        this.observe(reactor.name, 'done');
         return;
       } catch (error) {
         if (!this.running) return; // stopped mid-reaction (an aborted wait): it runs again on restart
         if (failureKind(error) === 'deterministic') deterministic++;
-        if (deterministic >= this.maxAttempts) return this.park(reactor, event, error, attempt + 1);
+        if (deterministic >= this.maxAttempts) {
+          this.observe(reactor.name, 'parked');
+          return this.park(reactor, event, error, attempt + 1);
+        }
+        this.observe(reactor.name, 'failed');
         this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
         await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
       }

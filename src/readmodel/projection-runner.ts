@@ -152,6 +152,11 @@ export class ProjectionRunner {
     return parkedEvents(this.db, 'projection_failures', names);
   }
 
+  /** Where each projector is in this process now (ahead of its saved checkpoint between saves). */
+  current(): { name: string; position: Position }[] {
+    return this.projectors.map((p) => ({ name: p.name, position: this.position(p.name).value }));
+  }
+
   async status(lagCap = 10_000): Promise<ProjectorStatus[]> {
     const rows: { name: string; position: string; updated_at: Date }[] = await this.db.query(
       'SELECT name, position, updated_at FROM projection_checkpoints',

@@ -9,7 +9,7 @@ import type { SchematronSet } from './types.ts';
 export const PEPPOL_RELEASE = 'peppol-bis-3.0.21';
 
 /** The nearest folder with a package.json: the repository, from src/ (tsx) and from the compiled dist/src/ alike. */
-function packageRoot(): string {
+export function packageRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!fs.existsSync(path.join(dir, 'package.json'))) {
     const parent = path.dirname(dir);

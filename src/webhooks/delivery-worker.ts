@@ -23,6 +23,8 @@ export interface DeliveryWorkerDeps {
   /** resolves and judges the URL's host before every attempt (src/webhooks/transport/target-guard.ts) */
   checkTarget(url: string): Promise<TargetCheck>;
   send: typeof sendWebhook;
+  /** told of every attempt's outcome (metrics) */
+  observe?(outcome: string): void;
 }
 
 /** How long a claimed delivery stays ours: an attempt's timeout plus time to record it. A crashed worker's rows are taken again after it. */
@@ -206,6 +208,7 @@ export class WebhookDeliveryWorker {
       durationMs = Math.round(result.duration_ms);
     }
     if (!this.running && outcome !== 'success') return; // stopped mid-attempt: the lease runs out and it is made again
+    this.deps.observe?.(outcome);
     const next = outcome === 'success' || outcome === 'blocked' ? null : nextAttemptAfter(number, clock.now(), config.backoffScale);
     const status = outcome === 'success' ? 'delivered' : outcome === 'blocked' ? 'blocked' : next === null ? 'failed' : 'pending';
     this.record({

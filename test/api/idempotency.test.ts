@@ -267,7 +267,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
   });
 
   it('a credential’s secret is shown once: the repeat makes no second key or client and says so (409)', async () => {
-    const keys = async () => (await svc.call('GET', '/api-keys')).body.data.length as number;
+    const keys = async () => (await svc.call('GET', '/api-keys?page_size=100')).body.items.length as number;
     const before = await keys();
     const first = await svc.call('POST', '/api-keys', { name: 'ci' }, withKey('key-1'));
     expect(first.status).to.equal(201);
@@ -282,7 +282,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const clientAgain = await svc.call('POST', '/oauth2/clients', { name: 'erp' }, withKey('client-1'));
     expect([client.status, clientAgain.status]).to.deep.equal([201, 409]);
     expect(clientAgain.body.detail.resource.client_id).to.equal(client.body.client_id);
-    expect((await svc.call('GET', '/oauth2/clients')).body.data.filter((c: { name: string }) => c.name === 'erp')).to.have.length(1);
+    expect((await svc.call('GET', '/oauth2/clients?page_size=100')).body.items.filter((c: { name: string }) => c.name === 'erp')).to.have.length(1);
   });
 
   it('OpenAPI documents the header on every create and send, with its refusals', async () => {

@@ -122,14 +122,14 @@ describe('hostile input over HTTP: text, query numbers and dates, deep JSON', fu
       ['page=1e309 on invoices', `${invoices}?page=1e309`, ['query', 'page']],
       ['page=99999999999999999999 on invoices', `/invoices?page=99999999999999999999`, ['query', 'page']],
       ['page_size=1e309', `${invoices}?page_size=1e309`, ['query', 'page_size']],
-      ['limit=1e309 on security events', '/security-events?limit=1e309', ['query', 'limit']],
+      ['page_size=1e309 on security events', '/security-events?page_size=1e309', ['query', 'page_size']],
+      ['page=0 on API keys', '/api-keys?page=0', ['query', 'page']],
+      ['page_size=101 on webhook deliveries', '/connect/webhooks/00000000-0000-4000-8000-000000000000/deliveries?page_size=101', ['query', 'page_size']],
       ['from_date=0000-01-01 on the invoice list', `${invoices}?from_date=0000-01-01`, ['query', 'from_date']],
       ['to_date=0000-12-31 on /invoices', `/invoices?to_date=0000-12-31`, ['query', 'to_date']],
       ['from_date=0000-01-01 on the CSV export', `${invoices}/export.csv?from_date=0000-01-01`, ['query', 'from_date']],
       ['from_date=2024-02-30 (no such day)', `${invoices}?from_date=2024-02-30`, ['query', 'from_date']],
       ['from_date=+12024-01-01', `${invoices}?from_date=%2B12024-01-01`, ['query', 'from_date']],
-      ['before=0000-01-01T00:00:00Z on security events', '/security-events?before=0000-01-01T00:00:00Z', ['query', 'before']],
-      ['before=2024-06-30T23:59:60Z (a leap second Date cannot read)', '/security-events?before=2024-06-30T23:59:60Z', ['query', 'before']],
     ];
     for (const [name, path, loc] of cases) {
       it(`refuses ${name}`, async () => {
@@ -165,7 +165,7 @@ describe('hostile input over HTTP: text, query numbers and dates, deep JSON', fu
     expect(page.schema).to.include({ minimum: 1, maximum: 1_000_000 });
     const fromDate = params('/companies/{company_id}/invoices').find((p) => p.name === 'from_date')!;
     expect(fromDate.description).to.include('year 0001-9999');
-    expect(params('/security-events').find((p) => p.name === 'limit')!.schema).to.include({ maximum: 100 });
+    expect(params('/security-events').find((p) => p.name === 'page_size')!.schema).to.include({ maximum: 100 });
     expect(doc.components.responses.BadRequest.description).to.include('json_too_deep');
     expect(doc.components.responses.ValidationError.description).to.include('string_forbidden_character');
   });

@@ -1,3 +1,4 @@
+import { nativeOpenApiDoor } from '../../src/http/openapi-door.ts';
 import { Type } from '@sinclair/typebox';
 import { expect } from 'chai';
 import type { Actor } from '../../commands/shared/actor.ts';
@@ -40,7 +41,8 @@ describe('HTTP platform: authentication modes, forms, 429', () => {
   before(async () => {
     const app = createHttpApp({
       routes: [route('api', '/api'), route('user', '/auth/me'), route('sign_in', '/auth/login')],
-      prefix: '/api/v1', resolveCaller, renderError: nativeErrors, health: async () => ({}), logger: capturingLogger().logger, info: { title: 't', version: '1' },
+      prefix: '/api/v1', resolveCaller, renderError: nativeErrors, health: async () => ({}), logger: capturingLogger().logger,
+      openapi: { ...nativeOpenApiDoor(), tags: { t: 't', system: 's' } },
     });
     server = await listen(app);
   });

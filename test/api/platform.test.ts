@@ -1,3 +1,4 @@
+import { nativeOpenApiDoor } from '../../src/http/openapi-door.ts';
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { expect } from 'chai';
@@ -189,7 +190,7 @@ describe('HTTP platform (real HTTP)', () => {
       renderError: nativeErrors,
       health: async () => ({ eventstore: 'up' }),
       logger,
-      info: { title: 'Test API', version: '1.2.3' },
+      openapi: { ...nativeOpenApiDoor(), info: { title: 'Test API', version: '1.2.3' }, tags: { customers: 'c', test: 't', invoices: 'i', system: 's' } },
     });
     server = await listen(app);
     customers = url(`/companies/${COMPANY}/customers`);
@@ -432,7 +433,7 @@ describe('HTTP platform (real HTTP)', () => {
       expect(doc.servers).to.deep.equal([{ url: '/api/v1' }]);
       expect(doc.components.securitySchemes['ApiKey']).to.include({ type: 'apiKey', name: 'X-Api-Key' });
       expect(doc.components.securitySchemes['Bearer']).to.include({ type: 'http', scheme: 'bearer' });
-      expect(doc.components.schemas).to.have.keys('ErrorBody', 'ValidationErrorBody', 'Party');
+      expect(doc.components.schemas).to.have.keys('ErrorBody', 'ValidationErrorBody', 'RateLimited', 'Party');
     });
 
     it('documents the fake routes from the same schemas that validate them', () => {
@@ -441,8 +442,8 @@ describe('HTTP platform (real HTTP)', () => {
       const bodySchema = (post?.['requestBody'] as { content: Record<string, { schema: Record<string, unknown> }> }).content['application/json']?.schema;
       expect(bodySchema).to.deep.equal(JSON.parse(JSON.stringify(CustomerIn)));
       expect(post?.['parameters']).to.deep.equal([{ name: 'company_id', in: 'path', required: true, description: 'UUID', schema: { format: 'uuid', description: 'UUID', type: 'string' } }]);
-      expect(post?.['responses']).to.have.keys('201', '400', '401', '413', '422', '500');
-      expect(post?.['security']).to.deep.equal([{ ApiKey: [] }, { Bearer: [] }]);
+      expect(post?.['responses']).to.have.keys('201', '400', '401', '413', '422', '429', '500');
+      expect(post?.['security']).to.deep.equal([{ ApiKey: [] }, { Bearer: [] }, { OAuth2: [] }]);
 
       const list = doc.paths['/companies/{company_id}/customers']?.['get'];
       const pageSize = (list?.['parameters'] as { name: string; required: boolean; schema: Record<string, unknown> }[]).find((p) => p.name === 'page_size');
@@ -471,6 +472,21 @@ describe('HTTP platform (real HTTP)', () => {
       const init = await (await fetch(`${server.base}/docs/assets/init.js`)).text();
       expect(init).to.include('"/openapi.json"');
       expect((await fetch(`${server.base}/docs/assets/..%2Fpackage.json`)).status).to.equal(404);
+    });
+
+    it('/redoc serves ReDoc from its local bundle, reading /openapi.json, with no inline script', async () => {
+      const page = await fetch(`${server.base}/redoc`);
+      expect(page.status).to.equal(200);
+      expect(page.headers.get('content-type')).to.match(/^text\/html/);
+      const html = await page.text();
+      expect(html).to.include('spec-url="/openapi.json"');
+      expect(html).not.to.match(/https?:\/\//);
+      expect(html).not.to.match(/<script>[^<]/);
+      const bundle = await fetch(`${server.base}/redoc/assets/redoc.standalone.js`);
+      expect(bundle.status).to.equal(200);
+      expect(bundle.headers.get('content-type')).to.match(/^text\/javascript/);
+      expect((await bundle.arrayBuffer()).byteLength).to.be.greaterThan(100_000);
+      expect((await fetch(`${server.base}/redoc/assets/..%2Fpackage.json`)).status).to.equal(404);
     });
   });
 });

@@ -45,7 +45,7 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     const list = await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey));
     expect(list.status).to.equal(200);
     const { secret: _secret, ...withoutSecret } = hook;
-    expect(list.body).to.deep.equal({ data: [withoutSecret] });
+    expect(list.body).to.deep.equal({ items: [withoutSecret], total: 1, page: 1, page_size: 20 });
     expect(JSON.stringify(list.body)).not.to.contain('whsec_');
   });
 
@@ -105,7 +105,7 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     expect(statuses.filter((s) => s === 201)).to.have.length(1);
     expect(statuses.filter((s) => s === 409)).to.have.length(19);
     expect(answers.find((a) => a.status === 409)?.body.detail).to.deep.include({ error: 'webhook_limit_reached', limit: 10, active: 10 });
-    const list = (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.data as Webhook[];
+    const list = (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.items as Webhook[];
     expect(list.filter((w) => w.is_active)).to.have.length(10);
     // a deletion frees a place
     expect((await svc.call('DELETE', `/connect/webhooks/${list[0]!.id}`, undefined, asOrganisation(org.apiKey))).status).to.equal(200);
@@ -125,7 +125,7 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
       const refused = await svc.call('POST', `/connect/webhooks/${hook.id}/${path}`, undefined, asOrganisation(org.apiKey));
       expect([refused.status, refused.body.detail.error], path).to.deep.equal([409, 'webhook_inactive']);
     }
-    const list = (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.data as Webhook[];
+    const list = (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.items as Webhook[];
     expect(list.map((w) => [w.id, w.is_active])).to.deep.equal([[hook.id, false]]);
   });
 
@@ -139,7 +139,7 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     }
     const answer = await svc.call('POST', `/workspaces/${theirs.workspaceId}/webhooks`, { url: 'https://hooks.public.test/in' }, asOrganisation(mine.apiKey));
     expect([answer.status, answer.body.detail.error]).to.deep.equal([404, 'workspace_not_found']);
-    expect((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(mine.apiKey))).body).to.deep.equal({ data: [] });
+    expect((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(mine.apiKey))).body).to.deep.equal({ items: [], total: 0, page: 1, page_size: 20 });
   });
 
   it('a workspace endpoint: created under its workspace, listed there and in /connect/webhooks, managed under either path, 404 under another workspace', async () => {
@@ -149,10 +149,10 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     expect(made.body).to.include({ workspace_id: org.workspaceId, scope: 'workspace' });
     const hook = made.body as Webhook;
     const inWorkspace = await svc.call('GET', `/workspaces/${org.workspaceId}/webhooks`, undefined, asOrganisation(org.apiKey));
-    expect((inWorkspace.body.data as Webhook[]).map((w) => w.id)).to.deep.equal([hook.id]);
-    expect(((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.data as Webhook[]).map((w) => w.id)).to.deep.equal([hook.id]);
+    expect((inWorkspace.body.items as Webhook[]).map((w) => w.id)).to.deep.equal([hook.id]);
+    expect(((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.items as Webhook[]).map((w) => w.id)).to.deep.equal([hook.id]);
     const deliveries = await svc.call('GET', `/workspaces/${org.workspaceId}/webhooks/${hook.id}/deliveries`, undefined, asOrganisation(org.apiKey));
-    expect([deliveries.status, deliveries.body]).to.deep.equal([200, { data: [] }]);
+    expect([deliveries.status, deliveries.body]).to.deep.equal([200, { items: [], total: 0, page: 1, page_size: 50 }]);
     const other = svc.demo.workspace_id;
     const foreign = await svc.call('DELETE', `/workspaces/${other}/webhooks/${hook.id}`, undefined, asOrganisation(org.apiKey));
     expect(foreign.status).to.equal(404);
@@ -170,6 +170,6 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     expect(again.body.detail).to.deep.include({ error: 'idempotency_key_secret_not_replayable', original_status: 201 });
     expect(again.body.detail.resource.id).to.equal(first.body.id);
     expect(JSON.stringify(again.body)).not.to.contain('whsec_');
-    expect((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.data).to.have.length(1);
+    expect((await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.items).to.have.length(1);
   });
 });

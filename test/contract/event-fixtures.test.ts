@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { approvalDecider } from '../../commands/approvals/decider.ts';
+import { bulkImportDecider } from '../../commands/bulk-import/job.ts';
 import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
 import { idempotencyDecider } from '../../commands/idempotency/decider.ts';
@@ -237,5 +238,14 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     const counted = stored('InvoiceCounted');
     expect(fold(usageDecider, [counted]).count).to.equal(1);
     expect(counted.data.month).to.match(/^\d{4}-\d{2}$/);
+  });
+
+  it('a bulk-import job folds: requested with its file, progressed, completed; and one that failed', () => {
+    const story = [stored('BulkImportRequested'), stored('BulkImportFileStored'), stored('BulkImportProgressed')];
+    const processing = fold(bulkImportDecider, story);
+    expect(processing).to.include({ status: 'processing', next_group: 2, rows_processed: 2, created: 1 });
+    expect(processing.status !== 'none' && processing.text).to.include('invoice_ref;');
+    expect(fold(bulkImportDecider, [...story, stored('BulkImportCompleted')]).status).to.equal('completed');
+    expect(fold(bulkImportDecider, [stored('BulkImportRequested'), stored('BulkImportFailed')]).status).to.equal('failed');
   });
 });

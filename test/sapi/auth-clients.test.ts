@@ -69,7 +69,7 @@ describe('SAPI-SK credentials: installing and managing them (/api/v1)', function
     const client = await install();
     const list = await svc.call('GET', `/companies/${companyId}/sapi-clients`);
     expect(list.status).to.equal(200);
-    const listed = (list.body.data as { client_id: string }[]).find((c) => c.client_id === client.client_id);
+    const listed = (list.body.items as { client_id: string }[]).find((c) => c.client_id === client.client_id);
     expect(listed).to.not.equal(undefined);
     expect(JSON.stringify(list.body)).to.not.match(/secret"|secret_hash/);
     const one = await svc.call('GET', `/sapi-clients/${client.client_id}`);

@@ -27,6 +27,8 @@ describe('SAPI-SK front door (/sapi)', function () {
     expect(page).to.include('/sapi/docs/assets/swagger-ui.css');
     const init = await (await fetch(`${svc.root}/sapi/docs/assets/init.js`)).text();
     expect(init).to.include('"/sapi/openapi.json"');
+    expect(await (await fetch(`${svc.root}/sapi/redoc`)).text()).to.include('spec-url="/sapi/openapi.json"');
+    expect((await fetch(`${svc.root}/sapi/redoc/assets/redoc.standalone.js`)).status).to.equal(200);
     // the native documents stay where they were
     expect(((await (await fetch(`${svc.root}/openapi.json`)).json()) as { info: { title: string } }).info.title).to.not.equal('SAPI-SK connector');
   });

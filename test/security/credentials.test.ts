@@ -24,14 +24,14 @@ describe('API keys and OAuth 2.0 clients over HTTP', function () {
       expect(created.body.scopes).to.deep.equal(['invoices:read']);
       expect(Date.parse(created.body.expires_at) - Date.parse(created.body.created_at)).to.be.closeTo(30 * 86_400_000, 60_000);
       expect(created.body.api_key.startsWith(created.body.key_prefix)).to.equal(true);
-      const listed = (await svc.call('GET', '/api-keys')).body.data.find((k: Json) => k.id === created.body.id);
+      const listed = (await svc.call('GET', '/api-keys?page_size=100')).body.items.find((k: Json) => k.id === created.body.id);
       expect(listed).to.not.have.property('api_key');
       expect(JSON.stringify((await svc.call('GET', '/api-keys')).body)).to.not.include(created.body.api_key);
       // scopes are recorded, not enforced: a read-only key may write (v1)
       const write = await svc.call('POST', '/customers', { name: 'Org customer', vat_id: 'SK2020273893', ico: '35757442', city: 'Nitra' }, { 'x-api-key': created.body.api_key });
       expect(write.status).to.equal(201);
       await svc.services.auth.lastUsed.flush();
-      const used = (await svc.call('GET', '/api-keys')).body.data.find((k: Json) => k.id === created.body.id);
+      const used = (await svc.call('GET', '/api-keys?page_size=100')).body.items.find((k: Json) => k.id === created.body.id);
       expect(used.last_used_at).to.be.a('string');
       const renamed = await svc.call('PATCH', `/api-keys/${created.body.id}`, { name: 'ERP 2' });
       expect(renamed.body).to.include({ name: 'ERP 2' });

@@ -41,6 +41,12 @@ describe('cross-organisation access (every route)', function () {
     const hook = await as('POST', '/connect/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(hook.status).to.equal(201);
     foreign.webhook_id = hook.body.id;
+    const job = await fetch(`${svc.api}/companies/${other.company_id}/invoices/bulk-import`, {
+      method: 'POST', headers: { 'x-api-key': other.api_key, 'content-type': 'text/csv' },
+      body: 'invoice_ref,issue_date,due_date,buyer_name,buyer_vat_id,item_name,quantity,unit_price,vat_rate\nA,2026-11-23,2026-12-07,B,SK2020273893,x,1,1.00,23\n',
+    });
+    expect(job.status, await job.clone().text()).to.equal(202);
+    foreign.job_id = ((await job.json()) as { job_id: string }).job_id;
     const [company] = await svc.services.readModels.query('SELECT workspace_id FROM companies WHERE id = $1', [other.company_id]) as { workspace_id: string }[];
     foreign.workspace_id = company!.workspace_id;
   });
@@ -62,6 +68,13 @@ describe('cross-organisation access (every route)', function () {
     setSapiClientAllowlist: { cidrs: [] },
   };
 
+  /**
+   * Routes whose path names public data, not a resource of an organisation: a company register
+   * entry is everyone's to look up (docs/lookup.md), so another organisation's company's IČO is
+   * answered like any other.
+   */
+  const publicData: Record<string, string> = { lookupCompany: 'an IČO in the public company registers' };
+
   /** Query parameters a route requires. */
   const queries: Record<string, string> = { searchCustomers: '?q=odberatel' };
 
@@ -71,7 +84,7 @@ describe('cross-organisation access (every route)', function () {
   });
 
   it('answers 404 for every route that names a resource of another organisation', async () => {
-    const routes = svc.services.routes.filter((r) => r.auth === 'api' && r.path.includes('{'));
+    const routes = svc.services.routes.filter((r) => r.auth === 'api' && r.path.includes('{') && !(r.operationId in publicData));
     expect(routes.length).to.be.greaterThan(10);
     const misses: string[] = [];
     for (const route of routes) {
@@ -84,6 +97,12 @@ describe('cross-organisation access (every route)', function () {
       if (res.status !== 404) misses.push(`${route.method} ${route.path} -> ${res.status} ${JSON.stringify(res.body)}`);
     }
     expect(misses).to.deep.equal([]);
+  });
+
+  it('a public register entry is no organisation\'s resource: another organisation\'s company is looked up like any', async () => {
+    const [company] = await svc.services.readModels.query('SELECT ico, name FROM companies WHERE id = $1', [foreign.company_id]) as { ico: string; name: string }[];
+    const res = await svc.call('GET', `/lookup/companies/${company!.ico}`);
+    expect([res.status, res.body.name]).to.deep.equal([200, company!.name]);
   });
 
   it('names no foreign resource in a body either: a foreign customer on an invoice is 404', async () => {

@@ -48,7 +48,7 @@ describe('sign-in, sessions and roles over HTTP', function () {
     expect(unknown.body.detail).to.deep.equal(wrong.body.detail);
     let events: Json[] = [];
     for (let i = 0; i < 50 && !events.some((e) => e.detail === 'wrong_password'); i++) {
-      events = (await svc.call('GET', '/security-events')).body.data;
+      events = (await svc.call('GET', '/security-events?page_size=100')).body.items;
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(events.find((e) => e.detail === 'wrong_password')).to.include({ type: 'LoginFailed', email: admin().email, ip: '127.0.0.1' });
@@ -152,7 +152,7 @@ describe('sign-in, sessions and roles over HTTP', function () {
     const wanted = ['CredentialCheckFailed', 'PasswordChanged', 'CredentialCheckFailed', 'TotpEnabled', 'CredentialCheckFailed', 'TotpDisabled'];
     let events: Json[] = [];
     for (let i = 0; i < 50 && events.length < wanted.length; i++) {
-      events = ((await get('/security-events', { 'x-api-key': org.apiKey })).body.data as Json[]).filter((e) => e.type !== 'LoginSucceeded').reverse();
+      events = ((await get('/security-events?page_size=100', { 'x-api-key': org.apiKey })).body.items as Json[]).filter((e) => e.type !== 'LoginSucceeded').reverse();
       await new Promise((r) => setTimeout(r, 50));
     }
     expect(events.map((e) => e.type)).to.deep.equal(wanted);

@@ -5,6 +5,8 @@ import type { Clock } from '../../src/ports/clock.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { createApp } from '../../src/http/app.ts';
+import { sandboxRegistry, type SandboxRegistry } from '../../src/lookup/sandbox/index.ts';
+import { registeredCompaniesOf } from '../../src/lookup/sandbox/registered.ts';
 import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/network/sandbox/index.ts';
 import { openService, type Service } from '../../src/service.ts';
 import type { Resolver } from '../../src/webhooks/transport/target-guard.ts';
@@ -19,6 +21,8 @@ export interface TestService {
   services: Service;
   /** the sandbox Peppol network and FS the service runs on, with their fault switches */
   sandbox: Sandbox;
+  /** the sandbox company register lookups ask, with its fault switches */
+  registry: SandboxRegistry;
   /** fetch with the demo organisation's API key and JSON */
   call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; body: any; headers: Headers }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
@@ -29,7 +33,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig> } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   // defaults, not this shell's settings, but for where the official validation artifacts are
@@ -39,16 +43,21 @@ export async function startTestService(
   const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), ...options.identity };
   // webhooks: a key for this run, retries in milliseconds, local receivers allowed
   const webhooks = { ...defaults.webhooks, secretKey: randomBytes(32).toString('base64'), backoffScale: 0.001, allowLoopbackTargets: true, ...options.webhooks };
-  const config = { ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url };
+  const config = {
+    ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url,
+    validationArtifactsDir: options.validationArtifactsDir ?? defaults.validationArtifactsDir,
+  };
   let sandbox: Sandbox | undefined;
+  let registry: SandboxRegistry | undefined;
   const services = await openService(config, {
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     resolve: options.resolve,
     runReactors: options.runReactors,
     clock: options.clock,
     networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),
+    companyRegistries: (core) => (registry = sandboxRegistry(registeredCompaniesOf(core.readModels))).registries,
   });
-  if (!sandbox) throw new Error('the service did not build its networks');
+  if (!sandbox || !registry) throw new Error('the service did not build its networks or its company register');
   const running = await listen(createApp(services, { validateResponses: true }));
   const api = `${running.base}/api/v1`;
   const demo = await createDemo(services, api);
@@ -58,6 +67,7 @@ export async function startTestService(
     demo,
     services,
     sandbox,
+    registry,
     async call(method, path, body, headers = {}) {
       const response = await fetch(`${api}${path}`, {
         method,

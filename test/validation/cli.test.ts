@@ -44,6 +44,23 @@ describe('validation: cli validate', function () {
     expect(parsed[0]?.report.warnings.map((w) => w.rule)).to.deep.equal(['SK-BR-04']);
   });
 
+  it('never calls a file valid when a rule set could not run: NOT CHECKED, exit 3', async () => {
+    const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'no-artifacts-'));
+    const before = process.env.VALIDATION_ARTIFACTS_DIR;
+    process.env.VALIDATION_ARTIFACTS_DIR = empty;
+    try {
+      const { code, out } = await capture([path.join(TESTS, 'good', 'sk-invoice.xml')]);
+      expect(out).to.match(/sk-invoice\.xml: NOT CHECKED/);
+      expect(out).not.to.match(/: valid/);
+      expect(out).to.contain('VALIDATION_ARTIFACTS_DIR');
+      expect(code).to.equal(3);
+    } finally {
+      if (before === undefined) delete process.env.VALIDATION_ARTIFACTS_DIR;
+      else process.env.VALIDATION_ARTIFACTS_DIR = before;
+      fs.rmSync(empty, { recursive: true, force: true });
+    }
+  });
+
   it('exits 2 on usage errors', async () => {
     expect((await capture([])).code).to.equal(2);
     expect((await capture(['no/such/file.xml'])).code).to.equal(2);

@@ -47,7 +47,7 @@ describe('webhook delivery over HTTP', function () {
     return made.body;
   }
   const ping = (id: string) => svc.call('POST', `/connect/webhooks/${id}/test`);
-  const deliveries = async (id: string) => (await svc.call('GET', `/connect/webhooks/${id}/deliveries`)).body.data as Attempt[];
+  const deliveries = async (id: string) => (await svc.call('GET', `/connect/webhooks/${id}/deliveries`)).body.items as Attempt[];
   const attemptsOf = (id: string, n: number) => eventually(() => deliveries(id), (rows) => rows.length >= n, { what: `${n} attempts logged` });
 
   it('test fires a signed test.ping: both signatures verify, the headers name it, and deliveries logs the attempt', async () => {
@@ -250,11 +250,11 @@ describe('webhook delivery: the SSRF guard at delivery (loopback not allowed)', 
       const made = await svc.call('POST', '/connect/webhooks', { url: r.url('/hook', 'rebind.public.test') });
       expect(made.status).to.equal(201);
       await svc.call('POST', `/connect/webhooks/${made.body.id}/test`);
-      const rows = await eventually(async () => (await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.data as Attempt[], (a) => a.length >= 1, { what: 'the blocked attempt' });
+      const rows = await eventually(async () => (await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.items as Attempt[], (a) => a.length >= 1, { what: 'the blocked attempt' });
       expect(rows[0]).to.include({ outcome: 'blocked', http_status: null, next_retry_at: null, attempt: 1 });
       await new Promise((resolveWait) => setTimeout(resolveWait, 500));
       expect(r.count).to.equal(0);
-      expect((await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.data).to.have.length(1);
+      expect((await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.items).to.have.length(1);
     } finally {
       await r.close();
     }
@@ -264,7 +264,7 @@ describe('webhook delivery: the SSRF guard at delivery (loopback not allowed)', 
     const made = await svc.call('POST', '/connect/webhooks', { url: 'https://flaky.public.test/hook' });
     expect(made.status).to.equal(201);
     await svc.call('POST', `/connect/webhooks/${made.body.id}/test`);
-    const rows = await eventually(async () => (await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.data as Attempt[], (a) => a.length >= 2, { what: 'a retried attempt' });
+    const rows = await eventually(async () => (await svc.call('GET', `/connect/webhooks/${made.body.id}/deliveries`)).body.items as Attempt[], (a) => a.length >= 2, { what: 'a retried attempt' });
     expect(rows.every((a) => a.outcome === 'connection' && a.http_status === null)).to.equal(true);
   });
 });

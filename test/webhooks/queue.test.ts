@@ -39,6 +39,6 @@ describe('webhook delivery queue', function () {
     expect(pruned).to.deep.equal({ deliveries: 1, attempts: 2 });
     const left: { event_id: string }[] = await svc.services.readModels.query('SELECT event_id FROM webhook_deliveries ORDER BY event_id');
     expect(left.map((r) => r.event_id)).to.deep.equal(['new-done', 'old-pending']);
-    expect((await queue.attempts(endpoint)).map((a) => a.event_id)).to.deep.equal(['old-pending']);
+    expect((await queue.attempts(endpoint)).items.map((a) => a.event_id)).to.deep.equal(['old-pending']);
   });
 });

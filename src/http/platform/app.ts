@@ -5,14 +5,14 @@ import Koa from 'koa';
 import type { Logger } from 'pino';
 import { createBodyAjv, createResponseAjv, createStringAjv } from './ajv.ts';
 import { DEFAULT_BODY_LIMIT_BYTES } from './body.ts';
-import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, docsAsset, docsPage } from './docs.ts';
+import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, REDOC_ASSETS_PATH, REDOC_PATH, docsAsset, docsPage, redocAsset, redocPage } from './docs.ts';
 import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { clientAddress, trustedProxies } from './client-address.ts';
-import { buildOpenApi, type OpenApiInfo } from './openapi.ts';
+import { buildOpenApi, type OpenApiDoor } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
-import { requestContext } from './request-context.ts';
+import { requestContext, type RequestSample } from './request-context.ts';
 import type { Route, RouteResult } from './route.ts';
 import type { Caller, PlatformActor, PlatformState } from './state.ts';
 import { compileRoute } from './validators.ts';
@@ -43,13 +43,16 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   logger: Logger;
   /** default 1 MiB; a route may set its own */
   bodyLimitBytes?: number;
-  info: OpenApiInfo;
+  /** what the OpenAPI document says beyond the routes: info, tag descriptions, security, error shapes */
+  openapi: OpenApiDoor;
   /** shared schemas with an `$id` that route schemas reach through `Type.Ref` */
   schemas?: TSchema[];
   /** the OpenAPI `webhooks` section: requests the service sends, not routes it serves */
   webhooks?: Record<string, unknown>;
   /** where /openapi.json and /docs are served: '' (the host root) or a front door's own root ('/sapi') */
   docsBase?: string;
+  /** told of every answered request (metrics) */
+  observe?: (sample: RequestSample) => void;
   /** check every handler result against its route's declared responses (tests, development) */
   validateResponses?: boolean;
 }
@@ -97,13 +100,18 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
   }
 
-  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, info: opts.info, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
+  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, door: opts.openapi, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
   const base = opts.docsBase ?? '';
   router.get(base + OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
-  router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.info.title, base)));
+  router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.openapi.info.title, base)));
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
   router.get(`${base}${DOCS_ASSETS_PATH}/:file`, async (ctx) => {
     const asset = await docsAsset(ctx.params.file ?? '', base);
+    if (asset) send(ctx, asset);
+  });
+  router.get(base + REDOC_PATH, (ctx) => send(ctx, redocPage(opts.openapi.info.title, base)));
+  router.get(`${base}${REDOC_ASSETS_PATH}/:file`, async (ctx) => {
+    const asset = await redocAsset(ctx.params.file ?? '');
     if (asset) send(ctx, asset);
   });
 
@@ -117,7 +125,7 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
       await next();
     });
   }
-  app.use(requestContext(opts.logger));
+  app.use(requestContext(opts.logger, opts.observe));
   app.use(errorHandler(opts.renderError));
   app.use(async (ctx, next) => {
     let resolved: Promise<Caller<Who>> | undefined;

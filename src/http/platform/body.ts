@@ -13,6 +13,15 @@ function rawBodyErrorType(err: unknown): string | undefined {
   return undefined;
 }
 
+/** Resolves once the request's body has been read to its end (and dropped), or the request is gone. */
+function drained(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    req.once('end', resolve).once('close', resolve).once('error', () => resolve());
+    req.resume();
+  });
+}
+
 /** Reads the whole request body as bytes, refusing more than `limit` (413) before buffering it. */
 export async function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   try {
@@ -20,8 +29,10 @@ export async function readRawBody(req: IncomingMessage, limit: number): Promise<
   } catch (err) {
     switch (rawBodyErrorType(err)) {
       case 'entity.too.large':
-        // let the rest of the upload drain so the client can read our answer
-        req.resume();
+        // answer only once the rest of the upload is read and dropped: answering while the client
+        // still sends makes the connection close under it, and it sees a reset instead of the 413
+        // (the server's request timeout bounds how long a slow sender can hold this)
+        await drained(req);
         throw new PlatformError('payload_too_large', 413, `request body exceeds ${limit} bytes`, { limit_bytes: limit });
       case 'request.aborted':
         throw new PlatformError('request_aborted', 400, 'the client closed the request before the body was complete');

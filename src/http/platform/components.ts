@@ -17,17 +17,18 @@ export class SchemaComponents {
 
   constructor(named: ReadonlyMap<TSchema, string>, shared: readonly TSchema[], all: readonly TSchema[]) {
     for (const s of [...shared, ...all]) this.collectIds(s);
-    for (const [schema, name] of named) {
-      this.named.set(schema, name);
-      this.schemas[name] = this.convert(JSON.parse(JSON.stringify(schema)) as unknown) as Json;
-    }
+    for (const [schema, name] of named) this.named.set(schema, name);
     for (const s of shared) this.use(s);
   }
 
   /** A schema as the document holds it: a $ref to a component, or plain JSON Schema. */
   use(schema: TSchema): Json {
     const name = this.named.get(schema);
-    if (name) return { $ref: `#/components/schemas/${name}` };
+    if (name) {
+      // a named schema becomes a component when first used: a door that never uses it does not list it
+      if (!(name in this.schemas)) this.schemas[name] = this.convert(JSON.parse(JSON.stringify(schema)) as unknown) as Json;
+      return { $ref: `#/components/schemas/${name}` };
+    }
     // TypeBox marks schemas with symbol keys; the JSON round trip leaves plain JSON Schema
     return this.convert(JSON.parse(JSON.stringify(schema)) as unknown) as Json;
   }

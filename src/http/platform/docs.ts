@@ -76,3 +76,38 @@ export async function docsAsset(file: string, base = ''): Promise<RouteResult | 
 }
 
 export const DOCS_ASSETS_PATH = ASSETS;
+
+export const REDOC_PATH = '/redoc';
+export const REDOC_ASSETS_PATH = `${REDOC_PATH}/assets`;
+// ReDoc's own standalone bundle, served by us like Swagger UI's: offline, no CDN
+const redocBundle = join(dirname(createRequire(import.meta.url).resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
+
+/** The ReDoc page of a front door: the same OpenAPI document, read as a reference (no inline script). */
+export function redocPage(title: string, base = ''): RouteResult {
+  const esc = title.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!DOCTYPE html>
+<html lang="en">
+  <head>
+    <meta charset="UTF-8">
+    <meta name="viewport" content="width=device-width, initial-scale=1">
+    <title>${esc} - API reference</title>
+  </head>
+  <body>
+    <redoc spec-url="${base}${OPENAPI_PATH}"></redoc>
+    <script src="${base}${REDOC_ASSETS_PATH}/redoc.standalone.js" charset="UTF-8"></script>
+  </body>
+</html>
+`;
+  return { status: 200, body: html, headers: { 'content-type': 'text/html; charset=utf-8' } };
+}
+
+/** ReDoc's bundle; undefined for any other name. */
+export async function redocAsset(file: string): Promise<RouteResult | undefined> {
+  if (file !== 'redoc.standalone.js') return undefined;
+  let bytes = cache.get(redocBundle);
+  if (!bytes) {
+    bytes = await readFile(redocBundle);
+    cache.set(redocBundle, bytes);
+  }
+  return { status: 200, body: bytes, headers: { 'cache-control': 'public, max-age=86400', 'content-type': 'text/javascript; charset=utf-8' } };
+}

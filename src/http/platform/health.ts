@@ -2,27 +2,36 @@ import { Type } from '@sinclair/typebox';
 import { defineRoute, type Route } from './route.ts';
 
 const HealthBody = Type.Object(
-  { status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable')]) },
+  {
+    status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
+      description: '`ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down',
+    }),
+  },
   { additionalProperties: true, title: 'Health' },
 );
 
-/** `GET {prefix}/health`: public, exempt from rate limiting, fields from the composition root. */
+/**
+ * `GET {prefix}/health`: public, exempt from rate limiting, fields from the composition root,
+ * which may say `status: 'degraded'` (the service answers, a part of it cannot work).
+ */
 export function healthRoute(health: () => Promise<Record<string, unknown>>): Route {
   return defineRoute({
     method: 'GET',
     path: '/health',
     operationId: 'getHealth',
     summary: 'Service health',
-    description: 'Public. `status` is `ok` when the service can answer; other fields describe its parts.',
+    description: 'Public. `status` is `ok` when the service and its parts work, `degraded` when it answers but a part cannot; other fields describe the parts.',
     tags: ['system'],
     auth: 'public',
     responses: {
       200: { description: 'Healthy', schema: HealthBody },
+      431: { description: 'Request headers above Node\'s 16 KB: answered by the HTTP server itself, without a body', schema: null },
       503: { description: 'A dependency is down', schema: HealthBody },
     },
     async handle({ log }) {
       try {
-        return { status: 200, body: { ...(await health()), status: 'ok' } };
+        const fields = await health();
+        return { status: 200, body: { ...fields, status: fields['status'] === 'degraded' ? 'degraded' : 'ok' } };
       } catch (err) {
         log.error({ err }, 'health check failed');
         return { status: 503, body: { status: 'unavailable' } };

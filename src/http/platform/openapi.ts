@@ -3,44 +3,72 @@ import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.t
 import { MAX_JSON_DEPTH } from './body.ts';
 import { MAX_ECHOED_DEPTH, MAX_ECHOED_ENTRIES, MAX_ECHOED_STRING, MAX_ISSUES } from './bounded-issues.ts';
 import { SchemaComponents } from './components.ts';
-import type { Route, RouteResponseDoc } from './route.ts';
+import type { RawBodyDoc, Route, RouteResponseDoc } from './route.ts';
 
 export interface OpenApiInfo {
   title: string;
   version: string;
   description?: string;
+  license?: { name: string; identifier?: string; url?: string };
 }
 
 type Json = Record<string, unknown>;
+
+/** What one front door's OpenAPI document says beyond its routes: who it is, how callers prove it, how it refuses. */
+export interface OpenApiDoor {
+  info: OpenApiInfo;
+  /** a description of every tag its routes use: a route with an undescribed tag fails the boot */
+  tags: Readonly<Record<string, string>>;
+  securitySchemes: Record<string, Json>;
+  /** what an authenticated (`auth: 'api'`) route accepts, as alternatives */
+  security: Record<string, string[]>[];
+  /** the body of the platform's own refusals (400, 401, 413, 500) and of a route's error status without a schema */
+  errorBody: TSchema;
+  /** the body of a 422 without a schema of its own */
+  validationErrorBody: TSchema;
+  /** the rate limiter's 429 on every route it counts (all but the exempt ones); null where no limiter runs */
+  rateLimited: { description: string; schema: TSchema; exempt(path: string): boolean } | null;
+}
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: OpenApiInfo;
   servers: { url: string }[];
-  tags: { name: string }[];
+  tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Json>>;
   webhooks?: Record<string, unknown>;
   components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
-/** Shared schemas referenced by name rather than repeated inline. */
+/** The native door's error bodies, named; another door's have an `$id` of their own. */
 const NAMED_SCHEMAS = new Map<TSchema, string>([
   [ErrorBody, 'ErrorBody'],
   [ValidationErrorBody, 'ValidationErrorBody'],
 ]);
-const errorJson = (schema: TSchema): Json => ({ 'application/json': { schema: { $ref: `#/components/schemas/${NAMED_SCHEMAS.get(schema) ?? ''}` } } });
 
-/** Responses every route may give whatever it declares: produced by the platform itself. */
-const STANDARD_RESPONSES: Record<string, Json> = {
-  BadRequest: { description: `Malformed request: bad JSON (\`malformed_json\`), arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels (\`json_too_deep\`, carries max_depth), wrong content type, or invalid If-Match`, content: errorJson(ErrorBody) },
-  Unauthorized: { description: 'Missing or invalid API key or token', content: errorJson(ErrorBody) },
-  PayloadTooLarge: { description: 'Request body above the size limit', content: errorJson(ErrorBody) },
-  ValidationError: {
-    description: `Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is \`string_forbidden_character\`; a number too large to be finite is \`finite_number\`. At most ${MAX_ISSUES} entries (then one \`too_many_errors\`); \`input\` is shortened: strings cut at ${MAX_ECHOED_STRING} characters with '…', lists and objects at ${MAX_ECHOED_ENTRIES} entries and ${MAX_ECHOED_DEPTH} levels.`,
-    content: errorJson(ValidationErrorBody),
-  },
-  InternalError: { description: 'Unexpected failure; quote detail.request_id when reporting it', content: errorJson(ErrorBody) },
-};
+/** Responses every route may give whatever it declares: produced by the platform itself, in the door's error shape. */
+function standardResponses(c: SchemaComponents, door: OpenApiDoor): Record<string, Json> {
+  const json = (schema: TSchema): Json => ({ 'application/json': { schema: c.use(schema) } });
+  return {
+    BadRequest: { description: `Malformed request: bad JSON (\`malformed_json\`), arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels (\`json_too_deep\`, carries max_depth), wrong content type, or invalid If-Match`, content: json(door.errorBody) },
+    Unauthorized: { description: 'Missing or invalid API key or token', content: json(door.errorBody) },
+    PayloadTooLarge: { description: 'Request body above the size limit', content: json(door.errorBody) },
+    ValidationError: {
+      description: `Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is \`string_forbidden_character\`; a number too large to be finite is \`finite_number\`. At most ${MAX_ISSUES} entries (then one \`too_many_errors\`); \`input\` is shortened: strings cut at ${MAX_ECHOED_STRING} characters with '…', lists and objects at ${MAX_ECHOED_ENTRIES} entries and ${MAX_ECHOED_DEPTH} levels.`,
+      content: json(door.validationErrorBody),
+    },
+    InternalError: { description: 'Unexpected failure; quote the request id when reporting it', content: json(door.errorBody) },
+    ...(door.rateLimited
+      ? {
+          TooManyRequests: {
+            description: door.rateLimited.description,
+            headers: { 'Retry-After': { description: 'whole seconds until a request is let through again', schema: { type: 'integer', minimum: 1 } } },
+            content: json(door.rateLimited.schema),
+          },
+        }
+      : {}),
+  };
+}
 const stdRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
 
 function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObject | undefined): Json[] {
@@ -60,22 +88,24 @@ function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObjec
   });
 }
 
-function response(c: SchemaComponents, status: number, doc: RouteResponseDoc): Json {
-  // an error status without its own schema still has the spec's error body
-  const schema = doc.schema ?? (status === 422 ? ValidationErrorBody : status >= 400 ? ErrorBody : undefined);
-  return { description: doc.description, ...(schema ? { content: { 'application/json': { schema: c.use(schema) } } } : {}) };
+function response(c: SchemaComponents, door: OpenApiDoor, status: number, doc: RouteResponseDoc): Json {
+  // an error status without its own schema still has the door's error body; null: no body at all
+  const schema = doc.schema === null ? undefined : (doc.schema ?? (status === 422 ? door.validationErrorBody : status >= 400 ? door.errorBody : undefined));
+  const mediaType = status < 400 ? (doc.mediaType ?? 'application/json') : 'application/json';
+  return { description: doc.description, ...(schema ? { content: { [mediaType]: { schema: c.use(schema) } } } : {}) };
 }
 
-function operation(c: SchemaComponents, route: Route): Json {
+function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route: Route): Json {
   const responses: Record<string, Json> = {};
-  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(c, Number(status), doc);
+  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(c, door, Number(status), doc);
   const add = (status: number, name: string, when: boolean) => {
     if (when && !(String(status) in responses)) responses[String(status)] = stdRef(name);
   };
   add(400, 'BadRequest', route.body !== undefined || route.method !== 'GET');
   add(401, 'Unauthorized', route.auth === 'api');
-  add(413, 'PayloadTooLarge', route.body !== undefined);
+  add(413, 'PayloadTooLarge', route.body !== undefined || route.rawBodyDoc !== undefined);
   add(422, 'ValidationError', route.params !== undefined || route.query !== undefined || route.body !== undefined);
+  add(429, 'TooManyRequests', door.rateLimited !== null && !door.rateLimited.exempt(prefix + route.path));
   add(500, 'InternalError', true);
 
   return {
@@ -88,19 +118,27 @@ function operation(c: SchemaComponents, route: Route): Json {
       ...(route.headerDocs ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: c.use(h.schema) })),
     ],
     ...(route.body ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
+    ...(route.rawBodyDoc ? { requestBody: rawRequestBody(c, route.rawBodyDoc) } : {}),
     responses,
-    security: route.auth === 'api' ? [{ ApiKey: [] }, { Bearer: [] }] : [],
+    security: route.auth === 'api' ? door.security : [],
   };
+}
+
+function rawRequestBody(c: SchemaComponents, doc: RawBodyDoc): Json {
+  const content: Record<string, Json> = {};
+  for (const [mediaType, schema] of Object.entries(doc.content)) content[mediaType] = { schema: c.use(schema) };
+  return { required: true, description: doc.description, content };
 }
 
 function schemasOf(route: Route): TSchema[] {
   const responses = Object.values(route.responses).flatMap((r) => (r.schema ? [r.schema] : []));
-  return [route.params, route.query, route.body, ...responses].filter((s): s is TSchema => s !== undefined);
+  const raw = Object.values(route.rawBodyDoc?.content ?? {});
+  return [route.params, route.query, route.body, ...responses, ...raw].filter((s): s is TSchema => s !== undefined);
 }
 
 export interface OpenApiOptions {
   prefix: string;
-  info: OpenApiInfo;
+  door: OpenApiDoor;
   /** schemas with an `$id` that routes reach through `Type.Ref`; listed as components */
   schemas?: readonly TSchema[];
   /** the `webhooks` section (OpenAPI 3.1): what the service POSTs to subscribers */
@@ -109,32 +147,31 @@ export interface OpenApiOptions {
 
 /** The OpenAPI 3.1 document, built from the same routes and schemas that validate requests. */
 export function buildOpenApi(routes: readonly Route[], opts: OpenApiOptions): OpenApiDocument {
-  const components = new SchemaComponents(NAMED_SCHEMAS, opts.schemas ?? [], routes.flatMap(schemasOf));
+  const { door } = opts;
+  const errorBodies = [door.errorBody, door.validationErrorBody, ...(door.rateLimited ? [door.rateLimited.schema] : [])];
+  const components = new SchemaComponents(NAMED_SCHEMAS, [...(opts.schemas ?? []), ...errorBodies], routes.flatMap(schemasOf));
   const paths: OpenApiDocument['paths'] = {};
   const tags = new Set<string>();
   for (const route of routes) {
     const item = (paths[route.path] ??= {});
-    item[route.method.toLowerCase()] = operation(components, route);
+    item[route.method.toLowerCase()] = operation(components, door, opts.prefix, route);
     route.tags.forEach((t) => tags.add(t));
   }
+  for (const hook of Object.values(opts.webhooks ?? {})) {
+    for (const op of Object.values(hook as Record<string, { tags?: string[] }>)) op.tags?.forEach((t) => tags.add(t));
+  }
+  const undescribed = [...tags].filter((t) => !door.tags[t]);
+  if (undescribed.length > 0) throw new Error(`OpenAPI tags without a description (add them to the door's tags): ${undescribed.join(', ')}`);
+  const used = new Set(Object.values(paths).flatMap((item) => Object.values(item)).flatMap((op) => Object.values(op['responses'] as Record<string, Json>))
+    .map((r) => r['$ref']).filter((ref): ref is string => typeof ref === 'string'));
+  const responses = Object.fromEntries(Object.entries(standardResponses(components, door)).filter(([name]) => used.has(`#/components/responses/${name}`)));
   return {
     openapi: '3.1.0',
-    info: opts.info,
+    info: door.info,
     servers: [{ url: opts.prefix }],
-    tags: [...tags].sort().map((name) => ({ name })),
+    tags: [...tags].sort().map((name) => ({ name, description: door.tags[name] ?? '' })),
     paths,
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
-    components: {
-      schemas: components.schemas,
-      responses: STANDARD_RESPONSES,
-      securitySchemes: {
-        ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'API key (server to server)' },
-        Bearer: {
-          type: 'http',
-          scheme: 'bearer',
-          description: 'JWT access token, OAuth 2.0 client-credentials token, or an API key starting with svc_',
-        },
-      },
-    },
+    components: { schemas: components.schemas, responses, securitySchemes: door.securitySchemes },
   };
 }

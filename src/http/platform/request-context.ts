@@ -6,8 +6,16 @@ import type { PlatformState } from './state.ts';
 // a client's id is reused only if it cannot smuggle anything into logs or headers
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:@-]{1,128}$/;
 
+/** One answered request, for metrics: `route` is the router's template (`/api/v1/companies/:company_id/…`), or `unmatched`. */
+export interface RequestSample {
+  method: string;
+  route: string;
+  status: number;
+  seconds: number;
+}
+
 /** Request id (client's X-Request-Id if sane, else a UUID), a child logger, and one log line per request. */
-export function requestContext(logger: Logger): Middleware<PlatformState> {
+export function requestContext(logger: Logger, observe?: (sample: RequestSample) => void): Middleware<PlatformState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const incoming = ctx.get('x-request-id');
@@ -20,6 +28,8 @@ export function requestContext(logger: Logger): Middleware<PlatformState> {
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
       const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      // the template, never the path: ids in paths would make a series per invoice
+      observe?.({ method: ctx.method, route: (ctx as { _matchedRoute?: unknown })._matchedRoute?.toString() ?? 'unmatched', status: ctx.status, seconds: ms / 1000 });
       if (ctx.status >= 500) ctx.state.log.error(line, 'request');
       else ctx.state.log.info(line, 'request');
     }

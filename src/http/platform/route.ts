@@ -57,7 +57,16 @@ export interface RouteHeaderDoc {
 
 export interface RouteResponseDoc {
   description: string;
-  schema?: TSchema;
+  /** the JSON body; left out, an error status has the door's error body; null: no body at all */
+  schema?: TSchema | null;
+  /** the body's media type in the OpenAPI document when it is not JSON (text/csv, application/pdf) */
+  mediaType?: string;
+}
+
+/** A body a route reads from `rawBody` itself (CSV, a multipart upload), for the OpenAPI document: media type → schema. */
+export interface RawBodyDoc {
+  description: string;
+  content: Record<string, TSchema>;
 }
 
 /** One HTTP operation: the single source for routing, validation and the OpenAPI document. */
@@ -82,6 +91,8 @@ export interface RouteSpec<
   query?: Q;
   /** JSON body schema; routes without one still get rawBody (and no content-type check) */
   body?: B;
+  /** documents a body the handler reads from rawBody (no validation): only for routes without `body` */
+  rawBodyDoc?: RawBodyDoc;
   /** also accept application/x-www-form-urlencoded (fields as strings), as RFC 6749 token requests are sent */
   form?: boolean;
   /** the body may be left out (an empty request); the handler then gets undefined */

@@ -77,7 +77,8 @@ export class ResponseContractError extends Error {
 export function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown) => void {
   const checks = new Map<number, ((body: unknown) => string | undefined) | undefined>();
   for (const [status, doc] of Object.entries(route.responses)) {
-    if (!doc.schema) {
+    // no body, or one that is not JSON (a PDF, a streamed CSV): nothing for a JSON schema to check
+    if (!doc.schema || (doc.mediaType !== undefined && doc.mediaType !== 'application/json')) {
       checks.set(Number(status), undefined);
       continue;
     }

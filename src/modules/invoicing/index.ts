@@ -1,7 +1,6 @@
 import { invoiceRegister } from '../../../projections/invoices/projector.ts';
 import type { InvoicingDeps } from '../../application/invoices.ts';
 import { invoiceDocumentRoutes } from '../../http/invoice-documents.ts';
-import { invoiceExportRoutes } from '../../http/invoice-export.ts';
 import { invoiceRoutes } from '../../http/invoices.ts';
 import type { ValidatorSource } from '../../validation/index.ts';
 import type { Module } from '../module.ts';
@@ -11,10 +10,10 @@ export interface InvoicingModuleDeps extends InvoicingDeps {
   validator: ValidatorSource;
 }
 
-/** Invoices: drafts with computed totals, numbering, validation, UBL and history, the register and its export. */
+/** Invoices: drafts with computed totals, numbering, validation, UBL and history, and the register. */
 export function invoicingModule(deps: InvoicingModuleDeps): Module {
   return {
-    routes: [...invoiceExportRoutes(deps), ...invoiceRoutes(deps), ...invoiceDocumentRoutes(deps)],
+    routes: [...invoiceRoutes(deps), ...invoiceDocumentRoutes(deps)],
     projectors: [invoiceRegister],
     reactors: [],
   };

@@ -9,6 +9,7 @@ import { webhookQueue } from '../../webhooks/queue/store.ts';
 import type { WebhookSecrets } from '../../webhooks/secret-box.ts';
 import { sendWebhook } from '../../webhooks/transport/sender.ts';
 import { checkTarget, systemResolver, type Resolver } from '../../webhooks/transport/target-guard.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import type { Module } from '../module.ts';
 
 export type WebhooksDeps = Pick<Core, 'config' | 'store' | 'ids' | 'clock' | 'readModels' | 'projections'> & {
@@ -16,6 +17,7 @@ export type WebhooksDeps = Pick<Core, 'config' | 'store' | 'ids' | 'clock' | 're
   secrets: WebhookSecrets;
   /** DNS for the SSRF guard: the system's, or a test's stub */
   resolve?: Resolver;
+  metrics: Pick<Metrics, 'webhookAttempts'>;
 };
 
 /**
@@ -28,6 +30,7 @@ export function webhooksModule(deps: WebhooksDeps): Module {
   const guard = (url: string) => checkTarget(url, { allowLoopback: webhooks.allowLoopbackTargets, resolve: deps.resolve ?? systemResolver });
   const worker = new WebhookDeliveryWorker({
     db: deps.readModels, queue, clock: deps.clock, log: deps.log, secrets: deps.secrets, config: webhooks, checkTarget: guard, send: sendWebhook,
+    observe: (outcome) => deps.metrics.webhookAttempts.inc({ outcome }),
   });
   const checkAtCreate = async (url: string) => {
     const verdict = await guard(url);

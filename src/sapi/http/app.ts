@@ -1,8 +1,9 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
-import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
+import { sapiOpenApiDoor } from './openapi-door.ts';
 import { TooManyRequests, createHttpApp, type PlatformState } from '../../http/platform/index.ts';
 import type { Limits } from '../../limits/limits.ts';
+import type { Metrics } from '../../metrics/metrics.ts';
 import { rateLimiter } from '../../limits/rate-limiter.ts';
 import { CORRELATION_HEADER, sapiErrors } from './errors.ts';
 import { SAPI_PREFIX, type SapiActor, type SapiResolveCaller, type SapiRoute } from './route.ts';
@@ -16,11 +17,12 @@ export interface SapiAppDeps {
   trustedProxies?: readonly string[];
   log: Logger;
   health(): Promise<Record<string, unknown>>;
+  metrics: Pick<Metrics, 'httpRequests' | 'rateLimitRefusals'>;
 }
 
 // the documents and the probe answer whatever a caller did, as under /api/v1
-const EXEMPT = new Set([`${SAPI_PREFIX}/health`, `${SAPI_PREFIX}/openapi.json`, `${SAPI_PREFIX}/docs`]);
-const exempt = (path: string) => EXEMPT.has(path) || path.startsWith(`${SAPI_PREFIX}/docs/`);
+const EXEMPT = new Set([`${SAPI_PREFIX}/health`, `${SAPI_PREFIX}/openapi.json`, `${SAPI_PREFIX}/docs`, `${SAPI_PREFIX}/redoc`]);
+const exempt = (path: string) => EXEMPT.has(path) || path.startsWith(`${SAPI_PREFIX}/docs/`) || path.startsWith(`${SAPI_PREFIX}/redoc/`);
 
 /**
  * The SAPI-SK front door: its routes under /sapi, its callers (SAPI access tokens only), its
@@ -51,18 +53,14 @@ export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: 
             return { key: caller.rateKey, plan: caller.plan };
           },
           refusal: (retryAfterSeconds, limit, plan) => new TooManyRequests(retryAfterSeconds, { limit, plan }),
+          onRefused: () => deps.metrics.rateLimitRefusals.inc({ door: 'sapi' }),
         })]
       : []),
     ],
     health: deps.health,
+    observe: (s) => deps.metrics.httpRequests.observe({ door: 'sapi', method: s.method, route: s.route, status: String(s.status) }, s.seconds),
     logger: deps.log,
-    info: {
-      title: 'SAPI-SK connector',
-      version: '1.0.0',
-      description:
-        'The Slovak standard interface between accounting software and an Access Point: send a ready-made UBL Invoice or CreditNote, follow its Peppol and FS legs, and poll and acknowledge inbound documents. Errors are the SAPI-SK envelope; see docs/sapi.md for every code.',
-    },
-    schemas: [SapiErrorBody],
+    openapi: sapiOpenApiDoor(exempt),
     validateResponses: options.validateResponses,
   });
 }

@@ -29,6 +29,7 @@ export function openApiWebhooks(): Record<string, unknown> {
         summary: `${type} (${entry.envelope} envelope)`,
         description: `${entry.when}\n\nBody: compact UTF-8 JSON; read \`type\` when present (svc.event.v1), else \`event\` (legacy). New keys may appear in \`data\` within v1.`,
         tags: ['Webhooks'],
+        security: [{ WebhookSignature: [] }],
         parameters: WEBHOOK_HEADER_DOCS.map((h) => ({ name: h.name, in: 'header', required: h.required, description: h.description, schema: { type: 'string' } })),
         requestBody: { required: true, content: { 'application/json': { schema: plain(WEBHOOK_EVENT_SCHEMAS[type]) } } },
         responses: {

@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { pageOf, type PageOf, type PageRequest } from '../../../projections/shared/page.ts';
 
 /** What an attempt came to (the deliveries route shows it per attempt). */
 export type AttemptOutcome = 'success' | 'non_2xx' | 'timeout' | 'connection' | 'redirect' | 'blocked';
@@ -139,13 +140,12 @@ export function webhookQueue(db: DataSource) {
       return { deliveries, attempts };
     },
 
-    /** The last attempts at an endpoint, newest first (the deliveries route). */
-    async attempts(endpointId: string, limit = 50): Promise<AttemptRow[]> {
-      return db.query(
+    /** Attempts at an endpoint, newest first, a page at a time (the deliveries route). */
+    async attempts(endpointId: string, page: PageRequest = { page: 1, pageSize: 50 }): Promise<PageOf<AttemptRow>> {
+      return pageOf(db,
         `SELECT delivery_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at
-         FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY attempted_at DESC, attempt DESC LIMIT $2`,
-        [endpointId, limit],
-      );
+         FROM webhook_attempts WHERE endpoint_id = $1`,
+        [endpointId], 'q.attempted_at DESC, q.attempt DESC', page);
     },
   };
 }

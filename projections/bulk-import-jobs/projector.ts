@@ -1,0 +1,58 @@
+import { BULK_IMPORT_LIMITS } from '../../commands/bulk-import/limits.ts';
+import type { BulkImportCompleted, BulkImportFailed, BulkImportProgressed, BulkImportRequested, BulkImportRowError } from '../../events/bulk-import.ts';
+import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { BulkImportJobs1764600000000 } from './migration.ts';
+import { BULK_IMPORT_JOBS } from './queries.ts';
+
+// adds a chunk's errors, keeping the first ones up to the cap and counting all
+const ADD_ERRORS = `errors = CASE WHEN jsonb_array_length(errors) >= ${BULK_IMPORT_LIMITS.maxErrorsShown} THEN errors
+    ELSE (SELECT coalesce(jsonb_agg(e ORDER BY n), '[]'::jsonb) FROM jsonb_array_elements(errors || $2::jsonb) WITH ORDINALITY AS t(e, n)
+          WHERE n <= ${BULK_IMPORT_LIMITS.maxErrorsShown}) END,
+  errors_total = errors_total + jsonb_array_length($2::jsonb)`;
+
+const json = (errors: BulkImportRowError[]) => JSON.stringify(errors);
+
+/**
+ * Bulk-import jobs for the status route: one row per job, moved by the worker's progress and its
+ * end. A job's file (BulkImportFileStored) is not read here.
+ */
+export const bulkImportJobs: Projector = {
+  name: BULK_IMPORT_JOBS,
+  handles: ['BulkImportRequested', 'BulkImportProgressed', 'BulkImportCompleted', 'BulkImportFailed'],
+  tables: ['bulk_import_jobs'],
+  migrations: [BulkImportJobs1764600000000],
+
+  async apply(events, tx) {
+    for (const event of events) {
+      switch (event.type) {
+        case 'BulkImportRequested': {
+          const d = eventData<BulkImportRequested>(event);
+          await tx.query(
+            `INSERT INTO bulk_import_jobs (id, organisation_id, company_id, status, file_name, size_bytes, requested_by, requested_at)
+             VALUES ($1, $2, $3, 'processing', $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+            [d.job_id, d.organisation_id, d.company_id, d.file_name, d.size_bytes, d.requested_by.id, d.requested_at],
+          );
+          break;
+        }
+        case 'BulkImportProgressed': {
+          const d = eventData<BulkImportProgressed>(event);
+          await tx.query(`UPDATE bulk_import_jobs SET rows_processed = $3, created = $4, ${ADD_ERRORS} WHERE id = $1`, [d.job_id, json(d.errors), d.rows_processed, d.created]);
+          break;
+        }
+        case 'BulkImportCompleted': {
+          const d = eventData<BulkImportCompleted>(event);
+          await tx.query(
+            `UPDATE bulk_import_jobs SET status = 'completed', total_rows = $2, rows_processed = $3, created = $4, finished_at = $5 WHERE id = $1`,
+            [d.job_id, d.total_rows, d.rows_processed, d.created, d.completed_at],
+          );
+          break;
+        }
+        case 'BulkImportFailed': {
+          const d = eventData<BulkImportFailed>(event);
+          await tx.query(`UPDATE bulk_import_jobs SET status = 'failed', total_rows = $3, finished_at = $4, ${ADD_ERRORS} WHERE id = $1`, [d.job_id, json(d.errors), d.total_rows, d.failed_at]);
+          break;
+        }
+      }
+    }
+  },
+};

@@ -1,0 +1,18 @@
+import type { BulkImportRowError } from '../../events/bulk-import.ts';
+
+/** A job as the status route shows it. */
+export interface BulkImportJobRow {
+  id: string;
+  organisation_id: string;
+  company_id: string;
+  status: 'processing' | 'completed' | 'failed';
+  file_name: string | null;
+  size_bytes: number;
+  requested_at: Date;
+  total_rows: number | null;
+  rows_processed: number;
+  created: number;
+  errors: BulkImportRowError[];
+  errors_total: number;
+  finished_at: Date | null;
+}

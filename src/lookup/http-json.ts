@@ -1,0 +1,56 @@
+/**
+ * One GET of a register's JSON API: bounded in size, cancelled by the caller's signal (the
+ * lookup's per-source timeout). 404 is an answer (the register does not have it); any other
+ * non-2xx, an unreadable body or a dropped connection is thrown.
+ */
+
+/** A register's answer is a few KB; a broad RPO name search can list hundreds of entities with their history. */
+export const MAX_REGISTER_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+export type JsonAnswer = { status: 'ok'; body: unknown } | { status: 'not_found' };
+
+export async function getJson(fetcher: typeof fetch, url: string, signal: AbortSignal): Promise<JsonAnswer> {
+  const response = await fetcher(url, { headers: { accept: 'application/json' }, signal, redirect: 'error' });
+  if (response.status === 404) {
+    await response.body?.cancel();
+    return { status: 'not_found' };
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new Error(`HTTP ${response.status}`);
+  }
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(await readLimited(response));
+  try {
+    return { status: 'ok', body: JSON.parse(text) as unknown };
+  } catch {
+    throw new Error('the answer is not JSON');
+  }
+}
+
+async function readLimited(response: Response): Promise<Uint8Array> {
+  if (Number(response.headers.get('content-length') ?? '0') > MAX_REGISTER_RESPONSE_BYTES) {
+    await response.body?.cancel();
+    throw new Error(`the answer is larger than ${MAX_REGISTER_RESPONSE_BYTES} bytes`);
+  }
+  if (response.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_REGISTER_RESPONSE_BYTES) {
+      await reader.cancel();
+      throw new Error(`the answer is larger than ${MAX_REGISTER_RESPONSE_BYTES} bytes`);
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks);
+}
+
+/* Reading untyped JSON without trusting it. */
+export type Json = Record<string, unknown>;
+export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const objects = (v: unknown): Json[] => (Array.isArray(v) ? v.filter(isObject) : []);
+export const str = (v: unknown): string | null => (typeof v === 'string' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : null);

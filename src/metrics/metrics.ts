@@ -1,0 +1,60 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** Where a follower of the event log stands: what the lag gauges read at each scrape. */
+export interface FollowerLag {
+  kind: 'projector' | 'reactor';
+  name: string;
+  /** events after its checkpoint, up to the cap the reader uses */
+  events: number;
+  /** seconds since the oldest event it has not passed was appended; 0 when caught up */
+  seconds: number;
+}
+
+/**
+ * The service's Prometheus instruments, one registry per service instance (tests open several
+ * in one process). Names follow Prometheus conventions: seconds, `_total` for counters.
+ */
+export function createMetrics(lags: () => Promise<FollowerLag[]> = async () => []) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  // both lag gauges are read by one collect per scrape (the first registered), so they agree
+  const lagSeconds = new Gauge({ name: 'follower_lag_seconds', help: 'Seconds since the oldest event a projector or reactor has not passed was appended', labelNames: ['kind', 'name'] as const, registers: [] });
+  const lagEvents = new Gauge({
+    name: 'follower_lag_events', help: 'Events a projector or reactor has not passed yet (capped at 1000)', labelNames: ['kind', 'name'] as const, registers: [registry],
+    async collect() {
+      const now = await lags();
+      lagEvents.reset();
+      lagSeconds.reset();
+      for (const l of now) {
+        lagEvents.set({ kind: l.kind, name: l.name }, l.events);
+        lagSeconds.set({ kind: l.kind, name: l.name }, l.seconds);
+      }
+    },
+  });
+  registry.registerMetric(lagSeconds);
+  return {
+    registry,
+    httpRequests: new Histogram({
+      name: 'http_request_duration_seconds', help: 'HTTP requests by front door, method, route template and status',
+      labelNames: ['door', 'method', 'route', 'status'] as const, buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [registry],
+    }),
+    appends: new Counter({ name: 'eventstore_appends_total', help: 'Appends to the event store made by this instance', registers: [registry] }),
+    appendedTypes: new Counter({ name: 'eventstore_appended_event_types_total', help: 'Appends that wrote an event of this type', labelNames: ['type'] as const, registers: [registry] }),
+    reactions: new Counter({
+      name: 'reactor_reactions_total', help: 'Reactions (side effects: Peppol, FS, SAPI legs, imports) by reactor and outcome: done, failed (retried), parked',
+      labelNames: ['reactor', 'outcome'] as const, registers: [registry],
+    }),
+    validationStage: new Histogram({
+      name: 'validation_stage_duration_seconds', help: 'Time of each validation stage (xsd, cen, peppol, sk, …) per document',
+      labelNames: ['stage'] as const, buckets: [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10], registers: [registry],
+    }),
+    validationsInFlight: new Gauge({ name: 'validation_pool_in_flight', help: 'Documents waiting for or in the validation pool', registers: [registry] }),
+    rateLimitRefusals: new Counter({ name: 'rate_limit_refusals_total', help: 'Requests refused with 429 by the rate limiter', labelNames: ['door'] as const, registers: [registry] }),
+    webhookAttempts: new Counter({
+      name: 'webhook_delivery_attempts_total', help: 'Webhook delivery attempts by outcome (success, http_error, timeout, connection, blocked, …)',
+      labelNames: ['outcome'] as const, registers: [registry],
+    }),
+  };
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;

@@ -1,0 +1,58 @@
+/**
+ * Rendered PDFs by invoice id and version, least recently used first out, bounded by bytes. A
+ * version of an invoice never changes, so an entry is never stale; concurrent requests for one
+ * version share one render.
+ */
+export class PdfCache {
+  private readonly entries = new Map<string, Promise<Buffer>>();
+  private readonly sizes = new Map<string, number>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes = 32 * 1024 * 1024) {}
+
+  static key(invoiceId: string, version: number): string {
+    return `${invoiceId}@${version}`;
+  }
+
+  /** The cached bytes of `key`, or those `render` makes (kept when they fit; a failed render is not kept). */
+  get(key: string, render: () => Promise<Buffer>): Promise<Buffer> {
+    const hit = this.entries.get(key);
+    if (hit) {
+      // most recently used: to the end of the insertion order
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit;
+    }
+    const rendering = render();
+    this.entries.set(key, rendering);
+    rendering.then(
+      (bytes) => this.admit(key, rendering, bytes.byteLength),
+      () => {
+        if (this.entries.get(key) === rendering) this.entries.delete(key);
+      },
+    );
+    return rendering;
+  }
+
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.sizes.size, bytes: this.bytes };
+  }
+
+  private admit(key: string, entry: Promise<Buffer>, size: number): void {
+    if (this.entries.get(key) !== entry) return;
+    if (size > this.maxBytes) {
+      this.entries.delete(key);
+      return;
+    }
+    this.sizes.set(key, size);
+    this.bytes += size;
+    for (const [oldest] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      const oldSize = this.sizes.get(oldest);
+      if (oldSize === undefined) continue; // still rendering
+      this.entries.delete(oldest);
+      this.sizes.delete(oldest);
+      this.bytes -= oldSize;
+    }
+  }
+}
