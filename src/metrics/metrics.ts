@@ -22,7 +22,8 @@ export function createMetrics(lags: () => Promise<FollowerLag[]> = async () => [
   const lagEvents = new Gauge({
     name: 'follower_lag_events', help: 'Events a projector or reactor has not passed yet (capped at 1000)', labelNames: ['kind', 'name'] as const, registers: [registry],
     async collect() {
-      const now = await lags();
+      // the database away must not take /metrics down with it: the lag series are left out then
+      const now = await lags().catch(() => []);
       lagEvents.reset();
       lagSeconds.reset();
       for (const l of now) {
