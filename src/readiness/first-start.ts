@@ -36,7 +36,7 @@ export const unavailableSentence = (dir: string) =>
  */
 export function compileInBackground(start: () => Promise<unknown>, stage: () => ValidationStage, dir: string, print: (line: string) => void, everyMs = 15_000): Promise<void> {
   const t0 = Date.now();
-  print('Validation rules (XSD, CEN, Peppol BIS, Slovak): compiling in the background. The first start on a machine takes about a minute (cached afterwards: seconds); requests that validate wait for it.');
+  print('Validation rules (XSD, CEN, Peppol BIS, Slovak): compiling in the background (a few seconds; VALIDATION_ENGINE=saxonjs: about a minute the first time, cached afterwards); requests that validate wait for it.');
   const ticker = setInterval(() => print(`  ... validation rules still compiling (${Math.round((Date.now() - t0) / 1000)} s)`), everyMs);
   ticker.unref();
   return start().then(

@@ -2,8 +2,8 @@ import type { SchemasAvailable } from '../validation/types.ts';
 import type { ValidatorSource } from '../validation/index.ts';
 
 /**
- * Whether the service can check invoices: `compiling` while the rule sets compile (the first
- * start of a machine: about a minute), `ready` once every rule set runs, `unavailable` when one
+ * Whether the service can check invoices: `compiling` while the rule sets compile (seconds;
+ * with the SaxonJS engine about a minute on a machine's first start), `ready` once every rule set runs, `unavailable` when one
  * is missing (no artifacts: invoice creates answer 503 code_lists_unavailable and nothing is
  * called valid). `not_started` until the first use or the background start.
  */
