@@ -97,17 +97,28 @@ function cachedCompile(cacheDir: string, name: string, sourceHash: string, schem
   const file = path.join(cacheDir, `${name}-${sourceHash.slice(0, 16)}-${compilerFingerprint().slice(0, 16)}.compiled.json`);
   if (fs.existsSync(file)) {
     try {
-      return JSON.parse(fs.readFileSync(file, 'utf8')) as CompiledSchematron;
+      const cached = JSON.parse(fs.readFileSync(file, 'utf8')) as CompiledSchematron;
+      try {
+        const now = new Date();
+        fs.utimesSync(file, now, now); // in use: not stale
+      } catch {
+        // a read-only cache still serves
+      }
+      return cached;
     } catch {
       // a damaged cache entry: compile again
     }
   }
   const compiled = compileSchematron(schema);
   fs.mkdirSync(cacheDir, { recursive: true });
-  // entries of an older compiler for the same rule file are of no further use
+  // entries of an older compiler for the same rule file go once unused for a week (the sources run by
+  // tsx and the build in dist/ have different fingerprints, so both stay while both are used)
   const stale = `${name}-${sourceHash.slice(0, 16)}-`;
+  const weekAgo = Date.now() - 7 * 24 * 3600_000;
   for (const f of fs.readdirSync(cacheDir)) {
-    if (f.startsWith(stale) && f.endsWith('.compiled.json')) fs.rmSync(path.join(cacheDir, f), { force: true });
+    if (!f.startsWith(stale) || !f.endsWith('.compiled.json')) continue;
+    const entry = path.join(cacheDir, f);
+    if ((fs.statSync(entry, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < weekAgo) fs.rmSync(entry, { force: true });
   }
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(compiled));
