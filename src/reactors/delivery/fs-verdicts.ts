@@ -1,9 +1,9 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { FsCopySubmitted } from '../../../events/delivery.ts';
 import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
 import type { FsAuthority } from '../../network/fs-authority.ts';
 import type { Core } from '../../core.ts';
 import type { Reactor } from '../reactor.ts';
+import { awaitFsVerdict } from './await-fs-verdict.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'log'> & { fs: FsAuthority; pollMs: number };
 
@@ -21,25 +21,11 @@ export function fsVerdictReactor(deps: Deps): Reactor {
     concurrency: 32,
     async react(event, signal) {
       const submitted = event.data as FsCopySubmitted['data'];
-      for (let unreachable = 0; ; ) {
-        let verdict;
-        try {
-          verdict = await deps.fs.verdict(submitted.fs_submission_id);
-        } catch (error) {
-          unreachable++;
-          deps.log.warn({ err: error, submission: submitted.fs_submission_id }, 'FS verdict not available; asking again');
-          await sleep(Math.min(60_000, deps.pollMs * 2 ** unreachable), undefined, { signal });
-          continue;
-        }
-        if (verdict) {
-          await decideOnInvoice(deps, submitted.invoice_id, {
-            type: 'RecordFsVerdict', invoice_id: submitted.invoice_id, fs_submission_id: verdict.submission_id, verdict: verdict.outcome,
-            tdd_uuid: verdict.tdd_uuid, mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
-          }, systemMetadata(NAME, event.id));
-          return;
-        }
-        await sleep(deps.pollMs, undefined, { signal });
-      }
+      const verdict = await awaitFsVerdict(deps.fs, submitted.fs_submission_id, { pollMs: deps.pollMs, log: deps.log, signal });
+      await decideOnInvoice(deps, submitted.invoice_id, {
+        type: 'RecordFsVerdict', invoice_id: submitted.invoice_id, fs_submission_id: verdict.submission_id, verdict: verdict.outcome,
+        tdd_uuid: verdict.tdd_uuid, mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
+      }, systemMetadata(NAME, event.id));
     },
   };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { sapiDocumentDecider, type SapiDocumentCommand } from '../../../commands/sapi/document.ts';
 import { sapiDocumentStream, type SapiDocumentAccepted, type SapiDocumentSent, type SapiFsSubmitted } from '../../../events/sapi-documents.ts';
 import { systemMetadata } from '../../application/invoice-commands.ts';
@@ -10,6 +9,7 @@ import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identi
 import { wrapInSbdh } from '../../network/peppol/sbdh.ts';
 import { PeppolRefusedError, PeppolRejectedError } from '../../network/peppol-network.ts';
 import { withAttempts, type AttemptPolicy } from '../../reactors/delivery/attempts.ts';
+import { awaitFsVerdict } from '../../reactors/delivery/await-fs-verdict.ts';
 import { TAX_AUTHORITY } from '../../reactors/delivery/fs-filing.ts';
 import { derivedId, type Reactor } from '../../reactors/reactor.ts';
 import { buildTdd, TddBuildError } from '../../tdd/index.ts';
@@ -150,25 +150,11 @@ export function sapiFsVerdictReactor(deps: SapiDeps, pollMs: number): Reactor {
     concurrency: 32,
     async react(event, signal) {
       const submitted = event.data as SapiFsSubmitted['data'];
-      for (let unreachable = 0; ; ) {
-        let verdict;
-        try {
-          verdict = await deps.fs.verdict(submitted.fs_submission_id);
-        } catch (error) {
-          unreachable++;
-          deps.log.warn({ err: error, submission: submitted.fs_submission_id }, 'FS verdict not available; asking again');
-          await sleep(Math.min(60_000, pollMs * 2 ** unreachable), undefined, { signal });
-          continue;
-        }
-        if (verdict) {
-          await recorder(deps, submitted.document_id, FS_VERDICTS, event)({
-            type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
-            mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
-          });
-          return;
-        }
-        await sleep(pollMs, undefined, { signal });
-      }
+      const verdict = await awaitFsVerdict(deps.fs, submitted.fs_submission_id, { pollMs, log: deps.log, signal });
+      await recorder(deps, submitted.document_id, FS_VERDICTS, event)({
+        type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
+        mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
+      });
     },
   };
 }
