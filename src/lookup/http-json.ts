@@ -3,6 +3,7 @@
  * lookup's per-source timeout). 404 is an answer (the register does not have it); any other
  * non-2xx, an unreadable body or a dropped connection is thrown.
  */
+import { readLimited } from '../http-client/read-limited.ts';
 
 /** A register's answer is a few KB; a broad RPO name search can list hundreds of entities with their history. */
 export const MAX_REGISTER_RESPONSE_BYTES = 8 * 1024 * 1024;
@@ -19,7 +20,7 @@ export async function getJson(fetcher: typeof fetch, url: string, signal: AbortS
     await response.body?.cancel();
     throw new Error(`HTTP ${response.status}`);
   }
-  const text = new TextDecoder('utf-8', { fatal: true }).decode(await readLimited(response));
+  const text = new TextDecoder('utf-8', { fatal: true }).decode(await readLimited(response, MAX_REGISTER_RESPONSE_BYTES, () => new Error(`the answer is larger than ${MAX_REGISTER_RESPONSE_BYTES} bytes`)));
   try {
     return { status: 'ok', body: JSON.parse(text) as unknown };
   } catch {
@@ -27,27 +28,6 @@ export async function getJson(fetcher: typeof fetch, url: string, signal: AbortS
   }
 }
 
-async function readLimited(response: Response): Promise<Uint8Array> {
-  if (Number(response.headers.get('content-length') ?? '0') > MAX_REGISTER_RESPONSE_BYTES) {
-    await response.body?.cancel();
-    throw new Error(`the answer is larger than ${MAX_REGISTER_RESPONSE_BYTES} bytes`);
-  }
-  if (response.body === null) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_REGISTER_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw new Error(`the answer is larger than ${MAX_REGISTER_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
 
 /* Reading untyped JSON without trusting it. */
 export type Json = Record<string, unknown>;

@@ -3,6 +3,7 @@
  * 404 is an answer (the SMP does not have it); anything else that is not 2xx, a timeout or an
  * unreachable host is a failed lookup.
  */
+import { readLimited } from '../../http-client/read-limited.ts';
 import { ParticipantLookupError } from '../participants.ts';
 import { failed } from './smp-xml.ts';
 
@@ -28,7 +29,7 @@ export async function getSmpResource(url: string, options: SmpHttpOptions): Prom
       await response.body?.cancel();
       throw failed(`SMP answered HTTP ${response.status} for ${url}`);
     }
-    return { status: 'ok', body: await readLimited(response, url) };
+    return { status: 'ok', body: await readLimited(response, MAX_SMP_RESPONSE_BYTES, () => failed(`SMP answer for ${url} is larger than ${MAX_SMP_RESPONSE_BYTES} bytes`)) };
   } catch (error) {
     if (signal.aborted) throw failed(`SMP did not answer within ${options.timeoutMs} ms: ${url}`);
     if (error instanceof ParticipantLookupError) throw error;
@@ -37,25 +38,3 @@ export async function getSmpResource(url: string, options: SmpHttpOptions): Prom
   }
 }
 
-async function readLimited(response: Response, url: string): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? '0');
-  if (declared > MAX_SMP_RESPONSE_BYTES) {
-    await response.body?.cancel();
-    throw failed(`SMP answer for ${url} is larger than ${MAX_SMP_RESPONSE_BYTES} bytes`);
-  }
-  if (response.body === null) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_SMP_RESPONSE_BYTES) {
-      await reader.cancel();
-      throw failed(`SMP answer for ${url} is larger than ${MAX_SMP_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks);
-}
