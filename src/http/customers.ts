@@ -13,6 +13,7 @@ import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverCustomerCreate } from './idempotent-recovery.ts';
+import { listPage, pageRequest } from './list-page.ts';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -88,16 +89,13 @@ export function customerRoutes(deps: Core): Route[] {
       responses: { 200: { description: 'one page', schema: Page(CustomerListRow) }, 404: notFound },
       async handle({ params, query, actor }) {
         const scope = await companyScope(actor, params.company_id);
-        const { items, total } = await listCustomers(readModels, scope, { page: query.page, pageSize: query.page_size, q: query.q, sort: query.sort });
+        const found = await listCustomers(readModels, scope, { ...pageRequest(query), q: query.q, sort: query.sort });
         return {
           status: 200,
-          body: {
-            items: items.map((r) => ({
-              id: r.id, name: r.name, vat_id: r.vat_id, ico: r.ico, city: r.city, country_code: r.country_code, peppol_id: r.peppol_id,
-              is_active: r.is_active, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
-            })),
-            total, page: query.page, page_size: query.page_size,
-          },
+          body: listPage(found, query, (r) => ({
+            id: r.id, name: r.name, vat_id: r.vat_id, ico: r.ico, city: r.city, country_code: r.country_code, peppol_id: r.peppol_id,
+            is_active: r.is_active, created_at: iso(r.created_at), updated_at: iso(r.updated_at),
+          })),
         };
       },
     }),

@@ -23,6 +23,7 @@ import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
 import type { LoadedInvoice } from '../application/invoice-documents.ts';
 import { freshSettlement, type SettlementFields } from '../application/settlement.ts';
+import { listPage, pageRequest } from './list-page.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
 const sortKey = `-?(?:${INVOICE_SORT_COLUMNS.join('|')})`;
@@ -142,11 +143,11 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     422: ruleErrors,
   };
   const list = async (actor: Actor, companyId: string | null, query: typeof InvoiceListQuery.static) => {
-    const { items, total } = await listInvoices(readModels, { organisationId: actor.organisationId, companyId }, {
-      page: query.page, pageSize: query.page_size, q: query.q, statuses: query.status?.split(','), fromDate: query.from_date,
+    const found = await listInvoices(readModels, { organisationId: actor.organisationId, companyId }, {
+      ...pageRequest(query), q: query.q, statuses: query.status?.split(','), fromDate: query.from_date,
       toDate: query.to_date, createdBy: query.created_by, sort: query.sort,
     });
-    return { status: 200, body: { items: items.map(listRow), total, page: query.page, page_size: query.page_size } };
+    return { status: 200, body: listPage(found, query, listRow) };
   };
   const read = async (actor: Actor, companyId: string | null, invoiceId: string) => {
     const invoice = await readAfter(null, { organisationId: actor.organisationId, companyId }, invoiceId);

@@ -11,6 +11,7 @@ import type { Core } from '../core.ts';
 import { idempotent } from './idempotency.ts';
 import { API_PREFIX } from './prefix.ts';
 import { defineRoute, type Route } from './route.ts';
+import { listPage, pageRequest } from './list-page.ts';
 
 export type PaymentRouteDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { lookups: Lookups };
 
@@ -109,8 +110,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): Route[] {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
         if (!(await documentVisible(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
-        const { items, total } = await listPayments(readModels, params.invoice_id, { page: query.page, pageSize: query.page_size });
-        return { status: 200, body: { items: items.map(paymentBody), total, page: query.page, page_size: query.page_size } };
+        return { status: 200, body: listPage(await listPayments(readModels, params.invoice_id, pageRequest(query)), query, paymentBody) };
       },
     }),
   ];
