@@ -20,7 +20,7 @@ export function createMetrics(lags: () => Promise<FollowerLag[]> = async () => [
   // both lag gauges are read by one collect per scrape (the first registered), so they agree
   const lagSeconds = new Gauge({ name: 'follower_lag_seconds', help: 'Seconds since the oldest event a projector or reactor has not passed was appended', labelNames: ['kind', 'name'] as const, registers: [] });
   const lagEvents = new Gauge({
-    name: 'follower_lag_events', help: 'Events a projector or reactor has not passed yet (capped at 1000)', labelNames: ['kind', 'name'] as const, registers: [registry],
+    name: 'follower_lag_events', help: 'Events of the types a projector or reactor handles that it has not passed yet (within the next 1000 of the log)', labelNames: ['kind', 'name'] as const, registers: [registry],
     async collect() {
       // the database away must not take /metrics down with it: the lag series are left out then
       const now = await lags().catch(() => []);

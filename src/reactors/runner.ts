@@ -86,9 +86,9 @@ export class ReactorRunner {
   }
 
   /** Every reactor's saved checkpoint (where a restart would resume). */
-  async checkpoints(): Promise<{ name: string; position: Position }[]> {
+  async checkpoints(): Promise<{ name: string; position: Position; handles: readonly string[] }[]> {
     const rows: { name: string; position: string }[] = await this.db.query('SELECT name, position FROM reactor_checkpoints');
-    return this.reactors.map((r) => ({ name: r.name, position: rows.find((row) => row.name === r.name)?.position ?? START }));
+    return this.reactors.map((r) => ({ name: r.name, position: rows.find((row) => row.name === r.name)?.position ?? START, handles: r.handles }));
   }
 
   /** The reactions the named reactors (all by default) gave up on after their attempts. */

@@ -153,8 +153,8 @@ export class ProjectionRunner {
   }
 
   /** Where each projector is in this process now (ahead of its saved checkpoint between saves). */
-  current(): { name: string; position: Position }[] {
-    return this.projectors.map((p) => ({ name: p.name, position: this.position(p.name).value }));
+  current(): { name: string; position: Position; handles: readonly string[] }[] {
+    return this.projectors.map((p) => ({ name: p.name, position: this.position(p.name).value, handles: p.handles }));
   }
 
   async status(lagCap = 10_000): Promise<ProjectorStatus[]> {
