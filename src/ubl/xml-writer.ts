@@ -3,8 +3,8 @@
  * the builder does not know silently emits `xmlns=""`, so no element is ever created without one.
  * Empty or null text writes nothing: PEPPOL-EN16931-R008 forbids empty elements.
  */
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
 import { NS } from './ubl-names.ts';
+import { type XMLBuilder } from '../xml/write.ts';
 
 export type Node = XMLBuilder;
 

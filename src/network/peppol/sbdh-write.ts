@@ -8,9 +8,7 @@
  * canonical form, and as a rule the same bytes), minus the prolog (XML declaration, comments and
  * processing instructions outside the root element).
  */
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../validation/limits.ts';
+import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../xml/index.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
   PARTICIPANT_SCHEME,
@@ -22,6 +20,7 @@ import {
 } from './identifiers.ts';
 import { qualifiedName, verbatimElement, withParsed } from './payload-xml.ts';
 import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhInput } from './sbdh-model.ts';
+import { newXmlDocument, type XMLBuilder } from '../../xml/write.ts';
 
 // A comment only the header writer can produce: header values are text, where `<` is escaped.
 const MARKER_TEXT = 'sbdh-payload';
@@ -41,7 +40,7 @@ export function wrapInSbdh(input: SbdhInput): string {
   if (!/^[A-Z]{2}$/.test(countryC1)) throw new SbdhError('SBDH-INVALID-FIELD', `COUNTRY_C1 "${input.countryC1}" is not an ISO 3166-1 alpha-2 code`);
   const payload = payloadRoot(input.document, docType);
 
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SBDH_NS, 'StandardBusinessDocument');
+  const root = newXmlDocument().ele(SBDH_NS, 'StandardBusinessDocument');
   const header = el(root, 'StandardBusinessDocumentHeader');
   el(header, 'HeaderVersion', HEADER_VERSION);
   el(el(header, 'Sender'), 'Identifier', sender, { Authority: PARTICIPANT_SCHEME });
