@@ -13,15 +13,15 @@
  * here: createTddValidator runs the official XSD and Schematron on it.
  */
 import { NS } from '../ubl/ubl-names.ts';
-import { xmlDocument } from '../ubl/xml-writer.ts';
 import { writeReportedDocument } from './document.ts';
 import { writeHeader, type TddHeader } from './header.ts';
 import { PXS } from './names.ts';
 import { withUbl } from './source.ts';
+import { newXmlDocument } from '../xml/write.ts';
 
 export function buildTdd(ublXml: string | Uint8Array, header: TddHeader): string {
   return withUbl(ublXml, (ubl, creditNote) => {
-    const xml = xmlDocument(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+    const xml = newXmlDocument(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
     writeHeader(xml.root, header);
     writeReportedDocument(xml.root, ubl, creditNote);
     return xml.end();

@@ -47,13 +47,14 @@ import {
   PEPPOL_PROFILE_ID,
   ZZZ,
 } from './ubl-names.ts';
-import { amount, cac, cbc, xmlDocument, type Node } from './xml-writer.ts';
+import { amount, cac, cbc, type Node } from './xml-writer.ts';
+import { newXmlDocument } from '../xml/write.ts';
 
 /** Builds the UBL XML (UTF-8, indented) of an invoice or credit note. */
 export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string {
   const creditNote = content.invoice_type === '381';
   const currency = content.currency_code;
-  const xml = xmlDocument(creditNote ? NS.creditNote : NS.invoice, creditNote ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+  const xml = newXmlDocument(creditNote ? NS.creditNote : NS.invoice, creditNote ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
   const doc = xml.root;
   const intraCommunity = content.lines.some((l) => l.vat_category_code === 'K');
 

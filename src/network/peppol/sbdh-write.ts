@@ -8,8 +8,8 @@
  * canonical form, and as a rule the same bytes), minus the prolog (XML declaration, comments and
  * processing instructions outside the root element).
  */
-import { xmlDocument, type Node } from '../../ubl/xml-writer.ts';
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../validation/limits.ts';
+import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../xml/index.ts';
+import { newXmlDocument, type XmlElementWriter } from '../../xml/write.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
   PARTICIPANT_SCHEME,
@@ -40,7 +40,7 @@ export function wrapInSbdh(input: SbdhInput): string {
   if (!/^[A-Z]{2}$/.test(countryC1)) throw new SbdhError('SBDH-INVALID-FIELD', `COUNTRY_C1 "${input.countryC1}" is not an ISO 3166-1 alpha-2 code`);
   const payload = payloadRoot(input.document, docType);
 
-  const xml = xmlDocument(SBDH_NS, 'StandardBusinessDocument');
+  const xml = newXmlDocument(SBDH_NS, 'StandardBusinessDocument');
   const root = xml.root;
   const header = el(root, 'StandardBusinessDocumentHeader');
   el(header, 'HeaderVersion', HEADER_VERSION);
@@ -68,13 +68,13 @@ export function wrapInSbdh(input: SbdhInput): string {
   return envelope;
 }
 
-function el(parent: Node, name: string, text?: string, attrs?: Record<string, string>): Node {
+function el(parent: XmlElementWriter, name: string, text?: string, attrs?: Record<string, string>): XmlElementWriter {
   const child = parent.ele(SBDH_NS, name, attrs);
   if (text !== undefined) child.txt(text);
   return child;
 }
 
-function scopeOf(parent: Node, type: string, value: string, scheme?: string): void {
+function scopeOf(parent: XmlElementWriter, type: string, value: string, scheme?: string): void {
   const scope = el(parent, 'Scope');
   el(scope, 'Type', type);
   el(scope, 'InstanceIdentifier', value);
