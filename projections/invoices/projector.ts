@@ -73,7 +73,11 @@ export const invoiceRegister: Projector = {
       const row = foldInto(rows, shadowed, event);
       if (row) written.add(row);
     }
-    if (written.size > 0) await tx.query(UPSERT_ROWS, [JSON.stringify([...written])]);
+    const existing = new Set(stored);
+    const inserted = [...written].filter((r) => !existing.has(r));
+    const updated = [...written].filter((r) => existing.has(r));
+    if (inserted.length > 0) await tx.query(INSERT_ROWS, [JSON.stringify(inserted)]);
+    if (updated.length > 0) await tx.query(UPDATE_ROWS, [JSON.stringify(updated), updated.map((r) => r.id)]);
   },
 
   // the common batches while following: creates (and receipts) with their first delivery steps,
@@ -190,38 +194,47 @@ function documentId(event: RecordedEvent): string {
 
 /**
  * A row of the register as apply folds it: every column in a form that writes back unchanged
- * (dates, amounts and times as the text Postgres prints; uuids as text; the jsonb as values).
+ * (dates, amounts and times as the text Postgres prints; uuids as text; the jsonb as values),
+ * but the document of a stored row, which is read and written only when an edit replaces it
+ * (null until then: the UPDATE keeps the stored one, without reading or rewriting it).
  */
 interface StoredRow {
   id: string; organisation_id: string; company_id: string; workspace_id: string; invoice_number: string; invoice_type: string;
   status: string; issue_date: string; due_date: string | null; currency_code: string; supplier_name: string; buyer_name: string;
   buyer_vat_id: string; customer_id: string | null; total_net: string; total_vat: string; total_gross: string; search: string;
-  created_by: string; created_at: string; updated_at: string; version: number; document: InvoiceDocument; source: string;
+  created_by: string; created_at: string; updated_at: string; version: number; document: InvoiceDocument | null; source: string;
   peppol_message_id: string | null; fs_submission_id: string | null; delivery: Delivery | null;
 }
 
 const STORED_COLUMNS = `id::text AS id, organisation_id::text AS organisation_id, company_id::text AS company_id, workspace_id::text AS workspace_id,
   invoice_number, invoice_type, status, issue_date::text AS issue_date, due_date::text AS due_date, currency_code, supplier_name, buyer_name,
   buyer_vat_id, customer_id::text AS customer_id, total_net::text AS total_net, total_vat::text AS total_vat, total_gross::text AS total_gross,
-  search, created_by, created_at::text AS created_at, updated_at::text AS updated_at, version, document, source, peppol_message_id,
+  search, created_by, created_at::text AS created_at, updated_at::text AS updated_at, version, NULL::jsonb AS document, source, peppol_message_id,
   fs_submission_id, delivery`;
 
-/** Every folded row, new or changed, in one statement: each column as apply left it. */
-const UPSERT_ROWS = `INSERT INTO invoices (${COLUMNS})
-   SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
-     r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
-     r.created_by, r.created_at, r.updated_at, r.version, r.document, r.source, r.peppol_message_id, r.fs_submission_id, r.delivery
-   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, company_id uuid, workspace_id uuid, invoice_number text,
+const RECORDSET = `jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, company_id uuid, workspace_id uuid, invoice_number text,
      invoice_type text, status text, issue_date date, due_date date, currency_code text, supplier_name text, buyer_name text,
      buyer_vat_id text, customer_id uuid, total_net numeric, total_vat numeric, total_gross numeric, search text, created_by text,
      created_at timestamptz, updated_at timestamptz, version int, document jsonb, source text, peppol_message_id text,
-     fs_submission_id text, delivery jsonb)
-   ON CONFLICT (id) DO UPDATE SET invoice_number = EXCLUDED.invoice_number, invoice_type = EXCLUDED.invoice_type, status = EXCLUDED.status,
-     issue_date = EXCLUDED.issue_date, due_date = EXCLUDED.due_date, currency_code = EXCLUDED.currency_code, supplier_name = EXCLUDED.supplier_name,
-     buyer_name = EXCLUDED.buyer_name, buyer_vat_id = EXCLUDED.buyer_vat_id, customer_id = EXCLUDED.customer_id, total_net = EXCLUDED.total_net,
-     total_vat = EXCLUDED.total_vat, total_gross = EXCLUDED.total_gross, search = EXCLUDED.search, updated_at = EXCLUDED.updated_at,
-     version = EXCLUDED.version, document = EXCLUDED.document, peppol_message_id = EXCLUDED.peppol_message_id,
-     fs_submission_id = EXCLUDED.fs_submission_id, delivery = EXCLUDED.delivery`;
+     fs_submission_id text, delivery jsonb)`;
+
+/** The batch's new rows (none of them stored: apply read the table first), in one statement. */
+const INSERT_ROWS = `INSERT INTO invoices (${COLUMNS})
+   SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
+     r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
+     r.created_by, r.created_at, r.updated_at, r.version, r.document, r.source, r.peppol_message_id, r.fs_submission_id, r.delivery
+   FROM ${RECORDSET}
+   ON CONFLICT (id) DO NOTHING`;
+
+/** The stored rows the batch changed, in one statement, read by key (the ids also as an array: never a scan). */
+const UPDATE_ROWS = `UPDATE invoices i SET invoice_number = r.invoice_number, invoice_type = r.invoice_type, status = r.status,
+     issue_date = r.issue_date, due_date = r.due_date, currency_code = r.currency_code, supplier_name = r.supplier_name,
+     buyer_name = r.buyer_name, buyer_vat_id = r.buyer_vat_id, customer_id = r.customer_id, total_net = r.total_net,
+     total_vat = r.total_vat, total_gross = r.total_gross, search = r.search, updated_at = r.updated_at,
+     version = r.version, document = COALESCE(r.document, i.document), peppol_message_id = r.peppol_message_id,
+     fs_submission_id = r.fs_submission_id, delivery = r.delivery
+   FROM ${RECORDSET}
+   WHERE i.id = r.id AND i.id = ANY($2::uuid[])`;
 
 /**
  * One event folded into the rows (by id), as the register's statements would change them: a new
