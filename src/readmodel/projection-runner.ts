@@ -111,27 +111,39 @@ export class ProjectionRunner {
     if (!(await this.caughtUp(last, timeoutMs))) throw new Error(`read models did not reach ${last} within ${timeoutMs} ms`);
   }
 
-  /** Applies every event up to the head of the store for one projector; returns how many were read. */
+  /** Applies every event up to the head of the store for one projector; returns how many were read (with a type-filtering store: only its own). */
   async catchUp(projector: Projector): Promise<number> {
     await this.ensureCheckpoint(projector.name);
     const subject = this.position(projector.name);
     let total = 0;
     // Reading the next batch while the current one is applied roughly halves a rebuild on
     // Postgres; on PGlite the read simply waits for the transaction.
-    let next = this.store.readAll(subject.value, this.catchUpBatchSize, projector.handles);
+    const read = (after: Position) => this.catchUpRead(projector, after);
+    let next = read(subject.value);
     for (;;) {
       const from = subject.value;
       const batch = await next;
       const last = batch[batch.length - 1];
       if (!last) return total;
-      next = this.store.readAll(last.position, this.catchUpBatchSize, projector.handles);
+      next = read(last.position);
       const reached = await this.applyBatch(projector, from, batch);
       if (reached !== last.position) {
         await next.catch(() => []); // read from a position this runner no longer holds
-        next = this.store.readAll(reached, this.catchUpBatchSize, projector.handles);
+        next = read(reached);
       }
       total += batch.length;
     }
+  }
+
+  /**
+   * A catch-up page: only the events the projector handles when the store can filter them (a
+   * rebuild then never reads the rest of the history; the checkpoint stays at the last event it
+   * applied, and following moves it past the others), else every event with only those types' data.
+   */
+  private catchUpRead(projector: Projector, after: Position): Promise<RecordedEvent[]> {
+    return this.store.readAllOfTypes
+      ? this.store.readAllOfTypes(after, this.catchUpBatchSize, projector.handles)
+      : this.store.readAll(after, this.catchUpBatchSize, projector.handles);
   }
 
   /** Empties a projector's tables, forgets its parked events and resets its checkpoint in one transaction; replay with catchUp. */
