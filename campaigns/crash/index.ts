@@ -78,12 +78,15 @@ async function crashOn(database: Database, options: CampaignOptions, notes: stri
     notes.push(`${database}: tables compared live vs rebuilt: ${result.tables.map((t) => `${t.table} ${t.live}`).join(', ')}`);
     notes.push(`${database}: webhook receiver raw arrivals ${receiver.arrivals()}, distinct event ids ${receiver.byEventId().size}`);
     const kills = restarts.length;
+    // requests a kill cut off (reset, hang-up): the most that can be applied without an answer
+    const cut = Object.entries(summary.errors).filter(([e]) => e !== 'ECONNREFUSED' && !e.startsWith('client ')).reduce((sum, [, n]) => sum + n, 0);
     return [
       { scope: database, name: 'kills (SIGKILL of the process group)', value: kills, target: '≥ 1', ok: kills >= 1 },
       { scope: database, name: 'commands acknowledged', value: result.acknowledged },
       { scope: database, name: 'acknowledged commands found', value: result.found },
       { scope: database, name: 'acknowledged commands lost', value: result.lost.length, target: '0', ok: result.lost.length === 0 },
       { scope: database, name: 'applied but unacknowledged', value: result.appliedUnacknowledged },
+      { scope: database, name: 'requests cut off by a kill (reset or hang-up)', value: cut },
       { scope: database, name: 'live vs rebuilt read-model rows differing', value: result.diffRows, target: '0', ok: result.diffRows === 0 },
       { scope: database, name: 'invoice numbers issued twice', value: result.numbersIssuedTwice, target: '0', ok: result.numbersIssuedTwice === 0 },
       { scope: database, name: 'restart to health, max (s)', value: kills ? (Math.max(...restarts) / 1000).toFixed(1) : '-' },
