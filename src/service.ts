@@ -153,6 +153,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
+  // An idle connection that dies (Postgres restarted, a terminated backend) is an 'error' on the
+  // pool; unheard, it would end the process. The pool drops it and connects anew on the next query.
+  pool.on('error', (error) => log.warn({ err: error }, 'an idle event-store connection was lost; the pool reconnects on next use'));
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
   const readModels = readModelsSource(database.url, embedded ? 4 : 10);
   const clock = options.clock ?? systemClock;
