@@ -14,8 +14,6 @@ import { mkdir, mkdtemp } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openEmbeddedDataDir } from '../../src/db/embedded-default.ts';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
@@ -24,10 +22,9 @@ import { EFFECTS } from '../../src/reactors/fault.ts';
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
 import { figures, outstanding } from './check.ts';
 import { client, drained, seeded, setUp, type Ack } from './load.ts';
-import { healthy, spawnService, stopService, type ServiceProcess } from './process.ts';
+import { build, cli, healthy, spawnService, stopService, type ServiceProcess } from './process.ts';
 import { startReceiver } from './receiver.ts';
 
-const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 async function freePort(): Promise<number> {
@@ -71,10 +68,8 @@ async function freshPostgres(dataDir: string, port: number): Promise<Database> {
     WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
   };
   // the demo, as an operator makes it on a server database
-  const demo = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'demo'], {
-    cwd: REPO, env: { ...process.env, ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' }, encoding: 'utf8',
-  });
-  if (demo.status !== 0) throw new Error(`npm run cli -- demo failed: ${demo.stderr}`);
+  const demo = cli(['demo'], { ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+  if (demo.status !== 0) throw new Error(`npm run cli -- demo failed: ${demo.output}`);
   return {
     env,
     async open() {
@@ -126,7 +121,14 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
     const fault = armed ? { FAULT_KILL_AFTER_EFFECT: `${effect}:#${nth}`, FAULT_SEED: String(options.seed + lives) } : {};
     lives++;
     service = spawnService({ ...baseEnv, ...fault }, path.join(dir, 'service.log'));
-    healthMs.push(await healthy(service, port));
+    try {
+      healthMs.push(await healthy(service, port));
+    } catch (error) {
+      // a backlog's side effect may come before the first health answer: that is a kill like any other
+      if ((await service.exited).signal !== 'SIGKILL') throw error;
+      kills++;
+      return null;
+    }
     return service;
   };
 
@@ -136,6 +138,7 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
   try {
     for (;;) {
       const life = await start(kills < killBudget);
+      if (!life) continue;
       if (!work) {
         const credentialsFile = path.join(dataDir, 'demo-credentials.json');
         if (!existsSync(credentialsFile)) throw new Error(`no demo credentials at ${credentialsFile}`);
@@ -143,8 +146,10 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
         const root = `http://127.0.0.1:${port}`;
         work = (async () => {
           const setup = await setUp(root, demo, endpoints.map((e) => `${receiver.url}${e}`));
-          const deadline = Date.now() + loadMs;
-          await Promise.all(Array.from({ length: clients }, (_, i) => client(setup, i, options.seed, deadline, path.join(dir, 'acks.jsonl'), acks)));
+          // the load runs its time, and on until the kills are done (within three times its time)
+          const began = Date.now();
+          const going = () => Date.now() - began < loadMs || (kills < killBudget && Date.now() - began < 3 * loadMs);
+          await Promise.all(Array.from({ length: clients }, (_, i) => client(setup, i, options.seed, going, path.join(dir, 'acks.jsonl'), acks)));
           return drained(setup, acks, 600_000);
         })();
         work.catch((error: unknown) => { loadError = error; });
@@ -165,7 +170,7 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
       const { db, close } = await database.open();
       const left = await outstanding(db).finally(close);
       if ((left.webhooks === 0 && left.filings === 0) || rounds++ >= 8) break;
-      await start(false);
+      if (!(await start(false))) throw new Error('an unarmed service was killed');
       await new Promise((r) => setTimeout(r, 25_000)); // a killed attempt's lease (timeout + 20 s) runs out, then it is made again
     }
     const killed: Kill[] = existsSync(killLog) ? readFileSync(killLog, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Kill) : [];
@@ -194,6 +199,7 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
 
 export async function run(options: CampaignOptions): Promise<CampaignReport> {
   const startedAt = new Date();
+  build();
   const all: Figure[] = [];
   const notes: string[] = [];
   for (const which of options.databases) {

@@ -122,15 +122,15 @@ export async function setUp(root: string, demo: DemoCredentials, hookUrls: strin
 const INVOICE_DOCUMENT_TYPE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
 const BILLING_PROCESS = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 
-/** One client: until the deadline, a native send (sometimes credited) or a SAPI send, each acknowledged once. */
-export async function client(setup: LoadSetup, index: number, seed: number, deadline: number, ackLog: string, acks: Ack[]): Promise<void> {
+/** One client: while `going()`, a native send (sometimes credited) or a SAPI send, each acknowledged once. */
+export async function client(setup: LoadSetup, index: number, seed: number, going: () => boolean, ackLog: string, acks: Ack[]): Promise<void> {
   const random = seeded(seed * 1000 + index);
   const { api, sapi, demo } = setup;
   const ack = (a: Ack) => {
     acks.push(a);
     appendFileSync(ackLog, `${JSON.stringify(a)}\n`);
   };
-  for (let n = 0; Date.now() < deadline; n++) {
+  for (let n = 0; going(); n++) {
     const direction = random() < 0.7 ? 0 : 1;
     const from = demo.companies[direction]!;
     const to = demo.companies[1 - direction]!;

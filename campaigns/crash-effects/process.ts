@@ -1,7 +1,7 @@
-// The service as a separate process for the crash-effects campaign: `tsx src/main.ts` with the
-// campaign's environment, restarted after every kill. A kill by the fault hook shows as an exit by
+// The service as a separate process for the crash-effects campaign: the compiled build
+// (`node dist/src/main.js`, what `npm start` runs) with the campaign's environment, restarted after every kill. A kill by the fault hook shows as an exit by
 // SIGKILL; the hook's own line (FAULT_KILL_LOG) says after which effect.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
@@ -13,10 +13,24 @@ export interface ServiceProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
+/** `npm run build` (tsc -b, incremental): a restart then compiles nothing. */
+export function build(): void {
+  const built = spawnSync('npm', ['run', '--silent', 'build'], { cwd: REPO, encoding: 'utf8' });
+  if (built.status !== 0) throw new Error(`npm run build failed: ${built.stdout}${built.stderr}`);
+}
+
+/** The compiled CLI (`npm run cli -- …` from the build), run to its end. */
+export function cli(args: string[], env: NodeJS.ProcessEnv): { status: number | null; output: string } {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
+  for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
+  const ran = spawnSync(process.execPath, ['dist/src/cli.js', ...args], { cwd: REPO, env: childEnv, encoding: 'utf8' });
+  return { status: ran.status, output: `${ran.stdout}${ran.stderr}` };
+}
+
 export function spawnService(env: NodeJS.ProcessEnv, logFile: string): ServiceProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env };
   for (const [k, v] of Object.entries(env)) if (v === undefined) delete childEnv[k];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: REPO, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const log: WriteStream = createWriteStream(logFile, { flags: 'a' });
   child.stdout?.pipe(log, { end: false });
   child.stderr?.pipe(log, { end: false });
