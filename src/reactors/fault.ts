@@ -48,8 +48,12 @@ export type AfterEffect = (effect: Effect, detail?: string) => void;
 
 const noop: AfterEffect = () => undefined;
 
-/** The hook an environment asks for: `noop` when FAULT_KILL_AFTER_EFFECT is unset or empty. `kill` is replaceable for tests. */
-export function faultHook(env: NodeJS.ProcessEnv, kill: () => void = () => process.kill(process.pid, 'SIGKILL')): AfterEffect {
+/** The hook an environment asks for: `noop` when FAULT_KILL_AFTER_EFFECT is unset or empty. `kill` and `say` (stderr) are replaceable for tests. */
+export function faultHook(
+  env: NodeJS.ProcessEnv,
+  kill: () => void = () => process.kill(process.pid, 'SIGKILL'),
+  say: (line: string) => void = (line) => writeSync(2, line),
+): AfterEffect {
   const spec = env.FAULT_KILL_AFTER_EFFECT?.trim();
   if (!spec) return noop;
   const rules = parseFaultSpec(spec);
@@ -66,7 +70,7 @@ export function faultHook(env: NodeJS.ProcessEnv, kill: () => void = () => proce
     const line = `${JSON.stringify({ fault: 'SIGKILL', after: effect, detail, pid: process.pid, at: new Date().toISOString() })}\n`;
     try {
       if (log) appendFileSync(log, line);
-      writeSync(2, line);
+      say(line);
     } finally {
       kill();
     }
