@@ -153,6 +153,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
+  // an idle connection the server dropped (a Postgres restart, a terminated backend) is an 'error'
+  // on the pool: unheard, Node ends the whole process; heard, the pool opens another when next asked
+  pool.on('error', (error) => log.warn({ err: error }, 'event store: an idle database connection was lost; a new one is opened when needed'));
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
   const readModels = readModelsSource(database.url, embedded ? 4 : 10);
   const clock = options.clock ?? systemClock;
