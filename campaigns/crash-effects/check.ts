@@ -13,8 +13,8 @@ async function rows(db: pg.Client, sql: string): Promise<Row[]> {
   return (await db.query(sql)).rows as Row[];
 }
 
-/** Work the service still owes: webhook deliveries pending, received copies not filed, sent ones without an FS verdict. */
-export async function outstanding(db: pg.Client): Promise<{ webhooks: number; filings: number }> {
+/** Work the service still owes: webhook deliveries pending, copies without an FS verdict, sends not recorded as sent or failed. */
+export async function outstanding(db: pg.Client): Promise<{ webhooks: number; filings: number; sends: number }> {
   const [webhooks] = await rows(db, `SELECT count(*)::int AS n FROM webhook_deliveries WHERE status = 'pending'`);
   const [filings] = await rows(db, `
     WITH docs AS (SELECT data->>'invoice_id' AS id FROM events WHERE type IN ('InvoiceQueued', 'InvoiceReceived')
@@ -22,7 +22,10 @@ export async function outstanding(db: pg.Client): Promise<{ webhooks: number; fi
          done AS (SELECT coalesce(data->>'invoice_id', data->>'document_id') AS id FROM events
                   WHERE type IN ('FsCopyAcknowledged', 'FsCopyRejected', 'FsFilingFailed', 'SapiFsAcknowledged', 'SapiFsRejected', 'SapiFsFailed', 'PeppolDeliveryFailed', 'SapiDocumentFailed'))
     SELECT count(*)::int AS n FROM docs WHERE id NOT IN (SELECT id FROM done WHERE id IS NOT NULL)`);
-  return { webhooks: Number(webhooks?.n ?? 0), filings: Number(filings?.n ?? 0) };
+  const [sends] = await rows(db, `
+    SELECT count(*)::int AS n FROM events q WHERE q.type IN ('InvoiceQueued', 'SapiDocumentAccepted') AND NOT EXISTS (
+      SELECT 1 FROM events o WHERE o.stream_id = q.stream_id AND o.type IN ('PeppolMessageSent', 'PeppolDeliveryFailed', 'SapiDocumentSent', 'SapiDocumentFailed'))`);
+  return { webhooks: Number(webhooks?.n ?? 0), filings: Number(filings?.n ?? 0), sends: Number(sends?.n ?? 0) };
 }
 
 const figure = (scope: string, name: string, value: number, target?: number | 'reported', cmp: 'eq' | 'le' = 'eq'): Figure =>
@@ -125,7 +128,7 @@ export async function figures(db: pg.Client, scope: string, acks: readonly Ack[]
 
   // what is left undone, and side effects given up on
   const left = await outstanding(db);
-  out.push(figure(scope, 'work left undone (pending webhooks + unfiled copies)', left.webhooks + left.filings, 0));
+  out.push(figure(scope, 'work left undone (pending webhooks, copies without FS verdict, sends not recorded)', left.webhooks + left.filings + left.sends, 0));
   out.push(figure(scope, 'parked reactions (a side effect given up)', await one('SELECT count(*)::int AS n FROM reactor_failures'), 0));
   out.push(figure(scope, 'failed legs (Peppol or FS failed)', await one(`SELECT count(*)::int AS n FROM events WHERE type IN ('PeppolDeliveryFailed', 'FsFilingFailed', 'SapiDocumentFailed', 'SapiFsFailed')`), 0));
   notes.push(`${scope}: ${acks.filter((a) => a.kind === 'native-send').length} native sends, ${acks.filter((a) => a.kind === 'credit-note').length} credit notes, ${sapiAcks.length} SAPI sends`);

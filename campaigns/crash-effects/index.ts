@@ -169,7 +169,8 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
       await stopService(service!);
       const { db, close } = await database.open();
       const left = await outstanding(db).finally(close);
-      if ((left.webhooks === 0 && left.filings === 0) || rounds++ >= 8) break;
+      if ((left.webhooks === 0 && left.filings === 0 && left.sends === 0) || rounds++ >= 8) break;
+      notes.push(`${scope}: after the drain, still owed: ${JSON.stringify(left)}; started again to finish`);
       if (!(await start(false))) throw new Error('an unarmed service was killed');
       await new Promise((r) => setTimeout(r, 25_000)); // a killed attempt's lease (timeout + 20 s) runs out, then it is made again
     }
