@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../config.ts';
 import type { Clock } from '../ports/clock.ts';
+import { afterEffect } from '../reactors/fault.ts';
 import { webhookEndpointsById, type WebhookEndpointRow } from '../../projections/webhook-endpoints/queries.ts';
 import type { DataSource } from 'typeorm';
 import { nextAttemptAfter } from './retry-schedule.ts';
@@ -205,6 +206,7 @@ export class WebhookDeliveryWorker {
       }, this.abort.signal);
       outcome = result.outcome;
       httpStatus = result.http_status;
+      if (httpStatus !== null) afterEffect('webhook-post', delivery.event_id); // the endpoint has it; the attempt is not recorded yet
       durationMs = Math.round(result.duration_ms);
     }
     if (!this.running && outcome !== 'success') return; // stopped mid-attempt: the lease runs out and it is made again

@@ -62,8 +62,8 @@ interface SubmissionRow {
 export interface FsSandbox extends FsAuthority {
   /** fault injection for tests: while down, submit and ready throw FsTransportError */
   faults: { down: boolean };
-  /** every TDD filed so far, oldest first (tests check them against the official rules) */
-  filed(): Promise<{ submission_id: string; invoice_id: string; reporter_role: string; tdd: string }[]>;
+  /** every TDD filed so far, oldest first (tests check them against the official rules); `arrivals`: how often it was filed, repeats included */
+  filed(): Promise<{ submission_id: string; invoice_id: string; reporter_role: string; tdd: string; arrivals: number }[]>;
 }
 
 export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => Date = () => new Date()): FsSandbox {
@@ -71,7 +71,8 @@ export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => 
   let table: Promise<unknown> | undefined;
   const ready = () => (table ??= db.query(`CREATE TABLE IF NOT EXISTS fs_sandbox_submissions (
     submission_id uuid PRIMARY KEY, tdd_uuid varchar(64) NOT NULL UNIQUE, invoice_id uuid NOT NULL, reporter_role varchar(2) NOT NULL,
-    tdd text NOT NULL, outcome varchar(12) NOT NULL, reasons jsonb, submitted_at timestamptz NOT NULL, ready_at timestamptz NOT NULL)`).catch((error: unknown) => {
+    tdd text NOT NULL, outcome varchar(12) NOT NULL, reasons jsonb, submitted_at timestamptz NOT NULL, ready_at timestamptz NOT NULL);
+    ALTER TABLE fs_sandbox_submissions ADD COLUMN IF NOT EXISTS arrivals integer NOT NULL DEFAULT 1`).catch((error: unknown) => {
     table = undefined;
     throw error;
   }));
@@ -89,11 +90,12 @@ export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => 
       await ready();
       const reasons = judge(filing.tdd, options.rules);
       const submitted = now();
-      // the same TDD (same UUID) filed again is the same submission: a repeated reaction files once
+      // the same TDD (same UUID) filed again is the same submission: a repeated reaction files once;
+      // `arrivals` counts every filing that reached FS, repeats included (the crash-effects campaign reads it)
       const rows: { submission_id: string }[] = await db.query(
         `INSERT INTO fs_sandbox_submissions (submission_id, tdd_uuid, invoice_id, reporter_role, tdd, outcome, reasons, submitted_at, ready_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
-         ON CONFLICT (tdd_uuid) DO UPDATE SET tdd_uuid = EXCLUDED.tdd_uuid RETURNING submission_id`,
+         ON CONFLICT (tdd_uuid) DO UPDATE SET arrivals = fs_sandbox_submissions.arrivals + 1 RETURNING submission_id`,
         [randomUUID(), filing.tdd_uuid, filing.invoice_id, filing.reporter_role, filing.tdd, reasons ? 'rejected' : 'acknowledged', reasons,
           submitted, new Date(submitted.getTime() + options.delayMs)],
       );
@@ -113,7 +115,7 @@ export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => 
     },
     async filed() {
       await ready();
-      return db.query('SELECT submission_id, invoice_id, reporter_role, tdd FROM fs_sandbox_submissions ORDER BY submitted_at, submission_id');
+      return db.query('SELECT submission_id, invoice_id, reporter_role, tdd, arrivals FROM fs_sandbox_submissions ORDER BY submitted_at, submission_id');
     },
   };
 }

@@ -5,6 +5,7 @@ import { FsTransportError, type FsAuthority } from '../../network/fs-authority.t
 import type { Core } from '../../core.ts';
 import { buildTdd, TddBuildError } from '../../tdd/index.ts';
 import { buildUbl } from '../../ubl/index.ts';
+import { afterEffect } from '../fault.ts';
 import { derivedId, type Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { currentInvoice } from './load.ts';
@@ -56,7 +57,11 @@ export function fsFilingReactor(deps: Deps): Reactor {
       const outcome = await withAttempts(
         deps.policy,
         invoice.delivery.fs.attempts,
-        () => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: role, invoice_id }),
+        async () => {
+          const submitted = await deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: role, invoice_id });
+          afterEffect('fs-submit', tddUuid); // filed, not yet recorded
+          return submitted;
+        },
         (error) => (error instanceof FsTransportError ? 'retry' : 'permanent'),
         {
           now: () => deps.clock.now(),

@@ -7,6 +7,7 @@ import { wrapInSbdh } from '../../network/peppol/sbdh.ts';
 import type { Core } from '../../core.ts';
 import type { ValidatorSource } from '../../validation/index.ts';
 import { buildUbl } from '../../ubl/index.ts';
+import { afterEffect } from '../fault.ts';
 import type { Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { currentInvoice } from './load.ts';
@@ -71,7 +72,11 @@ export function peppolDeliveryReactor(deps: Deps): Reactor {
       const outcome = await withAttempts(
         deps.policy,
         peppol.attempts,
-        () => deps.network.send({ message_id: queued.peppol_message_id, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope }),
+        async () => {
+          const receipt = await deps.network.send({ message_id: queued.peppol_message_id, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope });
+          afterEffect('peppol-send', queued.peppol_message_id); // the crash-effects campaign's moment: sent, not yet recorded
+          return receipt;
+        },
         (error) => (error instanceof PeppolRefusedError ? 'permanent' : 'retry'),
         {
           now: () => deps.clock.now(),

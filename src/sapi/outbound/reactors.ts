@@ -11,6 +11,7 @@ import { PeppolRefusedError, PeppolRejectedError } from '../../network/peppol-ne
 import { withAttempts, type AttemptPolicy } from '../../reactors/delivery/attempts.ts';
 import { awaitFsVerdict } from '../../reactors/delivery/await-fs-verdict.ts';
 import { TAX_AUTHORITY } from '../../reactors/delivery/fs-filing.ts';
+import { afterEffect } from '../../reactors/fault.ts';
 import { derivedId, type Reactor } from '../../reactors/reactor.ts';
 import { buildTdd, TddBuildError } from '../../tdd/index.ts';
 import type { SapiDeps } from '../deps.ts';
@@ -68,10 +69,14 @@ export function sapiPeppolReactor(deps: SapiDeps, policy: AttemptPolicy): Reacto
       const outcome = await withAttempts(
         policy,
         state.peppol_attempts,
-        () => deps.network.send({
-          message_id: accepted.peppol_message_id, sender_participant_id: m.sender_participant_id, receiver_participant_id: m.receiver_participant_id,
-          document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope,
-        }),
+        async () => {
+          const receipt = await deps.network.send({
+            message_id: accepted.peppol_message_id, sender_participant_id: m.sender_participant_id, receiver_participant_id: m.receiver_participant_id,
+            document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope,
+          });
+          afterEffect('sapi-peppol-send', accepted.peppol_message_id); // sent, not yet recorded
+          return receipt;
+        },
         (error) => (error instanceof PeppolRefusedError ? 'permanent' : 'retry'),
         {
           now: () => deps.clock.now(),
@@ -126,7 +131,11 @@ export function sapiFsFilingReactor(deps: SapiDeps, policy: AttemptPolicy): Reac
       const outcome = await withAttempts(
         policy,
         state.fs.attempts,
-        () => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: 'C2', invoice_id: document_id }),
+        async () => {
+          const submitted = await deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: 'C2', invoice_id: document_id });
+          afterEffect('sapi-fs-submit', tddUuid); // filed, not yet recorded
+          return submitted;
+        },
         (error) => (error instanceof FsTransportError ? 'retry' : 'permanent'),
         {
           now: () => deps.clock.now(),
