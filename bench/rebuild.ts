@@ -104,7 +104,8 @@ export async function main(args: string[]): Promise<void> {
       for (const f of figures) {
         const own = Math.round(f.handled / f.seconds);
         const history = Math.round(total / f.seconds);
-        const verdict = own >= TARGET ? 'ok' : history >= TARGET ? 'ok (history); few own events' : 'MISSED';
+        // the target is the issue's: a history of N events rebuilt in N / 30,000 s; its own events/s says how the projector itself keeps up
+        const verdict = history >= TARGET ? (own >= TARGET ? 'ok' : 'ok on the history; its own events below 30k/s') : 'MISSED';
         console.log(`${f.name.padEnd(24)} ${String(f.handled).padStart(15)} ${f.seconds.toFixed(2).padStart(8)} ${String(own).padStart(13)} ${String(history).padStart(17)}  ${verdict}`);
       }
       const all = figures.reduce((s, f) => s + f.seconds, 0);
