@@ -164,7 +164,7 @@ export async function seedSecondOrganisation(svc: TestService, hookUrl: string):
   const [row] = (await svc.services.readModels.query('SELECT workspace_id FROM companies WHERE id = $1', [b.company_id])) as { workspace_id: string }[];
   return {
     organisationId: b.organisation_id, companyId: b.company_id, workspaceId: row!.workspace_id,
-    ids: { company_id: [b.company_id], webhook_id: [field(hook, 'id', 'B webhook')], sapi_client_id: [clientId] },
+    ids: { company_id: [b.company_id], workspace_id: [row!.workspace_id], webhook_id: [field(hook, 'id', 'B webhook')], sapi_client_id: [clientId] },
     secrets: [], participants: [participantId], apiKey: b.api_key, user, jwt: session.access,
     sapi: { token, participantId, clientId, companyId: b.company_id },
   };

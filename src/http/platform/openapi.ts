@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
+import { ErrorBody, InvoiceRulesBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
 import { MAX_JSON_DEPTH } from './body.ts';
 import { MAX_ECHOED_DEPTH, MAX_ECHOED_ENTRIES, MAX_ECHOED_STRING, MAX_ISSUES } from './bounded-issues.ts';
 import { SchemaComponents } from './components.ts';
@@ -26,6 +26,8 @@ export interface OpenApiDoor {
   errorBody: TSchema;
   /** the body of a 422 without a schema of its own */
   validationErrorBody: TSchema;
+  /** other bodies a 422 may carry on any route of the door (the native invoice-rules flavour) */
+  moreValidationBodies?: TSchema[];
   /** the rate limiter's 429 on every route it counts (all but the exempt ones); null where no limiter runs */
   rateLimited: { description: string; schema: TSchema; exempt(path: string): boolean } | null;
 }
@@ -44,6 +46,7 @@ export interface OpenApiDocument {
 const NAMED_SCHEMAS = new Map<TSchema, string>([
   [ErrorBody, 'ErrorBody'],
   [ValidationErrorBody, 'ValidationErrorBody'],
+  [InvoiceRulesBody, 'InvoiceRulesBody'],
 ]);
 
 /** Responses every route may give whatever it declares: produced by the platform itself, in the door's error shape. */
@@ -106,7 +109,7 @@ function platformBodies(door: OpenApiDoor, route: Route, status: number): TSchem
     case 413:
       return route.body !== undefined || route.rawBodyDoc !== undefined ? [door.errorBody] : [];
     case 422:
-      return validated ? [door.validationErrorBody, door.errorBody] : [door.errorBody];
+      return [...(validated ? [door.validationErrorBody] : []), door.errorBody, ...(door.moreValidationBodies ?? [])];
     default:
       return status >= 400 ? [door.errorBody] : [];
   }
