@@ -172,7 +172,9 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
         if (answer.error !== undefined || answer.status >= 500) {
           record('5xx', { problem: answer.error !== undefined ? 'no answer' : String(answer.status), detail: (answer.error ?? answer.text).slice(0, 300) }, c, answer.status);
         } else {
-          const documented = docs[door].check(route, answer.status, answer.contentType, answer.text);
+          // a fuzzed path id ('', '..%2F', 5000 characters) may make the URL another route's or none: 404 and 405 are then the router's answers
+          const elsewhere = route.path.includes('{') && (answer.status === 404 || answer.status === 405);
+          const documented = elsewhere ? undefined : docs[door].check(route, answer.status, answer.contentType, answer.text);
           const verdict = judge(route, c, answer, door);
           if (documented) record('schema', documented, c, answer.status);
           else if (verdict && !verdict.problem.startsWith('unexpected')) record(['error shape', 'error body not JSON'].includes(verdict.problem) ? 'schema' : 'other', verdict, c, answer.status);
