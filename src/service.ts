@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { merge } from 'rxjs';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { receivePeppolMessage } from './application/inbound.ts';
@@ -12,6 +13,8 @@ import { openEmbeddedDataDir } from './db/embedded-default.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
 import { createEventStore } from './eventstore/index.ts';
+import { NO_FEED, followerFeed, type FollowerFeed } from './followers/follower-feed.ts';
+import { SOLE_INSTANCE, advisoryLeases, type FollowerLeases } from './followers/lease.ts';
 import type { Route } from './http/route.ts';
 import { ApiKeyLookup } from './identity/api-key-lookup.ts';
 import type { Credentials } from './identity/credentials.ts';
@@ -129,6 +132,11 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   return store;
 }
 
+async function isPglite(db: { query(sql: string): Promise<unknown> }): Promise<boolean> {
+  const [row] = (await db.query('SELECT version() AS version')) as { version: string }[];
+  return /PGlite/i.test(row?.version ?? '');
+}
+
 /** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
 async function openDatabase(config: Config, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
@@ -225,14 +233,22 @@ export async function openService(config: Config, options: ServiceOptions = {}):
 
   const projectors = modules.flatMap((m) => m.projectors);
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
-  const runner = new ProjectionRunner(store, readModels, projectors, log);
+  const serving = options.runProjections !== false;
+  // Several instances may share a Postgres: each follower runs where its lease is held, and the
+  // instances tell each other of appends and projector positions (src/followers). On PGlite one
+  // process owns the files: it holds every lease and needs no feed.
+  const manyInstances = serving && !(await isPglite(readModels));
+  const leases: FollowerLeases = manyInstances ? advisoryLeases({ url: database.url, log }) : SOLE_INSTANCE;
+  const feed: FollowerFeed = manyInstances ? await followerFeed({ url: database.url, log, appended: store.appendedTypes$ }) : NO_FEED;
+  const appended$ = merge(store.appendedTypes$, feed.appended$);
+  const runner = new ProjectionRunner(store, readModels, projectors, log, { leases, appended$, report: (name, position) => feed.report(name, position) });
+  const observing = feed.positions$.subscribe(({ name, position }) => runner.observe(name, position));
   made.runner = runner;
   const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, {
-    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }),
+    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }), leases, appended$,
   });
   followers.projections = runner;
   followers.reactors = reactors;
-  const serving = options.runProjections !== false;
   if (serving) await runner.start();
   const workers = modules.flatMap((m) => m.workers ?? []);
   if (serving && options.runReactors !== false) {
@@ -262,6 +278,10 @@ export async function openService(config: Config, options: ServiceOptions = {}):
       await reactors.stop();
       if (validator) await (await validator).close();
       await runner.stop();
+      observing.unsubscribe();
+      await feed.close();
+      // after the runners stopped: another instance takes their followers over at once
+      await leases.close();
       await readModels.destroy();
       await store.close();
       await endPool(pool);
