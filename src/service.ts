@@ -103,6 +103,8 @@ export interface Service extends Core {
   sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
+  /** the leases of the projectors and reactors this instance runs (all of them on PGlite) */
+  followers: Pick<FollowerLeases, 'holding'>;
   /** the Prometheus instruments, served at /metrics */
   metrics: Metrics;
   /** can invoices be checked: compiling, ready or unavailable (health, the first start's terminal) */
@@ -267,6 +269,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
+    followers: { holding: () => (manyInstances ? leases.holding() : [...projectors.map((p) => p.name), ...reactors.reactors.map((r) => r.name)]) },
     metrics,
     validationStage: validation.stage,
     async close() {
