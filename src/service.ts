@@ -27,6 +27,7 @@ import type { BucketStore } from './limits/bucket-store.ts';
 import { NO_GUARD, invalidCredentialGuard } from './limits/invalid-credential-guard.ts';
 import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
+import { createPostgresStore } from './limits/postgres-store.ts';
 import { createLogger } from './logging.ts';
 import { approvalsModule } from './modules/approvals/index.ts';
 import { bulkImportModule } from './modules/bulk-import/index.ts';
@@ -134,9 +135,9 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   return store;
 }
 
-async function isPglite(db: { query(sql: string): Promise<unknown> }): Promise<boolean> {
-  const [row] = (await db.query('SELECT version() AS version')) as { version: string }[];
-  return /PGlite/i.test(row?.version ?? '');
+async function isPglite(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ version: string }>('SELECT version() AS version');
+  return /PGlite/i.test(rows[0]?.version ?? '');
 }
 
 /** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
@@ -202,7 +203,11 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const lastUsed = new LastUsed({ readModels, log });
   const apiKeys = new ApiKeyLookup({ readModels, clock });
   const auth: Credentials = { apiKeys, lastUsed, revocations: new Revocations({ readModels, clock, apiKeys }) };
-  const buckets = config.redisUrl ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log) : createMemoryStore();
+  // shared by every instance: Redis when configured, else the Postgres they share; in memory only on PGlite (one process)
+  const onPglite = await isPglite(pool);
+  const buckets = config.redisUrl
+    ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log)
+    : onPglite ? createMemoryStore() : createPostgresStore({ url: database.url });
   // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   const networks = (options.networks ?? ((deps, cfg, receive) => sandbox(deps, cfg.delivery, fsRules, receive)))(core, config, async (message) => void (await receivePeppolMessage(core, message)));
@@ -239,7 +244,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   // Several instances may share a Postgres: each follower runs where its lease is held, and the
   // instances tell each other of appends and projector positions (src/followers). On PGlite one
   // process owns the files: it holds every lease and needs no feed.
-  const manyInstances = serving && !(await isPglite(readModels));
+  const manyInstances = serving && !onPglite;
   const leases: FollowerLeases = manyInstances ? advisoryLeases({ url: database.url, log }) : SOLE_INSTANCE;
   const feed: FollowerFeed = manyInstances ? await followerFeed({ url: database.url, log, appended: store.appendedTypes$ }) : NO_FEED;
   const appended$ = merge(store.appendedTypes$, feed.appended$);

@@ -78,11 +78,11 @@ export async function startInstances(options: InstanceOptions): Promise<Instance
   };
 }
 
-/** fetch with JSON, answering status, body and headers. */
+/** fetch with JSON and an API key ('' for none), answering status, body and headers. */
 export async function call(base: string, method: string, path: string, apiKey: string, body?: unknown, headers: Record<string, string> = {}) {
   const response = await fetch(`${base}${path}`, {
     method,
-    headers: { 'x-api-key': apiKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    headers: { ...(apiKey ? { 'x-api-key': apiKey } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await response.text();
