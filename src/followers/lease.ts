@@ -52,7 +52,11 @@ export interface AdvisoryLeaseOptions {
   queryTimeoutMs?: number;
 }
 
-/** Leases as advisory locks on one dedicated connection, reconnected when lost. */
+/**
+ * Leases as advisory locks on one dedicated connection, reconnected when lost. The connection's
+ * application_name is `svc-follower-leases:<pid>`, so pg_stat_activity shows which process holds
+ * what (the scale campaign times a lease's move with it).
+ */
 export function advisoryLeases(options: AdvisoryLeaseOptions): FollowerLeases {
   const retryMs = options.retryMs ?? 500;
   const timeoutMs = options.queryTimeoutMs ?? 5_000;
@@ -73,7 +77,7 @@ export function advisoryLeases(options: AdvisoryLeaseOptions): FollowerLeases {
   };
 
   async function connect(): Promise<pg.Client> {
-    const connection = new pg.Client({ connectionString: options.url, keepAlive: true, application_name: 'svc-follower-leases' });
+    const connection = new pg.Client({ connectionString: options.url, keepAlive: true, application_name: `svc-follower-leases:${process.pid}` });
     connection.on('error', (error) => drop(connection, error));
     connection.on('end', () => drop(connection, new Error('connection ended')));
     client = connection;

@@ -29,7 +29,8 @@ describe('several instances on one Postgres', function () {
     await admin.connect();
     try {
       const { rows } = await admin.query<{ lock: string; pid: number }>(
-        `SELECT objid::text AS lock, pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted`, [LEASE_LOCK_SPACE >>> 0]);
+        `SELECT objid::text AS lock, pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [LEASE_LOCK_SPACE >>> 0]);
       return rows;
     } finally {
       await admin.end();

@@ -60,7 +60,8 @@ describe('follower leases (several instances on one Postgres)', () => {
     await admin.connect();
     try {
       const { rows } = await admin.query<{ pid: number }>(
-        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted`, [LEASE_LOCK_SPACE >>> 0]);
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted
+         AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`, [LEASE_LOCK_SPACE >>> 0]);
       expect(rows).to.have.length(1);
       await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
     } finally {
