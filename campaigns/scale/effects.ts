@@ -5,7 +5,7 @@ import { LEASE_LOCK_SPACE } from '../../src/followers/lease.ts';
 import type { WebhookReceiver } from '../support/receiver.ts';
 
 /** Every follower lease held in this database, with the service process (pid) holding it. */
-export async function leaseHolders(db: pg.Client): Promise<{ lock: string; pid: number }[]> {
+export async function leaseHolders(db: pg.Pool): Promise<{ lock: string; pid: number }[]> {
   const { rows } = await db.query<{ lock: string; pid: number }>(
     `SELECT l.objid::text AS lock, split_part(a.application_name, ':', 2)::int AS pid
      FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
@@ -34,9 +34,9 @@ export interface DuplicateEffects {
   webhookDuplicateArrivals: number;
 }
 
-const count = async (db: pg.Client, sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
+const count = async (db: pg.Pool, sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0]?.n ?? 0);
 
-export async function duplicateEffects(db: pg.Client, receiver: WebhookReceiver): Promise<DuplicateEffects> {
+export async function duplicateEffects(db: pg.Pool, receiver: WebhookReceiver): Promise<DuplicateEffects> {
   const byId = receiver.byEventId();
   let duplicates = 0;
   for (const arrivals of byId.values()) duplicates += arrivals - 1;

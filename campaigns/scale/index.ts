@@ -124,8 +124,9 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
   const records = new Records(path.join(recordsDir, 'scale.jsonl'));
   const receiver = await startReceiver();
   const instances: Instance[] = [];
-  const admin = new pg.Client({ connectionString: first.databaseUrl });
-  await admin.connect();
+  // a pool: it reconnects by itself if the shared Postgres restarts under the run
+  const admin = new pg.Pool({ connectionString: first.databaseUrl, max: 2 });
+  admin.on('error', () => {});
   const balancer = await startBalancer(() => instances);
   try {
     // ---- creates/s with 1, 2 and 3 instances on this machine
@@ -239,10 +240,10 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
 }
 
 /** ms from the kill until every follower lease is held by a process other than `killed`; null after `withinMs`. */
-async function leasesMoved(admin: pg.Client, killed: number | undefined, followers: number, withinMs: number): Promise<number | null> {
+async function leasesMoved(admin: pg.Pool, killed: number | undefined, followers: number, withinMs: number): Promise<number | null> {
   const started = Date.now();
   while (Date.now() - started < withinMs) {
-    const holders = await leaseHolders(admin);
+    const holders = await leaseHolders(admin).catch(() => []);
     if (holders.length >= followers && holders.every((h) => h.pid !== killed)) return Date.now() - started;
     await sleep(50);
   }
