@@ -168,7 +168,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
       const killedAt = Date.now();
       await victim.kill();
       kills++;
-      log(`SIGKILL instance ${victim.index}${wasLeader ? ' (lease holder)' : ''} at ${((killedAt - started) / 1000).toFixed(0)} s; ${load.summary().acknowledged} acknowledged so far`);
+      log(`${new Date(killedAt).toISOString()} SIGKILL instance ${victim.index}${wasLeader ? ' (lease holder)' : ''} at ${((killedAt - started) / 1000).toFixed(0)} s; ${load.summary().acknowledged} acknowledged so far`);
       if (wasLeader) {
         const moved = await leasesMoved(admin, victim.pid, followers, 60_000);
         if (moved === null) notes.push(`kill ${kills}: the leases did not move within 60 s`);
@@ -179,7 +179,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
       }
       const ms = await victim.start();
       restarts.push(ms);
-      log(`instance ${victim.index} healthy again after ${(ms / 1000).toFixed(1)} s`);
+      log(`${new Date().toISOString()} instance ${victim.index} healthy again after ${(ms / 1000).toFixed(1)} s`);
     }
     await sleep(Math.max(0, started + durationMs - Date.now()));
     const summary = await load.stop();
@@ -194,6 +194,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
     await sleep(5_000);
     const effects = await duplicateEffects(admin, receiver);
     for (const instance of instances) await instance.kill('SIGTERM');
+    await admin.end(); // the checker copies the database as a template: no session may be open on it
     const logged = await readRecords(records.file);
     const result = await check(first, logged);
     for (const l of result.lost.slice(0, 20)) notes.push(`LOST ${l.record.kind} ${l.record.id} v${l.record.version ?? '-'} (${l.where}: ${l.found})`);
@@ -231,7 +232,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
   } finally {
     for (const instance of instances) await instance.kill().catch(() => undefined);
     await balancer.close();
-    await admin.end().catch(() => undefined);
+    if (!admin.ended) await admin.end().catch(() => undefined);
     await receiver.close();
     for (const instance of instances.slice(1)) await rm(instance.dataDir, { recursive: true, force: true });
     await first.remove().catch(() => undefined);

@@ -87,7 +87,9 @@ export function startRywProbe(options: { instances: () => string[]; credentials:
         continue;
       }
       const [writer, reader] = pair;
+      const sent = Date.now();
       const created = await call(writer, 'POST', `/companies/${company}/invoices`, key, body(n));
+      const took = Date.now() - sent;
       if (created.status !== 201) {
         if (!gone(created)) result.violations.push(`create refused ${created.status}`);
         else result.skipped++;
@@ -100,7 +102,7 @@ export function startRywProbe(options: { instances: () => string[]; credentials:
       }
       result.probes++;
       if (shown.status !== 200 || shown.body.version !== created.body.version) {
-        result.violations.push(`create on ${writer}, GET on ${reader}: ${shown.status} v${shown.body?.version} (want v${created.body.version})`);
+        result.violations.push(`create on ${writer} (answered in ${took} ms, ${new Date(sent).toISOString()}), GET on ${reader}: ${shown.status} v${shown.body?.version} (want v${created.body.version})`);
         continue;
       }
       // and the other way round: an edit through the reader, read back through the writer
