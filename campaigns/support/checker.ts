@@ -233,8 +233,7 @@ async function rebuildInScratch(service: CampaignService): Promise<{ tables: str
     const rebuilt = await openService(loadConfig(env), { log: pino({ level: 'warn' }), runProjections: false, runReactors: false });
     try {
       for (const projector of rebuilt.projections.projectors) {
-        await rebuilt.projections.reset(projector);
-        await rebuilt.projections.catchUp(projector);
+        await rebuilt.projections.rebuild(projector);
       }
       const tables = rebuilt.projections.projectors.flatMap((p) => p.tables);
       return { tables, rows: await dumpTables((sql, params) => rebuilt.readModels.query(sql, params), tables) };

@@ -50,8 +50,7 @@ export async function run(args: string[]): Promise<number> {
     const selected = runner.projectors.filter((p) => names.length === 0 || names.includes(p.name));
     for (const projector of selected) {
       const started = performance.now();
-      await runner.reset(projector);
-      const events = await runner.catchUp(projector);
+      const events = await runner.rebuild(projector);
       const seconds = (performance.now() - started) / 1000;
       const parked = (await runner.parked([projector.name])).length;
       const note = parked > 0 ? `; ${parked} event(s) could not be applied and are parked (projections status)` : '';

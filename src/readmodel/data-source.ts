@@ -1,6 +1,7 @@
 import type { EntitySchema, MigrationInterface } from 'typeorm';
 import { DataSource } from 'typeorm';
 import { Checkpoints1763800000000 } from './checkpoints-migration.ts';
+import { SetAsideIndexes1764900000000 } from './set-aside-indexes-migration.ts';
 import { ParkedEvents1764100000000 } from './failures-migration.ts';
 import type { Projector } from './projector.ts';
 
@@ -46,7 +47,7 @@ export function readModelsSource(url: string, poolSize = 10): DataSource {
 export async function migrateReadModels(
   dataSource: DataSource, projectors: readonly Projector[], entities: readonly EntitySchema[], own: readonly (new () => MigrationInterface)[] = [],
 ): Promise<void> {
-  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, ...projectors.flatMap((p) => p.migrations), ...own];
+  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, SetAsideIndexes1764900000000, ...projectors.flatMap((p) => p.migrations), ...own];
   dataSource.setOptions({ entities: [...entities], migrations });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });

@@ -5,6 +5,7 @@ import { START, type AppendedTypes, type EventStore, type Position, type Recorde
 import { WakeUp } from '../eventstore/wake-up.ts';
 import { SOLE_INSTANCE, type FollowerLeases } from '../followers/lease.ts';
 import { failureKind, park, parkedEvents, type ParkedEvent } from './failures.ts';
+import { restoreIndexes, setAsideIndexes } from './set-aside-indexes.ts';
 import type { NewRows, Projector } from './projector.ts';
 
 export interface ProjectorStatus {
@@ -99,6 +100,9 @@ export class ProjectionRunner {
 
   /** Loads checkpoints and starts one catch-up-then-follow loop per projector. */
   async start(): Promise<void> {
+    // a rebuild cut short left its read model without some indexes: build them again first
+    const restored = await restoreIndexes(this.db, null);
+    if (restored > 0) this.log.warn({ indexes: restored }, 'read-model indexes set aside by an unfinished rebuild were built again');
     for (const projector of this.projectors) {
       const position = await this.loadCheckpoint(projector.name);
       this.saved.set(projector.name, { position, at: Date.now() });
@@ -170,12 +174,24 @@ export class ProjectionRunner {
       : this.store.readAll(after, this.catchUpBatchSize, projector.handles);
   }
 
+  /**
+   * Rebuilds a read model from history: reset (with its plain secondary indexes set aside), catch
+   * up, then its indexes built once (set-aside-indexes.ts). Returns the events read.
+   */
+  async rebuild(projector: Projector): Promise<number> {
+    await this.reset(projector, { setAsideIndexes: true });
+    const events = await this.catchUp(projector);
+    await restoreIndexes(this.db, projector.name);
+    return events;
+  }
+
   /** Empties a projector's tables, forgets its parked events and resets its checkpoint in one transaction; replay with catchUp. */
-  async reset(projector: Projector): Promise<void> {
+  async reset(projector: Projector, options: { setAsideIndexes?: boolean } = {}): Promise<void> {
     await this.ensureCheckpoint(projector.name);
     await this.db.transaction(async (tx) => {
       await tx.query(`SELECT position FROM projection_checkpoints WHERE name = $1 FOR UPDATE`, [projector.name]);
       if (projector.tables.length > 0) await tx.query(`TRUNCATE ${projector.tables.join(', ')}`);
+      if (options.setAsideIndexes) await setAsideIndexes(tx, projector.name, projector.tables);
       await tx.query('DELETE FROM projection_failures WHERE name = $1', [projector.name]);
       await tx.query(`UPDATE projection_checkpoints SET position = '', updated_at = now() WHERE name = $1`, [projector.name]);
     });
