@@ -47,8 +47,10 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
   const started = new Date();
   const perRoute = numberArg(options.args, '--cases') ?? (options.quick ? QUICK : FULL);
   const concurrency = numberArg(options.args, '--concurrency') ?? 4;
+  const onlyAt = options.args.indexOf('--only');
+  const only = onlyAt >= 0 ? options.args[onlyAt + 1] : undefined;
   const figures: Figure[] = [];
-  const notes: string[] = [`seed ${options.seed}, ${perRoute} requests per route, ${concurrency} in flight; service in this process over a real socket (127.0.0.1), response self-check off`];
+  const notes: string[] = [`seed ${options.seed}, ${perRoute} requests per route, ${concurrency} in flight${only ? `, only routes containing "${only}"` : ''}; service in this process over a real socket (127.0.0.1), response self-check off`];
   for (const database of options.databases) {
     const svc = await startCampaignService(database);
     const receiver = await WebhookReceiver.start({ record: false });
@@ -56,7 +58,7 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       const world = await seedDemoOrganisation(svc, receiver.url());
       console.log(`[fuzz ${database}] seeded; fuzzing ${perRoute} requests per route (seed ${options.seed})`);
       const result = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, {
-        seed: options.seed, perRoute, concurrency,
+        seed: options.seed, perRoute, concurrency, only,
         onRoute: (t, i, total) => console.log(`[fuzz ${database}] ${i + 1}/${total} ${routeLine(t)}`),
       });
       figures.push(...fuzzFigures(result, database));

@@ -1,4 +1,9 @@
+import { mkdirSync } from 'node:fs';
+import { pino } from 'pino';
 import { startTestService, type TestService } from '../../test/support/service.ts';
+
+/** The service's errors during a campaign (a 500's stack is here, by its request id); reports/ is not committed. */
+export const SERVICE_LOG = 'reports/campaign-service-errors.log';
 
 /** Where the Postgres runs are made: CAMPAIGN_POSTGRES_URL, else the local server (each run makes a fresh database on it). */
 export const POSTGRES_URL = process.env.CAMPAIGN_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -14,7 +19,9 @@ export async function startCampaignService(database: 'pglite' | 'postgres', opti
   if (database === 'postgres') process.env.DATABASE_URL = POSTGRES_URL;
   else delete process.env.DATABASE_URL;
   try {
-    return await startTestService({ validateResponses: false, ...options });
+    mkdirSync('reports', { recursive: true });
+    const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'error' }, pino.destination({ dest: SERVICE_LOG, append: true, mkdir: true }));
+    return await startTestService({ validateResponses: false, log, ...options });
   } finally {
     if (saved === undefined) delete process.env.DATABASE_URL;
     else process.env.DATABASE_URL = saved;

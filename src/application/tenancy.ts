@@ -104,7 +104,8 @@ export async function issueApiKey(
     },
     expires_in_days: key.expiresInDays ?? null,
   }, { metadata });
-  return { api_key_id: id, api_key: secret.plaintext, position: handled.position };
+  const issued = handled.events.find((e) => e.type === 'ApiKeyIssued');
+  return { api_key_id: id, api_key: secret.plaintext, position: handled.position, issued: issued?.type === 'ApiKeyIssued' ? issued.data : undefined };
 }
 
 /** Issues SAPI-SK connector credentials for a company, locked to its participant ID. */

@@ -48,8 +48,17 @@ export function apiKeyRoutes(deps: Core & { auth: Credentials }): Route[] {
       responses: { 201: { description: 'the key record and, once, the key', schema: ApiKeyCreated }, 403: forbidden },
       async handle({ body: input, actor, requestId }) {
         const created = await createApiKey(deps, { actor, requestId, name: input.name, scopes: input.scopes, expiresInDays: input.expires_in_days });
-        const row = await readAfter(created.position, actor, created.api_key_id);
-        return { status: 201, body: { ...body(row), api_key: created.api_key }, headers: { location: `${API_PREFIX}/api-keys/${row.id}` } };
+        if (created.position) await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['api-keys']);
+        const row = await getApiKey(readModels, actor.organisationId, created.api_key_id);
+        // the key exists once issued: a read model still behind (the wait is bounded) must not turn
+        // the answer into a 404 and lose the only copy of the plaintext key (found by the fuzz campaign)
+        const issued = created.issued;
+        const record: ApiKey | undefined = row ? body(row) : issued && {
+          id: issued.api_key_id, name: issued.name, key_prefix: issued.key_prefix, scopes: issued.scopes, is_active: true,
+          last_used_at: null, created_at: new Date(issued.issued_at).toISOString(), expires_at: issued.expires_at === null ? null : new Date(issued.expires_at).toISOString(),
+        };
+        if (!record) throw new Error(`API key ${created.api_key_id} was issued but neither shown nor decided`);
+        return { status: 201, body: { ...record, api_key: created.api_key }, headers: { location: `${API_PREFIX}/api-keys/${record.id}` } };
       },
     }), { secretFields: ['api_key'], recover: recoverApiKeyCreate(deps) }),
     defineRoute({

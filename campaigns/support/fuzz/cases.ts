@@ -145,7 +145,7 @@ const RAW_BODIES: Record<string, (rnd: Random, known: Known) => RawBody> = {
     const type = rnd.pick(['text/csv', 'text/csv; charset=utf-8', 'text/csv; charset=latin1', 'text/csv; charset=utf-16']);
     if (roll === 0) return { text: '', type };
     if (roll === 1) return { text: `\ufeff${CSV_HEADER}\r\n${csvRows(rnd, known, 2).replace(/\n/g, '\r\n')}\r\n`, type };
-    if (roll === 2) return { text: `${CSV_HEADER}\n${csvRows(rnd, known, 1).repeat(1)}\n`.repeat(1) + `"unterminated,${'x'.repeat(rnd.int(1, 100))}`, type };
+    if (roll === 2) return { text: `${CSV_HEADER}\n${csvRows(rnd, known, 1)}\n"unterminated,${'x'.repeat(rnd.int(1, 100))}`, type };
     if (roll === 3) return { text: `${Array.from({ length: 10_000 }, (_, i) => `c${i}`).join(',')}\n1\n`, type };
     if (roll === 4) return { text: `${CSV_HEADER}\n${csvRows(rnd, known, rnd.int(200, 2000))}\n`, type };
     if (roll === 5) return { text: `a;b;c\n1;2;3\n`, type };
@@ -170,8 +170,7 @@ const RAW_BODIES: Record<string, (rnd: Random, known: Known) => RawBody> = {
  */
 export function uncovered(route: Route, known: Known): string[] {
   const missing: string[] = [];
-  for (const name of paramNames(route)) if (idsFor(known, name).length === 0 && paramSchema(route, name).format === 'uuid') missing.push(`no id for {${name}}`);
-  for (const name of paramNames(route)) if (idsFor(known, name).length === 0 && paramSchema(route, name).format !== 'uuid') missing.push(`no value for {${name}}`);
+  for (const name of paramNames(route)) if (idsFor(known, name).length === 0) missing.push(`no id or value for {${name}}`);
   for (const mediaType of Object.keys(route.rawBodyDoc?.content ?? {})) if (!RAW_BODIES[mediaType]) missing.push(`no generator for a ${mediaType} body`);
   return missing;
 }

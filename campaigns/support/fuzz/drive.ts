@@ -52,6 +52,8 @@ export interface FuzzOptions {
   perRoute: number;
   /** requests in flight at once (default 4) */
   concurrency?: number;
+  /** only the routes whose label ("POST /api/v1/payments") contains this (a reproduction); the figures then say so */
+  only?: string;
   /** called after each route (progress for a long run) */
   onRoute?: (tally: RouteTally, index: number, total: number) => void;
 }
@@ -117,7 +119,7 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     native: await DocumentedResponses.load(`${svc.root}/openapi.json`, 'native'),
     sapi: await DocumentedResponses.load(`${svc.root}/sapi/openapi.json`, 'sapi'),
   };
-  const routes = registeredRoutes(svc);
+  const routes = registeredRoutes(svc).filter((r) => !options.only || r.label.includes(options.only));
   const missing = routes.flatMap(({ route, door, label }) => [
     ...uncovered(route, known).map((m) => `${label}: ${m}`),
     ...(docs[door].operation(route) ? [] : [`${label}: not in the OpenAPI document`]),
