@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { EventMetadata, EventStore, NewEvent, StreamWrite } from '../src/eventstore/port.ts';
+import { seededRandom as prng } from '../src/seeded-random.ts';
 
 /*
  * A realistic history for the rebuild bench: many organisations ("worlds"), each with the events
@@ -24,18 +25,6 @@ const fixture = (type: string): Record<string, unknown> => {
   }
   return data;
 };
-
-/** mulberry32: the same seed, the same history's shape */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Stream {
   id: string;

@@ -6,6 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
+import { seededRandom } from '../../src/seeded-random.ts';
+
+/** mulberry32 (src/seeded-random.ts) */
+export const seeded = seededRandom;
 
 export type Ack =
   | { kind: 'native-send'; company_id: string; invoice_id: string }
@@ -13,18 +17,6 @@ export type Ack =
   | { kind: 'sapi-send'; company_id: string; client_id: string; key: string; provider_document_id: string; number: string };
 
 export interface Answer { status: number; body: any; headers: Headers } // eslint-disable-line @typescript-eslint/no-explicit-any
-
-/** mulberry32 */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** answers that say "not now, the same request may succeed later" */

@@ -9,6 +9,10 @@ import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
 import { startTestService, type TestService } from '../../test/support/service.ts';
 import { forgeries, type Forgery } from './forge.ts';
+import { seededRandom } from '../../src/seeded-random.ts';
+
+/** mulberry32 (src/seeded-random.ts) */
+export const prng = seededRandom;
 
 export interface RouteTarget {
   door: 'native' | 'sapi';
@@ -28,18 +32,6 @@ export interface JwtResult {
   /** fetches of a jku / x5u URL */
   canaryHits: number;
   statuses: Map<number, number>;
-}
-
-/** A small seeded PRNG (mulberry32): which routes a short run takes, and the ids in paths. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const uuid = (random: () => number) =>

@@ -1,4 +1,5 @@
 import { appendFileSync, writeSync } from 'node:fs';
+import { seededRandom as seeded } from '../seeded-random.ts';
 
 /**
  * A fault hook for the crash-effects campaign (campaigns/crash-effects): it kills the process with
@@ -30,18 +31,6 @@ export function parseFaultSpec(spec: string): Map<Effect, Rule> {
     for (const effect of effects) rules.set(effect, rule);
   }
   return rules;
-}
-
-/** mulberry32: small, seeded, good enough to pick moments to die */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export type AfterEffect = (effect: Effect, detail?: string) => void;

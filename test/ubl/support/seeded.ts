@@ -1,16 +1,14 @@
 // A small seeded PRNG (mulberry32), so a failing generated case reproduces from its seed.
+import { seededRandom } from '../../../src/seeded-random.ts';
+
 export class Seeded {
-  private state: number;
+  private readonly random: () => number;
   constructor(seed: number) {
-    this.state = seed >>> 0;
+    this.random = seededRandom(seed);
   }
   /** [0, 1) */
   next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    return this.random();
   }
   /** integer in [min, max] */
   int(min: number, max: number): number {

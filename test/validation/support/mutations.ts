@@ -7,22 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateInvoice } from './generate-invoice.ts';
 import { listXmlFiles } from './unit-tests.ts';
+import { seededRandom } from '../../../src/seeded-random.ts';
+
+/** mulberry32 (src/seeded-random.ts) */
+export const rng = seededRandom;
 
 export interface CorpusDocument {
   name: string;
   xml: string;
-}
-
-/** mulberry32: small, fast, good enough to pick edits. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Span {
