@@ -3,7 +3,7 @@
 // path), and the validator in the calling thread (the CLI). Prints wall time, CPU time and the RSS after each.
 import { readUbl } from '../src/ubl/index.ts';
 import { createValidator } from '../src/validation/index.ts';
-import { parseUntrusted } from '../src/validation/safe-xml.ts';
+import { parseUntrusted } from '../src/xml/index.ts';
 import { invoiceWithNotes } from '../test/validation/support/generate-invoice.ts';
 
 const notes = Number(process.argv[2] ?? 200_000);

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { merge } from 'rxjs';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { receivePeppolMessage } from './application/inbound.ts';
@@ -12,6 +13,8 @@ import { openEmbeddedDataDir } from './db/embedded-default.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
 import { createEventStore } from './eventstore/index.ts';
+import { NO_FEED, followerFeed, type FollowerFeed } from './followers/follower-feed.ts';
+import { SOLE_INSTANCE, advisoryLeases, type FollowerLeases } from './followers/lease.ts';
 import type { Route } from './http/route.ts';
 import { ApiKeyLookup } from './identity/api-key-lookup.ts';
 import type { Credentials } from './identity/credentials.ts';
@@ -24,6 +27,7 @@ import type { BucketStore } from './limits/bucket-store.ts';
 import { NO_GUARD, invalidCredentialGuard } from './limits/invalid-credential-guard.ts';
 import type { Limits } from './limits/limits.ts';
 import { createMemoryStore } from './limits/memory-store.ts';
+import { createPostgresStore } from './limits/postgres-store.ts';
 import { createLogger } from './logging.ts';
 import { approvalsModule } from './modules/approvals/index.ts';
 import { bulkImportModule } from './modules/bulk-import/index.ts';
@@ -100,6 +104,8 @@ export interface Service extends Core {
   sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
+  /** the leases of the projectors and reactors this instance runs (all of them on PGlite) */
+  followers: Pick<FollowerLeases, 'holding'>;
   /** the Prometheus instruments, served at /metrics */
   metrics: Metrics;
   /** can invoices be checked: compiling, ready or unavailable (health, the first start's terminal) */
@@ -129,6 +135,11 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   return store;
 }
 
+async function isPglite(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ version: string }>('SELECT version() AS version');
+  return /PGlite/i.test(rows[0]?.version ?? '');
+}
+
 /** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
 async function openDatabase(config: Config, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
@@ -153,9 +164,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
-  // an idle connection the server dropped (a Postgres restart, a terminated backend) is an 'error'
-  // on the pool: unheard, Node ends the whole process; heard, the pool opens another when next asked
-  pool.on('error', (error) => log.warn({ err: error }, 'event store: an idle database connection was lost; a new one is opened when needed'));
+  // An idle connection that dies (Postgres restarted, a terminated backend) is an 'error' on the
+  // pool; unheard, it would end the process. The pool drops it and connects anew on the next query.
+  pool.on('error', (error) => log.warn({ err: error }, 'an idle event-store connection was lost; the pool reconnects on next use'));
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
   const readModels = readModelsSource(database.url, embedded ? 4 : 10);
   const clock = options.clock ?? systemClock;
@@ -195,7 +206,11 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const lastUsed = new LastUsed({ readModels, log });
   const apiKeys = new ApiKeyLookup({ readModels, clock });
   const auth: Credentials = { apiKeys, lastUsed, revocations: new Revocations({ readModels, clock, apiKeys }) };
-  const buckets = config.redisUrl ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log) : createMemoryStore();
+  // shared by every instance: Redis when configured, else the Postgres they share; in memory only on PGlite (one process)
+  const onPglite = await isPglite(pool);
+  const buckets = config.redisUrl
+    ? await openRedisBuckets(config.redisUrl, config.identity.rateLimitRedisPrefix, log)
+    : onPglite ? createMemoryStore() : createPostgresStore({ url: database.url });
   // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   const networks = (options.networks ?? ((deps, cfg, receive) => sandbox(deps, cfg.delivery, fsRules, receive)))(core, config, async (message) => void (await receivePeppolMessage(core, message)));
@@ -228,14 +243,22 @@ export async function openService(config: Config, options: ServiceOptions = {}):
 
   const projectors = modules.flatMap((m) => m.projectors);
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
-  const runner = new ProjectionRunner(store, readModels, projectors, log);
+  const serving = options.runProjections !== false;
+  // Several instances may share a Postgres: each follower runs where its lease is held, and the
+  // instances tell each other of appends and projector positions (src/followers). On PGlite one
+  // process owns the files: it holds every lease and needs no feed.
+  const manyInstances = serving && !onPglite;
+  const leases: FollowerLeases = manyInstances ? advisoryLeases({ url: database.url, log }) : SOLE_INSTANCE;
+  const feed: FollowerFeed = manyInstances ? await followerFeed({ url: database.url, log, appended: store.appendedTypes$ }) : NO_FEED;
+  const appended$ = merge(store.appendedTypes$, feed.appended$);
+  const runner = new ProjectionRunner(store, readModels, projectors, log, { leases, appended$, report: (name, position) => feed.report(name, position) });
+  const observing = feed.positions$.subscribe(({ name, position }) => runner.observe(name, position));
   made.runner = runner;
   const reactors = new ReactorRunner(store, readModels, modules.flatMap((m) => m.reactors), log, {
-    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }),
+    pollMs: 100, observe: (reactor, outcome) => metrics.reactions.inc({ reactor, outcome }), leases, appended$,
   });
   followers.projections = runner;
   followers.reactors = reactors;
-  const serving = options.runProjections !== false;
   if (serving) await runner.start();
   const workers = modules.flatMap((m) => m.workers ?? []);
   if (serving && options.runReactors !== false) {
@@ -254,6 +277,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
+    followers: { holding: () => (manyInstances ? leases.holding() : [...projectors.map((p) => p.name), ...reactors.reactors.map((r) => r.name)]) },
     metrics,
     validationStage: validation.stage,
     async close() {
@@ -265,6 +289,10 @@ export async function openService(config: Config, options: ServiceOptions = {}):
       await reactors.stop();
       if (validator) await (await validator).close();
       await runner.stop();
+      observing.unsubscribe();
+      await feed.close();
+      // after the runners stopped: another instance takes their followers over at once
+      await leases.close();
       await readModels.destroy();
       await store.close();
       await endPool(pool);

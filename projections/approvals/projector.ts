@@ -20,11 +20,14 @@ export const invoiceApprovals: Projector = {
 
   async apply(events, tx) {
     const rows = new Map<string, Row>();
+    // the batch's invoices read at once, not one read per invoice
+    const ids = [...new Set(events.map((e) => domainEvent<ApprovalEvent>(e).data.invoice_id))];
+    const stored = new Map((await tx.query('SELECT invoice_id::text AS invoice_id, approval FROM invoice_approvals WHERE invoice_id = ANY($1::uuid[])', [ids]) as Row[])
+      .map((r) => [r.invoice_id, r.approval]));
     for (const recorded of events) {
       const event = domainEvent<ApprovalEvent>(recorded);
       const id = event.data.invoice_id;
-      const stored: Row[] = rows.has(id) ? [] : await tx.query('SELECT invoice_id, version, approval FROM invoice_approvals WHERE invoice_id = $1', [id]);
-      const approval = evolveApproval(rows.get(id)?.approval ?? stored[0]?.approval ?? null, event);
+      const approval = evolveApproval(rows.get(id)?.approval ?? stored.get(id) ?? null, event);
       if (approval) rows.set(id, { invoice_id: id, version: recorded.revision, approval });
     }
     await tx.query(

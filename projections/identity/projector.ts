@@ -1,8 +1,75 @@
 import type { CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
-import { announceRevocation } from '../../src/identity/revocation-notice.ts';
+import type { EntityManager } from 'typeorm';
+import type { RecordedEvent } from '../../src/eventstore/port.ts';
+import type { RevocationNotice } from '../../src/identity/revocation-notice.ts';
+import { announceRevocations } from '../shared/revocations.ts';
+import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { Identity1764000000100 } from './migration.ts';
 import { IdentityRevokedAt1764000000300 } from './revoked-at-migration.ts';
+
+interface LogRow {
+  id: string; organisation_id: string | null; type: string; email: string | null; user_id: string | null; ip: string | null; detail: string | null; at: string;
+}
+
+/** OAuth clients issued and revoked, in at most three statements (insertPhases); a client's last revocation is what its row keeps. */
+async function writeClients(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
+  const { early, inserts, late } = insertPhases(events, (e) => eventData<OAuthClientIssued | OAuthClientRevoked>(e).client_id, (e) => e.type === 'OAuthClientIssued');
+  const revoke = async (phase: readonly RecordedEvent[]) => {
+    if (phase.length === 0) return;
+    const rows = foldByKey<OAuthClientRevoked['data']>(phase, (e) => eventData<OAuthClientRevoked>(e).client_id, (_, e) => eventData<OAuthClientRevoked>(e));
+    await tx.query(
+      `UPDATE oauth_clients c SET is_active = false, revoked_at = r.revoked_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(client_id text, revoked_at timestamptz) WHERE c.client_id = r.client_id AND c.client_id = ANY($2::text[])`,
+      [JSON.stringify(rows), rows.map((r) => r.client_id)],
+    );
+  };
+  await revoke(early);
+  if (inserts.length > 0) {
+    await tx.query(
+      `INSERT INTO oauth_clients (client_id, organisation_id, name, scopes, secret_hash, is_active, created_at)
+       SELECT r.client_id, r.organisation_id, r.name, ARRAY(SELECT jsonb_array_elements_text(r.scopes)), r.secret_hash, true, r.issued_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(client_id text, organisation_id uuid, name text, scopes jsonb, secret_hash text, issued_at timestamptz)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(inserts.map((e) => eventData<OAuthClientIssued>(e)))],
+    );
+  }
+  await revoke(late);
+}
+
+/** What one phase does to a session: its last rotation's expiry, its last revocation. */
+interface FamilyChange { family_id: string; rotated: boolean; expires_at: string | null; revoked: boolean; revoked_at: string | null }
+
+/** Sessions started, rotated and revoked, in at most three statements (insertPhases). */
+async function writeFamilies(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
+  const { early, inserts, late } = insertPhases(events, (e) => eventData<RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked>(e).family_id, (e) => e.type === 'RefreshFamilyStarted');
+  const change = async (phase: readonly RecordedEvent[]) => {
+    if (phase.length === 0) return;
+    const rows = foldByKey<FamilyChange>(phase, (e) => eventData<RefreshTokenRotated | RefreshFamilyRevoked>(e).family_id, (seen, e) => {
+      const row = seen ?? { family_id: eventData<RefreshTokenRotated>(e).family_id, rotated: false, expires_at: null, revoked: false, revoked_at: null };
+      if (e.type === 'RefreshTokenRotated') return { ...row, rotated: true, expires_at: eventData<RefreshTokenRotated>(e).expires_at };
+      return { ...row, revoked: true, revoked_at: eventData<RefreshFamilyRevoked>(e).revoked_at };
+    });
+    await tx.query(
+      `UPDATE refresh_families f SET expires_at = CASE WHEN r.rotated THEN r.expires_at ELSE f.expires_at END,
+         is_active = CASE WHEN r.revoked THEN false ELSE f.is_active END, revoked_at = CASE WHEN r.revoked THEN r.revoked_at ELSE f.revoked_at END
+       FROM jsonb_to_recordset($1::jsonb) AS r(family_id text, rotated boolean, expires_at timestamptz, revoked boolean, revoked_at timestamptz)
+       WHERE f.family_id = r.family_id AND f.family_id = ANY($2::text[])`,
+      [JSON.stringify(rows), rows.map((r) => r.family_id)],
+    );
+  };
+  await change(early);
+  if (inserts.length > 0) {
+    await tx.query(
+      `INSERT INTO refresh_families (family_id, user_id, organisation_id, is_active, started_at, expires_at)
+       SELECT r.family_id, r.user_id, r.organisation_id, true, r.started_at, r.expires_at
+       FROM jsonb_to_recordset($1::jsonb) AS r(family_id text, user_id uuid, organisation_id uuid, started_at timestamptz, expires_at timestamptz)
+       ON CONFLICT DO NOTHING`,
+      [JSON.stringify(inserts.map((e) => eventData<RefreshFamilyStarted>(e)))],
+    );
+  }
+  await change(late);
+}
 
 /**
  * OAuth clients by id (what the token endpoint checks a secret against), and the security log an
@@ -21,64 +88,64 @@ export const identity: Projector = {
   migrations: [Identity1764000000100, IdentityRevokedAt1764000000300],
 
   async apply(events, tx) {
+    const log: LogRow[] = [];
+    const notices: RevocationNotice[] = [];
+    const clients: RecordedEvent[] = [];
+    const families: RecordedEvent[] = [];
     for (const event of events) {
-      const log = (organisationId: string | null, email: string | null, userId: string | null, ip: string | null, detail: string | null, at: string) =>
-        tx.query(
-          `INSERT INTO security_events (id, organisation_id, type, email, user_id, ip, detail, at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (id) DO NOTHING`,
-          [event.id, organisationId, event.type, email, userId, ip, detail, at],
-        );
+      const entry = (organisation_id: string | null, email: string | null, user_id: string | null, ip: string | null, detail: string | null, at: string) =>
+        log.push({ id: event.id, organisation_id, type: event.type, email, user_id, ip, detail, at });
       // a user's own credential change, made signed in: the organisation is the actor's
-      const ownChange = async (userId: string, at: string) => {
+      const ownChange = (userId: string, at: string) => {
         const organisationId = event.metadata.actor?.organisationId;
-        if (organisationId) await log(organisationId, null, userId, null, null, at);
+        if (organisationId) entry(organisationId, null, userId, null, null, at);
       };
       if (event.type === 'OAuthClientIssued') {
-        const d = eventData<OAuthClientIssued>(event);
-        await tx.query(
-          `INSERT INTO oauth_clients (client_id, organisation_id, name, scopes, secret_hash, is_active, created_at)
-           VALUES ($1, $2, $3, $4, $5, true, $6) ON CONFLICT DO NOTHING`,
-          [d.client_id, d.organisation_id, d.name, d.scopes, d.secret_hash, d.issued_at],
-        );
+        clients.push(event);
       } else if (event.type === 'OAuthClientRevoked') {
         const d = eventData<OAuthClientRevoked>(event);
-        await tx.query('UPDATE oauth_clients SET is_active = false, revoked_at = $2 WHERE client_id = $1', [d.client_id, d.revoked_at]);
-        await announceRevocation(tx, { kind: 'oauth_client', id: d.client_id, revoked_at: d.revoked_at });
+        clients.push(event);
+        notices.push({ kind: 'oauth_client', id: d.client_id, revoked_at: d.revoked_at });
       } else if (event.type === 'LoginFailed') {
         const d = eventData<LoginFailed>(event);
-        await log(d.organisation_id, d.email, d.user_id, d.ip, d.reason, d.at);
+        entry(d.organisation_id, d.email, d.user_id, d.ip, d.reason, d.at);
       } else if (event.type === 'LoginSucceeded') {
         const d = eventData<LoginSucceeded>(event);
-        await log(d.organisation_id, d.email, d.user_id, d.ip, d.method, d.at);
+        entry(d.organisation_id, d.email, d.user_id, d.ip, d.method, d.at);
       } else if (event.type === 'CredentialCheckFailed') {
         const d = eventData<CredentialCheckFailed>(event);
-        await log(d.organisation_id, d.email, d.user_id, d.ip, `${d.action}:${d.reason}`, d.at);
+        entry(d.organisation_id, d.email, d.user_id, d.ip, `${d.action}:${d.reason}`, d.at);
       } else if (event.type === 'PasswordChanged') {
         const d = eventData<PasswordChanged>(event);
-        await ownChange(d.user_id, d.changed_at);
+        ownChange(d.user_id, d.changed_at);
       } else if (event.type === 'TotpEnabled') {
         const d = eventData<TotpEnabled>(event);
-        await ownChange(d.user_id, d.enabled_at);
+        ownChange(d.user_id, d.enabled_at);
       } else if (event.type === 'TotpDisabled') {
         const d = eventData<TotpDisabled>(event);
-        await ownChange(d.user_id, d.disabled_at);
-      } else if (event.type === 'RefreshFamilyStarted') {
-        const d = eventData<RefreshFamilyStarted>(event);
-        await tx.query(
-          `INSERT INTO refresh_families (family_id, user_id, organisation_id, is_active, started_at, expires_at)
-           VALUES ($1, $2, $3, true, $4, $5) ON CONFLICT DO NOTHING`,
-          [d.family_id, d.user_id, d.organisation_id, d.started_at, d.expires_at],
-        );
-      } else if (event.type === 'RefreshTokenRotated') {
-        const d = eventData<RefreshTokenRotated>(event);
-        await tx.query('UPDATE refresh_families SET expires_at = $2 WHERE family_id = $1', [d.family_id, d.expires_at]);
+        ownChange(d.user_id, d.disabled_at);
+      } else if (event.type === 'RefreshFamilyStarted' || event.type === 'RefreshTokenRotated') {
+        families.push(event);
       } else if (event.type === 'RefreshFamilyRevoked') {
         const d = eventData<RefreshFamilyRevoked>(event);
-        await tx.query('UPDATE refresh_families SET is_active = false, revoked_at = $2 WHERE family_id = $1', [d.family_id, d.revoked_at]);
-        await announceRevocation(tx, { kind: 'session', id: d.family_id, revoked_at: d.revoked_at });
+        families.push(event);
+        notices.push({ kind: 'session', id: d.family_id, revoked_at: d.revoked_at });
         // a logout is routine; a reuse is what an admin must see
-        if (d.reason === 'reuse_detected') await log(d.organisation_id, null, d.user_id, null, d.reason, d.revoked_at);
+        if (d.reason === 'reuse_detected') entry(d.organisation_id, null, d.user_id, null, d.reason, d.revoked_at);
       }
     }
+    await writeClients(clients, tx);
+    await writeFamilies(families, tx);
+    if (log.length > 0) {
+      await tx.query(
+        `INSERT INTO security_events (id, organisation_id, type, email, user_id, ip, detail, at)
+         SELECT r.id, r.organisation_id, r.type, r.email, r.user_id, r.ip, r.detail, r.at
+         FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, type text, email text, user_id uuid, ip text, detail text, at timestamptz)
+         ON CONFLICT (id) DO NOTHING`,
+        [JSON.stringify(log)],
+      );
+    }
+    // every instance forgets the credentials once this commits (their caches would trust them for 5 s)
+    await announceRevocations(tx, notices);
   },
 };

@@ -5,7 +5,6 @@ import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '
 import { domainEvent } from '../../src/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
 import { eventData, type Projector } from '../../src/readmodel/projector.ts';
-import type { EntityManager } from 'typeorm';
 import type { RecordedEvent } from '../../src/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
@@ -55,24 +54,6 @@ const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'In
 /** What credit notes record on the invoice they credit: each moves its version (the next If-Match); a void also its status. */
 const CREDIT_NOTE_EVENT_TYPES = ['CreditNoteReserved', 'CreditNoteCounted', 'CreditNoteIssued', 'CreditNoteReleased', 'InvoiceVoided'];
 
-/**
- * A delivery event moves the legs the same way the decider does (one pure function), and the
- * status follows from them. Read-modify-write per event: these come one or two per invoice.
- */
-async function applyDelivery(event: RecordedEvent, tx: EntityManager): Promise<void> {
-  const d = event.data as { invoice_id: string };
-  const rows: { delivery: Delivery | null; status: string }[] = await tx.query('SELECT delivery, status FROM invoices WHERE id = $1', [d.invoice_id]);
-  const row = rows[0];
-  if (!row) return;
-  const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, domainEvent<DeliveryEvent>(event));
-  // a voided invoice stays voided whatever its legs report later (as the decider's fold keeps it)
-  const status = row.status === 'voided' ? 'voided' : (deliveryStatus(delivery) ?? row.status);
-  await tx.query(
-    `UPDATE invoices SET delivery = $2, status = $3, peppol_message_id = $4, fs_submission_id = $5, updated_at = $6, version = $7 WHERE id = $1`,
-    [d.invoice_id, delivery, status, delivery.peppol.message_id, delivery.fs.submission_id, event.recordedAt, event.revision],
-  );
-}
-
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
 export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
@@ -80,12 +61,23 @@ export const invoiceRegister: Projector = {
   tables: ['invoices'],
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
 
+  // any batch (a rebuild's thousands of events): the rows it touches read once, every event
+  // folded into them here, and written back with one statement
   async apply(events, tx) {
-    const { rows, rest } = withDeliveryFolded(events);
-    for (const step of steps(rest, rows)) {
-      if ('rows' in step) await tx.query(writeRows('$1::jsonb'), [JSON.stringify(step.rows)]);
-      else await applyOne(step.event, tx);
+    const ids = [...new Set(events.map(documentId))];
+    const stored: StoredRow[] = await tx.query(`SELECT ${STORED_COLUMNS} FROM invoices WHERE id = ANY($1::uuid[])`, [ids]);
+    const rows = new Map<string, StoredRow>(stored.map((r) => [r.id, r]));
+    const written = new Set<StoredRow>();
+    const shadowed = new Set<string>();
+    for (const event of events) {
+      const row = foldInto(rows, shadowed, event);
+      if (row) written.add(row);
     }
+    const existing = new Set(stored);
+    const inserted = [...written].filter((r) => !existing.has(r));
+    const updated = [...written].filter((r) => existing.has(r));
+    if (inserted.length > 0) await tx.query(INSERT_ROWS, [JSON.stringify(inserted)]);
+    if (updated.length > 0) await tx.query(UPDATE_ROWS, [JSON.stringify(updated), updated.map((r) => r.id)]);
   },
 
   // the common batches while following: creates (and receipts) with their first delivery steps,
@@ -194,34 +186,102 @@ function toNewRow(event: RecordedEvent): NewRow {
   });
 }
 
-/** Changes to an existing row, event by event (a PUT, a validation, a delivery step). */
-async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> {
-  if (event.type === 'InvoiceUpdated') {
-    const d = eventData<InvoiceUpdated>(event);
-    const document: InvoiceDocument = { content: d.content, totals: d.totals, warnings: d.warnings };
-    const c = contentFields(d.content, d.totals);
-    await tx.query(
-      `UPDATE invoices SET invoice_number = $1, invoice_type = $2, issue_date = $3, due_date = $4, currency_code = $5,
-         supplier_name = $6, buyer_name = $7, buyer_vat_id = $8, customer_id = $9, total_net = $10, total_vat = $11,
-         total_gross = $12, search = $13, status = 'draft', updated_at = $15, version = $16, document = $17,
-         delivery = $18, peppol_message_id = NULL, fs_submission_id = NULL
-       WHERE id = $14`,
-      [c.invoice_number, c.invoice_type, c.issue_date, c.due_date, c.currency_code, c.supplier_name, c.buyer_name, c.buyer_vat_id, c.customer_id,
-        c.total_net, c.total_vat, c.total_gross, c.search, d.invoice_id, d.updated_at, event.revision, document, NO_DELIVERY],
-    );
-  } else if (event.type === 'InvoiceValidated') {
-    const d = eventData<InvoiceValidated>(event);
-    await tx.query(`UPDATE invoices SET status = 'validated', updated_at = $2, version = $3 WHERE id = $1`, [d.invoice_id, d.validated_at, event.revision]);
-  } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
-    await applyApproval(domainEvent<ApprovalEvent>(event), event, tx);
-  } else {
-    await applyDelivery(event, tx);
-  }
+/** The id of the document an event of the register is about. */
+function documentId(event: RecordedEvent): string {
+  const d = event.data as { invoice_id?: string; credit_note_id?: string };
+  return (event.type === 'CreditNoteCreated' ? d.credit_note_id : d.invoice_id) as string;
 }
 
-/** An approval moves only the status (as evolveInvoice does): requested → pending_approval, approved → approved, rejected → draft. */
-async function applyApproval(event: ApprovalEvent, recorded: RecordedEvent, tx: EntityManager): Promise<void> {
-  const [status, at] = event.type === 'InvoiceApprovalRequested' ? ['pending_approval', event.data.requested_at]
-    : event.type === 'InvoiceApproved' ? ['approved', event.data.reviewed_at] : ['draft', event.data.reviewed_at];
-  await tx.query('UPDATE invoices SET status = $2, updated_at = $3, version = $4 WHERE id = $1', [event.data.invoice_id, status, at, recorded.revision]);
+/**
+ * A row of the register as apply folds it: every column in a form that writes back unchanged
+ * (dates, amounts and times as the text Postgres prints; uuids as text; the jsonb as values),
+ * but the document of a stored row, which is read and written only when an edit replaces it
+ * (null until then: the UPDATE keeps the stored one, without reading or rewriting it).
+ */
+interface StoredRow {
+  id: string; organisation_id: string; company_id: string; workspace_id: string; invoice_number: string; invoice_type: string;
+  status: string; issue_date: string; due_date: string | null; currency_code: string; supplier_name: string; buyer_name: string;
+  buyer_vat_id: string; customer_id: string | null; total_net: string; total_vat: string; total_gross: string; search: string;
+  created_by: string; created_at: string; updated_at: string; version: number; document: InvoiceDocument | null; source: string;
+  peppol_message_id: string | null; fs_submission_id: string | null; delivery: Delivery | null;
+}
+
+const STORED_COLUMNS = `id::text AS id, organisation_id::text AS organisation_id, company_id::text AS company_id, workspace_id::text AS workspace_id,
+  invoice_number, invoice_type, status, issue_date::text AS issue_date, due_date::text AS due_date, currency_code, supplier_name, buyer_name,
+  buyer_vat_id, customer_id::text AS customer_id, total_net::text AS total_net, total_vat::text AS total_vat, total_gross::text AS total_gross,
+  search, created_by, created_at::text AS created_at, updated_at::text AS updated_at, version, NULL::jsonb AS document, source, peppol_message_id,
+  fs_submission_id, delivery`;
+
+const RECORDSET = `jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, company_id uuid, workspace_id uuid, invoice_number text,
+     invoice_type text, status text, issue_date date, due_date date, currency_code text, supplier_name text, buyer_name text,
+     buyer_vat_id text, customer_id uuid, total_net numeric, total_vat numeric, total_gross numeric, search text, created_by text,
+     created_at timestamptz, updated_at timestamptz, version int, document jsonb, source text, peppol_message_id text,
+     fs_submission_id text, delivery jsonb)`;
+
+/** The batch's new rows (none of them stored: apply read the table first), in one statement. */
+const INSERT_ROWS = `INSERT INTO invoices (${COLUMNS})
+   SELECT r.id, r.organisation_id, r.company_id, r.workspace_id, r.invoice_number, r.invoice_type, r.status, r.issue_date, r.due_date,
+     r.currency_code, r.supplier_name, r.buyer_name, r.buyer_vat_id, r.customer_id, r.total_net, r.total_vat, r.total_gross, r.search,
+     r.created_by, r.created_at, r.updated_at, r.version, r.document, r.source, r.peppol_message_id, r.fs_submission_id, r.delivery
+   FROM ${RECORDSET}
+   ON CONFLICT (id) DO NOTHING`;
+
+/** The stored rows the batch changed, in one statement, read by key (the ids also as an array: never a scan). */
+const UPDATE_ROWS = `UPDATE invoices i SET invoice_number = r.invoice_number, invoice_type = r.invoice_type, status = r.status,
+     issue_date = r.issue_date, due_date = r.due_date, currency_code = r.currency_code, supplier_name = r.supplier_name,
+     buyer_name = r.buyer_name, buyer_vat_id = r.buyer_vat_id, customer_id = r.customer_id, total_net = r.total_net,
+     total_vat = r.total_vat, total_gross = r.total_gross, search = r.search, updated_at = r.updated_at,
+     version = r.version, document = COALESCE(r.document, i.document), peppol_message_id = r.peppol_message_id,
+     fs_submission_id = r.fs_submission_id, delivery = r.delivery
+   FROM ${RECORDSET}
+   WHERE i.id = r.id AND i.id = ANY($2::uuid[])`;
+
+/**
+ * One event folded into the rows (by id), as the register's statements would change them: a new
+ * document is added unless its row is there (ON CONFLICT DO NOTHING), every other event changes
+ * only a row that is there. As withDeliveryFolded does, delivery steps that follow such a
+ * repeated create in the batch went into the row that was not written (`shadowed`, until another
+ * event of that document). Returns the row it changed, if any.
+ */
+function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: RecordedEvent): StoredRow | undefined {
+  const id = documentId(event);
+  const row = rows.get(id);
+  if (isNewInvoice(event.type)) {
+    if (row) {
+      shadowed.add(id);
+      return undefined;
+    }
+    const { updated_at, fs_submission_id, ...fresh } = toNewRow(event);
+    const created: StoredRow = { ...fresh, updated_at: updated_at ?? fresh.created_at, fs_submission_id: fs_submission_id ?? null };
+    rows.set(id, created);
+    return created;
+  }
+  const delivery = (DELIVERY_EVENT_TYPES as readonly string[]).includes(event.type);
+  if (shadowed.has(id) && delivery) return undefined;
+  shadowed.delete(id);
+  if (!row) return undefined;
+  const at = event.recordedAt.toISOString();
+  if (CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
+    Object.assign(row, { version: Math.max(row.version, event.revision), updated_at: at, status: event.type === 'InvoiceVoided' ? 'voided' : row.status });
+  } else if (event.type === 'InvoiceUpdated') {
+    const d = eventData<InvoiceUpdated>(event);
+    Object.assign(row, {
+      ...contentFields(d.content, d.totals), status: 'draft', updated_at: d.updated_at, version: event.revision,
+      document: { content: d.content, totals: d.totals, warnings: d.warnings }, delivery: NO_DELIVERY, peppol_message_id: null, fs_submission_id: null,
+    });
+  } else if (event.type === 'InvoiceValidated') {
+    Object.assign(row, { status: 'validated', updated_at: eventData<InvoiceValidated>(event).validated_at, version: event.revision });
+  } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
+    const approval = domainEvent<ApprovalEvent>(event);
+    const [status, updated] = approval.type === 'InvoiceApprovalRequested' ? ['pending_approval', approval.data.requested_at]
+      : approval.type === 'InvoiceApproved' ? ['approved', approval.data.reviewed_at] : ['draft', approval.data.reviewed_at];
+    Object.assign(row, { status, updated_at: updated, version: event.revision });
+  } else {
+    const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, domainEvent<DeliveryEvent>(event));
+    Object.assign(row, {
+      delivery, status: row.status === 'voided' ? 'voided' : (deliveryStatus(delivery) ?? row.status),
+      peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id, updated_at: at, version: event.revision,
+    });
+  }
+  return row;
 }

@@ -25,12 +25,18 @@ export const sapiDocuments: Projector = {
 
   async apply(events, tx) {
     const rows = new Map<string, Row>();
+    // the stored views the batch may start from (any document with an event other than its acceptance), read at once
+    const ids = [...new Set(events.filter((e) => e.type !== 'SapiDocumentAccepted').map((e) => domainEvent<SapiDocumentEvent>(e).data.document_id))];
+    const stored = new Map<string, SapiDocumentView>(ids.length === 0 ? [] : (await tx.query(
+      'SELECT document_id::text AS document_id, view FROM sapi_documents WHERE document_id = ANY($1::uuid[])', [ids],
+    ) as { document_id: string; view: SapiDocumentView }[]).map((r) => [r.document_id, r.view]));
     for (const recorded of events) {
       const event = domainEvent<SapiDocumentEvent>(recorded);
       const id = event.data.document_id;
-      const stored: { view: SapiDocumentView }[] = rows.has(id) || event.type === 'SapiDocumentAccepted'
-        ? [] : await tx.query('SELECT view FROM sapi_documents WHERE document_id = $1', [id]);
-      const view = evolveSapiDocument(rows.get(id)?.view ?? stored[0]?.view ?? null, event);
+      // a document not yet folded in this batch starts from its stored view, unless the event is its acceptance
+      const folded = rows.get(id);
+      const base = folded ? folded.view : event.type === 'SapiDocumentAccepted' ? null : (stored.get(id) ?? null);
+      const view = evolveSapiDocument(base, event);
       if (!view) continue;
       rows.set(id, {
         document_id: id, provider_document_id: view.provider_document_id, client_id: view.client_id, organisation_id: view.organisation_id,

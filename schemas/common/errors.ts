@@ -19,7 +19,7 @@ export type ErrorBody = Static<typeof ErrorBody>;
 export const ValidationIssue = Type.Object(
   {
     loc: Type.Array(Type.Union([Type.String(), Type.Integer()]), {
-      description: "where: first 'body', 'query' or 'path', then keys and array indices",
+      description: "where: first 'body', 'query', 'path' or 'header', then keys and array indices",
     }),
     msg: Type.String(),
     type: Type.String({ description: 'problem kind, e.g. missing, string_too_long, extra_forbidden' }),
@@ -36,6 +36,20 @@ export const ValidationErrorBody = Type.Object(
   { title: 'ValidationErrorBody', description: 'Request validation failed (path, query or body).' },
 );
 export type ValidationErrorBody = Static<typeof ValidationErrorBody>;
+
+/** The invoice-validation flavour of 422 (spec, 422 flavours 2): business-rule findings with rule ids and severities. */
+export const InvoiceRulesBody = Type.Object(
+  {
+    detail: Type.Object(
+      {
+        message: Type.String(),
+        errors: Type.Array(Type.Object({ rule: Type.String(), message: Type.String(), severity: Type.String() }, { additionalProperties: true })),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { title: 'InvoiceRulesBody', description: 'The invoice breaks business rules: one entry per finding.' },
+);
 
 /** The spec's 429 (Rate limiting): top level, not under `detail`. */
 export const RateLimitedBody = Type.Object(

@@ -43,6 +43,7 @@ export async function readUpload(body: Buffer, contentTypeHeader: string | undef
 }
 
 async function readMultipart(body: Buffer, contentType: string): Promise<Upload> {
+  const malformed = (error: unknown) => new DomainError('malformed_request', 400, `unreadable multipart body: ${error instanceof Error ? error.message : String(error)}`);
   return new Promise<Upload>((resolve, reject) => {
     let found: Upload | undefined;
     let refusal: DomainError | undefined;
@@ -51,20 +52,23 @@ async function readMultipart(body: Buffer, contentType: string): Promise<Upload>
       parser = new Busboy({ headers: { 'content-type': contentType }, limits: { files: 2, fileSize: BULK_IMPORT_LIMITS.maxFileBytes, fields: 20, parts: 24 } });
     } catch (error) {
       // no boundary, or not multipart after all
-      reject(new DomainError('malformed_request', 400, `unreadable multipart body: ${error instanceof Error ? error.message : String(error)}`));
+      reject(malformed(error));
       return;
     }
     parser.on('file', (field, stream, fileName) => {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('limit', () => (refusal ??= tooLarge()));
+      // a part cut short (the body ends before its boundary) errors on the file stream, not the
+      // parser: unhandled, that 'error' event would end the process
+      stream.on('error', (error: unknown) => reject(malformed(error)));
       stream.on('end', () => {
         if (field !== FILE_FIELD) return;
         if (found) refusal ??= new DomainError('malformed_request', 400, `send one file in the field "${FILE_FIELD}"`);
         found = { bytes: Buffer.concat(chunks), fileName: fileName || null };
       });
     });
-    parser.on('error', (error: unknown) => reject(new DomainError('malformed_request', 400, `unreadable multipart body: ${error instanceof Error ? error.message : String(error)}`)));
+    parser.on('error', (error: unknown) => reject(malformed(error)));
     parser.on('finish', () => {
       if (refusal) reject(refusal);
       else if (!found) reject(new DomainError('file_missing', 422, `no file in the multipart field "${FILE_FIELD}"`));

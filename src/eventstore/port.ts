@@ -112,6 +112,12 @@ export interface EventStore {
    * types: a follower that skips those events need not pay for reading them.
    */
   readAll(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]>;
+  /**
+   * Up to `limit` events of the given types strictly after `after`, in subscriber order, skipping
+   * the others in the store (a rebuild reads only what its projector applies). Optional: without
+   * it a caller filters readAll's pages itself.
+   */
+  readAllOfTypes?(after: Position, limit: number, types: readonly string[]): Promise<RecordedEvent[]>;
   /** Live feed of every event after `after`, in order, catching up first. Unsubscribe to stop. */
   subscribe(after: Position): Observable<RecordedEvent>;
   /**

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
+import { ErrorBody, InvoiceRulesBody, Uuid } from '../../schemas/common/index.ts';
 import { Invoice } from '../../schemas/invoices.ts';
 import { markInvoiceSent, sendInvoice, type DeliveryDeps } from '../application/delivery.ts';
 import { companyOf } from '../application/lookups.ts';
@@ -53,7 +53,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         404: notFound,
         409: { description: '`invalid_status`', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },
-        422: { description: 'business rules fail: {message, errors[]}; nothing is queued' },
+        422: { description: 'business rules fail: {message, errors[]}; nothing is queued', schema: InvoiceRulesBody },
         502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
       },
       async handle({ params, actor, requestId, ifMatch }) {

@@ -1,5 +1,5 @@
 import { OAUTH_CLIENT_SCOPES } from '../../commands/identity/oauth-client.ts';
-import { ErrorBody, RateLimitedBody, ValidationErrorBody } from '../../schemas/common/index.ts';
+import { ErrorBody, InvoiceRulesBody, RateLimitedBody, ValidationErrorBody } from '../../schemas/common/index.ts';
 import { isExemptRequest } from '../limits/exempt.ts';
 import type { OpenApiDoor } from './platform/index.ts';
 import { API_PREFIX } from './prefix.ts';
@@ -58,6 +58,8 @@ export function nativeOpenApiDoor(): OpenApiDoor {
     security: [{ ApiKey: [] }, { Bearer: [] }, { OAuth2: [] }],
     errorBody: ErrorBody,
     validationErrorBody: ValidationErrorBody,
+    // an invoice command refused by business rules answers {detail: {message, errors[]}} wherever it runs
+    moreValidationBodies: [InvoiceRulesBody],
     rateLimited: {
       description: '`rate_limit_exceeded`: the caller\'s plan allows so many requests per minute (per API key, user or OAuth client); wait Retry-After seconds.',
       schema: RateLimitedBody,

@@ -5,14 +5,14 @@
  *
  * In CEN-EN16931-UBL.sch each list is the string literal of a `contains(' A B C ', concat(' ', …))`
  * in the test of its assert: BR-CL-04 (ISO 4217), BR-CL-14 (ISO 3166-1), BR-CL-22 (VATEX) and
- * BR-CL-23 (UN/ECE Rec. 20 + 21). The XML is parsed with xmlbuilder2; only the XPath test string
- * is then read for its literal.
+ * BR-CL-23 (UN/ECE Rec. 20 + 21). The XML is parsed with the service's one XML parser (src/xml,
+ * trusted artifact); only the XPath test string is then read for its literal.
  */
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { create } from 'xmlbuilder2';
 import { codeLists, type CodeLists } from '../../commands/invoices/code-lists.ts';
 import { defaultArtifactsDir, schematronFile } from '../validation/artifacts.ts';
+import { parseTrusted, XmlElement } from '../xml/index.ts';
 
 const SCHEMATRON_NS = 'http://purl.oclc.org/dsdl/schematron';
 
@@ -44,12 +44,17 @@ export function loadCodeLists(artifactsDir: string = defaultCodeListsArtifactsDi
 
 /** The code lists in the text of a CEN Schematron; throws when one of the four asserts is missing. */
 export function codeListsFromSchematron(schematron: string): CodeLists {
-  const document = create(schematron).node as unknown as Document;
   const tests = new Map<string, string[]>();
-  for (const assert of Array.from(document.getElementsByTagNameNS(SCHEMATRON_NS, 'assert'))) {
-    const id = assert.getAttribute('id');
-    const test = assert.getAttribute('test');
-    if (id && test) tests.set(id, [...(tests.get(id) ?? []), test]);
+  const document = parseTrusted(schematron);
+  try {
+    for (const assert of document.find('//sch:assert', { sch: SCHEMATRON_NS })) {
+      if (!(assert instanceof XmlElement)) continue;
+      const id = assert.attr('id')?.value;
+      const test = assert.attr('test')?.value;
+      if (id && test) tests.set(id, [...(tests.get(id) ?? []), test]);
+    }
+  } finally {
+    document.dispose();
   }
   const list = (id: string): string[] => {
     const codes = new Set<string>();

@@ -1,7 +1,9 @@
 import type { Logger } from 'pino';
+import type { Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
-import { START, type EventStore, type Position } from '../eventstore/port.ts';
+import { START, type AppendedTypes, type EventStore, type Position } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
+import { SOLE_INSTANCE, type FollowerLeases } from '../followers/lease.ts';
 import { failureKind, park, parkedEvents, type ParkedEvent } from '../readmodel/failures.ts';
 import type { Reactor } from './reactor.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
@@ -18,7 +20,14 @@ interface Options {
   maxAttempts?: number;
   /** told of every reaction's outcome (metrics) */
   observe?: (reactor: string, outcome: 'done' | 'failed' | 'parked') => void;
+  /** which reactors this instance runs when several share the database (lease.ts); all by default */
+  leases?: FollowerLeases;
+  /** appends that wake a reactor: the store's own, plus other instances' (follower-feed.ts) */
+  appended$?: Observable<AppendedTypes>;
 }
+
+/** How long a reactor this instance does not run waits for its lease before looking again. */
+const LEASE_WAIT_MS = 1_000;
 
 /**
  * Runs reactors over the event store, each from its own checkpoint. The checkpoint moves only
@@ -43,6 +52,7 @@ export class ReactorRunner {
   private readonly retryMs: number;
   private readonly maxAttempts: number;
   private readonly observe: NonNullable<Options['observe']>;
+  private readonly leases: FollowerLeases;
 
   constructor(
     private readonly store: EventStore,
@@ -51,12 +61,13 @@ export class ReactorRunner {
     private readonly log: Logger,
     options: Options = {},
   ) {
-    this.wakes = new Map(reactors.map((r) => [r.name, WakeUp.forTypes(store.appendedTypes$, r.handles)]));
+    this.wakes = new Map(reactors.map((r) => [r.name, WakeUp.forTypes(options.appended$ ?? store.appendedTypes$, r.handles)]));
     this.batchSize = options.batchSize ?? 200;
     this.pollMs = options.pollMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
     this.maxAttempts = options.maxAttempts ?? 5;
     this.observe = options.observe ?? (() => undefined);
+    this.leases = options.leases ?? SOLE_INSTANCE;
   }
 
   private abort = new AbortController();
@@ -101,11 +112,29 @@ export class ReactorRunner {
   }
 
   private async follow(reactor: Reactor): Promise<void> {
-    let position = await this.checkpoint(reactor.name);
+    let position: Position | null = null;
     const handles = new Set(reactor.handles);
     let savedAt = Date.now();
     let unsaved = false;
+    const leased = () => this.leases.held(reactor.name);
     while (this.running) {
+      // Only the lease holder reacts (lease.ts); a new holder starts from the checkpoint row.
+      if (!leased()) {
+        position = null;
+        unsaved = false;
+        await this.leases.wait(reactor.name, LEASE_WAIT_MS);
+        continue;
+      }
+      if (position === null) {
+        try {
+          position = await this.checkpoint(reactor.name);
+          savedAt = Date.now();
+        } catch (error) {
+          this.log.error({ err: error, reactor: reactor.name }, 'reactor could not read its checkpoint');
+          await this.wakeOf(reactor).backoff(this.retryMs);
+          continue;
+        }
+      }
       const mark = this.wakeOf(reactor).mark();
       let batch;
       try {
@@ -122,12 +151,15 @@ export class ReactorRunner {
         if (!this.running) return;
       } else {
         for (const event of handled) {
+          if (!leased()) break;
           await this.reactUntilDone(reactor, event);
           if (!this.running) return;
           await this.save(reactor.name, event.position);
         }
       }
       const last = batch[batch.length - 1];
+      // a lease lost during the batch: the next holder goes on from the checkpoint row
+      if (!leased()) continue;
       if (last) {
         position = last.position;
         // Every write transaction holds back what all readers of the event store may see (see
@@ -144,7 +176,7 @@ export class ReactorRunner {
       if (batch.length < this.batchSize) await this.wakeOf(reactor).sleep(this.pollMs, mark);
     }
     // A clean stop keeps the scan, so a restart does not read those events again.
-    if (unsaved) await this.save(reactor.name, position).catch(() => undefined);
+    if (unsaved && position !== null && leased()) await this.save(reactor.name, position).catch(() => undefined);
   }
 
   /**

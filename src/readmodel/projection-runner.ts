@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
-import { BehaviorSubject, filter, firstValueFrom, map, race, timer } from 'rxjs';
+import { BehaviorSubject, filter, firstValueFrom, map, race, timer, type Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
-import { START, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
+import { START, type AppendedTypes, type EventStore, type Position, type RecordedEvent } from '../eventstore/port.ts';
 import { WakeUp } from '../eventstore/wake-up.ts';
+import { SOLE_INSTANCE, type FollowerLeases } from '../followers/lease.ts';
 import { failureKind, park, parkedEvents, type ParkedEvent } from './failures.ts';
 import type { NewRows, Projector } from './projector.ts';
 
@@ -32,7 +33,16 @@ interface Options {
   /** events per transaction in catchUp (rebuilds): bigger batches, fewer round trips */
   catchUpBatchSize?: number;
   pollMs?: number;
+  /** which projectors this instance runs when several share the database (lease.ts); all by default */
+  leases?: FollowerLeases;
+  /** appends that wake a projector: the store's own, plus other instances' (follower-feed.ts) */
+  appended$?: Observable<AppendedTypes>;
+  /** told where a projector this instance runs has got to after each batch (other instances wait on it) */
+  report?: (name: string, position: Position) => void;
 }
+
+/** How often a projector this instance does not run reads its checkpoint row (when the leader's reports do not come). */
+const UNLED_POLL_MS = 1_000;
 
 /**
  * Runs projectors over the event store. Each batch is applied in one read-model transaction that
@@ -58,6 +68,8 @@ export class ProjectionRunner {
   private readonly batchSize: number;
   private readonly catchUpBatchSize: number;
   private readonly pollMs: number;
+  private readonly leases: FollowerLeases;
+  private readonly report: NonNullable<Options['report']>;
 
   constructor(
     private readonly store: EventStore,
@@ -67,10 +79,22 @@ export class ProjectionRunner {
     options: Options = {},
   ) {
     this.positions = new Map(projectors.map((p) => [p.name, new BehaviorSubject<Position>(START)]));
-    this.wakes = new Map(projectors.map((p) => [p.name, WakeUp.forTypes(store.appendedTypes$, p.handles)]));
+    this.wakes = new Map(projectors.map((p) => [p.name, WakeUp.forTypes(options.appended$ ?? store.appendedTypes$, p.handles)]));
     this.batchSize = options.batchSize ?? 1000;
     this.catchUpBatchSize = options.catchUpBatchSize ?? options.batchSize ?? 5000;
     this.pollMs = options.pollMs ?? 250;
+    this.leases = options.leases ?? SOLE_INSTANCE;
+    this.report = options.report ?? (() => undefined);
+  }
+
+  /**
+   * Another instance, which runs `name`, reached `position`: read-your-writes here waits on it.
+   * Ignored for a projector this instance runs (its own position is the truth).
+   */
+  observe(name: string, position: Position): void {
+    if (this.leases.held(name)) return;
+    const subject = this.positions.get(name);
+    if (subject && position > subject.value) subject.next(position);
   }
 
   /** Loads checkpoints and starts one catch-up-then-follow loop per projector. */
@@ -111,27 +135,39 @@ export class ProjectionRunner {
     if (!(await this.caughtUp(last, timeoutMs))) throw new Error(`read models did not reach ${last} within ${timeoutMs} ms`);
   }
 
-  /** Applies every event up to the head of the store for one projector; returns how many were read. */
+  /** Applies every event up to the head of the store for one projector; returns how many were read (with a type-filtering store: only its own). */
   async catchUp(projector: Projector): Promise<number> {
     await this.ensureCheckpoint(projector.name);
     const subject = this.position(projector.name);
     let total = 0;
     // Reading the next batch while the current one is applied roughly halves a rebuild on
     // Postgres; on PGlite the read simply waits for the transaction.
-    let next = this.store.readAll(subject.value, this.catchUpBatchSize, projector.handles);
+    const read = (after: Position) => this.catchUpRead(projector, after);
+    let next = read(subject.value);
     for (;;) {
       const from = subject.value;
       const batch = await next;
       const last = batch[batch.length - 1];
       if (!last) return total;
-      next = this.store.readAll(last.position, this.catchUpBatchSize, projector.handles);
+      next = read(last.position);
       const reached = await this.applyBatch(projector, from, batch);
       if (reached !== last.position) {
         await next.catch(() => []); // read from a position this runner no longer holds
-        next = this.store.readAll(reached, this.catchUpBatchSize, projector.handles);
+        next = read(reached);
       }
       total += batch.length;
     }
+  }
+
+  /**
+   * A catch-up page: only the events the projector handles when the store can filter them (a
+   * rebuild then never reads the rest of the history; the checkpoint stays at the last event it
+   * applied, and following moves it past the others), else every event with only those types' data.
+   */
+  private catchUpRead(projector: Projector, after: Position): Promise<RecordedEvent[]> {
+    return this.store.readAllOfTypes
+      ? this.store.readAllOfTypes(after, this.catchUpBatchSize, projector.handles)
+      : this.store.readAll(after, this.catchUpBatchSize, projector.handles);
   }
 
   /** Empties a projector's tables, forgets its parked events and resets its checkpoint in one transaction; replay with catchUp. */
@@ -197,9 +233,16 @@ export class ProjectionRunner {
     let failures = 0;
     while (this.running) {
       try {
+        if (!this.leases.held(projector.name)) {
+          await this.awaitLease(projector);
+          continue;
+        }
         const mark = wake.mark();
+        const before = this.position(projector.name).value;
         const read = await this.step(projector);
         failures = 0;
+        const after = this.position(projector.name).value;
+        if (after !== before) this.report(projector.name, after);
         if (read < this.batchSize) await wake.sleep(this.pollMs, mark);
       } catch (error) {
         failures++;
@@ -209,10 +252,26 @@ export class ProjectionRunner {
     }
     // A clean stop writes the idle scan, so a restart does not read those events again.
     const position = this.position(projector.name).value;
-    if (position !== this.saved.get(projector.name)?.position) {
+    if (this.leases.held(projector.name) && position !== this.saved.get(projector.name)?.position) {
       await this.commit(projector, position, [], position).catch((error: unknown) => {
         this.log.warn({ err: error, projector: projector.name }, 'could not save the checkpoint on stop');
       });
+    }
+  }
+
+  /**
+   * While another instance runs the projector: its position comes from that instance's reports
+   * (observe), and from the checkpoint row every second. Once this instance holds the lease, it
+   * goes on from the checkpoint row (the previous holder's last commit).
+   */
+  private async awaitLease(projector: Projector): Promise<void> {
+    if (await this.leases.wait(projector.name, UNLED_POLL_MS)) {
+      const position = await this.loadCheckpoint(projector.name);
+      this.saved.set(projector.name, { position, at: Date.now() });
+      this.position(projector.name).next(position);
+      this.log.info({ projector: projector.name, position }, 'projector lease taken: this instance runs it');
+    } else if (this.running) {
+      this.observe(projector.name, await this.storedCheckpoint(projector.name));
     }
   }
 

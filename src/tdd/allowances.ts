@@ -4,7 +4,7 @@
  * carries no TaxCategory (ibr-tdd-60); a document one's TaxCategory only ID, Percent and TaxScheme
  * (ibr-tdd-63).
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, nodes } from '../ubl/xml-reader.ts';
 import { cac, type Node } from '../ubl/xml-writer.ts';
 import { copy, copyAmount } from './copy.ts';

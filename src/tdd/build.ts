@@ -12,18 +12,18 @@
  * cannot be built from throws TddBuildError, never anything else. The result is not validated
  * here: createTddValidator runs the official XSD and Schematron on it.
  */
-import { create } from 'xmlbuilder2';
 import { NS } from '../ubl/ubl-names.ts';
 import { writeReportedDocument } from './document.ts';
 import { writeHeader, type TddHeader } from './header.ts';
 import { PXS } from './names.ts';
 import { withUbl } from './source.ts';
+import { newXmlDocument } from '../xml/write.ts';
 
 export function buildTdd(ublXml: string | Uint8Array, header: TddHeader): string {
   return withUbl(ublXml, (ubl, creditNote) => {
-    const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
-    writeHeader(root, header);
-    writeReportedDocument(root, ubl, creditNote);
-    return root.end({ prettyPrint: true });
+    const xml = newXmlDocument(PXS, 'pxs:TaxData', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+    writeHeader(xml.root, header);
+    writeReportedDocument(xml.root, ubl, creditNote);
+    return xml.end();
   });
 }

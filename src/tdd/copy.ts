@@ -4,7 +4,7 @@
  * and only the attributes a TDD rule allows are carried: ibr-tdd-51/58/59/61/62/66/68/69/73/75/76/79/83
  * refuse any other, e.g. a listVersionID on ItemClassificationCode.
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, text } from '../ubl/xml-reader.ts';
 import { cbc, type Node } from '../ubl/xml-writer.ts';
 import { missing } from './errors.ts';

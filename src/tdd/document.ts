@@ -7,7 +7,7 @@
  * DescriptionCode (BT-8) is read from DescriptionCode (phax reads Description), and the delivery
  * date (BT-72) of the first Delivery is carried (ibr-tdd-85 allows nothing else there).
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, nodes, text } from '../ubl/xml-reader.ts';
 import { cac, cbc, type Node } from '../ubl/xml-writer.ts';
 import { writeDocumentAllowanceCharges } from './allowances.ts';

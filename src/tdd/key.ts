@@ -1,5 +1,5 @@
 /** The five UBL values the ReportedDocument UUID is named by (README §5.4), read from a parsed document. */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { required } from './copy.ts';
 import { withUbl } from './source.ts';
 import { reportedDocumentUuid, type ReportedDocumentKey } from './uuid.ts';

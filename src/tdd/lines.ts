@@ -11,7 +11,7 @@
  * Required, as phax requires them: ID, quantity with unit, net amount, item name, item VAT
  * category and price.
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, nodes, text } from '../ubl/xml-reader.ts';
 import { cac, type Node } from '../ubl/xml-writer.ts';
 import { writeLineAllowanceCharges, writeTaxCategory } from './allowances.ts';

@@ -6,7 +6,7 @@
  * §5.7): our own UBL puts the DIČ in a second scheme `TAX`, and a party that is not VAT-registered
  * has only that one, so it gets no PartyTaxScheme here at all (ibr-tdd-33/41/47 want VAT).
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node } from '../ubl/xml-reader.ts';
 import { cac, cbc, type Node } from '../ubl/xml-writer.ts';
 import { copy, required } from './copy.ts';

@@ -3,7 +3,7 @@
  * card (BG-18), credit transfer account (BG-17, without the account name: ibr-tdd-53) and direct
  * debit mandate (BG-19). phax leaves the mandate out; ibr-tdd-55/56 allow it, so it is carried.
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, nodes } from '../ubl/xml-reader.ts';
 import { cac, type Node } from '../ubl/xml-writer.ts';
 import { copy } from './copy.ts';

@@ -1,5 +1,5 @@
 // Reading the UBL a TDD is built from: the project's hardened reader, its refusals as TddBuildError.
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { UblReadError, withUblDocument } from '../ubl/xml-reader.ts';
 import { TddBuildError } from './errors.ts';
 

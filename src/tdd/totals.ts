@@ -8,7 +8,7 @@
  * - pxs:MonetaryTotal from LegalMonetaryTotal; line, tax-exclusive, tax-inclusive and payable
  *   amounts are required.
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import { node, nodes, text } from '../ubl/xml-reader.ts';
 import { cac, type Node } from '../ubl/xml-writer.ts';
 import { writeTaxCategory } from './allowances.ts';

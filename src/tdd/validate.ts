@@ -18,7 +18,7 @@
  */
 import fs from 'node:fs';
 import { defaultArtifactsDir, defaultCacheDir } from '../validation/artifacts.ts';
-import { parseUntrusted } from '../validation/safe-xml.ts';
+import { parseUntrusted } from '../xml/index.ts';
 import { loadRuleSet, type RuleSet } from '../validation/schematron/ruleset.ts';
 import { prepareSource } from '../validation/schematron/run.ts';
 import type { TddSchematronSet } from '../validation/types.ts';

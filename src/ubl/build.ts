@@ -28,7 +28,6 @@
  * - 325 (proforma) is built as an Invoice, but Peppol's profile 01 does not allow that type code
  *   (PEPPOL-EN16931-P0100): a proforma is not a tax document and is not sent over Peppol.
  */
-import { create } from 'xmlbuilder2';
 import type {
   DocumentAllowanceCharge,
   InvoiceContent,
@@ -49,16 +48,14 @@ import {
   ZZZ,
 } from './ubl-names.ts';
 import { amount, cac, cbc, type Node } from './xml-writer.ts';
+import { newXmlDocument } from '../xml/write.ts';
 
 /** Builds the UBL XML (UTF-8, indented) of an invoice or credit note. */
 export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string {
   const creditNote = content.invoice_type === '381';
   const currency = content.currency_code;
-  const doc = create({ version: '1.0', encoding: 'UTF-8' }).ele(
-    creditNote ? NS.creditNote : NS.invoice,
-    creditNote ? 'CreditNote' : 'Invoice',
-    { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc },
-  );
+  const xml = newXmlDocument(creditNote ? NS.creditNote : NS.invoice, creditNote ? 'CreditNote' : 'Invoice', { 'xmlns:cac': NS.cac, 'xmlns:cbc': NS.cbc });
+  const doc = xml.root;
   const intraCommunity = content.lines.some((l) => l.vat_category_code === 'K');
 
   cbc(doc, 'CustomizationID', PEPPOL_CUSTOMIZATION_ID);
@@ -130,7 +127,7 @@ export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string
     if (!lineAmounts) throw new Error(`totals have no amounts for line ${line.line_number}`);
     writeLine(doc, line, lineAmounts, currency, creditNote);
   }
-  return doc.end({ prettyPrint: true });
+  return xml.end();
 }
 
 function writeTaxCategory(

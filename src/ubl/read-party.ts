@@ -13,7 +13,7 @@
  * - address: StreetName, CityName, PostalZone ('' when absent), Country (SK when absent).
  *   AdditionalStreetName, AddressLine and the like are not carried.
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import { ICD_SK_ICO } from './ubl-names.ts';
 import { text } from './xml-reader.ts';

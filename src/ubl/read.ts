@@ -31,7 +31,7 @@
  * reason texts (only the VATEX code is carried), BIC, card and mandate details. A VAT category outside UNCL 5305 as EN16931 uses it is refused (UBL-UNSUPPORTED).
  */
 import { Decimal } from 'decimal.js';
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../xml/index.ts';
 import {
   INVOICE_TYPE_CODES,
   PAYMENT_MEANS_CODES,

@@ -5,8 +5,8 @@
  * expansion, no external entities), element, attribute and namespace limits, NONET and NO_XXE, and a
  * depth limit.
  */
-import type { XmlNode } from 'libxml2-wasm';
-import { parseUntrusted, type ParsedXml } from '../validation/safe-xml.ts';
+import type { XmlNode } from '../xml/index.ts';
+import { parseUntrusted, type ParsedXml } from '../xml/index.ts';
 import { XPATH_NS } from './ubl-names.ts';
 
 /** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
@@ -14,7 +14,7 @@ export class UblReadError extends Error {
   constructor(
     /**
      * XML-DOCTYPE, XML-MALFORMED, XML-ENCODING-UNSUPPORTED, XML-TOO-LARGE, XML-TOO-MANY-ELEMENTS,
-     * XML-TOO-MANY-ATTRIBUTES, XML-TOO-MANY-NAMESPACES, XML-TOO-DEEP, XML-NOT-UBL, UBL-UNSUPPORTED or
+     * XML-TOO-MANY-ATTRIBUTES, XML-TOO-MANY-NAMESPACES, XML-TOO-DEEP, XML-XINCLUDE, XML-NOT-UBL, UBL-UNSUPPORTED or
      * UBL-BAD-NUMBER
      */
     readonly rule: string,

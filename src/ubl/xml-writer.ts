@@ -1,12 +1,13 @@
 /**
- * Thin helpers over xmlbuilder2 that always pass the namespace URI: `.ele('cac:X')` with a prefix
- * the builder does not know silently emits `xmlns=""`, so no element is ever created without one.
- * Empty or null text writes nothing: PEPPOL-EN16931-R008 forbids empty elements.
+ * Thin helpers over the XML writer (src/xml/write.ts) that always pass the namespace URI: an
+ * element with a prefix the writer does not know would silently get `xmlns=""`, so no element is
+ * ever created without one. Empty or null text writes nothing: PEPPOL-EN16931-R008 forbids empty
+ * elements.
  */
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
+import type { XmlElementWriter } from '../xml/write.ts';
 import { NS } from './ubl-names.ts';
 
-export type Node = XMLBuilder;
+export type Node = XmlElementWriter;
 
 /** A cac: aggregate. */
 export function cac(parent: Node, name: string): Node {

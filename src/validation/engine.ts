@@ -2,7 +2,7 @@
 // Workers each own one Engine; the Validator in index.ts spreads documents over them.
 import fs from 'node:fs';
 import { schematronFile } from './artifacts.ts';
-import { parseUntrusted } from './safe-xml.ts';
+import { parseUntrusted } from '../xml/index.ts';
 import type { CompileOptions } from './schematron/compile.ts';
 import { loadRuleSet, type RuleSet, type ValidationEngineName } from './schematron/ruleset.ts';
 import { prepareSource } from './schematron/run.ts';

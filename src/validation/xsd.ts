@@ -1,7 +1,8 @@
-// UBL 2.1 XSD validation with libxml2: each main schema (and its import closure) is loaded once.
+// UBL 2.1 XSD validation (src/xml/xsd.ts): each main schema (and its import closure) is loaded once.
 import fs from 'node:fs';
 import path from 'node:path';
-import { XmlDocument, XmlValidateError, XsdValidator, xmlRegisterInputProvider } from 'libxml2-wasm';
+import { loadXsd, type XsdSchema } from '../xml/xsd.ts';
+import type { XmlDocument } from '../xml/index.ts';
 import type { DocumentType, Finding } from './types.ts';
 
 const MAIN_SCHEMAS: Record<DocumentType, string> = {
@@ -9,85 +10,19 @@ const MAIN_SCHEMAS: Record<DocumentType, string> = {
   CreditNote: 'xsd/ubl-2.1/xsd/maindoc/UBL-CreditNote-2.1.xsd',
 };
 
-/**
- * The TDD schema (src/tdd) imports the UBL 2.1 common schemas by their OASIS URL; they are the same
- * files as our local copy, so they are read from there and never fetched.
- */
-const OASIS_UBL_21 = /^https?:\/\/docs\.oasis-open\.org\/ubl\/os-UBL-2\.1\/xsdrt\//;
-const LOCAL_UBL_21 = path.join('xsd', 'ubl-2.1', 'xsd');
-
-/** Directories the schema loader may read below (each artifacts directory a validator was given). */
-const providerRoots: string[] = [];
-
-/** The local file a schema URL stands for, if it lies below a registered root and exists. */
-function schemaPath(url: string): string | null {
-  for (const root of providerRoots) {
-    const p = OASIS_UBL_21.test(url)
-      ? path.join(root, LOCAL_UBL_21, url.replace(OASIS_UBL_21, ''))
-      : path.resolve(url.startsWith('file://') ? new URL(url).pathname : url);
-    if (p.startsWith(root) && fs.existsSync(p)) return p;
-  }
-  return null;
-}
-
-/**
- * Lets libxml2 read the schema's imports from disk, but only below the artifacts directory: the
- * provider is the schema loader, so untrusted documents can never make it open anything else.
- */
-export function registerSchemaReader(root: string): void {
-  const dir = path.resolve(root) + path.sep;
-  if (providerRoots.includes(dir)) return;
-  providerRoots.push(dir);
-  if (providerRoots.length > 1) return; // the one provider registered below reads every root
-  xmlRegisterInputProvider({
-    match: (url) => schemaPath(url) !== null,
-    open: (url) => {
-      const p = schemaPath(url);
-      return p === null ? undefined : fs.openSync(p, 'r');
-    },
-    read: (fd, buf) => fs.readSync(fd, buf),
-    close: (fd) => {
-      fs.closeSync(fd);
-      return true;
-    },
-  });
-}
-
 export function xsdAvailable(artifactsDir: string): boolean {
   return Object.values(MAIN_SCHEMAS).every((rel) => fs.existsSync(path.join(artifactsDir, rel)));
 }
 
-/** Schema errors of `doc` as fatal `XSD` findings at line:col; [] when it is valid. */
-export function xsdFindings(validator: XsdValidator, doc: XmlDocument): Finding<'xsd'>[] {
-  try {
-    validator.validate(doc);
-    return [];
-  } catch (err) {
-    if (!(err instanceof XmlValidateError)) {
-      // libxml2 gives up on some trees (an unexpanded entity reference once did): a finding, not a crash
-      const message = err instanceof Error ? err.message : String(err);
-      return [{ rule: 'XSD-ENGINE-ERROR', flag: 'fatal', location: '', message: `XSD validation could not run: ${message}`, source: 'xsd' }];
-    }
-    return err.details.map((d) => ({ rule: 'XSD', flag: 'fatal' as const, location: `${d.line}:${d.col}`, message: d.message.trim(), source: 'xsd' as const }));
-  }
-}
-
 export class XsdStage {
-  private readonly validators = new Map<DocumentType, XsdValidator>();
+  private readonly validators = new Map<DocumentType, XsdSchema>();
 
   constructor(private readonly artifactsDir: string) {}
 
-  private validator(type: DocumentType): XsdValidator {
+  private validator(type: DocumentType): XsdSchema {
     let v = this.validators.get(type);
     if (!v) {
-      registerSchemaReader(this.artifactsDir);
-      const file = path.join(this.artifactsDir, MAIN_SCHEMAS[type]);
-      const schemaDoc = XmlDocument.fromBuffer(fs.readFileSync(file), { url: file });
-      try {
-        v = XsdValidator.fromDoc(schemaDoc);
-      } finally {
-        schemaDoc.dispose();
-      }
+      v = loadXsd(this.artifactsDir, path.join(this.artifactsDir, MAIN_SCHEMAS[type]));
       this.validators.set(type, v);
     }
     return v;
@@ -100,7 +35,7 @@ export class XsdStage {
   }
 
   validate(doc: XmlDocument, type: DocumentType): Finding[] {
-    return xsdFindings(this.validator(type), doc);
+    return this.validator(type).validate(doc);
   }
 
   dispose(): void {

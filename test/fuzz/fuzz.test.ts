@@ -3,11 +3,11 @@ import { expect } from 'chai';
 import { healthRoute } from '../../src/http/platform/health.ts';
 import type { Route } from '../../src/http/platform/index.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import { casesFor, type FuzzCase } from './cases.ts';
-import { judge, type Answer } from './oracle.ts';
-import { Random } from './random.ts';
-import { groupedReport, reproduction, Tally, type Failure } from './report.ts';
-import type { Known } from './values.ts';
+import { casesFor, type FuzzCase } from '../../campaigns/support/fuzz/cases.ts';
+import { judge, type Answer } from '../../campaigns/support/fuzz/oracle.ts';
+import { Random } from '../../campaigns/support/fuzz/random.ts';
+import { groupedReport, reproduction, Tally, type Failure } from '../../campaigns/support/fuzz/report.ts';
+import type { Known } from '../../campaigns/support/fuzz/values.ts';
 
 /**
  * Issue 14, item 12: a seeded fuzz of every route the app is built from (a new route is fuzzed

@@ -6,11 +6,11 @@ import { sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { eventually } from '../support/poll.ts';
 import { newKey, sendRequest, ublBetween } from '../sapi/support/send.ts';
-import { casesFor, type FuzzCase } from './cases.ts';
-import { judge, type Answer } from './oracle.ts';
-import { Random } from './random.ts';
-import { groupedReport, reproduction, Tally, type Failure } from './report.ts';
-import type { Known } from './values.ts';
+import { casesFor, type FuzzCase } from '../../campaigns/support/fuzz/cases.ts';
+import { judge, type Answer } from '../../campaigns/support/fuzz/oracle.ts';
+import { Random } from '../../campaigns/support/fuzz/random.ts';
+import { groupedReport, reproduction, Tally, type Failure } from '../../campaigns/support/fuzz/report.ts';
+import type { Known } from '../../campaigns/support/fuzz/values.ts';
 
 /**
  * The route fuzz of fuzz.test.ts for the SAPI-SK door: every /sapi route, seeded, over HTTP. It

@@ -33,7 +33,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   // defaults, not this shell's settings, but for where the official validation artifacts are
@@ -58,7 +58,7 @@ export async function startTestService(
     companyRegistries: (core) => (registry = sandboxRegistry(registeredCompaniesOf(core.readModels))).registries,
   });
   if (!sandbox || !registry) throw new Error('the service did not build its networks or its company register');
-  const running = await listen(createApp(services, { validateResponses: true }));
+  const running = await listen(createApp(services, { validateResponses: options.validateResponses ?? true }));
   const api = `${running.base}/api/v1`;
   const demo = await createDemo(services, api);
   return {

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { ParseOption, XmlDocument } from 'libxml2-wasm';
+import { longestTextRun, MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES, parseTrusted, parseUntrusted } from '../../src/xml/index.ts';
 import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
-import { MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from '../../src/validation/limits.ts';
-import { parseUntrusted } from '../../src/validation/safe-xml.ts';
 import { XsdStage } from '../../src/validation/xsd.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
 import { generateInvoice, invoiceWithNotes } from './support/generate-invoice.ts';
@@ -61,6 +59,33 @@ describe('validation: safe parsing of untrusted XML', () => {
       expect(r.parsed.documentType).to.equal('Invoice');
       r.parsed.doc.dispose();
     }
+  });
+});
+
+describe('validation: safe parsing, findings of the xml campaign (issue 21)', () => {
+  const INVOICE = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';
+
+  it('refuses XInclude elements (2001 and 2003 namespaces) with XML-XINCLUDE, never resolving them', () => {
+    for (const ns of ['http://www.w3.org/2001/XInclude', 'http://www.w3.org/2003/XInclude']) {
+      expect(refusalOf(`<Invoice ${INVOICE}><cbc:Note xmlns:xi="${ns}"><xi:include href="file:///etc/passwd" parse="text"/></cbc:Note></Invoice>`)).to.equal('XML-XINCLUDE');
+    }
+    // the namespace named in text only is no include
+    expect(refusalOf(`<Invoice ${INVOICE}><cbc:Note>see http://www.w3.org/2001/XInclude</cbc:Note></Invoice>`)).to.equal('accepted');
+  });
+
+  it(`refuses a text node of more than ${MAX_TEXT_RUN_BYTES} bytes before parsing it (a 10 MB one took ~1 s and 55 MB)`, () => {
+    const big = `<Invoice ${INVOICE}><cbc:Note>${'A'.repeat(10 * 1024 * 1024)}</cbc:Note></Invoice>`;
+    const started = performance.now();
+    expect(refusalOf(big)).to.equal('XML-TOO-LARGE');
+    expect(performance.now() - started).to.be.below(1000);
+    // counted in UTF-8 bytes: 3.4 million three-byte characters are over the limit, and an attribute value counts too
+    expect(refusalOf(`<Invoice ${INVOICE}><cbc:Note>${'€'.repeat(3_400_000)}</cbc:Note></Invoice>`)).to.equal('XML-TOO-LARGE');
+    expect(refusalOf(`<Invoice ${INVOICE} a="${'A'.repeat(MAX_TEXT_RUN_BYTES + 1)}"/>`)).to.equal('XML-TOO-LARGE');
+    expect(longestTextRun(`<a>${'x'.repeat(5)}</a><b c="${'y'.repeat(7)}"/>`, MAX_TEXT_RUN_BYTES)).to.equal(15); // the run after a `<`: b c="yyyyyyy"/>
+  });
+
+  it('still reads a document with a 7 MB text node (an embedded PDF in base64)', () => {
+    expect(refusalOf(`<Invoice ${INVOICE}><cbc:Note>${'A'.repeat(7 * 1024 * 1024)}</cbc:Note></Invoice>`)).to.equal('accepted');
   });
 });
 
@@ -207,7 +232,7 @@ describe('validation: XSD stage', () => {
   it('reports a tree libxml2 cannot validate (an unexpanded entity reference) as a finding, not an exception', () => {
     // only reachable by bypassing parseUntrusted, which refuses every DOCTYPE: defence in depth
     const xml = fs.readFileSync(SK_GOOD, 'utf8').replace(/^<\?xml[^>]*\?>/, '<!DOCTYPE Invoice [<!ENTITY x SYSTEM "file:///nonexistent">]>').replace('</cbc:InvoiceTypeCode>', '</cbc:InvoiceTypeCode><cbc:Note>&x;</cbc:Note>');
-    const doc = XmlDocument.fromString(xml, { option: ParseOption.XML_PARSE_NONET | ParseOption.XML_PARSE_NO_XXE });
+    const doc = parseTrusted(xml);
     try {
       expect(xsd.validate(doc, 'Invoice').map((f) => f.rule)).to.deep.equal(['XSD-ENGINE-ERROR']);
     } finally {

@@ -63,6 +63,15 @@ WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
 ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
 
+// A rebuild's read: only the types its projector applies (the others are skipped in the server,
+// along the same index, instead of being sent and dropped).
+const READ_ALL_OF_TYPES = `SELECT ${EVENT_COLUMNS} FROM events
+WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
+  AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+  AND type = ANY($4::text[])
+ORDER BY events.transaction_id, events.global_position
+LIMIT $3`;
+
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
 
 // each stream's head (null: no such stream) in the order given; max() per stream uses the unique index
@@ -232,6 +241,13 @@ export class PostgresEventStore implements EventStore {
     if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAll: limit ${limit} is not a positive integer`);
     decodePosition(after); // a bad position fails its own call, not the page it would share
     return this.pages.submit(after, limit, onlyDataOf);
+  }
+
+  async readAllOfTypes(after: Position, limit: number, types: readonly string[]): Promise<RecordedEvent[]> {
+    if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAllOfTypes: limit ${limit} is not a positive integer`);
+    const { transactionId, globalPosition } = decodePosition(after);
+    const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_all_of_types', READ_ALL_OF_TYPES, [transactionId, globalPosition, limit, types]));
+    return rows.map(toRecordedEvent);
   }
 
   private async readPage(after: Position, limit: number, onlyDataOf?: readonly string[]): Promise<RecordedEvent[]> {

@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from '@sinclair/typebox';
-import { ErrorBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
+import { ErrorBody, InvoiceRulesBody, ValidationErrorBody } from '../../../schemas/common/errors.ts';
 import { MAX_JSON_DEPTH } from './body.ts';
 import { MAX_ECHOED_DEPTH, MAX_ECHOED_ENTRIES, MAX_ECHOED_STRING, MAX_ISSUES } from './bounded-issues.ts';
 import { SchemaComponents } from './components.ts';
@@ -26,6 +26,8 @@ export interface OpenApiDoor {
   errorBody: TSchema;
   /** the body of a 422 without a schema of its own */
   validationErrorBody: TSchema;
+  /** other bodies a 422 may carry on any route of the door (the native invoice-rules flavour) */
+  moreValidationBodies?: TSchema[];
   /** the rate limiter's 429 on every route it counts (all but the exempt ones); null where no limiter runs */
   rateLimited: { description: string; schema: TSchema; exempt(path: string): boolean } | null;
 }
@@ -44,6 +46,7 @@ export interface OpenApiDocument {
 const NAMED_SCHEMAS = new Map<TSchema, string>([
   [ErrorBody, 'ErrorBody'],
   [ValidationErrorBody, 'ValidationErrorBody'],
+  [InvoiceRulesBody, 'InvoiceRulesBody'],
 ]);
 
 /** Responses every route may give whatever it declares: produced by the platform itself, in the door's error shape. */
@@ -57,6 +60,8 @@ function standardResponses(c: SchemaComponents, door: OpenApiDoor): Record<strin
       description: `Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is \`string_forbidden_character\`; a number too large to be finite is \`finite_number\`. At most ${MAX_ISSUES} entries (then one \`too_many_errors\`); \`input\` is shortened: strings cut at ${MAX_ECHOED_STRING} characters with '…', lists and objects at ${MAX_ECHOED_ENTRIES} entries and ${MAX_ECHOED_DEPTH} levels.`,
       content: json(door.validationErrorBody),
     },
+    Conflict: { description: 'A concurrent request changed the resource first (`concurrency_conflict`): read it again and retry', content: json(door.errorBody) },
+    PreconditionFailed: { description: 'If-Match names a version the resource is no longer at (`version_mismatch`, carries current_version)', content: json(door.errorBody) },
     InternalError: { description: 'Unexpected failure; quote the request id when reporting it', content: json(door.errorBody) },
     ...(door.rateLimited
       ? {
@@ -88,22 +93,52 @@ function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObjec
   });
 }
 
-function response(c: SchemaComponents, door: OpenApiDoor, status: number, doc: RouteResponseDoc): Json {
-  // an error status without its own schema still has the door's error body; null: no body at all
-  const schema = doc.schema === null ? undefined : (doc.schema ?? (status === 422 ? door.validationErrorBody : status >= 400 ? door.errorBody : undefined));
+/**
+ * The bodies the platform itself may answer `status` with on this route, whatever the route
+ * declares: a malformed request or If-Match (400), a refused credential (401), a body too large
+ * (413), request validation (422), and at 422 also a domain refusal in the door's error body.
+ */
+function platformBodies(door: OpenApiDoor, route: Route, status: number): TSchema[] {
+  const validated = route.params !== undefined || route.query !== undefined || route.body !== undefined;
+  switch (status) {
+    case 400:
+    case 500:
+      return [door.errorBody];
+    case 401:
+      return route.auth === 'public' ? [] : [door.errorBody];
+    case 413:
+      return route.body !== undefined || route.rawBodyDoc !== undefined ? [door.errorBody] : [];
+    case 422:
+      return [...(validated ? [door.validationErrorBody] : []), door.errorBody, ...(door.moreValidationBodies ?? [])];
+    default:
+      return status >= 400 ? [door.errorBody] : [];
+  }
+}
+
+function response(c: SchemaComponents, door: OpenApiDoor, route: Route, status: number, doc: RouteResponseDoc): Json {
+  // an error status has the door's error body too where the platform answers it; null: no body at all
+  const own = doc.schema === null ? [] : doc.schema ? [doc.schema] : [];
+  const platform = doc.schema === null || (doc.schema && status !== 400 && status !== 401 && status !== 413 && status !== 422) ? [] : platformBodies(door, route, status);
+  const bodies = [...new Set([...own, ...platform])];
   const mediaType = status < 400 ? (doc.mediaType ?? 'application/json') : 'application/json';
-  return { description: doc.description, ...(schema ? { content: { [mediaType]: { schema: c.use(schema) } } } : {}) };
+  if (bodies.length === 0) return { description: doc.description };
+  const schema = bodies.length === 1 ? c.use(bodies[0] as TSchema) : { anyOf: bodies.map((b) => c.use(b)) };
+  return { description: doc.description, content: { [mediaType]: { schema } } };
 }
 
 function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route: Route): Json {
   const responses: Record<string, Json> = {};
-  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(c, door, Number(status), doc);
+  for (const [status, doc] of Object.entries(route.responses)) responses[status] = response(c, door, route, Number(status), doc);
   const add = (status: number, name: string, when: boolean) => {
     if (when && !(String(status) in responses)) responses[String(status)] = stdRef(name);
   };
-  add(400, 'BadRequest', route.body !== undefined || route.method !== 'GET');
-  add(401, 'Unauthorized', route.auth === 'api');
+  // every route reads If-Match (a malformed one is 400), GET and public ones too
+  add(400, 'BadRequest', true);
+  add(401, 'Unauthorized', route.auth !== 'public');
   add(413, 'PayloadTooLarge', route.body !== undefined || route.rawBodyDoc !== undefined);
+  // a write races another, or meets an If-Match it no longer matches, on every route that writes
+  add(409, 'Conflict', route.method !== 'GET');
+  add(412, 'PreconditionFailed', route.method !== 'GET');
   add(422, 'ValidationError', route.params !== undefined || route.query !== undefined || route.body !== undefined);
   add(429, 'TooManyRequests', door.rateLimited !== null && !door.rateLimited.exempt(prefix + route.path));
   add(500, 'InternalError', true);

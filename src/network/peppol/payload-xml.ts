@@ -4,8 +4,8 @@
  * NONET, NO_XXE); an element leaves as a
  * standalone document serialised by libxml2 itself, never by string surgery on the input.
  */
-import type { XmlDocument, XmlElement } from 'libxml2-wasm';
-import { parseUntrusted } from '../../validation/safe-xml.ts';
+import type { XmlDocument, XmlElement } from '../../xml/index.ts';
+import { parseUntrusted } from '../../xml/index.ts';
 import { SbdhError, type SbdhErrorCode } from './sbdh-model.ts';
 
 const UNSAFE = new Set(['XML-DOCTYPE', 'XML-TOO-LARGE', 'XML-TOO-MANY-ELEMENTS', 'XML-TOO-MANY-ATTRIBUTES', 'XML-TOO-MANY-NAMESPACES', 'XML-TOO-DEEP']);

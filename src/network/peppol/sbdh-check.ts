@@ -7,7 +7,7 @@
  * BIS Billing 3.0, not self-billing) the seller's and the buyer's EndpointID; for the Slovak TDD the
  * ReportingParty's and the ReceivingParty's EndpointID (compliance.pdf of the TDD 1.0.0 bundle).
  */
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../../xml/index.ts';
 import { documentTypeParts, formatParticipantId, sameParticipant } from './identifiers.ts';
 import { withParsed } from './payload-xml.ts';
 import type { SbdhEnvelope, SbdhHeader } from './sbdh-model.ts';

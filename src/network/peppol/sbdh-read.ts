@@ -4,7 +4,7 @@
  * src/ubl/read.ts can read. Every refusal is an SbdhError with a code; element order is not
  * checked (no XSD), only presence, multiplicity and values.
  */
-import type { XmlElement, XmlNode } from 'libxml2-wasm';
+import type { XmlElement, XmlNode } from '../../xml/index.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
   DOCUMENT_TYPE_WILDCARD_SCHEME,

@@ -8,9 +8,8 @@
  * canonical form, and as a rule the same bytes), minus the prolog (XML declaration, comments and
  * processing instructions outside the root element).
  */
-import { create } from 'xmlbuilder2';
-import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../validation/limits.ts';
+import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../xml/index.ts';
+import { newXmlDocument, type XmlElementWriter } from '../../xml/write.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
   PARTICIPANT_SCHEME,
@@ -41,7 +40,8 @@ export function wrapInSbdh(input: SbdhInput): string {
   if (!/^[A-Z]{2}$/.test(countryC1)) throw new SbdhError('SBDH-INVALID-FIELD', `COUNTRY_C1 "${input.countryC1}" is not an ISO 3166-1 alpha-2 code`);
   const payload = payloadRoot(input.document, docType);
 
-  const root = create({ version: '1.0', encoding: 'UTF-8' }).ele(SBDH_NS, 'StandardBusinessDocument');
+  const xml = newXmlDocument(SBDH_NS, 'StandardBusinessDocument');
+  const root = xml.root;
   const header = el(root, 'StandardBusinessDocumentHeader');
   el(header, 'HeaderVersion', HEADER_VERSION);
   el(el(header, 'Sender'), 'Identifier', sender, { Authority: PARTICIPANT_SCHEME });
@@ -58,7 +58,7 @@ export function wrapInSbdh(input: SbdhInput): string {
   scopeOf(scope, SCOPE.countryC1, countryC1);
   root.com(MARKER_TEXT);
 
-  const text = root.end({ prettyPrint: true });
+  const text = xml.end();
   const at = text.indexOf(MARKER);
   if (at < 0 || text.indexOf(MARKER, at + 1) >= 0) throw new Error('SBDH writer: the payload marker is not there exactly once');
   const envelope = text.slice(0, at) + payload + text.slice(at + MARKER.length);
@@ -68,13 +68,13 @@ export function wrapInSbdh(input: SbdhInput): string {
   return envelope;
 }
 
-function el(parent: XMLBuilder, name: string, text?: string, attrs?: Record<string, string>): XMLBuilder {
+function el(parent: XmlElementWriter, name: string, text?: string, attrs?: Record<string, string>): XmlElementWriter {
   const child = parent.ele(SBDH_NS, name, attrs);
   if (text !== undefined) child.txt(text);
   return child;
 }
 
-function scopeOf(parent: XMLBuilder, type: string, value: string, scheme?: string): void {
+function scopeOf(parent: XmlElementWriter, type: string, value: string, scheme?: string): void {
   const scope = el(parent, 'Scope');
   el(scope, 'Type', type);
   el(scope, 'InstanceIdentifier', value);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { FsRejectionReasons } from '../../../events/delivery.ts';
-import { parseUntrusted } from '../../validation/safe-xml.ts';
+import { parseUntrusted } from '../../xml/index.ts';
 import { FsTransportError, type FsAuthority, type FsFiling, type FsVerdict } from '../fs-authority.ts';
 
 /**

@@ -4,7 +4,7 @@
  * (`…/services/busdox-docid-qns%3A%3Aurn…`); we keep that identifier rather than the URL (see
  * smp-client.ts for why).
  */
-import type { XmlElement } from 'libxml2-wasm';
+import type { XmlElement } from '../../xml/index.ts';
 import { elementsAt, failed, identifierAt, isElement, type SmpIdentifier } from './smp-xml.ts';
 
 export interface ServiceGroup {

@@ -6,7 +6,7 @@
  * CA) is NOT verified yet: anyone who can answer for the SMP's host can change what we report.
  * That is acceptable for an informational check; it is not for choosing where to deliver.
  */
-import type { XmlElement } from 'libxml2-wasm';
+import type { XmlElement } from '../../xml/index.ts';
 import { elementsAt, failed, identifierAt, isElement, textAt, type SmpIdentifier } from './smp-xml.ts';
 
 export interface SmpEndpoint {

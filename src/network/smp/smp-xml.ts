@@ -4,8 +4,8 @@
  * NONET and NO_XXE; size and depth limits). Nothing in it is UBL-specific except a root check we
  * ignore. Any refusal is a failed lookup: we cannot tell what the SMP meant.
  */
-import type { XmlElement } from 'libxml2-wasm';
-import { parseUntrusted } from '../../validation/safe-xml.ts';
+import type { XmlElement } from '../../xml/index.ts';
+import { parseUntrusted } from '../../xml/index.ts';
 import { ParticipantLookupError } from '../participants.ts';
 
 /** Peppol SMP 1.x (the BusDox namespaces), the only SMP protocol the Peppol network uses. */

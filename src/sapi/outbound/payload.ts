@@ -1,8 +1,8 @@
-import type { XmlNode } from 'libxml2-wasm';
+import type { XmlNode } from '../../xml/index.ts';
 import { SapiRefusal, type SapiDetail } from '../../../commands/sapi/errors.ts';
 import type { PayloadFacts, ValidationOutcome } from '../../../commands/sapi/send-request.ts';
 import { XPATH_NS } from '../../ubl/ubl-names.ts';
-import { parseUntrusted } from '../../validation/safe-xml.ts';
+import { parseUntrusted } from '../../xml/index.ts';
 import type { ValidationReport } from '../../validation/index.ts';
 
 const text = (node: XmlNode, xpath: string): string | null => {

@@ -1,6 +1,6 @@
 // Reads a Schematron file into the model. Anything the compiler cannot honour exactly (abstract rules,
 // includes, unknown elements) is an error, so a rule set is never silently run half-way.
-import { XmlDocument, XmlElement, XmlText, XmlCData, type XmlTreeNode } from 'libxml2-wasm';
+import { XmlElement, XmlText, XmlCData, type XmlTreeNode, parseTrusted } from '../../xml/index.ts';
 import type { MessagePart, SchCheck, SchLet, SchPattern, SchRule, SchSchema } from './model.ts';
 
 const SCH = 'http://purl.oclc.org/dsdl/schematron';
@@ -82,7 +82,7 @@ function parsePattern(el: XmlElement): SchPattern {
 }
 
 export function parseSchematron(source: string | Uint8Array): SchSchema {
-  const doc = typeof source === 'string' ? XmlDocument.fromString(source) : XmlDocument.fromBuffer(source);
+  const doc = parseTrusted(source);
   try {
     const root = doc.root;
     if (!isSch(root, 'schema')) throw new SchematronSyntaxError('root element is not an ISO Schematron <schema>');

@@ -1,7 +1,7 @@
 // Broken, hostile and inconsistent envelopes (and documents that cannot be enveloped) give an
 // SbdhError with a code, never a generic crash.
 import { expect } from 'chai';
-import type { XmlDocument, XmlElement } from 'libxml2-wasm';
+import type { XmlDocument, XmlElement } from '../../../src/xml/index.ts';
 import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../../src/network/peppol/identifiers.ts';
 import { SbdhError, readSbdh, wrapInSbdh, type SbdhErrorCode } from '../../../src/network/peppol/sbdh.ts';
 import { readUbl } from '../../../src/ubl/index.ts';

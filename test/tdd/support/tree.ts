@@ -1,6 +1,6 @@
 // A TDD (or any XML) as its leaf fields, for field-by-field comparison: `path → value [attributes]`.
-import { XmlElement, type XmlDocument, type XmlNode } from 'libxml2-wasm';
-import { parseUntrusted } from '../../../src/validation/safe-xml.ts';
+import { XmlElement, type XmlDocument, type XmlNode } from '../../../src/xml/index.ts';
+import { parseUntrusted } from '../../../src/xml/index.ts';
 import { TDD_XPATH_NS } from '../../../src/tdd/names.ts';
 
 export type Fields = Map<string, string>;

@@ -19,3 +19,9 @@ export const MAX_ATTRIBUTES = 50_000;
  * under a second at the element bound.
  */
 export const MAX_NAMESPACE_DECLARATIONS = 500;
+/**
+ * UTF-8 bytes of one run of character data (text node, attribute value, comment): libxml2's own
+ * XML_MAX_TEXT_LENGTH, checked before parsing so a longer one is refused at once rather than copied
+ * into the parser first. An embedded PDF of 7 MB (base64: 9.3 MB) still fits.
+ */
+export const MAX_TEXT_RUN_BYTES = 10_000_000;

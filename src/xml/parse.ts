@@ -1,10 +1,12 @@
-// Safe reading of untrusted XML: size, element, attribute, namespace and depth bounds, no DTD at all (so no entity
-// expansion and no external entities), no network. Every check runs on the decoded text, which is
-// exactly what the parser then reads. A refusal is a finding, never an exception.
+// The one XML parser of the service (src/xml/README.md). Safe reading of untrusted XML: size, element,
+// attribute, namespace and depth bounds, no DTD at all (so no entity expansion and no external
+// entities), no network. Every check runs on the decoded text, which is exactly what the parser then
+// reads. A refusal is a finding, never an exception. Trusted files of the validation artifacts (XSD,
+// Schematron) are read by parseTrusted: no network, no entity expansion, but a DTD is allowed.
 import { ParseOption, XmlDocument, XmlParseError } from 'libxml2-wasm';
-import { MAX_ATTRIBUTES, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS } from './limits.ts';
-import { asUtf8Declaration, decodeXmlBytes } from './xml-encoding.ts';
-import type { DocumentType, Finding } from './types.ts';
+import { MAX_ATTRIBUTES, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES } from './limits.ts';
+import { asUtf8Declaration, decodeXmlBytes } from './encoding.ts';
+import type { DocumentType, Finding } from '../validation/types.ts';
 
 const NS_INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const NS_CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
@@ -69,6 +71,31 @@ export function countNamespaceDeclarations(text: string): number {
   return text.match(/\sxmlns(?::[^\s=]*)?\s*=/g)?.length ?? 0;
 }
 
+/**
+ * The longest run of characters without markup (a text node, an attribute value, a comment), in UTF-8
+ * bytes, or the first run found longer than `limit`. A run longer than libxml2's own limit would be
+ * copied into the parser and refused only after seconds and tens of MB (a 10 MB text node: ~1 s, 55 MB).
+ */
+export function longestTextRun(text: string, limit: number): number {
+  let longest = 0;
+  let from = 0;
+  for (;;) {
+    const lt = text.indexOf('<', from);
+    const end = lt < 0 ? text.length : lt;
+    const chars = end - from;
+    // a UTF-8 character is 1 to 3 bytes per UTF-16 code unit: count bytes only where it matters
+    if (chars > longest && chars * 3 > limit) {
+      const bytes = chars > limit ? chars : Buffer.byteLength(text.slice(from, end));
+      if (bytes > limit) return bytes;
+      longest = Math.max(longest, bytes);
+    } else if (chars > longest) longest = chars;
+    if (lt < 0) return longest;
+    from = lt + 1;
+  }
+}
+
+const XINCLUDE_NAMESPACES = ['http://www.w3.org/2001/XInclude', 'http://www.w3.org/2003/XInclude'];
+
 function rootType(doc: XmlDocument): DocumentType | null {
   const root = doc.root;
   if (root.name === 'Invoice' && root.namespaceUri === NS_INVOICE) return 'Invoice';
@@ -97,6 +124,10 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
   if (countNamespaceDeclarations(text) > MAX_NAMESPACE_DECLARATIONS) {
     return { ok: false, finding: refusal('XML-TOO-MANY-NAMESPACES', `Document has more than ${MAX_NAMESPACE_DECLARATIONS} namespace declarations; the limit is ${MAX_NAMESPACE_DECLARATIONS}.`) };
   }
+  const run = longestTextRun(text, MAX_TEXT_RUN_BYTES);
+  if (run > MAX_TEXT_RUN_BYTES) {
+    return { ok: false, finding: refusal('XML-TOO-LARGE', `Document has a text node or attribute value of more than ${MAX_TEXT_RUN_BYTES} bytes; the limit is ${MAX_TEXT_RUN_BYTES}.`) };
+  }
   let doc: XmlDocument;
   try {
     // encoding 'utf-8': libxml2 reads the very text checked above and never guesses another encoding
@@ -110,6 +141,12 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
   if (doc.dtd !== null) {
     doc.dispose();
     return { ok: false, finding: doctypeRefusal() };
+  }
+  // libxml2 never processes XInclude here (no XINCLUDE option), but an include element has no place in
+  // any document the service reads: refused, so nothing downstream can ever resolve it
+  if (XINCLUDE_NAMESPACES.some((ns) => text.includes(ns)) && doc.eval(`boolean(//*[${XINCLUDE_NAMESPACES.map((ns) => `namespace-uri()='${ns}'`).join(' or ')}])`) === true) {
+    doc.dispose();
+    return { ok: false, finding: refusal('XML-XINCLUDE', 'XInclude elements are not accepted: documents are read as sent, nothing is included.') };
   }
   if ((doc.eval('count(//@*)') as number) > MAX_ATTRIBUTES) {
     doc.dispose();
@@ -125,4 +162,15 @@ export function parseUntrusted(input: string | Uint8Array): SafeParseResult {
 
 function doctypeRefusal(): Finding {
   return refusal('XML-DOCTYPE', 'Document type declarations (DTDs, entities) are not accepted in UBL documents.');
+}
+
+/**
+ * Parses XML the service ships or writes itself: the validation artifacts (XSD, Schematron) and the
+ * documents it has just built (tests read them back). No network, no external entities; `url` is the
+ * base for relative references (schema includes are read by the schema reader of ./xsd.ts only).
+ * Throws on malformed input. Never give it bytes from outside: that is parseUntrusted's job.
+ */
+export function parseTrusted(source: string | Uint8Array, url?: string): XmlDocument {
+  const options = { option: PARSE_OPTIONS, ...(url === undefined ? {} : { url }) };
+  return typeof source === 'string' ? XmlDocument.fromString(source, options) : XmlDocument.fromBuffer(source, options);
 }

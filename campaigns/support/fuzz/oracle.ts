@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { Route } from '../../src/http/platform/index.ts';
+import type { Route } from '../../../src/http/platform/index.ts';
 import type { FuzzCase } from './cases.ts';
 
 /** What came back for one case. */
@@ -23,7 +23,7 @@ export interface Verdict {
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-const LOC_ROOTS = new Set(['body', 'query', 'path']);
+const LOC_ROOTS = new Set(['body', 'query', 'path', 'header']);
 
 function isValidationIssue(v: unknown): boolean {
   return isObject(v) && Array.isArray(v.loc) && LOC_ROOTS.has(String(v.loc[0])) && typeof v.msg === 'string' && typeof v.type === 'string' && 'input' in v;

@@ -1,0 +1,138 @@
+// Read-your-writes across instances, probed beside the load: write through one instance, read at
+// once through another (never the balancer), and compare. An instance that dies mid-pair skips the
+// pair; any other miss is a violation.
+import { randomUUID } from 'node:crypto';
+import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
+import { Seeded } from '../../test/ubl/support/seeded.ts';
+
+interface Answer {
+  status: number;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  body: any;
+}
+
+async function call(root: string, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  try {
+    const response = await fetch(`${root}/api/v1${path}`, {
+      method, signal: AbortSignal.timeout(30_000),
+      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = null;
+    try {
+      parsed = text ? JSON.parse(text) : null;
+    } catch {
+      parsed = text;
+    }
+    return { status: response.status, body: parsed };
+  } catch {
+    return { status: 0, body: null };
+  }
+}
+
+/** an instance going down shows as no answer or a 5xx: the pair is skipped, not judged */
+const gone = (a: Answer) => a.status === 0 || a.status >= 500;
+
+export interface RywResult {
+  probes: number;
+  skipped: number;
+  violations: string[];
+}
+
+export function startRywProbe(options: { instances: () => string[]; credentials: DemoCredentials; seed: number }): { stop(): Promise<RywResult> } {
+  const random = new Seeded(options.seed ^ 0x5ca1e);
+  const demo = options.credentials;
+  const key = demo.second_organisation.api_key;
+  const company = demo.second_organisation.company_id;
+  const buyer = demo.companies[0]!;
+  const result: RywResult = { probes: 0, skipped: 0, violations: [] };
+  let running = true;
+  const two = (): [string, string] | null => {
+    const live = options.instances();
+    if (live.length < 2) return null;
+    const i = random.int(0, live.length - 1);
+    const j = (i + random.int(1, live.length - 1)) % live.length;
+    return [live[i]!, live[j]!];
+  };
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  async function customer(): Promise<string> {
+    for (;;) {
+      const pair = two();
+      if (pair) {
+        const created = await call(pair[0], 'POST', `/companies/${company}/customers`, key, {
+          name: `${buyer.name} (${randomUUID().slice(0, 6)})`, vat_id: buyer.vat_id, ico: buyer.ico, dic: buyer.dic, peppol_id: buyer.peppol_id,
+        });
+        if (created.status === 201) return created.body.id;
+        if (created.status === 409) {
+          const found = await call(pair[0], 'GET', `/companies/${company}/customers?q=${encodeURIComponent(buyer.vat_id)}`, key);
+          if (found.body?.items?.[0]?.id) return found.body.items[0].id;
+        }
+      }
+      await sleep(500);
+    }
+  }
+
+  const loop = (async () => {
+    const customerId = await customer();
+    const body = (n: number) => ({
+      issue_date: '2026-11-20', due_date: '2026-12-04', customer_id: customerId,
+      lines: [{ item_name: `Probe ${n}`, quantity: '1', unit_price: '10.00', vat_rate: '23' }],
+    });
+    for (let n = 0; running; n++) {
+      const pair = two();
+      if (!pair) {
+        await sleep(200);
+        continue;
+      }
+      const [writer, reader] = pair;
+      const sent = Date.now();
+      const created = await call(writer, 'POST', `/companies/${company}/invoices`, key, body(n));
+      const took = Date.now() - sent;
+      if (created.status !== 201) {
+        if (!gone(created)) result.violations.push(`create refused ${created.status}`);
+        else result.skipped++;
+        continue;
+      }
+      const shown = await call(reader, 'GET', `/companies/${company}/invoices/${created.body.id}`, key);
+      if (gone(shown)) {
+        result.skipped++;
+        continue;
+      }
+      result.probes++;
+      if (shown.status !== 200 || shown.body.version !== created.body.version) {
+        result.violations.push(`create on ${writer} (answered in ${took} ms, ${new Date(sent).toISOString()}), GET on ${reader}: ${shown.status} v${shown.body?.version} (want v${created.body.version})`);
+        continue;
+      }
+      // and the other way round: an edit through the reader, read back through the writer
+      const edited = await call(reader, 'PUT', `/companies/${company}/invoices/${created.body.id}`, key, { ...body(n), note: `edit ${n}` }, { 'if-match': String(created.body.version) });
+      if (gone(edited)) {
+        result.skipped++;
+        continue;
+      }
+      if (edited.status !== 200) {
+        result.violations.push(`edit on ${reader} after create on ${writer}: ${edited.status}`);
+        continue;
+      }
+      const again = await call(writer, 'GET', `/companies/${company}/invoices/${created.body.id}`, key);
+      if (gone(again)) {
+        result.skipped++;
+        continue;
+      }
+      result.probes++;
+      if (again.status !== 200 || again.body.version !== edited.body.version) {
+        result.violations.push(`edit on ${reader}, GET on ${writer}: ${again.status} v${again.body?.version} (want v${edited.body.version})`);
+      }
+      await sleep(50);
+    }
+  })();
+
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return result;
+    },
+  };
+}

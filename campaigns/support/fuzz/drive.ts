@@ -1,0 +1,207 @@
+import { randomUUID } from 'node:crypto';
+import { healthRoute } from '../../../src/http/platform/health.ts';
+import type { Route } from '../../../src/http/platform/index.ts';
+import type { TestService } from '../../../test/support/service.ts';
+import { signIn, type World } from '../world.ts';
+import { casesFor, uncovered, type FuzzCase } from './cases.ts';
+import { DocumentedResponses } from './documented.ts';
+import { judge, type Answer, type Verdict } from './oracle.ts';
+import { Random } from './random.ts';
+import { reproduction } from './report.ts';
+import type { Known } from './values.ts';
+
+export type Door = 'native' | 'sapi';
+
+/** Why a case failed, by the figure it counts in. */
+export type Bucket = '5xx' | 'schema' | 'pollution' | 'other';
+
+export interface Finding {
+  bucket: Bucket;
+  verdict: Verdict;
+  kind: string;
+  /** one line to send the request again (bodies shortened) */
+  reproduction: string;
+  status: number;
+}
+
+/** What one route's cases got. */
+export interface RouteTally {
+  label: string;
+  door: Door;
+  requests: number;
+  statuses: Map<string, number>;
+  counts: Record<Bucket, number>;
+  /** the first findings of each problem (a few, for the report) */
+  examples: Finding[];
+  seconds: number;
+}
+
+export interface FuzzRun {
+  seed: number;
+  perRoute: number;
+  /** routes the app registers (both doors, health included) */
+  registered: number;
+  routes: RouteTally[];
+  /** routes the fuzzer has no generator or id for: each fails the run */
+  uncovered: string[];
+  seconds: number;
+}
+
+export interface FuzzOptions {
+  seed: number;
+  perRoute: number;
+  /** requests in flight at once (default 4) */
+  concurrency?: number;
+  /** called after each route (progress for a long run) */
+  onRoute?: (tally: RouteTally, index: number, total: number) => void;
+}
+
+const REQUEST_TIMEOUT_MS = 120_000;
+/** a user's access token lives 900 s: a long run signs in again well before */
+const TOKEN_AGE_MS = 8 * 60_000;
+const BATCH = 100;
+const EXAMPLES_PER_PROBLEM = 2;
+
+/** The routes the app serves, per door, as the router holds them: a route added later is fuzzed without being listed. */
+export function registeredRoutes(svc: TestService): { route: Route; door: Door; label: string }[] {
+  const health = healthRoute(async () => ({}));
+  return [
+    ...[...svc.services.routes, health].map((route) => ({ route, door: 'native' as const, label: `${route.method} /api/v1${route.path}` })),
+    ...[...(svc.services.sapi.routes as unknown as Route[]), health].map((route) => ({ route, door: 'sapi' as const, label: `${route.method} /sapi${route.path}` })),
+  ];
+}
+
+/** What the fuzzer knows of the world: the seeded ids by parameter, and strings that mean something to the service. */
+export function knownOf(svc: TestService, world: World, foreign: { companyId: string }): Known {
+  const ids = new Map<string, string[]>(Object.entries(world.ids).map(([k, v]) => [k, [...v]]));
+  // a foreign company among the ids: cross-organisation probes ride along
+  ids.get('company_id')?.push(foreign.companyId);
+  const [a, b] = [svc.demo.companies[0]!, svc.demo.companies[1]!];
+  const strings = [
+    a.name, a.vat_id, a.ico, a.dic, a.peppol_id, a.iban, b.vat_id, b.peppol_id, a.sapi.client_id, svc.demo.admin.email,
+    ...world.secrets.filter((s) => /^SK\d{10}$/.test(s)), 'client_credentials', 'invoices:read', 'document:send', 'document:receive', 'XML', 'UTF-8', 'RECEIVED', 'ACKNOWLEDGED',
+  ];
+  return { ids, strings: strings.filter((s): s is string => typeof s === 'string' && s !== '') };
+}
+
+/** Own properties of the built-in prototypes: pollution shows as one more. */
+function prototypeKeys(): string[] {
+  return [Object.prototype, Array.prototype, Function.prototype, String.prototype].flatMap((p, i) => Object.getOwnPropertyNames(p).map((k) => `${i}:${k}`));
+}
+
+function cleanPrototypes(added: string[]): void {
+  const protos = [Object.prototype, Array.prototype, Function.prototype, String.prototype];
+  for (const entry of added) {
+    const [i, key] = [Number(entry.slice(0, entry.indexOf(':'))), entry.slice(entry.indexOf(':') + 1)];
+    delete (protos[i] as unknown as Record<string, unknown>)[key];
+  }
+}
+
+async function mapPool<T>(items: readonly T[], width: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, async () => {
+    while (next < items.length) await work(items[next++] as T);
+  }));
+}
+
+/**
+ * Fuzzes every route of both doors of a running service (in this process, over a real socket):
+ * `perRoute` seeded cases each, every answer judged against the error shapes, the OpenAPI
+ * document the service serves (status and schema), and the built-in prototypes (pollution is
+ * visible because the service runs in this process).
+ */
+export async function fuzzRoutes(svc: TestService, world: World, foreign: { companyId: string }, options: FuzzOptions): Promise<FuzzRun> {
+  const started = Date.now();
+  const known = knownOf(svc, world, foreign);
+  const docs = {
+    native: await DocumentedResponses.load(`${svc.root}/openapi.json`, 'native'),
+    sapi: await DocumentedResponses.load(`${svc.root}/sapi/openapi.json`, 'sapi'),
+  };
+  const routes = registeredRoutes(svc);
+  const missing = routes.flatMap(({ route, door, label }) => [
+    ...uncovered(route, known).map((m) => `${label}: ${m}`),
+    ...(docs[door].operation(route) ? [] : [`${label}: not in the OpenAPI document`]),
+  ]);
+  const session = { access: world.jwt, at: Date.now() };
+  const baseline = new Set(prototypeKeys());
+  const concurrency = options.concurrency ?? 4;
+
+  const sendCase = async (door: Door, c: FuzzCase): Promise<Answer> => {
+    const headers: Record<string, string> = { ...c.headers };
+    if (door === 'native') {
+      if (c.credential === 'api_key') headers['x-api-key'] ??= world.apiKey;
+      if (c.credential === 'user') headers.authorization ??= `Bearer ${session.access}`;
+    } else {
+      // the route's own credential is a SAPI token; 'user' sends the native key, which /sapi refuses
+      if (c.credential === 'api_key') {
+        headers.authorization ??= `Bearer ${world.sapi.token}`;
+        headers['x-peppol-participant-id'] ??= world.sapi.participantId;
+      }
+      if (c.credential === 'user') headers['x-api-key'] ??= world.apiKey;
+      if (c.method === 'POST' && !('idempotency-key' in headers) && c.path.startsWith('/document/send')) headers['idempotency-key'] = randomUUID();
+    }
+    const url = door === 'native' ? `${svc.api}${c.path}` : `${svc.root}/sapi${c.path}`;
+    try {
+      const res = await fetch(url, { method: c.method, headers, body: c.body, signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      return { status: res.status, contentType: res.headers.get('content-type') ?? '', text: await res.text(), location: res.headers.get('location') ?? undefined };
+    } catch (error) {
+      const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+      return { status: 0, contentType: '', text: '', error: `${error instanceof Error ? error.message : String(error)}${cause}` };
+    }
+  };
+
+  const tallies: RouteTally[] = [];
+  for (const [index, { route, door, label }] of routes.entries()) {
+    if (Date.now() - session.at > TOKEN_AGE_MS) Object.assign(session, { access: (await signIn(svc, world.user)).access, at: Date.now() });
+    const tally: RouteTally = { label, door, requests: 0, statuses: new Map(), counts: { '5xx': 0, schema: 0, pollution: 0, other: 0 }, examples: [], seconds: 0 };
+    const t0 = Date.now();
+    const rnd = Random.forLabel(options.seed, label);
+    const record = (bucket: Bucket, verdict: Verdict, c: FuzzCase, status: number) => {
+      tally.counts[bucket] += 1;
+      if (tally.examples.filter((e) => e.verdict.problem === verdict.problem).length < EXAMPLES_PER_PROBLEM) {
+        tally.examples.push({ bucket, verdict, kind: c.kind, reproduction: reproduction(c), status });
+      }
+    };
+    for (let done = 0; done < options.perRoute; done += BATCH) {
+      const cases = casesFor(route, rnd, known, Math.min(BATCH, options.perRoute - done));
+      await mapPool(cases, concurrency, async (c) => {
+        const answer = await sendCase(door, c);
+        tally.requests += 1;
+        const status = answer.error !== undefined ? 'none' : String(answer.status);
+        tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
+        if (answer.error !== undefined || answer.status >= 500) {
+          record('5xx', { problem: answer.error !== undefined ? 'no answer' : String(answer.status), detail: (answer.error ?? answer.text).slice(0, 300) }, c, answer.status);
+        } else {
+          // a fuzzed path id ('', '..%2F', 5000 characters) may make the URL another route's or none: 404 and 405 are then the router's answers
+          const elsewhere = route.path.includes('{') && (answer.status === 404 || answer.status === 405);
+          const documented = elsewhere ? undefined : docs[door].check(route, answer.status, answer.contentType, answer.text);
+          const verdict = judge(route, c, answer, door);
+          if (documented) record('schema', documented, c, answer.status);
+          else if (verdict && !verdict.problem.startsWith('unexpected')) record(['error shape', 'error body not JSON'].includes(verdict.problem) ? 'schema' : 'other', verdict, c, answer.status);
+        }
+        const now = prototypeKeys();
+        const added = now.filter((k) => !baseline.has(k));
+        if (added.length > 0) {
+          record('pollution', { problem: 'prototype polluted', detail: added.join(', ') }, c, answer.status);
+          cleanPrototypes(added);
+        }
+      });
+    }
+    tally.seconds = (Date.now() - t0) / 1000;
+    tallies.push(tally);
+    options.onRoute?.(tally, index, routes.length);
+  }
+  return { seed: options.seed, perRoute: options.perRoute, registered: routes.length, routes: tallies, uncovered: missing, seconds: (Date.now() - started) / 1000 };
+}
+
+/** One line per route: its statuses, its findings by figure, its time. */
+export function routeLine(t: RouteTally): string {
+  const statuses = [...t.statuses.entries()].sort().map(([k, n]) => `${k}×${n}`).join(' ');
+  const counts = Object.entries(t.counts).filter(([, n]) => n > 0).map(([k, n]) => `${k}: ${n}`).join(', ');
+  return `${t.label}  ${statuses}${counts ? `  FINDINGS ${counts}` : ''}  ${t.seconds.toFixed(1)} s`;
+}
+
+/** The findings of a run, grouped by route and problem, with one reproduction each. */
+export function findingLines(run: FuzzRun): string[] {
+  return run.routes.flatMap((t) => t.examples.map((e) => `${t.label} · ${e.bucket} · ${e.verdict.problem} · ${e.kind} → ${e.status} ${e.verdict.detail}\n    ${e.reproduction}`));
+}

@@ -1,0 +1,35 @@
+import type { RecordedEvent } from '../../src/eventstore/port.ts';
+
+/**
+ * A batch of a table that rows are inserted into once (ON CONFLICT DO NOTHING) and then changed by
+ * key, cut into three set-based phases that give the same rows as applying the events one by one:
+ * `early`, the changes of keys made before the key's first insert in the batch (they can only hit
+ * a row an earlier batch made); `inserts`, the first insert of each key (a later one would change
+ * nothing); `late`, the changes after it. Rows of different keys are independent, so only each
+ * key's own order matters, and each phase keeps it. A projector folds each phase's changes per key
+ * (the last value of each column, or the first that applies) and writes each phase in one statement.
+ */
+export function insertPhases(events: readonly RecordedEvent[], keyOf: (event: RecordedEvent) => string, isInsert: (event: RecordedEvent) => boolean) {
+  const early: RecordedEvent[] = [];
+  const inserts: RecordedEvent[] = [];
+  const late: RecordedEvent[] = [];
+  const inserted = new Set<string>();
+  for (const event of events) {
+    const key = keyOf(event);
+    if (isInsert(event)) {
+      if (!inserted.has(key)) inserts.push(event);
+      inserted.add(key);
+    } else (inserted.has(key) ? late : early).push(event);
+  }
+  return { early, inserts, late };
+}
+
+/** Folds a phase's changes per key with `merge` (in order), keeping the keys' first-seen order. */
+export function foldByKey<T>(events: readonly RecordedEvent[], keyOf: (event: RecordedEvent) => string, merge: (seen: T | undefined, event: RecordedEvent) => T): T[] {
+  const byKey = new Map<string, T>();
+  for (const event of events) {
+    const key = keyOf(event);
+    byKey.set(key, merge(byKey.get(key), event));
+  }
+  return [...byKey.values()];
+}
