@@ -50,9 +50,12 @@ const isScope = (s: string): s is SapiScope => (SAPI_SCOPES as readonly string[]
 
 /** Signed by us is not enough: a claim set of the wrong shape is refused, never half-trusted. */
 function sapiClaims(payload: JWTPayload): SapiTokenClaims {
-  const { sub, iat, exp, jti, org, company, participant, scope, plan, sid } = payload;
+  const { aud, sub, iat, exp, jti, org, company, participant, scope, plan, sid } = payload;
   const strings = [sub, jti, org, company, participant, scope, plan, sid];
   if (!strings.every((s) => typeof s === 'string') || typeof iat !== 'number' || typeof exp !== 'number') throw new InvalidToken('malformed');
+  // exactly our audience, as the native door requires: jose accepts an array that merely contains it,
+  // and a token for [sapi, user] would pass both doors (found by the jwt campaign, issue 21)
+  if (aud !== SAPI_AUDIENCE) throw new InvalidToken('wrong_audience');
   if (exp - iat > SAPI_ACCESS_TOKEN_SECONDS) throw new InvalidToken('lifetime_too_long');
   const scopes = (scope as string).split(' ').filter((s) => s !== '');
   if (!scopes.every(isScope)) throw new InvalidToken('malformed');
