@@ -21,7 +21,7 @@ import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
 import { EFFECTS } from '../../src/reactors/fault.ts';
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
 import { figures, outstanding } from './check.ts';
-import { client, drained, seeded, setUp, type Ack } from './load.ts';
+import { client, drained, raced, seeded, setUp, type Ack } from './load.ts';
 import { build, cli, healthy, spawnService, stopService, type ServiceProcess } from './process.ts';
 import { startReceiver } from './receiver.ts';
 
@@ -111,6 +111,7 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
   };
 
   const acks: Ack[] = [];
+  const racedBefore = raced.creditNotes412;
   const healthMs: number[] = [];
   let kills = 0;
   let lives = 0;
@@ -179,7 +180,7 @@ async function runOn(which: 'pglite' | 'postgres', options: CampaignOptions): Pr
     const byEffect = EFFECTS.map((e) => `${e} ${killed.filter((k) => k.after === e).length}`).join(', ');
     const { db, close } = await database.open();
     try {
-      const checked = await figures(db, scope, acks, receiver.arrivals, endpoints);
+      const checked = await figures(db, scope, acks, receiver.arrivals, endpoints, raced.creditNotes412 - racedBefore);
       const head: Figure[] = [
         { scope, name: 'kills done (SIGKILL after a side effect)', value: kills, target: `≥ ${killBudget}`, ok: kills >= killBudget },
         { scope, name: 'kills by effect', value: byEffect },
