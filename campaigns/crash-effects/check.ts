@@ -52,7 +52,7 @@ async function expectedWebhookEvents(db: pg.Client): Promise<Set<string>> {
   return ids;
 }
 
-export async function figures(db: pg.Client, scope: string, acks: readonly Ack[], arrivals: readonly Arrival[], endpoints: readonly string[]): Promise<{ figures: Figure[]; notes: string[] }> {
+export async function figures(db: pg.Client, scope: string, acks: readonly Ack[], arrivals: readonly Arrival[], endpoints: readonly string[], raced412 = 0): Promise<{ figures: Figure[]; notes: string[] }> {
   const out: Figure[] = [];
   const notes: string[] = [];
   const one = async (sql: string) => Number((await rows(db, sql))[0]?.n ?? 0);
@@ -104,6 +104,7 @@ export async function figures(db: pg.Client, scope: string, acks: readonly Ack[]
   const distinctSends = new Set(acks.map((a) => (a.kind === 'sapi-send' ? a.provider_document_id : a.invoice_id))).size;
   out.push(figure(scope, 'sends acknowledged (native, credit notes, SAPI)', distinctSends, 'reported'));
   out.push(figure(scope, 'quota counter minus accepted sends', counted - distinctSends, 0));
+  out.push(figure(scope, 'credit notes answered 412 and asked again (each may leave a count: test/credit-notes/quota-on-lost-race.test.ts)', raced412, 'reported'));
   out.push(figure(scope, 'documents counted twice by the quota', counters.reduce((s, r) => s + Number(r.events) - Number(r.docs), 0), 0));
 
   // webhooks (spec rule 5: at least once; a duplicate carries the same event id)

@@ -16,6 +16,9 @@ export type Ack =
   | { kind: 'credit-note'; company_id: string; invoice_id: string; credited_invoice_id: string }
   | { kind: 'sapi-send'; company_id: string; client_id: string; key: string; provider_document_id: string; number: string };
 
+/** Credit notes answered 412 (a reactor moved the invoice between the client's read and its request): read again, asked again. */
+export const raced = { creditNotes412: 0 };
+
 export interface Answer { status: number; body: any; headers: Headers } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -152,6 +155,7 @@ export async function client(setup: LoadSetup, index: number, seed: number, goin
             break;
           }
           if (credit.status !== 412 || tries > 50) throw new Error(`credit note: ${credit.status} ${JSON.stringify(credit.body)}`);
+          raced.creditNotes412++;
         }
       }
     } else {
