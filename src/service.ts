@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 import { merge } from 'rxjs';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
@@ -12,6 +12,7 @@ import type { Core, ReadYourWrites } from './core.ts';
 import { openEmbeddedDataDir } from './db/embedded-default.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
+import { resilientPool } from './db/resilient-pool.ts';
 import { createEventStore } from './eventstore/index.ts';
 import { NO_FEED, followerFeed, type FollowerFeed } from './followers/follower-feed.ts';
 import { SOLE_INSTANCE, advisoryLeases, type FollowerLeases } from './followers/lease.ts';
@@ -163,10 +164,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const embedded = !config.databaseUrl;
   const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
-  const pool = new pg.Pool({ connectionString: database.url, max: embedded ? 4 : 20 });
-  // An idle connection that dies (Postgres restarted, a terminated backend) is an 'error' on the
-  // pool; unheard, it would end the process. The pool drops it and connects anew on the next query.
-  pool.on('error', (error) => log.warn({ err: error }, 'an idle event-store connection was lost; the pool reconnects on next use'));
+  // a Postgres restart must not end the process (resilient-pool.ts)
+  const pool = resilientPool({ connectionString: database.url, max: embedded ? 4 : 20 }, log);
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
   const readModels = readModelsSource(database.url, embedded ? 4 : 10);
   const clock = options.clock ?? systemClock;

@@ -94,6 +94,9 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
     await watching;
     await lagZero(service.root, 120_000, ['projector']);
     const serviceAlive = service.child?.exitCode === null && service.child.signalCode === null;
+    if (!serviceAlive) notes.push(`the service exited (${service.child?.exitCode ?? service.child?.signalCode}); its last lines: ${service.output.slice(-15).join(' | ').slice(0, 3000)}`);
+    const warnings = service.output.filter((l) => l.includes('"level":50') || l.includes('"level":40')).length;
+    notes.push(`service log lines at warn or error level: ${warnings}`);
     await service.stop();
 
     const isCommand = (a: Answer) => a.method !== 'GET' && a.action !== 'setup' && a.action !== 'reload';

@@ -140,10 +140,7 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
     let first429: { at: number; body: string; headers: http.IncomingHttpHeaders } | null = null;
     const after429: { status: number; ok: boolean }[] = [];
     await hammer(probeUrl, probeKey, 4, () => (first429 !== null && after429.length >= 50) || Date.now() > back + 60_000, (status, body, headers) => {
-      if (status !== 429) {
-        if (first429) after429.push({ status, ok: false });
-        return;
-      }
+      if (status !== 429) return; // a token refilled since (2 a second): served, as it should be
       first429 ??= { at: Date.now(), body, headers };
       after429.push({ status, ok: correct429(body, headers) });
     });
@@ -162,7 +159,8 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
     const served = answers.filter((a) => a.status > 0).length;
     const warnings = outputDuring.filter((l) => l.includes(WARNING)).length;
     const outageSeconds = (back - down) / 1000;
-    const warningBound = Math.ceil(outageSeconds / 10) + 1; // the limiter warns at most once per 10 s
+    // each limiter (the native door's and the SAPI door's) warns at most once per 10 s
+    const warningBound = 2 * (Math.ceil(outageSeconds / 10) + 1);
     const f429 = first429 as { at: number; body: string; headers: http.IncomingHttpHeaders } | null;
     const resumed = bucketAt === null ? null : ((bucketAt as number) - back) / 1000;
     const to429 = f429 === null ? null : (f429.at - back) / 1000;
@@ -180,10 +178,10 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       { scope, name: '5xx', value: fiveHundreds.length, target: '0', ok: fiveHundreds.length === 0 },
       { scope, name: 'p99 before (ms)', value: p99Before.toFixed(0) },
       { scope, name: 'p99 during (ms)', value: p99During.toFixed(0), target: `≤ before + 20 ms (${(p99Before + 20).toFixed(0)})`, ok: p99During <= p99Before + 20 },
-      { scope, name: '"store unreachable" warnings while down', value: warnings, target: `≤ ${warningBound} (one per 10 s)`, ok: warnings <= warningBound },
+      { scope, name: '"store unreachable" warnings while down', value: warnings, target: `≤ ${warningBound} (one per 10 s per door)`, ok: warnings <= warningBound },
       { scope, name: 'Redis back → limiting resumes (first bucket written, s)', value: resumed === null ? 'never' : resumed.toFixed(1), target: '≤ 10 s', ok: resumed !== null && resumed <= 10 },
       { scope, name: 'Redis back → probe key refused (429, s; includes draining its burst)', value: to429 === null ? 'never' : to429.toFixed(1) },
-      { scope, name: '429s with the spec body and Retry-After, of the answers after the first', value: `${correct}/${after429.length}`, target: 'all', ok: after429.length > 0 && correct === after429.length },
+      { scope, name: '429s after Redis returned with the spec body and Retry-After', value: `${correct}/${after429.length}`, target: 'all', ok: after429.length > 0 && correct === after429.length },
     );
   } catch (error) {
     notes.push(`the run failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);

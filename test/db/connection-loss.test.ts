@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
+import type { Logger } from 'pino';
+import { resilientPool } from '../../src/db/resilient-pool.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -37,5 +39,31 @@ describe('the service survives its Postgres connections being cut', function () 
     const created = await eventually(() => svc.call('POST', `/companies/${company.id}/invoices`, body), (r) => r.status === 201, { withinMs: 10_000, everyMs: 100, what: 'a command answered after the cut' });
     expect(created.body.status).to.equal('draft');
     expect((await svc.call('GET', `/companies/${company.id}/invoices/${created.body.id}`)).status).to.equal(200);
+  });
+});
+
+describe('resilientPool', function () {
+  this.timeout(60_000);
+  const url = process.env.DATABASE_URL;
+  before(function () {
+    if (!url) this.skip();
+  });
+
+  it('a checked-out connection cut between two queries does not end the process; the pool connects anew', async () => {
+    const warned: unknown[] = [];
+    const pool = resilientPool({ connectionString: url, max: 2 }, { warn: (...args: unknown[]) => void warned.push(args) } as unknown as Pick<Logger, 'warn'>);
+    const held = await pool.connect();
+    const pid = (await held.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query('SELECT pg_terminate_backend($1)', [pid]);
+    await admin.end();
+    await new Promise((resolve) => setTimeout(resolve, 300)); // its 'error' arrives while nobody queries it
+    const failed = await held.query('SELECT 1').then(() => null, (error: unknown) => error);
+    expect(failed).to.be.instanceOf(Error);
+    held.release(failed as Error);
+    expect((await pool.query<{ one: number }>('SELECT 1 AS one')).rows[0]!.one).to.equal(1);
+    expect(warned.length).to.be.greaterThan(0);
+    await pool.end();
   });
 });
