@@ -107,6 +107,7 @@ export const EVENT_VERSIONS = {
   ApiKeyRevoked: 1,
   SapiClientIssued: 1,
   InvoiceCounted: 1,
+  InvoiceCountReleased: 1,
   CreditNoteReserved: 1,
   CreditNoteCounted: 1,
   CreditNoteIssued: 1,

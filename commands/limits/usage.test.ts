@@ -1,9 +1,9 @@
 import { expect } from 'chai';
-import type { InvoiceCounted } from '../../events/usage.ts';
+import type { InvoiceCounted, InvoiceCountReleased } from '../../events/usage.ts';
 import { usageStream } from '../../events/usage.ts';
 import { specFor } from '../shared/given.ts';
 import { UPGRADE_URL } from './plans.ts';
-import { usageDecider, usageMonth, type CountInvoice } from './usage.ts';
+import { usageDecider, usageMonth, type CountInvoice, type ReleaseInvoiceCount } from './usage.ts';
 
 const at = '2026-03-10T09:00:00.000Z';
 const given = specFor(usageDecider);
@@ -20,6 +20,11 @@ const count = (invoiceId: string, plan: string, source: 'api' | 'sapi' = 'api'):
 const counted = (invoiceId: string, n: number, overage = false): InvoiceCounted => ({
   type: 'InvoiceCounted',
   data: { organisation_id: 'o1', invoice_id: invoiceId, month: '2026-03', count: n, overage, source: 'api', counted_at: at },
+});
+const release = (invoiceId: string): ReleaseInvoiceCount => ({ type: 'ReleaseInvoiceCount', organisation_id: 'o1', invoice_id: invoiceId, month: '2026-03', at });
+const released = (invoiceId: string, n: number): InvoiceCountReleased => ({
+  type: 'InvoiceCountReleased',
+  data: { organisation_id: 'o1', invoice_id: invoiceId, month: '2026-03', count: n, reason: 'not_created', released_at: at },
 });
 /** n invoices already counted this month: i1..in */
 const history = (n: number, overageAfter = Infinity) => Array.from({ length: n }, (_, i) => counted(`i${i + 1}`, i + 1, i + 1 > overageAfter));
@@ -87,6 +92,17 @@ describe('monthly invoice usage', () => {
 
   it('gives an unknown plan the fallback quota without overage', () =>
     given(history(50)).when(count('i51', 'Gold')).thenThrows('usage_limit_exceeded', { current_plan: 'Gold', limit: 50 }));
+
+  it('takes back the count of a document that was never written: the month counts one less', () =>
+    given(history(3)).when(release('i2')).then([released('i2', 2)]));
+
+  it('takes a count back once, and never one that was not taken', () => {
+    given([...history(3), released('i2', 2)]).when(release('i2')).thenNothingHappened();
+    given(history(3)).when(release('x')).thenNothingHappened();
+  });
+
+  it('a count taken back frees its place under the quota', () =>
+    given([...history(10), released('i10', 9)]).when(count('i11', 'Solo Free')).then([counted('i11', 10)]));
 
   it('keeps one stream per organisation and month', () => expect(usageStream('o1', '2026-03')).to.equal('usage-o1-2026-03'));
 

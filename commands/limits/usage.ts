@@ -1,4 +1,4 @@
-import type { InvoiceCounted, UsageSource } from '../../events/usage.ts';
+import type { UsageEvent, UsageSource } from '../../events/usage.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { UPGRADE_URL, isUnlimited, planLabel, planOf } from './plans.ts';
@@ -20,11 +20,23 @@ export type CountInvoice = {
   at: string;
 };
 
+/** Takes back the count of a document that was never written (InvoiceCountReleased); nothing when it was not counted. */
+export type ReleaseInvoiceCount = {
+  type: 'ReleaseInvoiceCount';
+  organisation_id: string;
+  invoice_id: string;
+  month: string;
+  at: string;
+};
+
+export type UsageCommand = CountInvoice | ReleaseInvoiceCount;
+
 // An immutable list rather than a Set: evolve must not mutate, and copying a Set per event would
 // make folding a busy month quadratic. Membership is looked up once per command.
 type Counted = { invoice_id: string; rest: Counted } | null;
 
-export type UsageState = { count: number; counted: Counted };
+/** `released`: counts taken back (rare: a lost race), so the counted list itself stays prepend-only. */
+export type UsageState = { count: number; counted: Counted; released: Counted };
 
 function isCounted(list: Counted, invoiceId: string): boolean {
   return list !== null && indexOf(list).has(invoiceId);
@@ -52,9 +64,19 @@ function indexOf(list: NonNullable<Counted>): Set<string> {
   return index;
 }
 
-export const usageDecider: Decider<CountInvoice, InvoiceCounted, UsageState> = {
-  initialState: { count: 0, counted: null },
+export const usageDecider: Decider<UsageCommand, UsageEvent, UsageState> = {
+  initialState: { count: 0, counted: null, released: null },
   decide(command, state) {
+    if (command.type === 'ReleaseInvoiceCount') {
+      if (!isCounted(state.counted, command.invoice_id) || isCounted(state.released, command.invoice_id)) return [];
+      return [{
+        type: 'InvoiceCountReleased',
+        data: {
+          organisation_id: command.organisation_id, invoice_id: command.invoice_id, month: command.month,
+          count: state.count - 1, reason: 'not_created', released_at: command.at,
+        },
+      }];
+    }
     if (isCounted(state.counted, command.invoice_id)) return [];
     const { monthlyInvoices: limit, overage: overageAllowed } = planOf(command.plan);
     const over = !isUnlimited(limit) && state.count >= limit;
@@ -81,7 +103,10 @@ export const usageDecider: Decider<CountInvoice, InvoiceCounted, UsageState> = {
       },
     ];
   },
-  evolve: (state, event) => ({ count: event.data.count, counted: { invoice_id: event.data.invoice_id, rest: state.counted } }),
+  evolve: (state, event) =>
+    event.type === 'InvoiceCounted'
+      ? { ...state, count: event.data.count, counted: { invoice_id: event.data.invoice_id, rest: state.counted } }
+      : { ...state, count: event.data.count, released: { invoice_id: event.data.invoice_id, rest: state.released } },
 };
 
 /** The billing month ('YYYY-MM') of an instant, in Slovak time: a send at 00:30 on the 1st counts in the new month. */

@@ -18,7 +18,7 @@ import { readAndFold } from '../handling/read-and-fold.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { INVOICE_RETRIES } from './invoice-commands.ts';
 import { requestMetadata } from './metadata.ts';
-import { countInvoice, type UsageCounts } from './usage.ts';
+import { countInvoice, releaseInvoiceCount, type UsageCounts } from './usage.ts';
 
 export type CreditNoteDeps = InvoiceDeps & { usage: UsageCounts };
 
@@ -109,7 +109,18 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   // for at once (two group commits, each a round trip): a 402 then leaves that number unused.
   const counting = rail === 'peppol' || rail === 'by_hand'
     ? countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata)
-    : Promise.resolve();
+    : Promise.resolve(null);
+  try {
+    return await writeCreditNote();
+  } catch (error) {
+    // counted, then never written (a lost race at the append: 412): the count is taken back, so the
+    // client's retry on the reloaded invoice is counted once (found by the crash-effects campaign)
+    const counted = await counting.catch(() => null);
+    if (counted) await releaseInvoiceCount(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, month: counted.month }, metadata);
+    throw error;
+  }
+
+  async function writeCreditNote(): Promise<CreatedCreditNote> {
   const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
   for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
     const [reserved] = await Promise.all([
@@ -136,6 +147,7 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
     }
   }
   throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+  }
 }
 
 /** The number's claim in the organisation and tax year, as invoice creates write it (a later invoice can never take it). */

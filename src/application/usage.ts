@@ -1,5 +1,5 @@
-import { usageDecider, usageMonth, type CountInvoice, type UsageState } from '../../commands/limits/usage.ts';
-import { usageStream, type InvoiceCounted, type UsageSource } from '../../events/usage.ts';
+import { usageDecider, usageMonth, type UsageCommand, type UsageState } from '../../commands/limits/usage.ts';
+import { usageStream, type UsageEvent, type UsageSource } from '../../events/usage.ts';
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
 import type { EventMetadata, EventStore } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -16,7 +16,7 @@ const MAX_PLANS = 10_000;
  * once), so a plan read once stays true and a send does not read it again. Should plans ever
  * change, this must follow the change.
  */
-export class UsageCounts extends GroupCommit<CountInvoice, InvoiceCounted, UsageState> {
+export class UsageCounts extends GroupCommit<UsageCommand, UsageEvent, UsageState> {
   private readonly plans = new Map<string, string>();
 
   /** The organisation's plan; 'unknown' (not kept) while the register does not show the organisation yet. */
@@ -45,7 +45,7 @@ export async function countInvoice(
   deps: Deps,
   request: { organisationId: string; invoiceId: string; source: UsageSource },
   metadata: EventMetadata,
-): Promise<void> {
+): Promise<{ month: string }> {
   const plan = await deps.usage.planOf(deps.readModels, request.organisationId);
   const at = deps.clock.now();
   const month = usageMonth(at);
@@ -53,4 +53,22 @@ export async function countInvoice(
     type: 'CountInvoice', organisation_id: request.organisationId, invoice_id: request.invoiceId, month, plan,
     source: request.source, at: at.toISOString(),
   }, metadata);
+  return { month };
+}
+
+/**
+ * Takes back the count of a document whose write lost at the append (it was never written), so a
+ * client that reloads and asks again is counted once. Best effort: should this fail too, the
+ * document stays counted (never the reverse: nothing is given for free).
+ */
+export async function releaseInvoiceCount(
+  deps: Deps & Partial<Pick<Core, 'log'>>,
+  request: { organisationId: string; invoiceId: string; month: string },
+  metadata: EventMetadata,
+): Promise<void> {
+  await deps.usage
+    .submit(usageStream(request.organisationId, request.month), {
+      type: 'ReleaseInvoiceCount', organisation_id: request.organisationId, invoice_id: request.invoiceId, month: request.month, at: deps.clock.now().toISOString(),
+    }, metadata)
+    .catch((error: unknown) => deps.log?.warn({ err: error, invoice_id: request.invoiceId }, 'could not release the quota count of a document that was not written'));
 }

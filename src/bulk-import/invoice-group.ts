@@ -74,7 +74,7 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
     const created = await createInvoice(deps, {
       actor: context.actor, requestId: `bulk-import:${context.jobId}`, company: context.company, body: group.request as InvoiceRequest,
       invoiceId: group.invoiceId,
-      beforeWrite: () => countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata),
+      beforeWrite: async () => void (await countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata)),
     });
     return { created: group.invoiceId, position: created.position };
   } catch (error) {

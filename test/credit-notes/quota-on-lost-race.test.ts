@@ -18,7 +18,7 @@ describe('credit notes racing at one invoice version: the quota counts only the 
   });
   after(async () => svc?.close());
 
-  it.skip('one 202, the others 412, and one InvoiceCounted for the credit notes', async () => {
+  it('one 202, the others 412, and the credit notes counted once (each lost race takes its count back)', async () => {
     const seller = svc.demo.companies[0]!;
     const buyer = svc.demo.companies[1]!;
     const customer = (await svc.call('POST', `/companies/${seller.id}/customers`, { name: buyer.name, vat_id: buyer.vat_id, ico: buyer.ico, dic: buyer.dic, peppol_id: buyer.peppol_id })).body.id;
@@ -27,7 +27,8 @@ describe('credit notes racing at one invoice version: the quota counts only the 
     })).body;
     expect((await svc.call('POST', `/companies/${seller.id}/invoices/${invoice.id}/send`)).status).to.equal(202);
     const version = (await svc.call('GET', `/companies/${seller.id}/invoices/${invoice.id}`)).body.version as number;
-    const counted = async () => (await svc.services.store.readStream(usageStream(svc.demo.organisation_id, usageMonth(new Date())))).length;
+    // the month's running total, as the quota sees it (InvoiceCounted, less InvoiceCountReleased)
+    const counted = async () => (await svc.services.store.readStream(usageStream(svc.demo.organisation_id, usageMonth(new Date())))).at(-1)?.data.count as number;
     const before = await counted();
 
     const answers = await Promise.all(Array.from({ length: 6 }, () => svc.call('POST', `/companies/${seller.id}/invoices/${invoice.id}/credit-notes`,

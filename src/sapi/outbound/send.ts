@@ -73,7 +73,8 @@ async function count(deps: SapiDeps, actor: SapiActor, documentId: string, metad
     const events = await deps.usage.submit(usageStream(actor.organisationId, usageMonth(at)), {
       type: 'CountInvoice', organisation_id: actor.organisationId, invoice_id: documentId, month: usageMonth(at), plan, source: 'sapi', at: at.toISOString(),
     }, metadata);
-    return events[0]?.data.overage ?? false;
+    const counted = events[0];
+    return counted?.type === 'InvoiceCounted' && counted.data.overage;
   } catch (error) {
     if (!(error instanceof DomainError && error.code === 'usage_limit_exceeded')) throw error;
     throw new SapiRefusal('SAPI-QUOTA-INVOICE-LIMIT', 'the monthly invoice quota of the plan is used up', [
