@@ -158,33 +158,44 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
     const started = Date.now();
     const leaseMoves: number[] = [];
     const restarts: number[] = [];
+    const restarting: Promise<void>[] = [];
     let kills = 0;
-    while (Date.now() + KILL_EVERY_MS <= started + durationMs) {
-      await sleep(KILL_EVERY_MS);
-      const holders = await leaseHolders(admin);
+    // one kill every 20 s on the clock, the killed instance started again in the background
+    for (let tick = 1; started + tick * KILL_EVERY_MS <= started + durationMs; tick++) {
+      await sleep(Math.max(0, started + tick * KILL_EVERY_MS - Date.now()));
+      const live = instances.filter((i) => i.up);
+      if (live.length < 2) {
+        notes.push(`tick ${tick}: fewer than two instances up (a restart still under way): no kill`);
+        continue;
+      }
+      const holders = await leaseHolders(admin).catch(() => []);
       const holderPids = new Set(holders.map((h) => h.pid));
-      // every other kill takes the instance holding the leases; the others a seeded other one
-      const leader = instances.find((i) => i.pid !== undefined && holderPids.has(i.pid));
-      const others = instances.filter((i) => i !== leader);
+      // every other kill takes the instance holding the leases; the others a seeded other live one
+      const leader = live.find((i) => i.pid !== undefined && holderPids.has(i.pid));
+      const others = live.filter((i) => i !== leader);
       const victim = kills % 2 === 0 && leader ? leader : others[random.int(0, others.length - 1)]!;
       const wasLeader = victim === leader;
       const killedAt = Date.now();
+      const killedPid = victim.pid;
       await victim.kill();
       kills++;
       log(`${new Date(killedAt).toISOString()} SIGKILL instance ${victim.index}${wasLeader ? ' (lease holder)' : ''} at ${((killedAt - started) / 1000).toFixed(0)} s; ${load.summary().acknowledged} acknowledged so far`);
-      if (wasLeader) {
-        const moved = await leasesMoved(admin, victim.pid, followers, 60_000);
-        if (moved === null) notes.push(`kill ${kills}: the leases did not move within 60 s`);
-        else {
-          leaseMoves.push(moved);
-          log(`leases on another instance ${(moved / 1000).toFixed(2)} s after the kill`);
+      restarting.push((async () => {
+        if (wasLeader) {
+          const moved = await leasesMoved(admin, killedPid, followers, 60_000);
+          if (moved === null) notes.push(`kill ${kills}: the leases did not move within 60 s`);
+          else {
+            leaseMoves.push(moved);
+            log(`leases on another instance ${(moved / 1000).toFixed(2)} s after the kill`);
+          }
         }
-      }
-      const ms = await victim.start();
-      restarts.push(ms);
-      log(`${new Date().toISOString()} instance ${victim.index} healthy again after ${(ms / 1000).toFixed(1)} s`);
+        const ms = await victim.start();
+        restarts.push(ms);
+        log(`${new Date().toISOString()} instance ${victim.index} healthy again after ${(ms / 1000).toFixed(1)} s`);
+      })());
     }
     await sleep(Math.max(0, started + durationMs - Date.now()));
+    await Promise.all(restarting);
     const summary = await load.stop();
     const ryw = await probe.stop();
     await records.close();
