@@ -30,7 +30,7 @@ export interface DuplicateEffects {
   webhookEventsWithTwoIds: number;
   webhookArrivals: number;
   webhookEventIds: number;
-  /** arrivals beyond the first per event id (at least once) */
+  /** successful deliveries beyond the first per endpoint and event id (at least once; the receiver's count per event id also counts every endpoint) */
   webhookDuplicateArrivals: number;
 }
 
@@ -38,8 +38,6 @@ const count = async (db: pg.Pool, sql: string) => Number((await db.query<{ n: st
 
 export async function duplicateEffects(db: pg.Pool, receiver: WebhookReceiver): Promise<DuplicateEffects> {
   const byId = receiver.byEventId();
-  let duplicates = 0;
-  for (const arrivals of byId.values()) duplicates += arrivals - 1;
   return {
     peppolIdsPerDocument: await count(db, `SELECT count(*) AS n FROM (SELECT stream_id FROM events WHERE type IN ('PeppolMessageSent', 'SapiDocumentSent')
       GROUP BY stream_id HAVING count(DISTINCT data->>'peppol_message_id') > 1) d`),
@@ -53,6 +51,7 @@ export async function duplicateEffects(db: pg.Pool, receiver: WebhookReceiver): 
       GROUP BY endpoint_id, event_type, occurred_at, (body::jsonb - 'id')::text HAVING count(DISTINCT event_id) > 1) d`),
     webhookArrivals: receiver.arrivals(),
     webhookEventIds: byId.size,
-    webhookDuplicateArrivals: duplicates,
+    webhookDuplicateArrivals: await count(db, `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM webhook_attempts WHERE outcome = 'success'
+      GROUP BY endpoint_id, event_id) d`),
   };
 }

@@ -285,7 +285,7 @@ export class ProjectionRunner {
       const position = await this.loadCheckpoint(projector.name);
       this.saved.set(projector.name, { position, at: Date.now() });
       this.position(projector.name).next(position);
-      this.log.info({ projector: projector.name, position }, 'projector lease taken: this instance runs it');
+      this.log.warn({ projector: projector.name, position }, 'projector lease taken: this instance runs it');
     } else if (this.running) {
       this.observe(projector.name, await this.storedCheckpoint(projector.name));
     }
