@@ -98,13 +98,16 @@ export async function figures(db: pg.Client, scope: string, acks: readonly Ack[]
   out.push(figure(scope, 'SAPI 202s whose providerDocumentId has no document', sapiAcks.filter((a) => !acceptedIds.has(a.provider_document_id)).length, 0));
 
   // quota: the month's counter against the sends the clients saw accepted
-  const counters = await rows(db, `SELECT stream_id, max((data->>'count')::int) AS top, count(*)::int AS events, count(DISTINCT data->>'invoice_id')::int AS docs
+  // the counter is the month's running total after its last event (InvoiceCounted, less InvoiceCountReleased)
+  const totals = await rows(db, `SELECT DISTINCT ON (stream_id) stream_id, (data->>'count')::int AS top
+    FROM events WHERE type IN ('InvoiceCounted', 'InvoiceCountReleased') ORDER BY stream_id, global_position DESC`);
+  const counters = await rows(db, `SELECT stream_id, count(*)::int AS events, count(DISTINCT data->>'invoice_id')::int AS docs
     FROM events WHERE type = 'InvoiceCounted' GROUP BY stream_id`);
-  const counted = counters.reduce((s, r) => s + Number(r.top), 0);
+  const counted = totals.reduce((s, r) => s + Number(r.top), 0);
   const distinctSends = new Set(acks.map((a) => (a.kind === 'sapi-send' ? a.provider_document_id : a.invoice_id))).size;
   out.push(figure(scope, 'sends acknowledged (native, credit notes, SAPI)', distinctSends, 'reported'));
   out.push(figure(scope, 'quota counter minus accepted sends', counted - distinctSends, 0));
-  out.push(figure(scope, 'credit notes answered 412 and asked again (each may leave a count: test/credit-notes/quota-on-lost-race.test.ts)', raced412, 'reported'));
+  out.push(figure(scope, 'credit notes answered 412 and asked again (each takes its count back: test/credit-notes/quota-on-lost-race.test.ts)', raced412, 'reported'));
   out.push(figure(scope, 'documents counted twice by the quota', counters.reduce((s, r) => s + Number(r.events) - Number(r.docs), 0), 0));
 
   // webhooks (spec rule 5: at least once; a duplicate carries the same event id)

@@ -2,6 +2,7 @@
 // embedded PGlite or on a fresh Postgres database, with the demo organisations made on first start.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream, mkdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -22,6 +23,8 @@ export type Database = 'pglite' | 'postgres';
  * process group (npm/tsx and node alike), `stop()` SIGTERM. Its stdout and stderr lines are kept
  * (`output`) for the campaigns that count log lines.
  */
+const REPORTS = fileURLToPath(new URL('../../reports/', import.meta.url));
+
 export class CampaignService {
   child: ChildProcess | undefined;
   /** the service's log lines, all starts together */
@@ -36,6 +39,11 @@ export class CampaignService {
     /** Postgres: the database's URL */
     readonly databaseUrl: string | undefined,
   ) {}
+
+  /** every start's stdout and stderr, kept under reports/ (not committed) to read a death's stack */
+  get logFile(): string {
+    return path.join(REPORTS, `service-${this.database}-${this.port}.log`);
+  }
 
   /** http://127.0.0.1:PORT */
   get root(): string {
@@ -74,9 +82,13 @@ export class CampaignService {
     const started = Date.now();
     const child = startService('tsx', this.dataDir, this.port, this.env);
     this.child = child;
+    mkdirSync(REPORTS, { recursive: true });
+    const file = createWriteStream(this.logFile, { flags: 'a' });
     const keep = (chunk: Buffer) => {
+      file.write(chunk);
       for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.output.push(line);
     };
+    child.once('exit', () => file.end());
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     await healthy(child, this.port, withinMs);
