@@ -146,16 +146,17 @@ export class ReactorRunner {
       }
       const handled = batch.filter((e) => handles.has(e.type));
       reactor.observe?.(handled);
-      if ((reactor.concurrency ?? 1) > 1) {
-        await this.reactConcurrently(reactor, handled);
-        if (!this.running) return;
-      } else {
-        for (const event of handled) {
-          if (!leased()) break;
-          await this.reactUntilDone(reactor, event);
-          if (!this.running) return;
-          await this.save(reactor.name, event.position);
-        }
+      try {
+        if (!(await this.reactToBatch(reactor, handled, leased))) return;
+      } catch (error) {
+        // The database went away between a reaction and its checkpoint (a Postgres restart): go on
+        // from the saved checkpoint once it is back. What was done and not saved is done again:
+        // reactions are at least once, and their side effects carry fixed ids.
+        this.log.error({ err: error, reactor: reactor.name }, 'reactor could not record its progress; resuming from its checkpoint');
+        position = null;
+        unsaved = false;
+        await this.wakeOf(reactor).backoff(this.retryMs);
+        continue;
       }
       const last = batch[batch.length - 1];
       // a lease lost during the batch: the next holder goes on from the checkpoint row
@@ -166,7 +167,15 @@ export class ReactorRunner {
         // postgres/position.ts), so a scan past events this reactor ignores is saved only now and
         // then; after a crash those are read again and ignored again. Reactions are saved at once.
         if (handled.length > 0 || Date.now() - savedAt >= IDLE_CHECKPOINT_MS) {
-          await this.save(reactor.name, last.position);
+          const saved = await this.save(reactor.name, last.position).then(() => true, (error: unknown) => {
+            this.log.error({ err: error, reactor: reactor.name }, 'reactor could not save its checkpoint; resuming from the last one saved');
+            return false;
+          });
+          if (!saved) {
+            position = null;
+            await this.wakeOf(reactor).backoff(this.retryMs);
+            continue;
+          }
           savedAt = Date.now();
           unsaved = false;
         } else {
@@ -177,6 +186,21 @@ export class ReactorRunner {
     }
     // A clean stop keeps the scan, so a restart does not read those events again.
     if (unsaved && position !== null && leased()) await this.save(reactor.name, position).catch(() => undefined);
+  }
+
+  /** Reacts to a batch's handled events (saving each as it goes when one at a time); false once the runner stops. */
+  private async reactToBatch(reactor: Reactor, handled: RecordedEvent[], leased: () => boolean): Promise<boolean> {
+    if ((reactor.concurrency ?? 1) > 1) {
+      await this.reactConcurrently(reactor, handled);
+      return this.running;
+    }
+    for (const event of handled) {
+      if (!leased()) break;
+      await this.reactUntilDone(reactor, event);
+      if (!this.running) return false;
+      await this.save(reactor.name, event.position);
+    }
+    return true;
   }
 
   /**

@@ -69,6 +69,35 @@ describe('reactor runner', () => {
     expect(seen).to.deep.equal(['1', '1', '1', '2', '3']);
   });
 
+  it('lives through its checkpoint write failing (the database restarting) and goes on from the saved checkpoint', async () => {
+    // found by `npm run campaign -- pg-restart`: a failed checkpoint write was an unhandled
+    // rejection of the reactor's loop, and it ended the service
+    let saveFailuresLeft = 2;
+    const flaky = new Proxy(db, {
+      get(target, key, receiver) {
+        if (key !== 'query') return Reflect.get(target, key, receiver);
+        return async (sql: string, params?: unknown[]) => {
+          if (sql.startsWith('UPDATE reactor_checkpoints') && saveFailuresLeft-- > 0) throw new Error('Connection terminated unexpectedly');
+          return target.query(sql, params);
+        };
+      },
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const runner = new ReactorRunner(store, flaky, [{ ...sender, name: 'flaky-sender' }], log, { pollMs: 20, retryMs: 10 });
+      await runner.start();
+      await until(async () => saveFailuresLeft < 0 && (await sent()).length === 3);
+      await runner.stop();
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+    expect(unhandled).to.deep.equal([]);
+    expect(saveFailuresLeft).to.be.below(0);
+    expect(await sent()).to.deep.equal([1, 2, 3]); // reacted again where unsaved: the receiver keeps one
+  });
+
   it('continues from its checkpoint after a restart, without reacting twice', async () => {
     seen.length = 0;
     await queue(4);
