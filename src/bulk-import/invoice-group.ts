@@ -8,7 +8,7 @@ import type { BulkImportRowError } from '../../events/bulk-import.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { InvoiceRequest } from '../../schemas/invoices.ts';
 import { createInvoice, type InvoiceDeps } from '../application/invoices.ts';
-import { countInvoice, type UsageCounts } from '../application/usage.ts';
+import { countInvoice, releaseInvoiceCount, type UsageCounts } from '../application/usage.ts';
 import type { Core } from '../core.ts';
 import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
 import { createBodyAjv } from '../http/platform/ajv.ts';
@@ -70,23 +70,31 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
   if (invalid.length > 0) return { errors: invalid };
   if (context.lookFirst && (await deps.store.readStream(invoiceStream(group.invoiceId))).length > 0) return { created: group.invoiceId, position: null };
   const metadata = requestMetadata(context.actor, `bulk-import:${context.jobId}`);
+  let counted: { month: string } | null = null;
+  // refused after it was counted (its number taken by hand: 409): never written, so not counted
+  const refused = async (errors: BulkImportRowError[]): Promise<GroupOutcome> => {
+    if (counted) await releaseInvoiceCount(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, month: counted.month }, metadata);
+    return { errors };
+  };
   try {
     const created = await createInvoice(deps, {
       actor: context.actor, requestId: `bulk-import:${context.jobId}`, company: context.company, body: group.request as InvoiceRequest,
       invoiceId: group.invoiceId,
-      beforeWrite: async () => void (await countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata)),
+      beforeWrite: async () => {
+        counted = await countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata);
+      },
     });
     return { created: group.invoiceId, position: created.position };
   } catch (error) {
     // the invoice's stream exists: this group was created before (a resumed chunk)
     if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return { created: group.invoiceId, position: null };
     const errors = refusalErrors(group, error);
-    if (errors) return { errors }; // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it
+    if (errors) return refused(errors); // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it
     // the database away, or the service not ready (a 5xx refusal): the job is retried from its last progress
     if (failureKind(error) === 'transient' || error instanceof DomainError) throw error;
     // a failure that would come back on every retry (a bug): this invoice gets a row error and the
     // job goes on, instead of being parked and staying `processing` for good
     deps.log.error({ err: error, job_id: context.jobId, invoice_ref: group.ref }, 'bulk import: an invoice could not be processed');
-    return { errors: [{ ...locate(group, []), message: 'internal_error: this invoice could not be processed (logged for the operators); create it through POST …/invoices or import it again' }] };
+    return refused([{ ...locate(group, []), message: 'internal_error: this invoice could not be processed (logged for the operators); create it through POST …/invoices or import it again' }]);
   }
 }

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { usageMonth } from '../../commands/limits/usage.ts';
+import { usageStream } from '../../events/usage.ts';
 import { countInvoice } from '../../src/application/usage.ts';
 import { systemMetadata } from '../../src/application/invoice-commands.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
@@ -182,6 +184,21 @@ describe('bulk CSV import over HTTP', function () {
     expect(job).to.include({ status: 'completed', total_rows: 4, created: 2 });
     expect(job.errors).to.have.length(2);
     for (const error of job.errors) expect(error.message).to.match(/^usage_limit_exceeded: /);
+  });
+
+  it('an invoice refused after it was counted (its number already taken) leaves no count behind', async () => {
+    const org = await createTestOrganisation(svc.services, 'Solo Starter');
+    const month = usageMonth(new Date());
+    const total = async () => ((await svc.services.store.readStream(usageStream(org.organisationId, month))).at(-1)?.data.count as number | undefined) ?? 0;
+    const head = [...HEADER, 'invoice_number'];
+    const row = (ref: string, number: string) => [ref, `${year}-03-01`, `${year}-03-15`, 'Číslo s.r.o.', 'SK2020000004', '', '', 'x', '1', '', '10', '23', number];
+    const first = await importClient(svc.api, org.apiKey).run(org.companyId, csv([head, row('A', `DUP-${year}-1`)]));
+    expect(first).to.include({ status: 'completed', created: 1 });
+    const before = await total();
+    const again = await importClient(svc.api, org.apiKey).run(org.companyId, csv([head, row('B', `DUP-${year}-1`), row('C', `DUP-${year}-2`)]));
+    expect(again).to.include({ status: 'completed', total_rows: 2, created: 1 });
+    expect(again.errors).to.have.length(1);
+    expect(await total(), 'only the created invoice counts').to.equal(before + 1);
   });
 
   it('serves a template that imports as it is', async () => {
