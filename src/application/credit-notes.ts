@@ -113,40 +113,43 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   try {
     return await writeCreditNote();
   } catch (error) {
-    // counted, then never written (a lost race at the append: 412): the count is taken back, so the
-    // client's retry on the reloaded invoice is counted once (found by the crash-effects campaign)
-    const counted = await counting.catch(() => null);
+    // counted, then surely never written (a lost race at the append: 412; no number to be had): the
+    // count is taken back, so the client's retry on the reloaded invoice is counted once (found by
+    // the crash-effects campaign). After any other failure the append may have happened: the count
+    // stays, since a count too many is corrected by support and a credit note counted for free is not.
+    const nothingWritten = error instanceof WrongExpectedRevision || error instanceof DomainError;
+    const counted = nothingWritten ? await counting.catch(() => null) : null;
     if (counted) await releaseInvoiceCount(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, month: counted.month }, metadata);
     throw error;
   }
 
   async function writeCreditNote(): Promise<CreatedCreditNote> {
-  const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
-  for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
-    const [reserved] = await Promise.all([
-      deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
-      counting,
-    ]);
-    const number = reserved.data.invoice_number;
-    const decision = decideCreditNote(command(number), read.state, reservation);
-    const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
-    try {
-      const written = await deps.store.appendToStreams([
-        // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
-        { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
-        { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
-        { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+    const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
+    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
+      const [reserved] = await Promise.all([
+        deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
+        counting,
       ]);
-      return {
-        credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
-        invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
-      };
-    } catch (error) {
-      // a number a client gave an invoice by hand: the series has moved past it, take the next
-      if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
+      const number = reserved.data.invoice_number;
+      const decision = decideCreditNote(command(number), read.state, reservation);
+      const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+      try {
+        const written = await deps.store.appendToStreams([
+          // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
+          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
+          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
+          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+        ]);
+        return {
+          credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
+          invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
+        };
+      } catch (error) {
+        // a number a client gave an invoice by hand: the series has moved past it, take the next
+        if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
+      }
     }
-  }
-  throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+    throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
   }
 }
 

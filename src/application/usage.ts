@@ -57,9 +57,9 @@ export async function countInvoice(
 }
 
 /**
- * Takes back the count of a document whose write lost at the append (it was never written), so a
- * client that reloads and asks again is counted once. Best effort: should this fail too, the
- * document stays counted (never the reverse: nothing is given for free).
+ * Takes back the count of a document that was surely never written (its append lost a race, or a
+ * rule refused it after the count), so a client that reloads and asks again is counted once. Best
+ * effort: should this fail too, the document stays counted (the safe side: never one for free).
  */
 export async function releaseInvoiceCount(
   deps: Deps & Partial<Pick<Core, 'log'>>,

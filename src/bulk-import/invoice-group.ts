@@ -71,7 +71,7 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
   if (context.lookFirst && (await deps.store.readStream(invoiceStream(group.invoiceId))).length > 0) return { created: group.invoiceId, position: null };
   const metadata = requestMetadata(context.actor, `bulk-import:${context.jobId}`);
   let counted: { month: string } | null = null;
-  // refused after it was counted (its number taken by hand: 409): never written, so not counted
+  // refused by a rule after it was counted (its number taken by hand: 409): never written, so not counted
   const refused = async (errors: BulkImportRowError[]): Promise<GroupOutcome> => {
     if (counted) await releaseInvoiceCount(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, month: counted.month }, metadata);
     return { errors };
@@ -95,6 +95,6 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
     // a failure that would come back on every retry (a bug): this invoice gets a row error and the
     // job goes on, instead of being parked and staying `processing` for good
     deps.log.error({ err: error, job_id: context.jobId, invoice_ref: group.ref }, 'bulk import: an invoice could not be processed');
-    return refused([{ ...locate(group, []), message: 'internal_error: this invoice could not be processed (logged for the operators); create it through POST …/invoices or import it again' }]);
+    return { errors: [{ ...locate(group, []), message: 'internal_error: this invoice could not be processed (logged for the operators); create it through POST …/invoices or import it again' }] };
   }
 }
