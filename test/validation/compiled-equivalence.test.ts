@@ -3,6 +3,7 @@
 // tests and examples, the SK TDD test files, our own test invoices, generated invoices, and a seeded
 // sample of single-edit mutants (`VALIDATION_MUTATION_SEED` picks the sample; the full 10,000 run in
 // `npm run bench -- validation --verify`). No official rule may fall back to SaxonJS.
+import { describeDatabaseFree } from '../support/database-free.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
@@ -29,7 +30,7 @@ function tddDocuments(): CorpusDocument[] {
   return [...tdds, ...mutationCorpus(tdds, SEED, Math.ceil(SAMPLE / 3))];
 }
 
-describe('validation: compiled engine gives the reference findings', function () {
+describeDatabaseFree('validation: compiled engine gives the reference findings', function () {
   this.timeout(900_000);
   before(needArtifacts);
   const summary: string[] = [];

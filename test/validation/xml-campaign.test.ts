@@ -2,10 +2,11 @@
 // external DTDs, parameter entities, XInclude, deep nesting, a big text node, UTF-16 and UTF-7) on
 // two entry points, each in a process of its own: the UBL reader (what Peppol inbound reads with) and
 // the SMP client fed by a hostile SMP. The campaign runs the same cases on all six entry points.
+import { describeDatabaseFree } from '../support/database-free.ts';
 import { expect } from 'chai';
 import { attackXml, refused } from '../../campaigns/xml/index.ts';
 
-describe('xml: bombs and XXE on the entry points (short xml campaign)', function () {
+describeDatabaseFree('xml: bombs and XXE on the entry points (short xml campaign)', function () {
   this.timeout(0);
 
   it('refuses every case within 1 s and 64 MB, and reads no canary file and calls no canary server', async () => {
