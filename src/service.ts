@@ -1,4 +1,3 @@
-import type pg from 'pg';
 import { merge } from 'rxjs';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
@@ -12,6 +11,7 @@ import type { Core, ReadYourWrites } from './core.ts';
 import { openEmbeddedDataDir } from './db/embedded-default.ts';
 import type { EmbeddedPostgres } from './db/embedded.ts';
 import { endPool } from './db/end-pool.ts';
+import { isPglite } from './db/is-pglite.ts';
 import { resilientPool } from './db/resilient-pool.ts';
 import { createEventStore } from './eventstore/index.ts';
 import { NO_FEED, followerFeed, type FollowerFeed } from './followers/follower-feed.ts';
@@ -134,11 +134,6 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   const store = createRedisStore({ url, keyPrefix });
   await store.ready(2_000).catch((error: unknown) => log.warn({ err: error }, 'Redis for rate limits is not reachable yet: requests pass unlimited until it is'));
   return store;
-}
-
-async function isPglite(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ version: string }>('SELECT version() AS version');
-  return /PGlite/i.test(rows[0]?.version ?? '');
 }
 
 /** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */

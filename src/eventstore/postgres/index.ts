@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { isPglite } from '../../db/is-pglite.ts';
 import { migrateEventStore } from './schema.ts';
 import { PostgresEventStore, type PostgresEventStoreOptions } from './store.ts';
 
@@ -15,9 +16,4 @@ export async function createPostgresEventStore(pool: pg.Pool, options: PostgresE
   await migrateEventStore(pool);
   const preparedStatements = options.preparedStatements ?? !(await isPglite(pool));
   return new PostgresEventStore(pool, { ...options, preparedStatements });
-}
-
-async function isPglite(pool: pg.Pool): Promise<boolean> {
-  const { rows } = await pool.query<{ version: string }>('SELECT version() AS version');
-  return rows[0]?.version.includes('PGlite') ?? false;
 }
