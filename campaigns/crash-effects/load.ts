@@ -7,6 +7,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { seededRandom } from '../../src/seeded-random.ts';
+import { bodyOf, send } from '../support/http.ts';
 
 /** mulberry32 (src/seeded-random.ts) */
 export const seeded = seededRandom;
@@ -33,21 +34,10 @@ const retryable = (a: Answer) =>
  */
 export async function call(url: string, init: { method: string; headers?: Record<string, string>; body?: unknown }, withinMs = 600_000): Promise<Answer> {
   const deadline = Date.now() + withinMs;
-  const body = init.body === undefined ? undefined : JSON.stringify(init.body);
   for (let wait = 100; ; wait = Math.min(2_000, wait * 2)) {
     try {
-      const response = await fetch(url, {
-        method: init.method, body, signal: AbortSignal.timeout(60_000),
-        headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-      });
-      const text = await response.text();
-      let parsed: unknown = null;
-      try {
-        parsed = text ? JSON.parse(text) : null;
-      } catch {
-        parsed = text;
-      }
-      const answer = { status: response.status, body: parsed, headers: response.headers };
+      const reply = await send({ method: init.method, url, headers: init.headers, body: init.body, timeoutMs: 60_000 });
+      const answer = { status: reply.status, body: bodyOf(reply), headers: reply.headers };
       if (!retryable(answer)) return answer;
     } catch {
       // down or restarting

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { Seeded } from '../../test/ubl/support/seeded.ts';
+import { bodyOf, send } from '../support/http.ts';
 
 interface Answer {
   status: number;
@@ -13,19 +14,8 @@ interface Answer {
 
 async function call(root: string, method: string, path: string, key: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   try {
-    const response = await fetch(`${root}/api/v1${path}`, {
-      method, signal: AbortSignal.timeout(30_000),
-      headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.text();
-    let parsed: unknown = null;
-    try {
-      parsed = text ? JSON.parse(text) : null;
-    } catch {
-      parsed = text;
-    }
-    return { status: response.status, body: parsed };
+    const reply = await send({ method, url: `${root}/api/v1${path}`, headers: { 'x-api-key': key, ...headers }, body, timeoutMs: 30_000 });
+    return { status: reply.status, body: bodyOf(reply) };
   } catch {
     return { status: 0, body: null };
   }

@@ -36,6 +36,12 @@ export async function send(req: Send): Promise<Reply> {
   return { status: res.status, contentType: res.headers.get('content-type') ?? '', text, json, headers: res.headers };
 }
 
+/** The body as the load clients read it: parsed JSON, else the text as it came, null when empty. */
+export function bodyOf(reply: Reply): unknown {
+  if (reply.text === '') return null;
+  return reply.json === undefined ? reply.text : reply.json;
+}
+
 /** A string field of a JSON answer, or a thrown error naming the call (setup steps must not go on without it). */
 export function field(reply: Reply, name: string, what: string): string {
   const value = reply.json !== null && typeof reply.json === 'object' ? (reply.json as Record<string, unknown>)[name] : undefined;
