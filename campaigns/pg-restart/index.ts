@@ -110,6 +110,8 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       byStatus[key] = (byStatus[key] ?? 0) + 1;
     }
     const undocumented = failed.filter((a) => a.status >= 500 && !documented(a));
+    // the database out of reach is 503 service_unavailable with Retry-After; a 500 is a fault of ours
+    const internal = failed.filter((a) => a.status === 500).length;
     const hung = answers.filter((a) => a.status === 0 && (a.error ?? '').startsWith('no answer within')).length;
     const slowest = Math.max(0, ...answers.filter((a) => a.sentAt >= down - 5_000 && (firstOk === null || a.sentAt <= firstOk + 5_000)).map((a) => a.ms));
     for (const a of undocumented.slice(0, 5)) notes.push(`undocumented ${a.status} body on ${a.method} ${a.path}: ${JSON.stringify(a.body).slice(0, 300)}`);
@@ -127,6 +129,7 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       { scope, name: 'requests failed during the outage', value: failed.length },
       ...Object.entries(byStatus).map(([status, n]): Figure => ({ scope, name: `  failed: ${status}`, value: n })),
       { scope, name: '5xx answers without a documented error body', value: undocumented.length, target: '0', ok: undocumented.length === 0 },
+      { scope, name: '500 answers during the outage (it is 503 with Retry-After)', value: internal, target: '0', ok: internal === 0 },
       { scope, name: `requests without an answer within ${REQUEST_TIMEOUT_MS / 1000} s`, value: hung, target: '0', ok: hung === 0 },
       { scope, name: 'slowest answer around the outage (s)', value: (slowest / 1000).toFixed(1) },
       { scope, name: 'Postgres back → first successful command (s)', value: toFirst === null ? 'never' : toFirst.toFixed(1), target: '≤ 5 s', ok: toFirst !== null && toFirst <= 5 },

@@ -11,8 +11,8 @@ export interface SapiErrorKind {
 
 /**
  * Every code /sapi answers with, and what it means on the wire. The first thirteen are the spec's
- * table (it gives the status of four; the others are ours, see docs/sapi.md); the last five are
- * our own for refusals the spec does not name (an unknown route, a rate limit, an internal error),
+ * table (it gives the status of four; the others are ours, see docs/sapi.md); the last six are
+ * our own for refusals the spec does not name (an unknown route, a rate limit, an internal error, the database out of reach),
  * so that nothing under /sapi answers outside the envelope.
  */
 export const SAPI_ERRORS = {
@@ -35,6 +35,7 @@ export const SAPI_ERRORS = {
   'SAPI-NOT-FOUND': { status: 404, category: 'PERMANENT', retryable: false },
   'SAPI-PAYLOAD-TOO-LARGE': { status: 413, category: 'VALIDATION', retryable: false },
   'SAPI-INTERNAL': { status: 500, category: 'TEMPORARY', retryable: true },
+  'SAPI-UNAVAILABLE': { status: 503, category: 'TEMPORARY', retryable: true },
 } as const satisfies Record<string, SapiErrorKind>;
 
 export type SapiCode = keyof typeof SAPI_ERRORS;

@@ -11,8 +11,8 @@ function detail(error: string, message: string | undefined, extra: Record<string
 }
 
 function refusal(err: DomainError | PlatformError): RenderedError {
-  // a refusal that says when to come back says it in the header too
-  const headers = err.status === 429 && typeof err.extra.retry_after === 'number' ? { 'Retry-After': String(err.extra.retry_after) } : undefined;
+  // a refusal that says when to come back (429, 503) says it in the header too
+  const headers = typeof err.extra.retry_after === 'number' ? { 'Retry-After': String(err.extra.retry_after) } : undefined;
   return { status: err.status, body: detail(err.code, err.message, err.extra), ...(headers ? { headers } : {}) };
 }
 

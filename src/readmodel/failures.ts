@@ -1,5 +1,6 @@
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import { isSocketOrClientFailure, wrappedErrors, type ErrorLike } from '../db/outage.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
 /**
@@ -22,8 +23,6 @@ export type FailureKind = 'transient' | 'deterministic';
 
 const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58', 'XX', '25', '28', '3D', '42', '0A']);
 const TRANSIENT_STATES = new Set(['55P03']);
-/** The pg client and pool's own errors, which carry no SQLSTATE */
-const CONNECTION_MESSAGE = /connection terminated|not queryable|connection timeout|timeout exceeded when trying to connect|pool after calling end|driver not connected|connection is not established/i;
 
 export function failureKind(error: unknown): FailureKind {
   return isTransient(error, 0) ? 'transient' : 'deterministic';
@@ -31,14 +30,12 @@ export function failureKind(error: unknown): FailureKind {
 
 function isTransient(error: unknown, depth: number): boolean {
   if (depth > 5 || typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: unknown; syscall?: unknown; message?: unknown; cause?: unknown; driverError?: unknown; errors?: unknown };
+  const e = error as ErrorLike;
   if (typeof e.code === 'string' && /^[0-9A-Z]{5}$/.test(e.code)) {
     return TRANSIENT_CLASSES.has(e.code.slice(0, 2)) || TRANSIENT_STATES.has(e.code);
   }
-  if (typeof e.syscall === 'string' || (typeof e.code === 'string' && /^E[A-Z]+$/.test(e.code))) return true;
-  if (typeof e.message === 'string' && CONNECTION_MESSAGE.test(e.message)) return true;
-  const inner = [e.driverError, e.cause, ...(Array.isArray(e.errors) ? e.errors : [])];
-  return inner.some((i) => isTransient(i, depth + 1));
+  if (isSocketOrClientFailure(e)) return true;
+  return wrappedErrors(e).some((inner) => isTransient(inner, depth + 1));
 }
 
 export type FailureTable = 'projection_failures' | 'reactor_failures';

@@ -1,5 +1,6 @@
 import type { Middleware, ParameterizedContext } from 'koa';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
+import { isDatabaseUnavailable } from '../../db/outage.ts';
 import type { PlatformState } from './state.ts';
 
 /**
@@ -37,6 +38,19 @@ export class TooManyRequests extends Error {
   }
 }
 
+/** Seconds a client is told to wait when the database cannot be reached (Retry-After). */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database could not be reached: 503 with Retry-After, not a 500, since the request itself is
+ * fine. A write cut off this way may or may not have landed; retrying with the same
+ * Idempotency-Key (or after reading the resource) is safe.
+ */
+export const databaseUnavailable = (): PlatformError =>
+  new PlatformError('service_unavailable', 503, 'the service cannot reach its database; retry after the Retry-After seconds (a write may have landed: retry with the same Idempotency-Key, or read first)', {
+    retry_after: DATABASE_RETRY_AFTER_SECONDS,
+  });
+
 /** What a renderer may know of the failed request. */
 export interface FailedRequest {
   requestId: string;
@@ -72,9 +86,20 @@ function exposedHttpError(err: unknown): PlatformError | undefined {
   return new PlatformError(HTTP_CODES[status] ?? 'http_error', status, err.message);
 }
 
-function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown): void {
+/** During an outage every request fails the same way: one warning per this many ms, not one per request. */
+const OUTAGE_WARNING_INTERVAL_MS = 5_000;
+
+function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown, outage: { warnedAt: number }): void {
   const request: FailedRequest = { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, header: (name) => ctx.get(name) };
   let rendered = renderer.render(exposedHttpError(err) ?? err, request);
+  if (!rendered && isDatabaseUnavailable(err)) {
+    const now = Date.now();
+    if (now - outage.warnedAt >= OUTAGE_WARNING_INTERVAL_MS) {
+      outage.warnedAt = now;
+      ctx.state.log.warn({ err }, 'database unavailable: answering 503');
+    }
+    rendered = renderer.render(databaseUnavailable(), request);
+  }
   if (!rendered) {
     ctx.state.log.error({ err }, 'unhandled error');
     rendered = renderer.internal(request);
@@ -86,18 +111,19 @@ function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown): void {
 
 /** Every failure goes through the front door's renderer; nothing leaks. */
 export function errorHandler(renderer: ErrorRenderer): Middleware<PlatformState> {
+  const outage = { warnedAt: 0 };
   return async (ctx, next) => {
     try {
       await next();
     } catch (err) {
-      answer(ctx, renderer, err);
+      answer(ctx, renderer, err, outage);
       return;
     }
     // the router leaves these without a body
     if (ctx.body == null) {
-      if (ctx.status === 404) answer(ctx, renderer, new PlatformError('not_found', 404, `no route for ${ctx.path}`));
+      if (ctx.status === 404) answer(ctx, renderer, new PlatformError('not_found', 404, `no route for ${ctx.path}`), outage);
       else if (ctx.status === 405 || ctx.status === 501) {
-        answer(ctx, renderer, new PlatformError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`));
+        answer(ctx, renderer, new PlatformError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`), outage);
       }
     }
   };

@@ -63,6 +63,11 @@ function standardResponses(c: SchemaComponents, door: OpenApiDoor): Record<strin
     Conflict: { description: 'A concurrent request changed the resource first (`concurrency_conflict`): read it again and retry', content: json(door.errorBody) },
     PreconditionFailed: { description: 'If-Match names a version the resource is no longer at (`version_mismatch`, carries current_version)', content: json(door.errorBody) },
     InternalError: { description: 'Unexpected failure; quote the request id when reporting it', content: json(door.errorBody) },
+    ServiceUnavailable: {
+      description: 'The service cannot reach its database (`service_unavailable`); retry after Retry-After. A write cut off this way may have landed: retry it with the same Idempotency-Key, or read first',
+      headers: { 'Retry-After': { description: 'whole seconds to wait before retrying', schema: { type: 'integer', minimum: 1 } } },
+      content: json(door.errorBody),
+    },
     ...(door.rateLimited
       ? {
           TooManyRequests: {
@@ -142,6 +147,7 @@ function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route
   add(422, 'ValidationError', route.params !== undefined || route.query !== undefined || route.body !== undefined);
   add(429, 'TooManyRequests', door.rateLimited !== null && !door.rateLimited.exempt(prefix + route.path));
   add(500, 'InternalError', true);
+  add(503, 'ServiceUnavailable', true);
 
   return {
     operationId: route.operationId,

@@ -30,7 +30,9 @@ export function requestContext(logger: Logger, observe?: (sample: RequestSample)
       const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
       // the template, never the path: ids in paths would make a series per invoice
       observe?.({ method: ctx.method, route: (ctx as { _matchedRoute?: unknown })._matchedRoute?.toString() ?? 'unmatched', status: ctx.status, seconds: ms / 1000 });
-      if (ctx.status >= 500) ctx.state.log.error(line, 'request');
+      // 503 is a known condition (database out of reach, connector disabled), not a fault of ours
+      if (ctx.status === 503) ctx.state.log.warn(line, 'request');
+      else if (ctx.status >= 500) ctx.state.log.error(line, 'request');
       else ctx.state.log.info(line, 'request');
     }
   };

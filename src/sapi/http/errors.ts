@@ -33,6 +33,8 @@ function platformRefusal(err: PlatformError, request: FailedRequest): RenderedEr
       return envelope('SAPI-NOT-FOUND', `no route ${request.method} ${request.path}`, [], request);
     case 'method_not_allowed':
       return envelope('SAPI-NOT-FOUND', err.message, [], request);
+    case 'service_unavailable':
+      return envelope('SAPI-UNAVAILABLE', err.message, [], request, typeof err.extra.retry_after === 'number' ? err.extra.retry_after : undefined);
     case 'payload_too_large':
       return envelope('SAPI-PAYLOAD-TOO-LARGE', err.message, [{ field: 'body', issue: 'too large' }], request);
     default:
