@@ -64,12 +64,18 @@ class Probe {
   }
   ask(message: ToProbe, timeoutMs = CASE_TIMEOUT_MS): Promise<FromProbe> {
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`probe gave no answer within ${timeoutMs} ms`)), timeoutMs);
-      this.waiting = (m) => {
+      // a probe that died (an entry point threw) says so at once rather than after the timeout
+      const exited = (code: number | null, signal: string | null) => finish(() => reject(new Error(`probe exited (${signal ?? `code ${code}`}) without an answer`)));
+      const timer = setTimeout(() => finish(() => reject(new Error(`probe gave no answer within ${timeoutMs} ms`))), timeoutMs);
+      const finish = (settle: () => void) => {
         clearTimeout(timer);
+        this.child.off('exit', exited);
         this.waiting = null;
-        resolve(m);
+        settle();
       };
+      this.waiting = (m) => finish(() => resolve(m));
+      if (this.child.exitCode !== null || this.child.signalCode !== null) return exited(this.child.exitCode, this.child.signalCode);
+      this.child.once('exit', exited);
       this.child.send(message);
     });
   }
@@ -154,9 +160,15 @@ async function probeEntry(entry: Entry, files: { c: XmlCase; file: string }[], c
         results.push({ entry, case: c.name, code, ms, growthMb, fileReads: canaries.fileReads() - reads, httpHits: canaries.httpHits() - hits });
       } catch (error) {
         results.push({ entry, case: c.name, code: `NOT RUN: ${(error as Error).message}`, ms: Infinity, growthMb: Infinity, fileReads: 0, httpHits: 0 });
-        if (probe.child.exitCode !== null || /no answer/.test((error as Error).message)) break;
+        log(format(results.at(-1)!));
+        if (probe.child.exitCode !== null || /no answer|without an answer/.test((error as Error).message)) break;
+        continue;
       }
       log(format(results.at(-1)!));
+    }
+    // the cases a dead probe never got to are missed too, not left out of the count
+    for (const { c } of files.slice(results.length)) {
+      results.push({ entry, case: c.name, code: 'NOT RUN: the probe died on an earlier case', ms: Infinity, growthMb: Infinity, fileReads: 0, httpHits: 0 });
     }
   } finally {
     probe.child.kill('SIGKILL');
