@@ -1,4 +1,6 @@
 import { expect } from 'chai';
+import { SapiSendRequest } from '../../schemas/sapi/outbound.ts';
+import { createBodyAjv } from '../../src/http/platform/ajv.ts';
 import { sapiError, sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { newKey, sendRequest, sha256Hex } from './support/send.ts';
@@ -38,5 +40,21 @@ describe('SAPI-SK send: a payload over 10 MB is refused before its key is claime
     const answer = await client.call('POST', '/document/send', other, { 'idempotency-key': key });
     expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
     expect(sapiError(answer).code).to.equal('SAPI-VAL-CHECKSUM');
+  });
+
+  it('refuses an empty payload in the same step: SAPI-VAL-001 on payload', async () => {
+    const answer = await client.call('POST', '/document/send', sendRequest('', client.participant_id, receiver), { 'idempotency-key': newKey() });
+    expect(answer.status, JSON.stringify(answer.body)).to.equal(400);
+    expect(sapiError(answer).details).to.deep.equal([{ field: 'payload', issue: 'empty' }]);
+  });
+
+  it('the body schema does not walk the payload (a minLength made ajv count 10 MB of code points in JavaScript, ~25 ms)', () => {
+    const validate = createBodyAjv().compile(SapiSendRequest);
+    const body = { ...sendRequest(`<Invoice>${'x'.repeat(10 * 1024 * 1024)}</Invoice>`, '9950:a', '9950:b'), checksum: 'a'.repeat(64) };
+    validate(body);
+    const started = process.cpuUsage();
+    expect(validate(body), JSON.stringify(validate.errors)).to.equal(true);
+    const used = process.cpuUsage(started);
+    expect((used.user + used.system) / 1000, 'ms of CPU').to.be.below(5);
   });
 });
