@@ -233,7 +233,7 @@ async function cliEntry(files: { c: XmlCase; file: string }[], dir: string, cana
     const growthMb = Math.max(0, Math.max(...runs.map((r) => r.peakMb)) - basePeak);
     const codes = [...new Set(runs.map((r) => r.code))].join(' / ');
     results.push({ entry: 'validate CLI', case: c.name, code: codes, ms, growthMb, fileReads: canaries.fileReads() - reads, httpHits: canaries.httpHits() - hits });
-    log(`${format(results.at(-1)!)}${runs.length > 1 ? `  (fastest of ${runs.length} runs)` : ''}`);
+    log(`${format(results.at(-1)!)}${runs.length > 1 ? `  (least over its baseline of ${runs.length} runs)` : ''}`);
   }
   return results;
 }
