@@ -18,7 +18,9 @@ export const SapiSendMetadata = Type.Object(
 export const SapiSendRequest = Type.Object(
   {
     metadata: SapiSendMetadata,
-    payload: Type.String({ minLength: 1, description: 'the UBL Invoice or CreditNote as plain UTF-8 XML text (not base64), at most 10 MB (10,485,760 bytes) of UTF-8' }),
+    // no minLength: ajv counts a string's code points in a JavaScript loop to check it (~25 ms for a
+    // 10 MB payload); the send refuses an empty payload itself, with its size (docs/sapi.md, step 7)
+    payload: Type.String({ description: 'the UBL Invoice or CreditNote as plain UTF-8 XML text (not base64), not empty, at most 10 MB (10,485,760 bytes) of UTF-8' }),
     payloadFormat: Type.Literal('XML', { description: 'XML only' }),
     payloadEncoding: Type.Optional(Type.String({ maxLength: 16, description: 'optional, default UTF-8; only UTF-8 is supported' })),
     checksum: Type.Optional(Type.String({ pattern: '^[0-9a-f]{64}$', description: 'optional lowercase SHA-256 hex of the payload bytes (UTF-8); a mismatch is SAPI-VAL-CHECKSUM' })),

@@ -103,16 +103,36 @@ export function parseJsonBody(raw: Buffer, contentTypeHeader: string | undefined
  */
 export function nestingExceeds(raw: Buffer, max: number): boolean {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < raw.length; i++) {
     const b = raw[i];
-    if (inString) {
-      if (b === 0x5c) i++; // \ escapes the next byte, an escaped quote included
-      else if (b === 0x22) inString = false;
-    } else if (b === 0x22) inString = true;
+    if (b === 0x22) i = stringEnd(raw, i);
     else if (b === 0x5b || b === 0x7b) {
       if (++depth > max) return true;
     } else if (b === 0x5d || b === 0x7d) depth--;
   }
   return false;
+}
+
+/**
+ * The index of the quote that closes the string opened at `open` (raw.length when none does). Walks
+ * 64 bytes at a time, then jumps to the next quote with Buffer.indexOf, so a 10 MB string (a SAPI
+ * payload) costs a native scan, not a JavaScript loop over every byte (~50 ms on a loaded machine).
+ * A quote found by the jump closes the string when an even run of backslashes precedes it; an escaped
+ * one resumes the walk after it, so many escaped quotes cost no more than the walk alone.
+ */
+function stringEnd(raw: Buffer, open: number): number {
+  let i = open + 1;
+  for (;;) {
+    for (const stop = Math.min(raw.length, i + 64); i < stop; i++) {
+      const b = raw[i];
+      if (b === 0x5c) i++; // \ escapes the next byte, an escaped quote included
+      else if (b === 0x22) return i;
+    }
+    const quote = i < raw.length ? raw.indexOf(0x22, i) : -1;
+    if (quote < 0) return raw.length;
+    let backslashes = 0;
+    while (quote - backslashes - 1 > open && raw[quote - backslashes - 1] === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    i = quote + 1;
+  }
 }

@@ -36,16 +36,24 @@ export interface FsSandboxOptions {
   rules: readonly FsSandboxRule[];
 }
 
+interface Judged {
+  reasons: FsRejectionReasons | null;
+  /** whether the sandbox could read the document (only then is its text kept) */
+  readable: boolean;
+}
+
 /** Findings of the configured rules on one TDD; a document that is not a TDD at all is refused too. */
-function judge(tdd: string, rules: readonly FsSandboxRule[]): FsRejectionReasons | null {
+function judge(tdd: string, rules: readonly FsSandboxRule[]): Judged {
   const parsed = parseUntrusted(tdd);
-  if (!parsed.ok) return { description: 'The document is not readable XML.', issues: [{ rule: parsed.finding.rule, message: parsed.finding.message, location: null }] };
+  if (!parsed.ok) {
+    return { readable: false, reasons: { description: 'The document is not readable XML.', issues: [{ rule: parsed.finding.rule, message: parsed.finding.message, location: null }] } };
+  }
   const { doc } = parsed.parsed;
   try {
     const has = (xpath: string) => doc.get(xpath, TDD_NS) !== null;
-    if (!has('/pxs:TaxData')) return { description: 'The document is not a tax data document.', issues: [{ rule: 'SANDBOX-FS-00', message: 'root is not pxs:TaxData', location: '/*' }] };
+    if (!has('/pxs:TaxData')) return { readable: true, reasons: { description: 'The document is not a tax data document.', issues: [{ rule: 'SANDBOX-FS-00', message: 'root is not pxs:TaxData', location: '/*' }] } };
     const issues = rules.map((name) => FS_SANDBOX_RULES[name]).filter((rule) => rule.breaks(has)).map((rule) => ({ rule: rule.id, message: rule.message, location: null }));
-    return issues.length === 0 ? null : { description: 'The tax data document was rejected.', issues };
+    return { readable: true, reasons: issues.length === 0 ? null : { description: 'The tax data document was rejected.', issues } };
   } finally {
     doc.dispose();
   }
@@ -62,7 +70,10 @@ interface SubmissionRow {
 export interface FsSandbox extends FsAuthority {
   /** fault injection for tests: while down, submit and ready throw FsTransportError */
   faults: { down: boolean };
-  /** every TDD filed so far, oldest first (tests check them against the official rules); `arrivals`: how often it was filed, repeats included */
+  /**
+   * every TDD filed so far, oldest first (tests check them against the official rules); `arrivals`: how often it was filed,
+   * repeats included; `tdd` is empty for a document the sandbox could not read as XML (refused, not kept)
+   */
   filed(): Promise<{ submission_id: string; invoice_id: string; reporter_role: string; tdd: string; arrivals: number }[]>;
 }
 
@@ -88,7 +99,11 @@ export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => 
     async submit(filing: FsFiling) {
       up();
       await ready();
-      const reasons = judge(filing.tdd, options.rules);
+      const { reasons, readable } = judge(filing.tdd, options.rules);
+      // An unreadable document is refused without keeping a copy: it may be tens of MB (a 10 MB text
+      // node cost ~400 ms and ~100 MB of database memory to store) or hold what a text column cannot
+      // (NUL, from UTF-16 bytes read as UTF-8), and no one reads a refused document back.
+      const kept = readable ? filing.tdd : '';
       const submitted = now();
       // the same TDD (same UUID) filed again is the same submission: a repeated reaction files once;
       // `arrivals` counts every filing that reached FS, repeats included (the crash-effects campaign reads it)
@@ -96,7 +111,7 @@ export function sandboxFs(db: DataSource, options: FsSandboxOptions, now: () => 
         `INSERT INTO fs_sandbox_submissions (submission_id, tdd_uuid, invoice_id, reporter_role, tdd, outcome, reasons, submitted_at, ready_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          ON CONFLICT (tdd_uuid) DO UPDATE SET arrivals = fs_sandbox_submissions.arrivals + 1 RETURNING submission_id`,
-        [randomUUID(), filing.tdd_uuid, filing.invoice_id, filing.reporter_role, filing.tdd, reasons ? 'rejected' : 'acknowledged', reasons,
+        [randomUUID(), filing.tdd_uuid, filing.invoice_id, filing.reporter_role, kept, reasons ? 'rejected' : 'acknowledged', reasons,
           submitted, new Date(submitted.getTime() + options.delayMs)],
       );
       return { submission_id: rows[0]?.submission_id ?? '' };
