@@ -10,6 +10,7 @@ import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
+import { InvoicesLz4Compression1765000000000 } from './lz4-migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
 
 const COLUMNS = `id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
@@ -59,7 +60,7 @@ export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
-  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
+  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000],
 
   // any batch (a rebuild's thousands of events): the rows it touches read once (in a catch-up,
   // those the batches before wrote are kept instead: WrittenRows), every event folded into them
