@@ -10,6 +10,7 @@ import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
+import { InvoicesLz4Compression1765000000000 } from './lz4-migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
 
 const COLUMNS = `id, organisation_id, company_id, workspace_id, invoice_number, invoice_type, status, issue_date, due_date,
@@ -59,35 +60,70 @@ export const invoiceRegister: Projector = {
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
-  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100],
+  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000],
 
-  // any batch (a rebuild's thousands of events): the rows it touches read once, every event
-  // folded into them here, and written back with one statement
-  async apply(events, tx) {
-    const ids = [...new Set(events.map(documentId))];
-    const stored: StoredRow[] = await tx.query(`SELECT ${STORED_COLUMNS} FROM invoices WHERE id = ANY($1::uuid[])`, [ids]);
-    const rows = new Map<string, StoredRow>(stored.map((r) => [r.id, r]));
+  // any batch (a rebuild's thousands of events): the rows it touches read once (in a catch-up,
+  // those the batches before wrote are kept instead: WrittenRows), every event folded into them
+  // here, and written back with one statement each for new and changed rows
+  async apply(events, tx, kept) {
+    const before = kept instanceof WrittenRows ? kept : WrittenRows.NONE;
+    const rows = new Map<string, StoredRow>();
+    const toRead: string[] = [];
+    for (const event of events) {
+      const id = documentId(event);
+      if (rows.has(id)) continue;
+      const known = before.get(id);
+      // a copy: the fold changes it, and a batch that fails starts again from `kept`
+      if (known) rows.set(id, { ...known });
+      else toRead.push(id);
+    }
+    const existing = new Set(rows.values());
+    if (toRead.length > 0) {
+      const stored: StoredRow[] = await tx.query(`SELECT ${STORED_COLUMNS} FROM invoices WHERE id = ANY($1::uuid[])`, [toRead]);
+      for (const row of stored) {
+        rows.set(row.id, row);
+        existing.add(row);
+      }
+    }
     const written = new Set<StoredRow>();
     const shadowed = new Set<string>();
     for (const event of events) {
       const row = foldInto(rows, shadowed, event);
       if (row) written.add(row);
     }
-    const existing = new Set(stored);
     const inserted = [...written].filter((r) => !existing.has(r));
     const updated = [...written].filter((r) => existing.has(r));
     if (inserted.length > 0) await tx.query(INSERT_ROWS, [JSON.stringify(inserted)]);
     if (updated.length > 0) await tx.query(UPDATE_ROWS, [JSON.stringify(updated), updated.map((r) => r.id)]);
+    return before.with(written);
   },
 
   // the common batches while following: creates (and receipts) with their first delivery steps,
   // and the credit notes' moves of the invoices they credit (a credit note writes both at once)
   newRows: (events) => {
+    if (!onlyNewRowsPossible(events)) return null;
     const { rows, rest } = withDeliveryFolded(events);
     const [only, ...more] = steps(rest, rows);
     return only && 'rows' in only && more.length === 0 ? { rows: only.rows, insert: writeRows } : null;
   },
 };
+
+/**
+ * A quick look before newRows folds anything: a batch can be one statement only if every event is
+ * a new document, a credit move, or a delivery step of a document new earlier in the batch. Any
+ * other event (an edit, a validation, a step of a stored document: most of a rebuild's batches)
+ * makes steps() apply it alone, so the answer is null without mapping a single row.
+ */
+function onlyNewRowsPossible(events: readonly RecordedEvent[]): boolean {
+  const opened = new Set<string>();
+  for (const event of events) {
+    if (isNewInvoice(event.type)) opened.add(documentId(event));
+    else if (!CREDIT_NOTE_EVENT_TYPES.includes(event.type) && !(isDelivery(event.type) && opened.has(documentId(event)))) return false;
+  }
+  return true;
+}
+
+const isDelivery = (type: string) => (DELIVERY_EVENT_TYPES as readonly string[]).includes(type);
 
 /** What credit notes record on an invoice they credit, a run of them at once: the version moves to the last of its events, a void also sets the status. */
 interface CreditRow { id: string; version: number; updated_at: string; voided: boolean; credit: true }
@@ -235,6 +271,37 @@ const UPDATE_ROWS = `UPDATE invoices i SET invoice_number = r.invoice_number, in
      fs_submission_id = r.fs_submission_id, delivery = r.delivery
    FROM ${RECORDSET}
    WHERE i.id = r.id AND i.id = ANY($2::uuid[])`;
+
+/**
+ * The rows the last batches of a catch-up wrote, as stored (the document left out: null keeps the
+ * stored one), so the next batch reads back only the others: in a rebuild an invoice's events
+ * come in a few neighbouring batches. At most KEPT_ROWS, the most recently written.
+ */
+class WrittenRows {
+  static readonly NONE = new WrittenRows(new Map());
+  private constructor(private readonly rows: ReadonlyMap<string, StoredRow>) {}
+
+  get(id: string): StoredRow | undefined {
+    return this.rows.get(id);
+  }
+
+  /** These rows and `written` over them, without changing these. */
+  with(written: ReadonlySet<StoredRow>): WrittenRows {
+    const rows = new Map(this.rows);
+    for (const row of written) {
+      rows.delete(row.id); // to the end: the most recent
+      rows.set(row.id, { ...row, document: null });
+    }
+    for (const id of rows.keys()) {
+      if (rows.size <= KEPT_ROWS) break;
+      rows.delete(id);
+    }
+    return new WrittenRows(rows);
+  }
+}
+
+/** Rows a catch-up keeps between batches: a few batches' worth, a few tens of MB at most. */
+const KEPT_ROWS = 20_000;
 
 /**
  * One event folded into the rows (by id), as the register's statements would change them: a new

@@ -28,6 +28,14 @@ interface Parked {
   error: unknown;
 }
 
+/**
+ * What a projector's apply returned for the last batch of a catch-up (Projector.apply's `kept`),
+ * held only while every batch since commits from where the one before left the checkpoint.
+ */
+interface Kept {
+  value?: unknown;
+}
+
 interface Options {
   /** events per transaction while following the live store */
   batchSize?: number;
@@ -148,13 +156,14 @@ export class ProjectionRunner {
     // Postgres; on PGlite the read simply waits for the transaction.
     const read = (after: Position) => this.catchUpRead(projector, after);
     let next = read(subject.value);
+    const kept: Kept = {};
     for (;;) {
       const from = subject.value;
       const batch = await next;
       const last = batch[batch.length - 1];
       if (!last) return total;
       next = read(last.position);
-      const reached = await this.applyBatch(projector, from, batch);
+      const reached = await this.applyBatch(projector, from, batch, false, kept);
       if (reached !== last.position) {
         await next.catch(() => []); // read from a position this runner no longer holds
         next = read(reached);
@@ -307,7 +316,7 @@ export class ProjectionRunner {
    * on stop: every write transaction holds back what all readers of the event store may see
    * (postgres/position.ts), so a busy store should not pay one per projector per append.
    */
-  private async applyBatch(projector: Projector, from: Position, batch: readonly RecordedEvent[], skipIdle = false): Promise<Position> {
+  private async applyBatch(projector: Projector, from: Position, batch: readonly RecordedEvent[], skipIdle = false, kept: Kept = {}): Promise<Position> {
     const last = batch[batch.length - 1];
     if (!last) return from;
     const handles = new Set(projector.handles);
@@ -318,7 +327,7 @@ export class ProjectionRunner {
       subject.next(last.position);
       return last.position;
     }
-    return this.commitIsolating(projector, from, handled, last.position);
+    return this.commitIsolating(projector, from, handled, last.position, kept);
   }
 
   /**
@@ -326,10 +335,11 @@ export class ProjectionRunner {
    * that fails alone is found and parked. A batch with one poison event costs about two commits
    * per halving (a dozen for 5000 events), not one per event.
    */
-  private async commitIsolating(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position): Promise<Position> {
+  private async commitIsolating(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position, kept: Kept = {}): Promise<Position> {
     try {
-      return await this.commit(projector, from, handled, to);
+      return await this.commit(projector, from, handled, to, undefined, kept);
     } catch (error) {
+      kept.value = undefined;
       if (handled.length === 0 || failureKind(error) === 'transient') throw error;
       const [only] = handled;
       if (only && handled.length === 1) return this.commit(projector, from, [], to, { event: only, error });
@@ -347,18 +357,25 @@ export class ProjectionRunner {
    * is: everything between the two was skipped as idle. Otherwise another runner (or a concurrent
    * catchUp) moved it, and this one follows the stored checkpoint, applying nothing.
    */
-  private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked): Promise<Position> {
+  private async commit(projector: Projector, from: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked, kept: Kept = {}): Promise<Position> {
     const saved = this.saved.get(projector.name)?.position;
     const expected = saved ?? from;
+    const held = kept.value;
+    kept.value = undefined; // set again only by an apply that committed from where the last one left off
     let reached: Position;
     if (saved !== undefined && from !== this.position(projector.name).value) {
       reached = await this.storedCheckpoint(projector.name);
     } else {
       // undefined: nothing to apply, only the checkpoint moves; null: apply runs in a transaction
       const rows = handled.length === 0 ? undefined : (projector.newRows?.(handled) ?? null);
-      reached = rows === null || parked
-        ? await this.commitInTransaction(projector, expected, handled, to, parked)
-        : await this.commitInOneStatement(projector.name, expected, to, rows);
+      if (rows === null || parked) {
+        const done = await this.commitInTransaction(projector, expected, handled, to, parked, held);
+        reached = done.reached;
+        if (reached === to && !parked) kept.value = done.kept;
+      } else {
+        reached = await this.commitInOneStatement(projector.name, expected, to, rows);
+        if (reached === to && rows === undefined) kept.value = held; // no row changed
+      }
       if (parked && reached === to) {
         const { event, error } = parked;
         this.log.error(
@@ -376,17 +393,19 @@ export class ProjectionRunner {
    * Moving the checkpoint first, only if it is still where this runner left it, takes the row lock
    * and checks in one statement: a second runner waits here, then finds it moved.
    */
-  private async commitInTransaction(projector: Projector, expected: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked): Promise<Position> {
+  private async commitInTransaction(
+    projector: Projector, expected: Position, handled: readonly RecordedEvent[], to: Position, parked?: Parked, held?: unknown,
+  ): Promise<{ reached: Position; kept?: unknown }> {
     return this.db.transaction(async (tx) => {
       // TypeORM answers an UPDATE with [rows, affected]
       const [, moved] = (await tx.query(
         'UPDATE projection_checkpoints SET position = $3, updated_at = now() WHERE name = $1 AND position = $2',
         [projector.name, expected, to],
       )) as [unknown[], number];
-      if (moved === 0) return this.storedCheckpoint(projector.name, tx);
-      if (handled.length > 0) await projector.apply(handled, tx);
+      if (moved === 0) return { reached: await this.storedCheckpoint(projector.name, tx) };
+      const kept = handled.length > 0 ? await projector.apply(handled, tx, held) : held;
       if (parked) await park(tx, 'projection_failures', projector.name, parked.event, parked.error);
-      return to;
+      return { reached: to, kept };
     });
   }
 

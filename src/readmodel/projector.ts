@@ -12,7 +12,13 @@ export interface Projector {
   handles: readonly string[];
   tables: readonly string[];
   migrations: readonly (new () => MigrationInterface)[];
-  apply(events: readonly RecordedEvent[], tx: EntityManager): Promise<void>;
+  /**
+   * `kept`, in a catch-up (a rebuild) only: what apply returned for the batch just before, once
+   * that batch committed and nothing else moved the checkpoint since; undefined otherwise. A
+   * projector may keep there the rows it wrote, so the next batch need not read them back. apply
+   * must not change it: a batch that fails is applied again from the same `kept` (or none).
+   */
+  apply(events: readonly RecordedEvent[], tx: EntityManager, kept?: unknown): Promise<unknown>;
   /**
    * The batch as one set-based write (new rows, and for the register also changes it folds into
    * the same INSERT … ON CONFLICT), or null when it needs more than that. Such a batch is written

@@ -63,21 +63,27 @@ function recorded(steps: readonly Step[]): RecordedEvent[] {
   });
 }
 
-/** As the runner writes a batch: its new rows in one statement (inside the checkpoint's CTE) when the projector offers them, else apply in a transaction. */
-async function project(db: DataSource, projector: Projector, events: readonly RecordedEvent[], sizes: readonly number[]): Promise<number> {
+/**
+ * As the runner writes a batch: its new rows in one statement (inside the checkpoint's CTE) when
+ * the projector offers them, else apply in a transaction; with `keep`, as a catch-up does: each
+ * apply gets what the one before returned, unless a one-statement batch came between.
+ */
+async function project(db: DataSource, projector: Projector, events: readonly RecordedEvent[], sizes: readonly number[], keep = false): Promise<number> {
   let statements = 0;
+  let kept: unknown;
   for (let at = 0, k = 0; at < events.length; k++) {
     const batch = events.slice(at, at + (sizes[k % sizes.length] ?? 1));
     at += batch.length;
     const rows = projector.newRows?.(batch) ?? null;
     if (rows) {
       statements++;
+      kept = undefined;
       await db.query(`WITH moved AS (SELECT 1), inserted AS (${rows.insert('(SELECT $1::jsonb FROM moved)')}) SELECT count(*)::int AS moved FROM moved`, [JSON.stringify(rows.rows)]);
     } else {
-      await db.transaction(async (tx) => {
+      kept = await db.transaction(async (tx) => {
         const query = tx.query.bind(tx);
         tx.query = ((...args: Parameters<typeof query>) => { statements++; return query(...args); }) as typeof tx.query;
-        await projector.apply(batch, tx);
+        return projector.apply(batch, tx, keep ? kept : undefined);
       });
     }
   }
@@ -98,15 +104,18 @@ describe('invoice register: batches written set-based make the same rows as even
     await database?.drop();
   });
 
-  /** The rows each projector makes of `events` cut in batches of `sizes`, from an empty table. */
+  /**
+   * The rows each projector makes of `events` cut in batches of `sizes`, from an empty table: the
+   * one before, the current one, and the current one keeping its rows between batches (a catch-up).
+   */
   const rowsOf = async (events: readonly RecordedEvent[], sizes: readonly number[]) => {
     const made: { rows: unknown[]; statements: number }[] = [];
-    for (const projector of [invoiceRegisterBefore, invoiceRegister]) {
+    for (const [projector, keep] of [[invoiceRegisterBefore, false], [invoiceRegister, false], [invoiceRegister, true]] as const) {
       await db.query('TRUNCATE invoices');
-      const statements = await project(db, projector, events, sizes);
+      const statements = await project(db, projector, events, sizes, keep);
       made.push({ rows: await db.query('SELECT * FROM invoices ORDER BY id'), statements });
     }
-    return made as [typeof made[0], typeof made[0]];
+    return made as [typeof made[0], typeof made[0], typeof made[0]];
   };
 
   it('random mixed sequences in random batches', async () => {
@@ -114,8 +123,9 @@ describe('invoice register: batches written set-based make the same rows as even
     await fc.assert(
       fc.asyncProperty(fc.array(stepArb, { minLength: 1, maxLength: 40 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 5 }), async (steps, sizes) => {
         const events = recorded(steps);
-        const [before, after] = await rowsOf(events, sizes);
+        const [before, after, keeping] = await rowsOf(events, sizes);
         expect(after.rows).to.deep.equal(before.rows);
+        expect(keeping.rows, 'keeping its rows between batches').to.deep.equal(before.rows);
         seen.statementsBefore += before.statements;
         seen.statementsAfter += after.statements;
       }),

@@ -210,4 +210,31 @@ describe('projection runner', function () {
       await Promise.all([a.stop(), b.stop()]);
     });
   });
+
+  it('hands apply what it kept from the batch before in a catch-up, and nothing after a batch failed', async () => {
+    const received: unknown[] = [];
+    let poison: string | null = null;
+    const keeping: Projector = {
+      name: 'keeping', handles: ['KeptProbe'], tables: [], migrations: [],
+      async apply(events, _tx, kept) {
+        received.push(kept);
+        if (events.some((e) => e.id === poison)) throw new TypeError('a payload it cannot read');
+        return (typeof kept === 'number' ? kept : 0) + events.length;
+      },
+    };
+    const probes = Array.from({ length: 8 }, (): NewEvent => ({ id: crypto.randomUUID(), type: 'KeptProbe', data: {}, metadata: {} }));
+    for (const [i, e] of probes.entries()) await store.append(`kept-probe-${i}`, [e], 'no_stream');
+    poison = probes[4]!.id;
+    const runner = new ProjectionRunner(store, db, [keeping], log, { catchUpBatchSize: 2 });
+    expect(await runner.catchUp(keeping)).to.equal(8);
+    // batches [0 1] [2 3] [4 5]: the third fails, is applied in halves ([4] parked, [5] alone), then [6 7]
+    expect(received).to.deep.equal([undefined, 2, 4, undefined, undefined, undefined]);
+    expect((await runner.parked(['keeping'])).map((p) => p.eventId)).to.deep.equal([poison]);
+    // a new catch-up starts from nothing kept
+    received.length = 0;
+    await runner.reset(keeping);
+    poison = null;
+    await runner.catchUp(keeping);
+    expect(received).to.deep.equal([undefined, 2, 4, 6]);
+  });
 });
