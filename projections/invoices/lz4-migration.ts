@@ -15,6 +15,9 @@ export class InvoicesLz4Compression1765000000000 implements MigrationInterface {
     END $$`);
   }
   async down(q: QueryRunner): Promise<void> {
-    await q.query('ALTER TABLE invoices ALTER COLUMN document SET COMPRESSION default, ALTER COLUMN delivery SET COMPRESSION default');
+    await q.query(`DO $$ BEGIN
+      ALTER TABLE invoices ALTER COLUMN document SET COMPRESSION default, ALTER COLUMN delivery SET COMPRESSION default;
+    EXCEPTION WHEN feature_not_supported THEN NULL;
+    END $$`);
   }
 }
