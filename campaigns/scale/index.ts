@@ -257,6 +257,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
       { scope: 'postgres', name: 'read-your-writes probes (write on one, read on another)', value: ryw.probes, target: '≥ 1', ok: ryw.probes >= 1 },
       { scope: 'postgres', name: 'read-your-writes violations', value: ryw.violations.length, target: '0', ok: ryw.violations.length === 0 },
       { scope: 'postgres', name: 'of which the write waited past the 3 s bound', value: ryw.afterBound },
+      { scope: 'postgres', name: 'probe writes answered after 3 s (the read had to wait itself)', value: ryw.slowWrites },
       { scope: 'postgres', name: 'read-your-writes answers 503 read_model_behind (honest, not judged)', value: ryw.behind },
       { scope: 'postgres', name: 'restart to health, max (s)', value: restarts.length ? (Math.max(...restarts) / 1000).toFixed(1) : '-' },
       ...throughput.map((t, i): Figure => ({ scope: 'postgres', name: `creates/s with ${i + 1} instance${i ? 's' : ''} (2 cores, one machine)`, value: t.toFixed(0) })),
