@@ -40,14 +40,28 @@ class Instance {
   get pid() {
     return this.child?.pid;
   }
-  async start(): Promise<number> {
+  /**
+   * Starts the process and waits for its health; a start that dies first is tried again (twice):
+   * the machine's one Postgres is shared, and a restart can meet its connection limit for a moment.
+   */
+  async start(onRetry: (error: unknown) => void = () => {}): Promise<number> {
     const started = Date.now();
-    this.child = startService('tsx', this.dataDir, this.port, this.env);
-    // its log lines, kept with the run when CAMPAIGN_KEEP_RECORDS is set
-    const out = createWriteStream(path.join(this.logDir, `instance-${this.index}.log`), { flags: 'a' });
-    this.child.stdout?.pipe(out);
-    this.child.stderr?.pipe(out);
-    await healthy(this.child, this.port, 300_000);
+    for (let attempt = 1; ; attempt++) {
+      this.child = startService('tsx', this.dataDir, this.port, this.env);
+      // its log lines, kept with the run when CAMPAIGN_KEEP_RECORDS is set
+      const out = createWriteStream(path.join(this.logDir, `instance-${this.index}.log`), { flags: 'a' });
+      this.child.stdout?.pipe(out);
+      this.child.stderr?.pipe(out);
+      try {
+        await healthy(this.child, this.port, 300_000);
+        break;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        onRetry(error);
+        await this.kill();
+        await sleep(2_000);
+      }
+    }
     this.up = true;
     return Date.now() - started;
   }
@@ -189,7 +203,7 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
             log(`leases on another instance ${(moved / 1000).toFixed(2)} s after the kill`);
           }
         }
-        const ms = await victim.start();
+        const ms = await victim.start((error) => notes.push(`instance ${victim.index} died before it was healthy (started again): ${error instanceof Error ? error.message : String(error)}`));
         restarts.push(ms);
         log(`${new Date().toISOString()} instance ${victim.index} healthy again after ${(ms / 1000).toFixed(1)} s`);
       })());
@@ -201,8 +215,9 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
     await records.close();
     log(`load stopped: ${summary.requests} requests, ${summary.acknowledged} acknowledged, by status ${JSON.stringify(summary.byStatus)}`);
     notes.push(`${summary.requests} requests in ${summary.seconds.toFixed(0)} s through the balancer, by status ${JSON.stringify(summary.byStatus)}; network errors ${JSON.stringify(summary.errors)}; credit-note If-Match races lost: ${summary.raceLosses}`);
-    notes.push(`read-your-writes probe: ${ryw.probes} write-then-read pairs on two different instances, ${ryw.skipped} skipped (an instance went down mid-pair); ` +
-      `${ryw.violations.length} violations, ${ryw.afterBound} of them writes answered only after the 3 s read-your-writes bound ran out (the service answers then without the wait): ${ryw.violations.slice(0, 10).join(' | ')}`);
+    notes.push(`read-your-writes probe: ${ryw.probes} write-then-read pairs on two different instances, ${ryw.skipped} skipped (an instance went down mid-pair), ` +
+      `${ryw.behind} answered 503 read_model_behind (the read model did not show the write within the bound, and the answer says so); ` +
+      `${ryw.violations.length} violations, ${ryw.afterBound} of them writes answered only after the 3 s read-your-writes bound ran out (a read then waits on the invoice's last event itself): ${ryw.violations.slice(0, 10).join(' | ')}`);
     const leader = instances.find((i) => i.up)!;
     if ((await lagZero(leader.root, 180_000)) === null) notes.push('followers still lagging 180 s after the load stopped');
     // webhook deliveries still due go out before the count
@@ -242,6 +257,8 @@ async function scale(options: CampaignOptions, notes: string[]): Promise<Figure[
       { scope: 'postgres', name: 'read-your-writes probes (write on one, read on another)', value: ryw.probes, target: '≥ 1', ok: ryw.probes >= 1 },
       { scope: 'postgres', name: 'read-your-writes violations', value: ryw.violations.length, target: '0', ok: ryw.violations.length === 0 },
       { scope: 'postgres', name: 'of which the write waited past the 3 s bound', value: ryw.afterBound },
+      { scope: 'postgres', name: 'probe writes answered after 3 s (the read had to wait itself)', value: ryw.slowWrites },
+      { scope: 'postgres', name: 'read-your-writes answers 503 read_model_behind (honest, not judged)', value: ryw.behind },
       { scope: 'postgres', name: 'restart to health, max (s)', value: restarts.length ? (Math.max(...restarts) / 1000).toFixed(1) : '-' },
       ...throughput.map((t, i): Figure => ({ scope: 'postgres', name: `creates/s with ${i + 1} instance${i ? 's' : ''} (2 cores, one machine)`, value: t.toFixed(0) })),
     ];

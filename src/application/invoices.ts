@@ -13,6 +13,7 @@ import {
   previewNumber,
   type SeriesKind,
 } from '../../commands/invoices/numbering.ts';
+import { visibleTo, type RequestScope } from '../../commands/shared/access.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { invoiceSeriesStream, invoiceStream, type InvoiceCreated } from '../../events/invoices.ts';
@@ -165,6 +166,12 @@ export async function updateInvoice(
     return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
   }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
   return { version: handled.version, position: handled.position };
+}
+
+/** Whether the invoice's stream exists and the scope may see it (from the events, not the register). */
+export async function invoiceVisibleTo(deps: Pick<Core, 'store'>, scope: RequestScope, invoiceId: string): Promise<boolean> {
+  const { state } = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+  return state.status !== 'none' && visibleTo(state, scope);
 }
 
 /** The number the next create would get (nothing is reserved). */

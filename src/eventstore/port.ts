@@ -107,6 +107,12 @@ export interface EventStore {
   /** All events of one stream in revision order; [] for a stream that does not exist. */
   readStream(streamId: string): Promise<RecordedEvent[]>;
   /**
+   * The revision and position of a stream's last event, null for a stream that does not exist:
+   * what a read must show to be current, whichever instance wrote it (read-your-writes across
+   * instances). One indexed lookup, no event data.
+   */
+  streamHead(streamId: string): Promise<StreamHead | null>;
+  /**
    * Up to `limit` events strictly after `after`, in subscriber order; never skips a late commit.
    * With `onlyDataOf`, an adapter may leave `data` and `metadata` empty (`{}`) on events of other
    * types: a follower that skips those events need not pay for reading them.
@@ -131,6 +137,11 @@ export interface EventStore {
    */
   readonly appendedTypes$: Observable<AppendedTypes>;
   close(): Promise<void>;
+}
+
+export interface StreamHead {
+  revision: number;
+  position: Position;
 }
 
 export interface AppendedTypes {

@@ -5,16 +5,17 @@ import { stableUuid } from '../../commands/shared/stable-id.ts';
 import { INVOICE_TYPE_CODES } from '../../commands/invoices/model.ts';
 import { issuingCompany } from '../../commands/tenancy/issuing-company.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
-import type { InvoiceStatus } from '../../events/invoices.ts';
+import { invoiceStream, type InvoiceStatus } from '../../events/invoices.ts';
 import { createdInvoiceRow, type InvoiceDetailRow, type InvoiceRow } from '../../projections/invoices/rows.ts';
 import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import { listCompanies } from '../../projections/tenancy/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { ErrorBody, IsoDate, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
 import { Invoice, InvoiceListRow, InvoiceRequest } from '../../schemas/invoices.ts';
-import { createInvoice, nextInvoiceNumber, updateInvoice, withCodeLists } from '../application/invoices.ts';
+import { createInvoice, invoiceVisibleTo, nextInvoiceNumber, updateInvoice, withCodeLists } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { Position } from '../eventstore/port.ts';
+import { readCurrent } from '../readmodel/current-read.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import type { InvoicingDeps } from '../application/invoices.ts';
 import { defineRoute, type Route } from './route.ts';
@@ -39,7 +40,8 @@ export const InvoiceListQuery = Type.Object({
 const CompanyParams = Type.Object({ company_id: Uuid });
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
-const degraded = { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`)', schema: ErrorBody };
+const behind = '`read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds';
+const degraded = { description: `\`read_model_degraded\`: an event of this invoice could not be projected (operators: \`projections status\`); ${behind}`, schema: ErrorBody };
 const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
 
 const iso = (d: Date) => d.toISOString();
@@ -120,9 +122,14 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
   const { readModels, projections, config } = deps;
   const invoicing = () => withCodeLists(deps);
 
-  async function readAfter(position: Position | null, scope: InvoiceScope, id: string) {
-    if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['invoices']);
-    const [row, degraded] = await Promise.all([getInvoice(readModels, scope, id), invoiceDegraded(readModels, scope, id)]);
+  /** The invoice as its stream stands: after `written` (a command's own append), else after the stream's last event, whichever instance wrote it. */
+  async function readAfter(written: { position: Position; version: number } | undefined, scope: InvoiceScope, id: string) {
+    const [row, degraded] = await readCurrent(deps, {
+      stream: invoiceStream(id), projectors: ['invoices'], resource: 'invoice', written,
+      read: () => Promise.all([getInvoice(readModels, scope, id), invoiceDegraded(readModels, scope, id)]),
+      versionOf: ([found]) => found?.version,
+      visible: () => invoiceVisibleTo(deps, scope, id),
+    });
     if (degraded) throw readModelDegraded('invoice'); // missing or stale: neither a 404 nor the row would be true
     if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
     return invoiceBody(row, await deps.settlement(row));
@@ -150,7 +157,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     return { status: 200, body: listPage(found, query, listRow) };
   };
   const read = async (actor: Actor, companyId: string | null, invoiceId: string) => {
-    const invoice = await readAfter(null, { organisationId: actor.organisationId, companyId }, invoiceId);
+    const invoice = await readAfter(undefined, { organisationId: actor.organisationId, companyId }, invoiceId);
     return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
   };
 
@@ -232,13 +239,14 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },
         422: ruleErrors,
         428: { description: '`if_match_required`', schema: ErrorBody },
+        503: { description: `${behind} (the replacement itself is stored)`, schema: ErrorBody },
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
         if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
-        const invoice = await readAfter(updated.position, scope, params.invoice_id);
+        const invoice = await readAfter(updated.position ? { position: updated.position, version: updated.version } : undefined, scope, params.invoice_id);
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
       },
     }),

@@ -26,6 +26,10 @@ function fakeStore() {
     },
     appendToStreams: () => Promise.reject(new Error('not used by series reservations')),
     readStream: async () => [...events],
+    streamHead: async () => {
+      const last = events.at(-1);
+      return last ? { revision: last.revision, position: last.position } : null;
+    },
     readAll: async () => [],
     subscribe: () => EMPTY,
     appended$: EMPTY,

@@ -78,6 +78,15 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(await store.readStream(streamId('missing'))).to.deep.equal([]);
   });
 
+  it("tells a stream's head: the last event's revision and position, null for a stream that does not exist", async () => {
+    const stream = streamId('head');
+    expect(await store.streamHead(stream)).to.equal(null);
+    await store.append(stream, [newEvent('A'), newEvent('B')], 'no_stream');
+    await store.append(streamId('head-other'), [newEvent('X')], 'no_stream');
+    const events = await store.readStream(stream);
+    expect(await store.streamHead(stream)).to.deep.equal({ revision: 1, position: events[1]!.position });
+  });
+
   it("rejects 'no_stream' when the stream exists, with a typed error", async () => {
     const stream = streamId('no-stream-conflict');
     await store.append(stream, [newEvent('A')], 'no_stream');

@@ -24,6 +24,7 @@ import {
   type AppendedTypes,
   type Position,
   type RecordedEvent,
+  type StreamHead,
 } from '../port.ts';
 import { fromCurrentRevision, isSystemEvent, toEventData, toExpectedRevision, toRecordedEvent } from './mapping.ts';
 import { encodePosition, toReadPosition } from './position.ts';
@@ -111,6 +112,21 @@ export class EsdbEventStore implements EventStore {
       throw error;
     }
     return events;
+  }
+
+  async streamHead(streamId: string): Promise<StreamHead | null> {
+    try {
+      for await (const resolved of this.client.readStream(streamId, { direction: BACKWARDS, fromRevision: END, maxCount: 1 })) {
+        if (resolved.event) {
+          const last = toRecordedEvent(resolved.event);
+          return { revision: last.revision, position: last.position };
+        }
+      }
+    } catch (error) {
+      if (error instanceof StreamNotFoundError) return null;
+      throw error;
+    }
+    return null;
   }
 
   async readAll(after: Position, limit: number): Promise<RecordedEvent[]> {

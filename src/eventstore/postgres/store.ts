@@ -15,6 +15,7 @@ import {
   type AppendedTypes,
   type Position,
   type RecordedEvent,
+  type StreamHead,
 } from '../port.ts';
 import { AppendsBatch } from './appends-batch.ts';
 import { NewStreamsBatch } from './new-streams-batch.ts';
@@ -73,6 +74,10 @@ ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
 
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
+
+// the last event of a stream along the unique (stream_id, stream_revision) index, read backwards
+const STREAM_LAST = `SELECT stream_revision::text AS revision, transaction_id::text AS transaction_id, global_position::text AS global_position
+FROM events WHERE stream_id = $1 ORDER BY stream_revision DESC LIMIT 1`;
 
 // each stream's head (null: no such stream) in the order given; max() per stream uses the unique index
 const STREAM_HEADS = `SELECT s.stream_id, (SELECT max(stream_revision) FROM events WHERE events.stream_id = s.stream_id)::text AS revision
@@ -234,6 +239,14 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string): Promise<RecordedEvent[]> {
     const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_stream', READ_STREAM, [streamId]));
     return rows.map(toRecordedEvent);
+  }
+
+  async streamHead(streamId: string): Promise<StreamHead | null> {
+    const { rows } = await this.pool.query<{ revision: string; transaction_id: string; global_position: string }>(
+      this.statement('eventstore_stream_last', STREAM_LAST, [streamId]),
+    );
+    const last = rows[0];
+    return last ? { revision: Number(last.revision), position: encodePosition(last.transaction_id, last.global_position) } : null;
   }
 
   /** Calls for the same page in one turn of the event loop share one statement (ReadAllBatch). */
