@@ -1,10 +1,12 @@
 import { customerFields, type CustomerInput } from '../../commands/customers/customer-fields.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
 import { vatIdClaimScope, vatIdReservationDecider } from '../../commands/customers/vat-id-reservation.ts';
+import { visibleTo, type RequestScope } from '../../commands/shared/access.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { customerStream, type CustomerFields } from '../../events/customers.ts';
 import type { Position } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
 import type { Core } from '../core.ts';
 import { requestMetadata } from './metadata.ts';
 
@@ -70,4 +72,10 @@ export async function archiveCustomer(
     { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: request.expectedVersion },
   );
   return { position: handled.position, version: handled.version };
+}
+
+/** Whether the caller may see the customer, from its stream (the read model may not show it yet). */
+export async function customerVisibleTo(deps: Pick<Core, 'store'>, scope: RequestScope, customerId: string): Promise<boolean> {
+  const { state } = await readAndFold(deps.store, customerStream(customerId), customerDecider);
+  return state.status !== 'none' && visibleTo(state, scope);
 }

@@ -6,7 +6,9 @@ import { getCustomer, listCustomers, searchCustomers, type CustomerScope } from 
 import { findCompany } from '../../projections/tenancy/queries.ts';
 import { ErrorBody, Page, Uuid } from '../../schemas/common/index.ts';
 import { Customer, CustomerCreate, CustomerListQuery, CustomerListRow, CustomerMatch, CustomerSearchQuery } from '../../schemas/customers.ts';
-import { archiveCustomer, registerCustomer, type Registered } from '../application/customers.ts';
+import { customerStream } from '../../events/customers.ts';
+import { archiveCustomer, customerVisibleTo, registerCustomer, type Registered } from '../application/customers.ts';
+import { readCurrent } from '../readmodel/current-read.ts';
 import type { Position } from '../eventstore/port.ts';
 import type { Core } from '../core.ts';
 import { API_PREFIX } from './prefix.ts';
@@ -112,9 +114,20 @@ export function customerRoutes(deps: Core): Route[] {
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/customers/{customer_id}', operationId: 'getCustomer', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'Read one customer', params: CustomerParams,
-      responses: { 200: { description: 'the customer; ETag carries its version', schema: Customer }, 404: notFound },
+      responses: {
+        200: { description: 'the customer; ETag carries its version', schema: Customer },
+        404: notFound,
+        503: { description: '`read_model_behind`: the customer\'s last change is stored but not yet shown within the read-your-writes bound (another instance catching up); retry after retry_after', schema: ErrorBody },
+      },
       async handle({ params, actor }) {
-        const row = await getCustomer(readModels, await companyScope(actor, params.company_id), params.customer_id);
+        const scope = await companyScope(actor, params.company_id);
+        // as it stands on its stream, whichever instance wrote it (src/readmodel/current-read.ts)
+        const row = await readCurrent(deps, {
+          stream: customerStream(params.customer_id), projectors: ['customer-directory'], resource: 'customer',
+          read: () => getCustomer(readModels, scope, params.customer_id),
+          versionOf: (found) => found?.version,
+          visible: () => customerVisibleTo(deps, scope, params.customer_id),
+        });
         if (!row) throw new DomainError('customer_not_found', 404, 'customer not found');
         const body = customerBody(row);
         return { status: 200, body, headers: withVersion(body) };

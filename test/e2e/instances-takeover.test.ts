@@ -140,4 +140,24 @@ describe('read-your-writes across instances while the lease holder is replaced',
     const shown = await eventually(() => call(b.api, 'GET', `/companies/${company}/invoices/${created.body.id}`, key), (r) => r.status === 200, { what: 'the invoice shown once projection goes on' });
     expect(shown.body).to.include({ version: created.body.version + 1, note: 'edited' });
   });
+
+  it('a customer read waits the same way: 503 while its read model stays behind, 404 to another organisation, then shown', async () => {
+    const [a, b] = cluster.instances as [Instance, Instance];
+    const stall = await stallProjection();
+    let id = '';
+    try {
+      const created = await call(b.api, 'POST', `/companies/${company}/customers`, key, { name: 'Za výpadkom s.r.o.', vat_id: 'SK2020000015' });
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      id = created.body.id;
+      const shown = await call(a.api, 'GET', `/companies/${company}/customers/${id}`, key);
+      expect(shown.status, JSON.stringify(shown.body)).to.equal(503);
+      expect(shown.body.detail).to.include({ error: 'read_model_behind', version: created.body.version });
+      const other = await call(a.api, 'GET', `/companies/${cluster.demo.second_organisation.company_id}/customers/${id}`, cluster.demo.second_organisation.api_key);
+      expect(other.status, 'another organisation learns nothing').to.equal(404);
+    } finally {
+      await stall.release();
+    }
+    const shown = await eventually(() => call(a.api, 'GET', `/companies/${company}/customers/${id}`, key), (r) => r.status === 200, { what: 'the customer shown once projection goes on' });
+    expect(shown.body).to.include({ id, name: 'Za výpadkom s.r.o.' });
+  });
 });
