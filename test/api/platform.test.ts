@@ -443,7 +443,8 @@ describe('HTTP platform (real HTTP)', () => {
       expect(bodySchema).to.deep.equal(JSON.parse(JSON.stringify(CustomerIn)));
       expect(post?.['parameters']).to.deep.equal([{ name: 'company_id', in: 'path', required: true, description: 'UUID', schema: { format: 'uuid', description: 'UUID', type: 'string' } }]);
       // 409 and 412: a write may race another or meet a stale If-Match (found undocumented by the fuzz campaign)
-      expect(post?.['responses']).to.have.keys('201', '400', '401', '409', '412', '413', '422', '429', '500');
+      // 503: every route may find the database out of reach (service_unavailable, Retry-After)
+      expect(post?.['responses']).to.have.keys('201', '400', '401', '409', '412', '413', '422', '429', '500', '503');
       // a GET reads If-Match too: a malformed one is a 400 there as well
       expect(doc.paths['/companies/{company_id}/customers']?.['get']?.['responses']).to.include.keys('400', '401');
       expect(post?.['security']).to.deep.equal([{ ApiKey: [] }, { Bearer: [] }, { OAuth2: [] }]);
