@@ -22,7 +22,7 @@ import { defineRoute, type Route } from './route.ts';
 import { idempotent } from './idempotency.ts';
 import { recoverInvoiceCreate } from './idempotent-recovery.ts';
 import { API_PREFIX } from './prefix.ts';
-import type { LoadedInvoice } from '../application/invoice-documents.ts';
+import { loadInvoice, type LoadedInvoice } from '../application/invoice-documents.ts';
 import { freshSettlement, type SettlementFields } from '../application/settlement.ts';
 import { listPage, pageRequest } from './list-page.ts';
 
@@ -239,14 +239,19 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },
         422: ruleErrors,
         428: { description: '`if_match_required`', schema: ErrorBody },
-        503: { description: `${behind} (the replacement itself is stored)`, schema: ErrorBody },
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
         if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });
-        const invoice = await readAfter(updated.position ? { position: updated.position, version: updated.version } : undefined, scope, params.invoice_id);
+        const written = updated.position ? { position: updated.position, version: updated.version } : undefined;
+        const invoice = await readAfter(written, scope, params.invoice_id).catch(async (error: unknown) => {
+          if (!(error instanceof DomainError) || (error.code !== 'read_model_behind' && error.code !== 'read_model_degraded')) throw error;
+          // the replacement is stored: like a create's, its answer follows from the stream itself
+          const row = invoiceRowOf(await loadInvoice(deps, scope, params.invoice_id));
+          return invoiceBody(row, await deps.settlement(row));
+        });
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
       },
     }),
