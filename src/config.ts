@@ -16,6 +16,12 @@ export interface Config {
   logLevel: string;
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
+  /**
+   * Connections each instance opens to Postgres at most, per pool (DATABASE_POOL_EVENTS,
+   * DATABASE_POOL_READ_MODELS): with 3 listeners (and 4 for the limiter without Redis) they make
+   * the instance's budget, so several instances fit the server's max_connections (docs/reliability.md).
+   */
+  databasePool: { events: number; readModels: number };
   /** SAPI-SK sends: strict validation refuses a send when a rule set cannot run (SAPI_STRICT_VALIDATION, on unless `false`/`0`) */
   sapiStrictValidation: boolean;
   /** METRICS_TOKEN: /metrics asks for it as a bearer token; unset, /metrics answers loopback peers only */
@@ -171,6 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
+    databasePool: {
+      events: positive('DATABASE_POOL_EVENTS', env.DATABASE_POOL_EVENTS, 10),
+      readModels: positive('DATABASE_POOL_READ_MODELS', env.DATABASE_POOL_READ_MODELS, 8),
+    },
     sapiStrictValidation: !['false', '0', 'off'].includes((env.SAPI_STRICT_VALIDATION ?? '').trim().toLowerCase()),
     metricsToken: env.METRICS_TOKEN || undefined,
     http: httpServerConfig(env),

@@ -160,9 +160,9 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const database = await openDatabase(config, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   // a Postgres restart must not end the process (resilient-pool.ts)
-  const pool = resilientPool({ connectionString: database.url, max: embedded ? 4 : 20 }, log);
+  const pool = resilientPool({ connectionString: database.url, max: embedded ? 4 : config.databasePool.events }, log);
   const store = await createEventStore({ pool, eventstoreUrl: config.eventstoreUrl });
-  const readModels = readModelsSource(database.url, embedded ? 4 : 10);
+  const readModels = readModelsSource(database.url, embedded ? 4 : config.databasePool.readModels);
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIds;
   const codeLists = await loadingCodeLists;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/config.ts';
+import { loadConfig, type Config, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/config.ts';
 import type { Clock } from '../../src/ports/clock.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
@@ -33,7 +33,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool'] } = {},
 ): Promise<TestService> {
   const database = await freshDatabase();
   // defaults, not this shell's settings, but for where the official validation artifacts are
@@ -46,6 +46,7 @@ export async function startTestService(
   const config = {
     ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url,
     validationArtifactsDir: options.validationArtifactsDir ?? defaults.validationArtifactsDir,
+    databasePool: options.databasePool ?? defaults.databasePool,
   };
   let sandbox: Sandbox | undefined;
   let registry: SandboxRegistry | undefined;
