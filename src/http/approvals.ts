@@ -1,13 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import { invoiceStream } from '../../events/invoices.ts';
 import { INVOICE_APPROVALS, approvalsDegraded, getApprovalState } from '../../projections/approvals/queries.ts';
 import { INVOICE_REGISTER } from '../../projections/invoices/queries.ts';
 import { ApprovalAck, ApprovalState, RejectBody } from '../../schemas/approvals.ts';
 import { ErrorBody, Uuid } from '../../schemas/common/index.ts';
 import { decideApproval, type ApprovalAction, type ApprovalDeps } from '../application/approvals.ts';
+import { invoiceVisibleTo } from '../application/invoices.ts';
 import { companyOf, type Lookups } from '../application/lookups.ts';
 import type { Core } from '../core.ts';
+import { readCurrent } from '../readmodel/current-read.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import { defineRoute, type Route } from './route.ts';
 
@@ -114,12 +117,17 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       responses: {
         200: { description: 'the approval state', schema: ApprovalState },
         404: notFound,
-        503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`)', schema: ErrorBody },
+        503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds', schema: ErrorBody },
       },
       async handle({ params, actor }) {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        const [found, degraded] = await Promise.all([getApprovalState(readModels, scope, params.invoice_id), approvalsDegraded(readModels, actor.organisationId, params.invoice_id)]);
+        // the invoice's last event shown by both read models, whichever instance wrote it (readCurrent)
+        const [found, degraded] = await readCurrent(deps, {
+          stream: invoiceStream(params.invoice_id), projectors: [INVOICE_REGISTER, INVOICE_APPROVALS], resource: 'invoice approval',
+          read: () => Promise.all([getApprovalState(readModels, scope, params.invoice_id), approvalsDegraded(readModels, actor.organisationId, params.invoice_id)]),
+          visible: () => invoiceVisibleTo(deps, scope, params.invoice_id),
+        });
         if (degraded) throw readModelDegraded('invoice approvals');
         if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         return { status: 200, body: { invoice_id: params.invoice_id, approval: found.approval }, headers: { etag: `"${found.version}"` } };

@@ -15,11 +15,12 @@ import { Invoice } from '../../schemas/invoices.ts';
 import { createCreditNote, openVoidDraft } from '../application/credit-notes.ts';
 import { loadInvoice } from '../application/invoice-documents.ts';
 import { settledFrom } from '../application/settlement.ts';
-import { withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
+import { invoiceVisibleTo, withCodeLists, type InvoicingDeps } from '../application/invoices.ts';
 import { companyOf } from '../application/lookups.ts';
 import type { UsageCounts } from '../application/usage.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 import { domainEvent } from '../handling/read-and-fold.ts';
+import { readCurrent } from '../readmodel/current-read.ts';
 import { readModelDegraded } from '../readmodel/failures.ts';
 import { CREATE_DESCRIPTION, VOID_DESCRIPTION } from './credit-note-docs.ts';
 import { idempotent, type Recover } from './idempotency.ts';
@@ -150,12 +151,17 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       responses: {
         200: { description: 'the allowance', schema: CreditNoteAllowance },
         404: { description: '`company_not_found` / `invoice_not_found` (also another organisation\'s or company\'s)', schema: ErrorBody },
-        503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`)', schema: ErrorBody },
+        503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds', schema: ErrorBody },
       },
       async handle({ params, actor }) {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        const [found, degraded] = await Promise.all([allowances.get(deps.readModels, scope, params.invoice_id), allowanceDegraded(deps.readModels, actor.organisationId, params.invoice_id)]);
+        // the invoice's last event shown by both read models, whichever instance wrote it (readCurrent)
+        const [found, degraded] = await readCurrent(deps, {
+          stream: invoiceStream(params.invoice_id), projectors: [INVOICE_REGISTER, CREDIT_NOTE_ALLOWANCE], resource: 'credit-note allowance',
+          read: () => Promise.all([allowances.get(deps.readModels, scope, params.invoice_id), allowanceDegraded(deps.readModels, actor.organisationId, params.invoice_id)]),
+          visible: () => invoiceVisibleTo(deps, scope, params.invoice_id),
+        });
         if (degraded) throw readModelDegraded('credit-note allowance');
         if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
         return { status: 200, body: found.allowance, headers: { etag: `"${found.version}"` } };

@@ -10,8 +10,13 @@ export interface CurrentRead<T> {
   projectors: readonly string[];
   /** reads them (the caller's scope applied) */
   read(): Promise<T>;
-  /** the version of what `read` found (the stream revision it shows), undefined when it found nothing */
-  versionOf(found: T): number | undefined;
+  /**
+   * The version of what `read` found (the stream revision it shows), undefined when it found
+   * nothing. Without it (a read whose rows do not carry the stream's revision, or that joins
+   * several read models), the read waits until its projectors passed the stream's last event
+   * before it reads, instead of reading beside the lookup.
+   */
+  versionOf?(found: T): number | undefined;
   /**
    * Whether the caller may see the stream: asked only before refusing a resource the read found
    * nothing of, so that a 503 never tells another organisation that it exists (it gets the 404).
@@ -35,15 +40,20 @@ export interface CurrentRead<T> {
  */
 export async function readCurrent<T>(deps: Pick<Core, 'store' | 'projections' | 'config'>, read: CurrentRead<T>): Promise<T> {
   let target = read.written;
-  if (!target) {
+  if (!target && read.versionOf) {
     const [head, first] = await Promise.all([deps.store.streamHead(read.stream), read.read()]);
     // the usual case: what was read already shows the last event (or there is no stream)
     if (!head || (read.versionOf(first) ?? -1) >= head.revision) return first;
     target = { position: head.position, version: head.revision };
   }
+  if (!target) {
+    const head = await deps.store.streamHead(read.stream);
+    if (!head) return read.read();
+    target = { position: head.position, version: head.revision };
+  }
   const shown = await deps.projections.caughtUp(target.position, deps.config.readYourWritesTimeoutMs, read.projectors);
   const found = await read.read();
-  const version = read.versionOf(found);
+  const version = read.versionOf?.(found);
   if (shown || (version ?? -1) >= target.version) return found;
   if (version !== undefined || (await read.visible())) throw readModelBehind(read.resource, target.version);
   return found;

@@ -47,7 +47,9 @@ function platformRefusal(err: PlatformError, request: FailedRequest): RenderedEr
 function domainRefusal(err: DomainError, request: FailedRequest): RenderedError {
   if (err.status === 401) return envelope('SAPI-AUTH-001', err.message, [], request);
   if (err.status === 402) return envelope('SAPI-QUOTA-INVOICE-LIMIT', err.message, [], request);
-  if (err.status === 503) return envelope('SAPI-VAL-VALIDATION-UNAVAILABLE', err.message, [], request);
+  // without code lists nothing can be checked; anything else unavailable (a read model behind, numbering busy) is temporary
+  if (err.status === 503 && err.code === 'code_lists_unavailable') return envelope('SAPI-VAL-VALIDATION-UNAVAILABLE', err.message, [], request);
+  if (err.status === 503) return envelope('SAPI-UNAVAILABLE', err.message, [], request, typeof err.extra.retry_after === 'number' ? err.extra.retry_after : undefined);
   return envelope('SAPI-VAL-001', err.message, [{ field: typeof err.extra.field === 'string' ? err.extra.field : '', issue: err.code }], request);
 }
 

@@ -85,8 +85,8 @@ async function count(deps: SapiDeps, actor: SapiActor, documentId: string, metad
   }
 }
 
-/** The accepted document under this id, when a resumed send's first run got that far. */
-async function acceptedAlready(deps: SapiDeps, documentId: string): Promise<SapiDocumentAccepted['data'] | null> {
+/** The accepted document under this id (a resumed send's first run got that far; whose a status asks for). */
+export async function acceptedAlready(deps: Pick<SapiDeps, 'store'>, documentId: string): Promise<SapiDocumentAccepted['data'] | null> {
   const first = (await deps.store.readStream(sapiDocumentStream(documentId)))[0];
   return first?.type === 'SapiDocumentAccepted' ? (first.data as SapiDocumentAccepted['data']) : null;
 }

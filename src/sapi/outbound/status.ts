@@ -3,11 +3,14 @@ import { SapiRefusal } from '../../../commands/sapi/errors.ts';
 import { PARTICIPANT_HEADER, requireParticipantHeader } from '../../../commands/sapi/participant.ts';
 import { requireScope } from '../../../commands/sapi/scopes.ts';
 import type { SapiDocumentView } from '../../../commands/sapi/document.ts';
-import { findSapiDocument } from '../../../projections/sapi-documents/queries.ts';
+import { documentIdOf, sapiDocumentStream } from '../../../events/sapi-documents.ts';
+import { SAPI_DOCUMENTS, findSapiDocument } from '../../../projections/sapi-documents/queries.ts';
+import { readCurrent } from '../../readmodel/current-read.ts';
 import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
 import { SapiStatusResponse } from '../../../schemas/sapi/outbound.ts';
 import type { SapiDeps } from '../deps.ts';
 import { defineSapiRoute, type SapiRoute } from '../http/route.ts';
+import { acceptedAlready } from './send.ts';
 
 /** The status answer of a document (sapi-sk.md, Status response). */
 export function statusOf(view: SapiDocumentView, now: Date): SapiStatusResponse {
@@ -45,12 +48,23 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
       400: { description: 'SAPI-VAL-001: the participant header is missing', schema: SapiErrorBody },
       403: { description: 'SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT', schema: SapiErrorBody },
       404: { description: 'SAPI-DOC-NOT-FOUND', schema: SapiErrorBody },
+      503: { description: 'SAPI-UNAVAILABLE (retryable, Retry-After): the document is stored but its read model has not shown it within the read-your-writes bound, or the database is out of reach', schema: SapiErrorBody },
     },
     async handle(req) {
       const actor = req.actor;
       requireScope(actor.scopes, 'document:send');
       requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
-      const view = await findSapiDocument(deps.readModels, actor.clientId, req.params.providerDocumentId);
+      const documentId = documentIdOf(req.params.providerDocumentId);
+      if (!documentId) throw notFound(req.params.providerDocumentId);
+      // a document accepted on another instance is shown, or refused 503 SAPI-UNAVAILABLE while its
+      // read model is behind, never 404. Once shown, its later steps come from the reactors, not
+      // from this client's commands: a document found is current enough, and a poll never waits on them.
+      const view = await readCurrent(deps, {
+        stream: sapiDocumentStream(documentId), projectors: [SAPI_DOCUMENTS], resource: 'document',
+        read: () => findSapiDocument(deps.readModels, actor.clientId, req.params.providerDocumentId),
+        versionOf: (found) => (found ? Number.MAX_SAFE_INTEGER : undefined),
+        visible: async () => (await acceptedAlready(deps, documentId))?.client_id === actor.clientId,
+      });
       if (!view) throw notFound(req.params.providerDocumentId);
       return { status: 200, body: statusOf(view, deps.clock.now()) };
     },
