@@ -3,6 +3,7 @@ import pg from 'pg';
 import { LEASE_LOCK_SPACE } from '../../src/followers/lease.ts';
 import type { Position } from '../../src/eventstore/port.ts';
 import { eventually } from '../support/poll.ts';
+import { stallProjection } from '../support/stall-projection.ts';
 import { call, startInstances, type Instance, type Instances } from './support/instances.ts';
 
 /**
@@ -39,22 +40,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
     return rows.map((r) => r.pid);
   }
 
-  /**
-   * Holds every projector before the next append, as a successor still catching up does: an open
-   * transaction with an id keeps later appends out of every reader's snapshot (postgres/position.ts).
-   */
-  async function stallProjection(): Promise<{ release(): Promise<void> }> {
-    const stall = new pg.Client({ connectionString: cluster.database.connectionString });
-    await stall.connect();
-    await stall.query('BEGIN');
-    await stall.query('SELECT pg_current_xact_id()');
-    return {
-      async release() {
-        await stall.query('COMMIT');
-        await stall.end();
-      },
-    };
-  }
+  const stall = () => stallProjection(cluster.database.connectionString);
 
   before(async () => {
     cluster = await startInstances({ count: 2 });
@@ -90,7 +76,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
     const [a, b] = cluster.instances as [Instance, Instance];
     const leader = a.services.followers.holding().length > 0 ? a : b;
     const writer = leader === a ? b : a;
-    const stall = await stallProjection();
+    const stalled = await stall();
     let released = false;
     try {
       // the lease holder dies (its lease session ends, as under kill -9): another instance takes over
@@ -109,13 +95,13 @@ describe('read-your-writes across instances while the lease holder is replaced',
       const waiting = eventually(async () => waits.get(leader)!.length, (n) => n > before, { what: 'the GET waits on a position' });
       waiting.catch(() => undefined); // a GET that answers without waiting fails below
       await Promise.race([reading, waiting]);
-      await stall.release();
+      await stalled.release();
       released = true;
       const shown = await reading;
       expect(shown.status, JSON.stringify(shown.body)).to.equal(200);
       expect(shown.body.version).to.equal(created.body.version);
     } finally {
-      if (!released) await stall.release();
+      if (!released) await stalled.release();
     }
   });
 
@@ -123,7 +109,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
     const [a, b] = cluster.instances as [Instance, Instance];
     const created = await call(a.api, 'POST', `/companies/${company}/invoices`, key, invoiceBody());
     expect(created.status).to.equal(201);
-    const stall = await stallProjection();
+    const stalled = await stall();
     try {
       const edited = await call(b.api, 'PUT', `/companies/${company}/invoices/${created.body.id}`, key, { ...invoiceBody(), note: 'edited' }, { 'if-match': String(created.body.version) });
       // the replacement is stored but the register cannot show it: the answer comes from the stream, never the old version
@@ -136,7 +122,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
       const other = await call(a.api, 'GET', `/invoices/${created.body.id}`, cluster.demo.second_organisation.api_key);
       expect(other.status, 'another organisation learns nothing').to.equal(404);
     } finally {
-      await stall.release();
+      await stalled.release();
     }
     const shown = await eventually(() => call(b.api, 'GET', `/companies/${company}/invoices/${created.body.id}`, key), (r) => r.status === 200, { what: 'the invoice shown once projection goes on' });
     expect(shown.body).to.include({ version: created.body.version + 1, note: 'edited' });
@@ -144,7 +130,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
 
   it('a customer read waits the same way: 503 while its read model stays behind, 404 to another organisation, then shown', async () => {
     const [a, b] = cluster.instances as [Instance, Instance];
-    const stall = await stallProjection();
+    const stalled = await stall();
     let id = '';
     try {
       const created = await call(b.api, 'POST', `/companies/${company}/customers`, key, { name: 'Za výpadkom s.r.o.', vat_id: 'SK2020000015' });
@@ -156,7 +142,7 @@ describe('read-your-writes across instances while the lease holder is replaced',
       const other = await call(a.api, 'GET', `/companies/${cluster.demo.second_organisation.company_id}/customers/${id}`, cluster.demo.second_organisation.api_key);
       expect(other.status, 'another organisation learns nothing').to.equal(404);
     } finally {
-      await stall.release();
+      await stalled.release();
     }
     const shown = await eventually(() => call(a.api, 'GET', `/companies/${company}/customers/${id}`, key), (r) => r.status === 200, { what: 'the customer shown once projection goes on' });
     expect(shown.body).to.include({ id, name: 'Za výpadkom s.r.o.' });

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { eventually } from '../support/poll.ts';
 import { sapiError, sapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
+import { stallProjection } from '../support/stall-projection.ts';
 import { newKey, sendRequest, ublBetween } from '../sapi/support/send.ts';
 
 /**
@@ -24,24 +24,12 @@ describe('single-resource reads while the read models are behind the stream', fu
   });
   after(async () => svc?.close());
 
-  /** An open transaction with an id keeps later appends out of every reader's snapshot (postgres/position.ts). */
-  async function stallProjection(): Promise<{ release(): Promise<void> }> {
-    const stall = new pg.Client({ connectionString: svc.services.config.databaseUrl });
-    await stall.connect();
-    await stall.query('BEGIN');
-    await stall.query('SELECT pg_current_xact_id()');
-    return {
-      async release() {
-        await stall.query('COMMIT');
-        await stall.end();
-      },
-    };
-  }
+  const stall = () => stallProjection(svc.services.config.databaseUrl!);
 
   it('an invoice created past the bound: its approval and allowance are refused 503 read_model_behind to its organisation, 404 to another, then shown', async () => {
     const { invoiceId: drafted } = await ublBetween(svc, { companyId: company }, svc.demo.companies[1]!); // its customer, made before the stall
     const customerId = (await svc.call('GET', `/companies/${company}/invoices/${drafted}`)).body.customer_id as string;
-    const stall = await stallProjection();
+    const stalled = await stall();
     let id = '';
     try {
       const created = await svc.call('POST', `/companies/${company}/invoices`, {
@@ -58,7 +46,7 @@ describe('single-resource reads while the read models are behind the stream', fu
         expect(other.status, 'another organisation learns nothing').to.equal(404);
       }
     } finally {
-      await stall.release();
+      await stalled.release();
     }
     const approval = await eventually(() => svc.call('GET', `/companies/${company}/invoices/${id}/approval`), (r) => r.status === 200, { what: 'the approval once projection goes on' });
     expect(approval.body).to.deep.equal({ invoice_id: id, approval: null });
@@ -70,7 +58,7 @@ describe('single-resource reads while the read models are behind the stream', fu
     const client = await sapiTestClient(svc, 0);
     const other = await sapiTestClient(svc, 1);
     const { xml } = await ublBetween(svc, { companyId: company }, svc.demo.companies[1]!);
-    const stall = await stallProjection();
+    const stalled = await stall();
     let provider = '';
     try {
       const sent = await client.call('POST', '/document/send', sendRequest(xml, client.participant_id, svc.demo.companies[1]!.sapi.participant_id), { 'idempotency-key': newKey() });
@@ -84,7 +72,7 @@ describe('single-resource reads while the read models are behind the stream', fu
       expect(foreign.status).to.equal(404);
       expect(sapiError(foreign).code).to.equal('SAPI-DOC-NOT-FOUND');
     } finally {
-      await stall.release();
+      await stalled.release();
     }
     const shown = await eventually(() => client.call('GET', `/document/status/${provider}`), (r) => r.status === 200, { what: 'the status once projection goes on' });
     expect(shown.body.providerDocumentId).to.equal(provider);
