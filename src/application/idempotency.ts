@@ -43,6 +43,9 @@ export type Outcome<T> = { kind: 'replayed'; answer: StoredAnswer } | { kind: 'r
 
 type Held = { claimId: string; seed: string; resumed: boolean; stream: string; revision: number; state: IdempotencyState };
 
+/** A kept answer handed out: its own copy, so a caller changing it cannot change the next replay (JSON, as the answer was read from the store). */
+const copyOf = (answer: StoredAnswer): StoredAnswer => JSON.parse(JSON.stringify(answer)) as StoredAnswer;
+
 async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): Promise<Held | StoredAnswer> {
   const stream = idempotencyStream(request.scope, keyHash);
   // two parallel requests with one key: the expected revision lets one claim; the other decides
@@ -59,14 +62,14 @@ async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): P
   // a key this process saw completed: the decider decides on that state, which no instance can change
   // before the key expires (idempotency-answers.ts); a replay, or idempotency_key_reused, without a read
   const kept = keptCompletion(deps.store, stream, deps.clock.now());
-  if (kept && idempotencyDecider.decide(command(), kept).length === 0 && kept.answer) return structuredClone(kept.answer);
+  if (kept && idempotencyDecider.decide(command(), kept).length === 0 && kept.answer) return copyOf(kept.answer);
   const handled = await handleCommand(deps, stream, idempotencyDecider, command, { metadata: request.metadata, retryOnConflict: 2 });
   const claimed = handled.events[0];
   if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
     if (handled.state.status === 'completed' && handled.state.answer) {
       // kept as read from the store, so a replay from memory is the very answer a read gives
       keepCompletion(deps.store, stream, handled.state);
-      return structuredClone(handled.state.answer);
+      return copyOf(handled.state.answer);
     }
     throw new Error(`idempotency claim on ${stream} decided neither a claim nor a replay`);
   }
