@@ -39,6 +39,15 @@ function fromAnotherProcess(job: SapiLoadJob): Promise<SapiLoadResult> {
   });
 }
 
+/** Starts counting this process's CPU time (all its threads: the validation pool's too); the returned function gives the ms since. */
+function processCpu(): () => number {
+  const before = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+}
+
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -89,6 +98,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     await Promise.all(docs.slice(0, 8).map((d) => validator.validate(d)));
     let validated = 0;
     const poolBusyBefore = machineBusySeconds();
+    const poolCpu = processCpu();
     const poolStarted = performance.now();
     const poolDeadline = poolStarted + durationMs;
     await Promise.all(Array.from({ length: CLIENTS }, async (_, c) => {
@@ -99,6 +109,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     }));
     const poolRate = validated / ((performance.now() - poolStarted) / 1000);
     const poolBusyAfter = machineBusySeconds();
+    const processCpuPerValidation = poolCpu() / validated;
     const cpuPerValidation = poolBusyBefore !== null && poolBusyAfter !== null ? ((poolBusyAfter - poolBusyBefore) * 1000) / validated : null;
 
     // a 17th client, one send at a time during the paced load: from its 202 to the document in company 1's inbox
@@ -126,15 +137,27 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
       if (last) throw new Error('the reactors did not catch up within 5 minutes');
     };
 
+    // the service's own CPU while nothing is asked of it (followers polling, leases): at a low rate on a
+    // loaded machine it is a good part of what a replay seems to cost, so it is also shown taken out
+    const idleCpu = processCpu();
+    const idleStarted = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleCpuPerMs = idleCpu() / (performance.now() - idleStarted);
+
     // 1. saturation: 16 closed-loop clients; then until the reactors have done the Peppol and FS legs of all of it
     const cpu = watchCpu();
     const busyBefore = machineBusySeconds();
+    const sendCpu = processCpu();
+    const sendStarted = performance.now();
     const sends = await fromAnotherProcess({ ...job, kind: 'send', keep: 2000 });
     const cpuLine = cpu();
     const drainStarted = performance.now();
     await drained(sends.sent.at(-1)?.providerDocumentId);
     const drainSeconds = (performance.now() - drainStarted) / 1000;
     const busyAfter = machineBusySeconds();
+    const sendCpuMs = sendCpu();
+    const processCpuPerSend = sendCpuMs / (sends.counts['202'] ?? 1);
+    const processCpuPerSendNet = (sendCpuMs - idleCpuPerMs * (performance.now() - sendStarted)) / (sends.counts['202'] ?? 1);
     const sendRate = (sends.counts['202'] ?? 0) / sends.seconds;
     const sustained = (sends.counts['202'] ?? 0) / (sends.seconds + drainSeconds);
     const cpuPerSend = busyBefore !== null && busyAfter !== null ? ((busyAfter - busyBefore) * 1000) / (sends.counts['202'] ?? 1) : null;
@@ -148,7 +171,12 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     await sampler;
 
     // 3. replays of the saturation's sends: no validation, no new document
+    const replayCpu = processCpu();
+    const replayStarted = performance.now();
     const replays = await fromAnotherProcess({ ...job, durationMs: Math.max(3000, durationMs / 2), kind: 'replay', replays: sends.sent });
+    const replayCpuMs = replayCpu();
+    const processCpuPerReplay = replayCpuMs / (replays.counts['202'] ?? 1);
+    const processCpuPerReplayNet = (replayCpuMs - idleCpuPerMs * (performance.now() - replayStarted)) / (replays.counts['202'] ?? 1);
 
     const lat = sorted(sends.latencies);
     const pacedLat = sorted(pacedSends.latencies);
@@ -162,6 +190,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     console.log(`| intake latency at ${pacedRate.toFixed(1)}/s (80 % of sustained, open loop) p50 / p99 | ${ms(percentile(pacedLat, 50))} / ${ms(percentile(pacedLat, 99))} (target p99 ≤ 300 ms; n=${pacedLat.length}) |`);
     console.log(`| idempotent replays | ${((replays.counts['202'] ?? 0) / replays.seconds).toFixed(0)}/s, p99 ${ms(percentile(sorted(replays.latencies), 99))} (target ≥ 1,000/s) |`);
     console.log(`| send → inbox, median at the paced rate (n=${inbox.length}) | ${inbox.length ? ms(percentile(inbox, 50)) : 'none arrived'} (target ≤ 2 s) |`);
+    console.log(`| CPU of the service's process (its threads included; not the database server's, not the clients') | ${processCpuPerValidation.toFixed(1)} ms per validation, ${processCpuPerSend.toFixed(1)} ms per send (intake, Peppol and FS legs, inbound), ${processCpuPerReplay.toFixed(2)} ms per replay; less its idle ${(idleCpuPerMs * 1000).toFixed(0)} ms/s: ${processCpuPerSendNet.toFixed(1)} ms per send, ${processCpuPerReplayNet.toFixed(2)} ms per replay |`);
     console.log(cpuLine);
   } finally {
     server.closeAllConnections();

@@ -5,6 +5,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { idempotencyStream } from '../../events/idempotency.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
+import { keepCompletion, keptCompletion } from './idempotency-answers.ts';
 import { resourceIdOf, withResourceSeed } from '../ports/ids.ts';
 import type { Core } from '../core.ts';
 
@@ -42,22 +43,34 @@ export type Outcome<T> = { kind: 'replayed'; answer: StoredAnswer } | { kind: 'r
 
 type Held = { claimId: string; seed: string; resumed: boolean; stream: string; revision: number; state: IdempotencyState };
 
+/** A kept answer handed out: its own copy, so a caller changing it cannot change the next replay (JSON, as the answer was read from the store). */
+const copyOf = (answer: StoredAnswer): StoredAnswer => JSON.parse(JSON.stringify(answer)) as StoredAnswer;
+
 async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): Promise<Held | StoredAnswer> {
   const stream = idempotencyStream(request.scope, keyHash);
   // two parallel requests with one key: the expected revision lets one claim; the other decides
   // again on the stream it lost to (in progress, or the answer)
   let seed = '';
-  const handled = await handleCommand(deps, stream, idempotencyDecider, (): IdempotencyCommand => {
+  const command = (): IdempotencyCommand => {
     // not from the ids port: a seed must be unguessable and never itself a seeded (derived) id
     seed = randomUUID();
     return {
       type: 'ClaimIdempotencyKey', key_hash: keyHash, fingerprint: request.fingerprint, operation: request.operation, seed, claim_id: randomUUID(),
       request_id: request.requestId, at: deps.clock.now().toISOString(),
     };
-  }, { metadata: request.metadata, retryOnConflict: 2 });
+  };
+  // a key this process saw completed: the decider decides on that state, which no instance can change
+  // before the key expires (idempotency-answers.ts); a replay, or idempotency_key_reused, without a read
+  const kept = keptCompletion(deps.store, stream, deps.clock.now());
+  if (kept && idempotencyDecider.decide(command(), kept).length === 0 && kept.answer) return copyOf(kept.answer);
+  const handled = await handleCommand(deps, stream, idempotencyDecider, command, { metadata: request.metadata, retryOnConflict: 2 });
   const claimed = handled.events[0];
   if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
-    if (handled.state.status === 'completed' && handled.state.answer) return handled.state.answer;
+    if (handled.state.status === 'completed' && handled.state.answer) {
+      // kept as read from the store, so a replay from memory is the very answer a read gives
+      keepCompletion(deps.store, stream, handled.state);
+      return copyOf(handled.state.answer);
+    }
     throw new Error(`idempotency claim on ${stream} decided neither a claim nor a replay`);
   }
   return {

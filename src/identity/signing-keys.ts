@@ -94,7 +94,40 @@ interface SigningKey extends VerificationKey {
   privateKey: CryptoKey;
 }
 
+/** How many verified tokens a ring remembers (the oldest go first); each is a few hundred bytes. */
+export const VERIFIED_TOKENS_KEPT = 10_000;
+
+/**
+ * The time checks of jwtVerify (nbf and exp, with the clock tolerance), for a token whose signature
+ * and other claims were verified before: nothing else about it can change, as a ring's keys never do.
+ */
+function stillInTime(payload: JWTPayload, now: Date): JWTPayload {
+  const seconds = Math.floor(now.getTime() / 1000);
+  if (typeof payload.nbf === 'number' && payload.nbf > seconds + CLOCK_TOLERANCE_SECONDS) throw new InvalidToken('not_yet_valid');
+  if (typeof payload.exp === 'number' && payload.exp <= seconds - CLOCK_TOLERANCE_SECONDS) throw new InvalidToken('expired');
+  return payload;
+}
+
 function ring(current: SigningKey, previous: VerificationKey[]): SigningKeyRing {
+  // Tokens this ring verified, by exact text and the audience and typ asked for: a repeat needs only
+  // the time checks, not another RSA verification (most of a small SAPI request's CPU). Sound because
+  // a ring's keys are fixed when it is made; revocation is never the ring's business (the gates and
+  // the revocation list run on every request whatever this says). A refused token is never kept.
+  const verified = new Map<string, JWTPayload>();
+  const remember = (memoKey: string, payload: JWTPayload) => {
+    if (verified.size >= VERIFIED_TOKENS_KEPT) verified.delete(verified.keys().next().value as string);
+    verified.set(memoKey, payload);
+  };
+  const recall = (memoKey: string, now: Date): JWTPayload | null => {
+    const known = verified.get(memoKey);
+    if (!known) return null;
+    try {
+      return { ...stillInTime(known, now) };
+    } catch (error) {
+      verified.delete(memoKey);
+      throw error;
+    }
+  };
   const byKid = new Map<string, VerificationKey>([[current.jwk.kid, current]]);
   for (const key of previous) {
     const known = byKid.get(key.jwk.kid);
@@ -116,6 +149,9 @@ function ring(current: SigningKey, previous: VerificationKey[]): SigningKeyRing 
         .sign(current.privateKey);
     },
     async verify(token, { audience, typ, now }) {
+      const memoKey = `${JSON.stringify([typ, audience])}${token}`;
+      const known = recall(memoKey, now ?? new Date());
+      if (known) return known;
       try {
         const { payload } = await jwtVerify(
           token,
@@ -135,7 +171,8 @@ function ring(current: SigningKey, previous: VerificationKey[]): SigningKeyRing 
             ...(now ? { currentDate: now } : {}),
           },
         );
-        return payload;
+        remember(memoKey, payload);
+        return { ...payload };
       } catch (error) {
         throw new InvalidToken(reasonOf(error));
       }

@@ -3,20 +3,16 @@
 // one in ./parse.ts would not govern. So writers never import xmlbuilder2 directly: they start a
 // document here, where construction can only begin empty.
 //
-// Elements are recorded as plain objects and built into xmlbuilder2's document once, at `end()`,
-// which serialises them (escaping, namespace declarations). Its streaming writer (createCB) was
-// tried for this and was six times slower: it makes a DOM fragment and clones its options per call.
+// Elements are recorded as plain objects and serialised at `end()`. The text is xmlbuilder2's own
+// (its namespace algorithm, escaping and pretty printing, which every document the service has
+// written so far has), written straight from the recorded tree by ./write-text.ts: building
+// xmlbuilder2's DOM first was most of the cost of a TDD or an SBDH header. A document outside what
+// that writer reproduces (an unusual use of namespaces) goes through xmlbuilder2's DOM as before.
+// Its streaming writer (createCB) was tried too and was six times slower: it makes a DOM fragment
+// and clones its options per call.
 import { create } from 'xmlbuilder2';
 import type { XMLBuilder } from 'xmlbuilder2/lib/interfaces.js';
-
-type Child = { kind: 'element'; element: Element } | { kind: 'text'; text: string } | { kind: 'comment'; text: string };
-
-interface Element {
-  namespace: string;
-  name: string;
-  attrs: Record<string, string> | undefined;
-  children: Child[];
-}
+import { writeText, type RecordedElement } from './write-text.ts';
 
 /** An element being written: children are appended in call order, whenever the call comes. */
 export interface XmlElementWriter {
@@ -25,10 +21,10 @@ export interface XmlElementWriter {
   com(text: string): XmlElementWriter;
 }
 
-function nodeOf(element: Element): XmlElementWriter {
+function nodeOf(element: RecordedElement): XmlElementWriter {
   const self: XmlElementWriter = {
     ele(namespace, name, attrs) {
-      const child: Element = { namespace, name, attrs, children: [] };
+      const child: RecordedElement = { namespace, name, attrs, children: [] };
       element.children.push({ kind: 'element', element: child });
       return nodeOf(child);
     },
@@ -44,7 +40,7 @@ function nodeOf(element: Element): XmlElementWriter {
   return self;
 }
 
-function build(parent: XMLBuilder, element: Element): void {
+function build(parent: XMLBuilder, element: RecordedElement): void {
   const node = parent.ele(element.namespace, element.name, element.attrs);
   for (const child of element.children) {
     if (child.kind === 'element') build(node, child.element);
@@ -53,15 +49,36 @@ function build(parent: XMLBuilder, element: Element): void {
   }
 }
 
+/** xmlbuilder2's serialisation, through its DOM. */
+function viaDom(root: RecordedElement): string {
+  const document = create({ version: '1.0', encoding: 'UTF-8' });
+  build(document, root);
+  return document.end({ prettyPrint: true });
+}
+
+let reference = false;
+
+/**
+ * Runs `write` with every `end()` serialising through xmlbuilder2's DOM, the reference the direct
+ * writer is held to: for tests that compare the two on the documents the service writes.
+ */
+export function withReferenceWriter<T>(write: () => T): T {
+  const before = reference;
+  reference = true;
+  try {
+    return write();
+  } finally {
+    reference = before;
+  }
+}
+
 /** A document (XML 1.0, UTF-8) whose root element is `name` in `namespace`; `end()` gives its indented text. */
 export function newXmlDocument(namespace: string, name: string, attrs?: Record<string, string>): { root: XmlElementWriter; end(): string } {
-  const root: Element = { namespace, name, attrs, children: [] };
+  const root: RecordedElement = { namespace, name, attrs, children: [] };
   return {
     root: nodeOf(root),
     end() {
-      const document = create({ version: '1.0', encoding: 'UTF-8' });
-      build(document, root);
-      return document.end({ prettyPrint: true });
+      return (reference ? null : writeText(root)) ?? viaDom(root);
     },
   };
 }

@@ -3,9 +3,10 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair } from 'jose';
-import { loadSigningKeys, SIGNING_KEY_FILE, SigningKeyConfigError, type SigningKeyRing } from '../../src/identity/signing-keys.ts';
-import { issueAccessToken, verifyAccessToken } from '../../src/identity/tokens.ts';
-import { configuredRing, tempDir } from './support.ts';
+import { CLOCK_TOLERANCE_SECONDS, loadSigningKeys, SIGNING_KEY_FILE, SigningKeyConfigError, type SigningKeyRing } from '../../src/identity/signing-keys.ts';
+import { InvalidToken } from '../../src/identity/invalid-token.ts';
+import { issueAccessToken, OAUTH_CLIENT_AUDIENCE, USER_AUDIENCE, verifyAccessToken } from '../../src/identity/tokens.ts';
+import { configuredRing, secondsAgo, tempDir } from './support.ts';
 
 const subject = { subject: 'u1', organisation_id: 'o1', role: 'admin', plan: 'Team Business', token_use: 'user' } as const;
 
@@ -115,6 +116,54 @@ describe('signing keys', () => {
       const { pem } = await configuredRing('unused');
       const error = await refusal(loadSigningKeys({ dataDir: await tempDir(), embedded: false, privateKeyPem: pem, keyId: 'same', previousPublicKeys: JSON.stringify(other.ring.jwks()) }));
       expect(error).to.be.instanceOf(SigningKeyConfigError);
+    });
+  });
+  describe('a token verified before', () => {
+    /** RSA verifications made by `run` (WebCrypto, which jose uses) */
+    async function verifications(run: () => Promise<unknown>): Promise<number> {
+      const subtle = globalThis.crypto.subtle;
+      const original = subtle.verify.bind(subtle);
+      let count = 0;
+      subtle.verify = (async (...args: Parameters<SubtleCrypto['verify']>) => (count++, original(...args))) as SubtleCrypto['verify'];
+      try {
+        await run();
+      } finally {
+        subtle.verify = original;
+      }
+      return count;
+    }
+    const reason = (promise: Promise<unknown>) => promise.then(() => 'accepted', (error: unknown) => (error instanceof InvalidToken ? error.reason : String(error)));
+
+    it('is verified again without its signature being checked again, with the time checks of the first', async () => {
+      const { ring } = await configuredRing('k-memo');
+      const issued = new Date();
+      const token = await issueAccessToken(ring, subject, 900, issued);
+      expect(await verifications(() => verifyAccessToken(ring, token, issued))).to.equal(1);
+      expect(await verifications(async () => {
+        for (let i = 0; i < 5; i++) expect((await verifyAccessToken(ring, token, issued)).sub).to.equal('u1');
+      })).to.equal(0);
+      // expiry and not-before as jwtVerify decides them, tolerance included
+      expect(await reason(verifyAccessToken(ring, token, secondsAgo(-(900 + CLOCK_TOLERANCE_SECONDS - 1), issued)))).to.equal('accepted');
+      expect(await reason(verifyAccessToken(ring, token, secondsAgo(-(900 + CLOCK_TOLERANCE_SECONDS), issued)))).to.equal('expired');
+      expect(await reason(verifyAccessToken(ring, token, secondsAgo(CLOCK_TOLERANCE_SECONDS + 1, issued)))).to.equal('not_yet_valid');
+      expect(await reason(verifyAccessToken(ring, token, issued))).to.equal('accepted');
+    });
+
+    it('is still refused for another audience, and a changed copy of it still fails its signature', async () => {
+      const { ring } = await configuredRing('k-memo');
+      const token = await issueAccessToken(ring, subject);
+      await verifyAccessToken(ring, token);
+      expect(await reason(ring.verify(token, { audience: 'another-audience', typ: 'JWT' }))).to.equal('wrong_audience');
+      const [header, payload, signature] = token.split('.') as [string, string, string];
+      const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BB' : 'AA'}`;
+      expect(await reason(verifyAccessToken(ring, `${header}.${payload}.${flipped}`))).to.equal('bad_signature');
+    });
+
+    it('a copy of the claims is returned: changing it changes nothing remembered', async () => {
+      const { ring } = await configuredRing('k-memo');
+      const token = await issueAccessToken(ring, subject);
+      (await ring.verify(token, { audience: [USER_AUDIENCE, OAUTH_CLIENT_AUDIENCE], typ: 'JWT' })).sub = 'someone else';
+      expect((await verifyAccessToken(ring, token)).sub).to.equal('u1');
     });
   });
 });

@@ -14,7 +14,7 @@ import {
   documentTypeParts,
   normaliseParticipantId,
 } from './identifiers.ts';
-import { XML_DECLARATION, afterEndTag, childElements, qualifiedName, standaloneXml, verbatimElement, withParsed } from './payload-xml.ts';
+import { XML_DECLARATION, afterEndTag, canonicalOf, childElements, qualifiedName, standaloneXml, verbatimElement, withParsed } from './payload-xml.ts';
 import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhEnvelope, type SbdhHeader } from './sbdh-model.ts';
 
 const NS = { sh: SBDH_NS };
@@ -49,7 +49,7 @@ export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
 function asSent(text: string, header: XmlElement, payload: XmlElement): string {
   const serialised = standaloneXml(payload);
   const headerEnd = afterEndTag(text, qualifiedName(header));
-  const verbatim = headerEnd === null ? null : verbatimElement(text, qualifiedName(payload), headerEnd, serialised);
+  const verbatim = headerEnd === null ? null : verbatimElement(text, qualifiedName(payload), headerEnd, () => canonicalOf(serialised));
   return verbatim === null ? serialised : `${XML_DECLARATION}${verbatim}`;
 }
 

@@ -19,7 +19,7 @@ import {
   normaliseParticipantId,
   type DocumentTypeParts,
 } from './identifiers.ts';
-import { qualifiedName, verbatimElement, withParsed } from './payload-xml.ts';
+import { canonicalOfRoot, qualifiedName, verbatimElement, withParsed } from './payload-xml.ts';
 import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhInput } from './sbdh-model.ts';
 
 // A comment only the header writer can produce: header values are text, where `<` is escaped.
@@ -123,7 +123,7 @@ function payloadRoot(document: string, docType: DocumentTypeParts): string {
       throw new SbdhError('SBDH-PAYLOAD', `the business document nests elements ${MAX_DEPTH - 1} levels deep; inside the envelope that is too deep to read`);
     }
     // the sender's own characters where they are the same XML, so the receiver gets the very bytes
-    const serialised = root.toString({ format: false });
-    return verbatimElement(document, qualifiedName(root), 0, serialised) ?? serialised;
+    const serialised = () => root.toString({ format: false });
+    return verbatimElement(document, qualifiedName(root), 0, () => canonicalOfRoot(doc, serialised)) ?? serialised();
   });
 }

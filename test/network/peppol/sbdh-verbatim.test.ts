@@ -70,6 +70,24 @@ describe('SBDH: the business document byte for byte', () => {
     expect(readSbdh(wrapInSbdh(invoiceInput(`${DECLARATION}${payload}\n`))).document).to.equal(DECLARATION + payload);
   });
 
+  it('wraps the sender\'s characters whatever lies outside the root: comments and a processing instruction before and after, a look-alike end tag in a comment', () => {
+    const payload = `<Invoice xmlns='urn:oasis:names:specification:ubl:schema:xsd:Invoice-2'
+   xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"><cbc:Note>a &amp; b<!-- in --></cbc:Note><cbc:Empty></cbc:Empty></Invoice>`;
+    const around: [before: string, after: string, verbatim: boolean][] = [
+      ['', '', true],
+      ['<!-- before -->\n<?pi data?>\n', '', true],
+      ['', '\n<!-- after -->', true],
+      // the last end tag in the text is not the root's: libxml2's serialisation travels instead
+      ['<!-- before -->', '<!-- </Invoice> -->', false],
+    ];
+    for (const [before, after, verbatim] of around) {
+      const document = `<?xml version="1.0" encoding="UTF-8"?>\n${before}${payload}${after}\n`;
+      const read = readSbdh(wrapInSbdh(invoiceInput(document)));
+      expect(canonical(read.document), JSON.stringify([before, after])).to.equal(canonical(document));
+      expect(read.document === DECLARATION + payload, JSON.stringify([before, after])).to.equal(verbatim);
+    }
+  });
+
   it('serialises a payload that leans on the envelope for a namespace (its characters alone are not the same XML)', () => {
     const cbc = 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2';
     const payload = `<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><cbc:Note>x</cbc:Note></Invoice>`;
