@@ -22,9 +22,9 @@ const NCNAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
 const NAMESPACE = /^[A-Za-z][A-Za-z0-9+.-]*:\S*$/;
 const INDENT = '  ';
 
-// xmlbuilder2 leaves an ampersand that already starts an entity or decimal character reference alone
-const AMPERSAND = /&(?![A-Za-z]+;|#\d+;)/g;
-const escapeText = (text: string) => text.replace(AMPERSAND, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+// every ampersand: text is data, never markup (xmlbuilder2 alone would leave one that looks like a
+// reference, so "AT&T;" became an undefined entity; ./write.ts escapes it before xmlbuilder2 sees it)
+const escapeText = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const escapeAttribute = (value: string) => escapeText(value).replace(/"/g, '&quot;');
 
 /** A document this writer does not reproduce: xmlbuilder2 writes it. */

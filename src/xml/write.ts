@@ -40,11 +40,16 @@ function nodeOf(element: RecordedElement): XmlElementWriter {
   return self;
 }
 
+// xmlbuilder2 escapes an ampersand only when it does not look like a reference ("AT&T;" stayed an
+// undefined entity, "&amp;" turned into "&"): given every one already as &amp;, it writes text as data
+const ampersands = (text: string) => text.replace(/&/g, '&amp;');
+
 function build(parent: XMLBuilder, element: RecordedElement): void {
-  const node = parent.ele(element.namespace, element.name, element.attrs);
+  const attrs = element.attrs && Object.fromEntries(Object.entries(element.attrs).map(([k, v]) => [k, ampersands(v)]));
+  const node = parent.ele(element.namespace, element.name, attrs);
   for (const child of element.children) {
     if (child.kind === 'element') build(node, child.element);
-    else if (child.kind === 'text') node.txt(child.text);
+    else if (child.kind === 'text') node.txt(ampersands(child.text));
     else node.com(child.text);
   }
 }
