@@ -7,7 +7,7 @@ import { issuingCompany } from '../../commands/tenancy/issuing-company.ts';
 import type { Delivery } from '../../commands/invoices/delivery.ts';
 import { invoiceStream, type InvoiceStatus } from '../../events/invoices.ts';
 import { createdInvoiceRow, type InvoiceDetailRow, type InvoiceRow } from '../../projections/invoices/rows.ts';
-import { INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../projections/invoices/queries.ts';
+import { INVOICE_REGISTER, INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../projections/invoices/queries.ts';
 import { listCompanies } from '../../projections/tenancy/queries.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { ErrorBody, IsoDate, MAX_Q_LENGTH, Page, PageQuery, Uuid } from '../../schemas/common/index.ts';
@@ -125,7 +125,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
   /** The invoice as its stream stands: after `written` (a command's own append), else after the stream's last event, whichever instance wrote it. */
   async function readAfter(written: { position: Position; version: number } | undefined, scope: InvoiceScope, id: string) {
     const [row, degraded] = await readCurrent(deps, {
-      stream: invoiceStream(id), projectors: ['invoices'], resource: 'invoice', written,
+      stream: invoiceStream(id), projectors: [INVOICE_REGISTER], resource: 'invoice', written,
       read: () => Promise.all([getInvoice(readModels, scope, id), invoiceDegraded(readModels, scope, id)]),
       versionOf: ([found]) => found?.version,
       visible: () => invoiceVisibleTo(deps, scope, id),
@@ -138,7 +138,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
   async function create(actor: Actor, requestId: string, company: CompanyRow, body: InvoiceRequest) {
     const created = await createInvoice(invoicing(), { actor, requestId, company, body });
     // the answer follows from the decided event; the wait keeps a GET right after it consistent
-    await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['invoices']);
+    await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, [INVOICE_REGISTER]);
     const invoice = invoiceBody(createdInvoiceRow(created.event.data, created.version));
     return { status: 201, body: invoice, headers: { etag: `"${invoice.version}"`, location: `${API_PREFIX}/companies/${company.id}/invoices/${invoice.id}` } };
   }
