@@ -1,4 +1,4 @@
-// `npm run campaign -- fuzz [--quick] [--seed N] [--db pglite,postgres] [--cases N] [--concurrency N]`
+// `npm run campaign -- fuzz [--quick] [--seed N] [--db pglite,postgres] [--cases N] [--concurrency N] [--only TEXT] [--shard K/N]`
 //
 // Every route of both doors (native /api/v1 and /sapi, as the router holds them) fuzzed with
 // seeded cases: bodies from the request schemas (fast-check and the schema walker) and mutated,
@@ -18,6 +18,16 @@ function numberArg(args: string[], name: string): number | undefined {
   const i = args.indexOf(name);
   const n = i >= 0 ? Number(args[i + 1]) : NaN;
   return Number.isInteger(n) && n > 0 ? n : undefined;
+}
+
+/** `--shard K/N`: one of N runs that share the routes out (each process fuzzes on one core). */
+function shardArg(args: string[]): { index: number; count: number } | undefined {
+  const i = args.indexOf('--shard');
+  if (i < 0) return undefined;
+  const given = /^(\d+)\/(\d+)$/.exec(args[i + 1] ?? '');
+  const [index, count] = [Number(given?.[1]), Number(given?.[2])];
+  if (!given || index < 1 || index > count) throw new Error(`--shard takes K/N with 1 <= K <= N, not ${args[i + 1]}`);
+  return { index, count };
 }
 
 /** The figures of one database's run: totals with targets, and every route that missed one. */
@@ -49,8 +59,9 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
   const concurrency = numberArg(options.args, '--concurrency') ?? 4;
   const onlyAt = options.args.indexOf('--only');
   const only = onlyAt >= 0 ? options.args[onlyAt + 1] : undefined;
+  const shard = shardArg(options.args);
   const figures: Figure[] = [];
-  const notes: string[] = [`seed ${options.seed}, ${perRoute} requests per route, ${concurrency} in flight${only ? `, only routes containing "${only}"` : ''}; service in this process over a real socket (127.0.0.1), response self-check off`];
+  const notes: string[] = [`seed ${options.seed}, ${perRoute} requests per route, ${concurrency} in flight${only ? `, only routes containing "${only}"` : ''}${shard ? `, shard ${shard.index}/${shard.count} (every ${shard.count}th route of the router's order, from its ${shard.index}th)` : ''}; service in this process over a real socket (127.0.0.1), response self-check off`];
   for (const database of options.databases) {
     const svc = await startCampaignService(database);
     const receiver = await WebhookReceiver.start({ record: false });
@@ -58,7 +69,7 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       const world = await seedDemoOrganisation(svc, receiver.url());
       console.log(`[fuzz ${database}] seeded; fuzzing ${perRoute} requests per route (seed ${options.seed})`);
       const result = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, {
-        seed: options.seed, perRoute, concurrency, only,
+        seed: options.seed, perRoute, concurrency, only, shard,
         onRoute: (t, i, total) => console.log(`[fuzz ${database}] ${i + 1}/${total} ${routeLine(t)}`),
       });
       figures.push(...fuzzFigures(result, database));

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { findingLines, fuzzRoutes } from '../../campaigns/support/fuzz/drive.ts';
-import { seedDemoOrganisation } from '../../campaigns/support/world.ts';
+import { seedDemoOrganisation, type World } from '../../campaigns/support/world.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -19,6 +19,8 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
   this.timeout(0);
   let svc: TestService;
   let receiver: WebhookReceiver;
+  /** seeded by the first test, fuzzed again by the second */
+  let world: World;
 
   before(async () => {
     svc = await startTestService({ validateResponses: false });
@@ -30,10 +32,19 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
   });
 
   it(`answers every case within the documented responses, without a 5xx or pollution (seed ${SEED}, ${PER_ROUTE} per route)`, async () => {
-    const world = await seedDemoOrganisation(svc, receiver.url());
+    world = await seedDemoOrganisation(svc, receiver.url());
     const run = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: PER_ROUTE });
     expect(run.uncovered).to.deep.equal([]);
     expect(run.routes).to.have.length(run.registered);
     expect(findingLines(run)).to.deep.equal([]);
+  });
+
+  it('shards of one run share the routes out: each route in exactly one shard, none left over', async () => {
+    const foreign = { companyId: svc.demo.second_organisation.company_id };
+    const whole = await fuzzRoutes(svc, world, foreign, { seed: SEED, perRoute: 1, only: '/sapi' });
+    const shards = await Promise.all([1, 2].map((index) => fuzzRoutes(svc, world, foreign, { seed: SEED, perRoute: 1, only: '/sapi', shard: { index, count: 2 } })));
+    const labels = (run: typeof whole) => run.routes.map((t) => t.label);
+    expect(shards.map((run) => run.routes.length)).to.deep.equal([Math.ceil(whole.routes.length / 2), Math.floor(whole.routes.length / 2)]);
+    expect([...labels(shards[0]!), ...labels(shards[1]!)].sort()).to.deep.equal(labels(whole).sort());
   });
 });

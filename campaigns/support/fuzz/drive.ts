@@ -54,6 +54,12 @@ export interface FuzzOptions {
   concurrency?: number;
   /** only the routes whose label ("POST /api/v1/payments") contains this (a reproduction); the figures then say so */
   only?: string;
+  /**
+   * Of the routes (after `only`), those whose place in the router's order is `index` modulo
+   * `count` (index from 1): N shards of one seed, run side by side, fuzz every route with the same
+   * cases as one run, since each route's cases come from its own seeded generator.
+   */
+  shard?: { index: number; count: number };
   /** called after each route (progress for a long run) */
   onRoute?: (tally: RouteTally, index: number, total: number) => void;
 }
@@ -119,7 +125,10 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     native: await DocumentedResponses.load(`${svc.root}/openapi.json`, 'native'),
     sapi: await DocumentedResponses.load(`${svc.root}/sapi/openapi.json`, 'sapi'),
   };
-  const routes = registeredRoutes(svc).filter((r) => !options.only || r.label.includes(options.only));
+  const shard = options.shard;
+  const routes = registeredRoutes(svc)
+    .filter((r) => !options.only || r.label.includes(options.only))
+    .filter((_, i) => !shard || i % shard.count === shard.index - 1);
   const missing = routes.flatMap(({ route, door, label }) => [
     ...uncovered(route, known).map((m) => `${label}: ${m}`),
     ...(docs[door].operation(route) ? [] : [`${label}: not in the OpenAPI document`]),
