@@ -1,5 +1,5 @@
 /**
- * `npm test` runs every suite twice in CI: on PGlite, then with DATABASE_URL on Postgres. A suite
+ * `npm test` runs every suite twice in CI: on PGlite, and with DATABASE_URL on Postgres. A suite
  * that never touches a database would only repeat itself the second time (the compiled engine's
  * equivalence takes minutes), so it runs in the PGlite pass only.
  */
