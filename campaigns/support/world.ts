@@ -28,7 +28,11 @@ export interface World {
   apiKey: string;
   user: { email: string; password: string };
   jwt: string;
-  sapi: { token: string; participantId: string; clientId: string; companyId: string };
+  sapi: {
+    token: string; participantId: string; clientId: string; companyId: string;
+    /** a fresh access token for the same client: a token lives 900 s, a long run outlives it */
+    renew(): Promise<string>;
+  };
 }
 
 const year = new Date().getUTCFullYear();
@@ -140,7 +144,7 @@ export async function seedDemoOrganisation(svc: TestService, hookUrl: string): P
   return {
     organisationId: demo.organisation_id, ids, secrets: [...new Set(secrets)], participants: [c0.peppol_id, c1.peppol_id],
     apiKey: demo.api_key, user: demo.admin, jwt: session.access,
-    sapi: { token: sapi0.token, participantId: sapi0.participant_id, clientId: sapi0.client_id, companyId: c0.id },
+    sapi: { token: sapi0.token, participantId: sapi0.participant_id, clientId: sapi0.client_id, companyId: c0.id, renew: async () => (await sapiTestClient(svc, 0)).token },
   };
 }
 
@@ -158,7 +162,8 @@ export async function seedSecondOrganisation(svc: TestService, hookUrl: string):
   const session = await signIn(svc, user);
   const installed = expectStatus(await call('POST', `/companies/${b.company_id}/sapi-clients`), 201, 'B SAPI client');
   const clientId = field(installed, 'client_id', 'B SAPI client');
-  const token = await sapiToken(svc, clientId, field(installed, 'client_secret', 'B SAPI client'));
+  const secret = field(installed, 'client_secret', 'B SAPI client');
+  const token = await sapiToken(svc, clientId, secret);
   const participantId = field(installed, 'participant_id', 'B SAPI client');
   const hook = expectStatus(await call('POST', '/connect/webhooks', { url: hookUrl, events: EMITTED_WEBHOOK_EVENT_TYPES.join(',') }), 201, 'B webhook');
   const [row] = (await svc.services.readModels.query('SELECT workspace_id FROM companies WHERE id = $1', [b.company_id])) as { workspace_id: string }[];
@@ -166,6 +171,6 @@ export async function seedSecondOrganisation(svc: TestService, hookUrl: string):
     organisationId: b.organisation_id, companyId: b.company_id, workspaceId: row!.workspace_id,
     ids: { company_id: [b.company_id], workspace_id: [row!.workspace_id], webhook_id: [field(hook, 'id', 'B webhook')], sapi_client_id: [clientId] },
     secrets: [], participants: [participantId], apiKey: b.api_key, user, jwt: session.access,
-    sapi: { token, participantId, clientId, companyId: b.company_id },
+    sapi: { token, participantId, clientId, companyId: b.company_id, renew: () => sapiToken(svc, clientId, secret) },
   };
 }

@@ -47,4 +47,22 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(shards.map((run) => run.routes.length)).to.deep.equal([Math.ceil(whole.routes.length / 2), Math.floor(whole.routes.length / 2)]);
     expect([...labels(shards[0]!), ...labels(shards[1]!)].sort()).to.deep.equal(labels(whole).sort());
   });
+
+  // found in the full run: its SAPI routes came after ~50 minutes, when the seeded token had
+  // expired and a fuzzed native route had disabled the client, so all 10,000 answers were 401
+  it('fuzzes /sapi with a live token of an enabled client, however long the run was', async () => {
+    const api = `${svc.api}/sapi-clients/${world.sapi.clientId}`;
+    expect((await fetch(`${api}/disable`, { method: 'POST', headers: { 'x-api-key': world.apiKey } })).status).to.equal(200);
+    const stale = { ...world, sapi: { ...world.sapi, token: 'expired.long.ago' } };
+    const run = await fuzzRoutes(svc, stale, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'GET /sapi/document/receive' });
+    for (const tally of run.routes) expect([...tally.statuses.keys()], tally.label).to.include('200');
+    expect(findingLines(run)).to.deep.equal([]);
+  });
+
+  it('reports a route whose every answer was 401: it tested the gate, not the route', async () => {
+    const locked = { ...world, sapi: { ...world.sapi, renew: async () => 'not.a.token' } };
+    const run = await fuzzRoutes(svc, locked, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'GET /sapi/document/receive/' });
+    expect(run.routes[0]!.counts.other).to.equal(1);
+    expect(findingLines(run).join('\n')).to.include('never past authentication');
+  });
 });

@@ -134,6 +134,7 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     ...(docs[door].operation(route) ? [] : [`${label}: not in the OpenAPI document`]),
   ]);
   const session = { access: world.jwt, at: Date.now() };
+  const sapiSession = { token: world.sapi.token };
   const baseline = new Set(prototypeKeys());
   const concurrency = options.concurrency ?? 4;
 
@@ -145,7 +146,7 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     } else {
       // the route's own credential is a SAPI token; 'user' sends the native key, which /sapi refuses
       if (c.credential === 'api_key') {
-        headers.authorization ??= `Bearer ${world.sapi.token}`;
+        headers.authorization ??= `Bearer ${sapiSession.token}`;
         headers['x-peppol-participant-id'] ??= world.sapi.participantId;
       }
       if (c.credential === 'user') headers['x-api-key'] ??= world.apiKey;
@@ -164,6 +165,8 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
   const tallies: RouteTally[] = [];
   for (const [index, { route, door, label }] of routes.entries()) {
     if (Date.now() - session.at > TOKEN_AGE_MS) Object.assign(session, { access: (await signIn(svc, world.user)).access, at: Date.now() });
+    // the native routes before may have disabled the world's SAPI client, and its token outlived
+    if (door === 'sapi') sapiSession.token = await readySapiClient(svc, world);
     const tally: RouteTally = { label, door, requests: 0, statuses: new Map(), counts: { '5xx': 0, schema: 0, pollution: 0, other: 0 }, examples: [], seconds: 0 };
     const t0 = Date.now();
     const rnd = Random.forLabel(options.seed, label);
@@ -198,11 +201,30 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
         }
       });
     }
+    if (neverPastAuthentication(route, tally)) {
+      record('other', { problem: 'never past authentication', detail: 'every answer was 401 although most cases carry valid credentials: the run tested the gate, not the route' }, { kind: 'the whole route', method: route.method, path: route.path, headers: {}, credential: 'api_key', bodyPreview: '', badText: false, protoKeys: false }, 401);
+    }
     tally.seconds = (Date.now() - t0) / 1000;
     tallies.push(tally);
     options.onRoute?.(tally, index, routes.length);
   }
   return { seed: options.seed, perRoute: options.perRoute, registered: routes.length, routes: tallies, uncovered: missing, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * A route whose every answer was 401 never had its input looked at: its credentials had run out
+ * (the full run of 10,000 per route outlasts a 900 s token) or were disabled by a route before.
+ * Too few requests prove nothing either way.
+ */
+function neverPastAuthentication(route: Route, tally: RouteTally): boolean {
+  return tally.requests >= 50 && tally.statuses.size === 1 && tally.statuses.has('401') && route.path !== '/auth/refresh';
+}
+
+/** The world's SAPI client enabled again (a fuzzed native route may have disabled it) and a fresh token of it. */
+async function readySapiClient(svc: TestService, world: World): Promise<string> {
+  const res = await fetch(`${svc.api}/sapi-clients/${world.sapi.clientId}/enable`, { method: 'POST', headers: { 'x-api-key': world.apiKey } });
+  if (res.status !== 200) throw new Error(`enabling the fuzzed SAPI client: ${res.status} ${await res.text()}`);
+  return world.sapi.renew();
 }
 
 /** One line per route: its statuses, its findings by figure, its time. */
