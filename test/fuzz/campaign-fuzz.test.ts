@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { findingLines, fuzzRoutes } from '../../campaigns/support/fuzz/drive.ts';
+import { findingLines, fuzzRoutes, registeredRoutes, routeServing } from '../../campaigns/support/fuzz/drive.ts';
 import { seedDemoOrganisation, type World } from '../../campaigns/support/world.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -57,6 +57,18 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     const run = await fuzzRoutes(svc, stale, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'GET /sapi/document/receive' });
     for (const tally of run.routes) expect([...tally.statuses.keys()], tally.label).to.include('200');
     expect(findingLines(run)).to.deep.equal([]);
+  });
+
+  // found in the full run: an empty id made GET /document/receive/{documentId} the list's URL,
+  // and the list's 200 was judged against the detail's schema
+  it('judges an answer by the route the router served it with, when a fuzzed id names another route', () => {
+    const all = registeredRoutes(svc);
+    const served = (door: 'native' | 'sapi', method: 'GET' | 'POST', path: string) => routeServing(all, door, { kind: 'x', method, path, headers: {}, credential: 'api_key', bodyPreview: '', badText: false, protoKeys: false })?.path;
+    expect(served('sapi', 'GET', '/document/receive/')).to.equal('/document/receive');
+    expect(served('sapi', 'GET', '/document/receive/?q=Infinity')).to.equal('/document/receive');
+    expect(served('sapi', 'GET', '/document/receive/svc_sapi_in_1')).to.equal('/document/receive/{documentId}');
+    expect(served('sapi', 'POST', '/document/receive/x/acknowledge')).to.equal('/document/receive/{documentId}/acknowledge');
+    expect(served('sapi', 'GET', '/document/receive/..%2F..%2Fx')).to.equal('/document/receive/{documentId}');
   });
 
   it('reports a route whose every answer was 401: it tested the gate, not the route', async () => {
