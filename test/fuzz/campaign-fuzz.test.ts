@@ -69,6 +69,10 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(served('sapi', 'GET', '/document/receive/svc_sapi_in_1')).to.equal('/document/receive/{documentId}');
     expect(served('sapi', 'POST', '/document/receive/x/acknowledge')).to.equal('/document/receive/{documentId}/acknowledge');
     expect(served('sapi', 'GET', '/document/receive/..%2F..%2Fx')).to.equal('/document/receive/{documentId}');
+    // a literal segment wins over a placeholder whatever the list's order, as in the router
+    const [byId, literal] = [{ ...all[0]!.route, method: 'GET' as const, path: '/x/{id}' }, { ...all[0]!.route, method: 'GET' as const, path: '/x/export' }];
+    const c = { kind: 'x', method: 'GET' as const, path: '/x/export', headers: {}, credential: 'api_key' as const, bodyPreview: '', badText: false, protoKeys: false };
+    expect(routeServing([{ route: byId, door: 'native' }, { route: literal, door: 'native' }], 'native', c)?.path).to.equal('/x/export');
   });
 
   it('reports a route whose every answer was 401: it tested the gate, not the route', async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { healthRoute } from '../../../src/http/platform/health.ts';
 import type { Route } from '../../../src/http/platform/index.ts';
+import { bySpecificity } from '../../../src/http/platform/paths.ts';
 import type { TestService } from '../../../test/support/service.ts';
 import { signIn, type World } from '../world.ts';
 import { casesFor, uncovered, type FuzzCase } from './cases.ts';
@@ -231,12 +232,14 @@ async function readySapiClient(svc: TestService, world: World): Promise<string> 
 }
 
 /**
- * The route the router serves a case's URL with: the first of the door's routes for its method
- * whose pattern matches the path (query and a trailing slash aside, as the router is not strict).
+ * The route the router serves a case's URL with: of the door's routes for its method whose pattern
+ * matches the path (query and a trailing slash aside, as the router is not strict), the one the
+ * router registered first, by the same `bySpecificity` order ('/x/export' before '/x/{id}').
  */
 export function routeServing(all: readonly { route: Route; door: Door }[], door: Door, c: FuzzCase): Route | undefined {
   const path = (c.path.split('?')[0] ?? '').replace(/(.)\/$/, '$1');
-  return all.find((r) => r.door === door && r.route.method === c.method && patternOf(r.route.path).test(path))?.route;
+  const matching = all.filter((r) => r.door === door && r.route.method === c.method && patternOf(r.route.path).test(path)).map((r) => r.route);
+  return matching.sort(bySpecificity)[0];
 }
 
 const patterns = new Map<string, RegExp>();
