@@ -6,7 +6,7 @@
 // pollution is seen), without its own response check (so answers are what a deployed service
 // sends), on a fresh database of each kind asked for.
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
-import { findingLines, fuzzRoutes, routeLine, type FuzzRun } from '../support/fuzz/drive.ts';
+import { findingLines, fuzzRoutes, refusalLine, routeLine, type FuzzRun } from '../support/fuzz/drive.ts';
 import { startCampaignService } from '../support/in-process-service.ts';
 import { seedDemoOrganisation } from '../support/world.ts';
 import { WebhookReceiver } from '../../test/support/webhook-receiver.ts';
@@ -74,6 +74,7 @@ export async function run(options: CampaignOptions): Promise<CampaignReport> {
       });
       figures.push(...fuzzFigures(result, database));
       notes.push(`== ${database}: status histogram per route`, ...result.routes.map(routeLine));
+      notes.push(`== ${database}: most frequent refusals per route`, ...result.routes.map((t) => refusalLine(t)));
       if (result.uncovered.length > 0) notes.push(`== ${database}: uncovered`, ...result.uncovered);
       const findings = findingLines(result);
       if (findings.length > 0) notes.push(`== ${database}: findings (first of each)`, ...findings);

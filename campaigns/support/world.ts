@@ -6,7 +6,7 @@ import { EMITTED_WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events/catalogue
 import { eventually } from '../../test/support/poll.ts';
 import { sapiTestClient } from '../../test/support/sapi.ts';
 import type { TestService } from '../../test/support/service.ts';
-import { sendRequest, ublBetween } from '../../test/sapi/support/send.ts';
+import { sendRequest, sha256Hex, ublBetween } from '../../test/sapi/support/send.ts';
 import { expectStatus, field, send, type Reply } from './http.ts';
 
 /**
@@ -32,6 +32,8 @@ export interface World {
     token: string; participantId: string; clientId: string; companyId: string;
     /** a fresh access token for the same client: a token lives 900 s, a long run outlives it */
     renew(): Promise<string>;
+    /** a send its client may make (company 0 to company 1, checksum included): the fuzz mutates it */
+    sendBody?: Record<string, unknown>;
   };
 }
 
@@ -128,8 +130,11 @@ export async function seedDemoOrganisation(svc: TestService, hookUrl: string): P
   const sapi0 = await sapiTestClient(svc, 0);
   const sapi1 = await sapiTestClient(svc, 1);
   const messageIds: string[] = [];
+  const sendBodies: Record<string, unknown>[] = [];
   for (const [from, to, client0, company] of [[c0, c1, sapi0, c1], [c1, c0, sapi1, c0]] as const) {
-    const out = await client0.call('POST', '/document/send', sendRequest((await ublBetween(svc, { companyId: from.id }, to)).xml, from.peppol_id, to.peppol_id), { 'idempotency-key': `world-${randomBytes(8).toString('hex')}` });
+    const body = sendRequest((await ublBetween(svc, { companyId: from.id }, to)).xml, from.peppol_id, to.peppol_id);
+    sendBodies.push({ ...body, checksum: sha256Hex(body.payload) });
+    const out = await client0.call('POST', '/document/send', body, { 'idempotency-key': `world-${randomBytes(8).toString('hex')}` });
     if (out.status !== 202) throw new Error(`SAPI send: ${out.status} ${out.text}`);
     const providerId = String(out.body.providerDocumentId);
     remember('providerDocumentId', providerId);
@@ -144,7 +149,7 @@ export async function seedDemoOrganisation(svc: TestService, hookUrl: string): P
   return {
     organisationId: demo.organisation_id, ids, secrets: [...new Set(secrets)], participants: [c0.peppol_id, c1.peppol_id],
     apiKey: demo.api_key, user: demo.admin, jwt: session.access,
-    sapi: { token: sapi0.token, participantId: sapi0.participant_id, clientId: sapi0.client_id, companyId: c0.id, renew: async () => (await sapiTestClient(svc, 0)).token },
+    sapi: { token: sapi0.token, participantId: sapi0.participant_id, clientId: sapi0.client_id, companyId: c0.id, renew: async () => (await sapiTestClient(svc, 0)).token, sendBody: sendBodies[0] },
   };
 }
 

@@ -75,6 +75,21 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(routeServing([{ route: byId, door: 'native' }, { route: literal, door: 'native' }], 'native', c)?.path).to.equal('/x/export');
   });
 
+  // found in the full run: no SAPI send of 10,000 was accepted, since a payload made from the
+  // schema is no UBL whose parties are the metadata's, so validation and everything after it
+  // were never fuzzed through the door
+  it('gets SAPI sends past the door: valid ones are accepted, mutated payloads meet the parser, the metadata check and validation', async () => {
+    const run = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 120, only: 'POST /sapi/document/send' });
+    const { statuses, refusals } = run.routes[0]!;
+    const seen = JSON.stringify({ statuses: [...statuses], refusals: [...refusals] });
+    expect(statuses.get('202') ?? 0, seen).to.be.greaterThan(0);
+    const codes = [...refusals.keys()];
+    // the parser refused a payload; the metadata check or validation refused a readable one
+    expect(codes.filter((c) => c.startsWith('SAPI-VAL-001 payload')), seen).to.not.be.empty;
+    expect(codes.filter((c) => c.startsWith('SAPI-VAL-001 ') && !/^SAPI-VAL-001 (body|payload)/.test(c)), seen).to.not.be.empty;
+    expect(findingLines(run)).to.deep.equal([]);
+  });
+
   it('reports a route whose every answer was 401: it tested the gate, not the route', async () => {
     const locked = { ...world, sapi: { ...world.sapi, renew: async () => 'not.a.token' } };
     const run = await fuzzRoutes(svc, locked, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'GET /sapi/document/receive/' });

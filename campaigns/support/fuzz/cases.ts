@@ -2,6 +2,7 @@ import type { Route } from '../../../src/http/platform/index.ts';
 import { RawJson, preview, setOwn, toJsonText } from './json.ts';
 import type { Random } from './random.ts';
 import { sampleSchema } from './fc-schema.ts';
+import { checksumOf, mutatePayload } from './payload.ts';
 import { allIds, idsFor, pickId, randomText, validish, type Known, type Schema } from './values.ts';
 
 /** Which credential a case is sent with; the runner fills in the real one. */
@@ -175,9 +176,13 @@ export function uncovered(route: Route, known: Known): string[] {
   return missing;
 }
 
+const validBody = (route: Route, known: Known) => known.bodies?.get(`${route.method} ${route.path}`);
+
 /** The route's kinds of cases: the mutations that apply to its parts. */
-export function kindsFor(route: Route): string[] {
+export function kindsFor(route: Route, known?: Known): string[] {
   const kinds = ['valid-ish', 'bad-if-match', 'extra-query', 'bad-header'];
+  // weighted: past the door, the payload is what a send is about
+  if (known && typeof validBody(route, known)?.payload === 'string') kinds.push(...Array<string>(8).fill('payload-xml'));
   if (route.auth !== 'public' && route.auth !== 'sign_in') kinds.push('bad-credential');
   if (paramNames(route).length > 0) kinds.push('bad-path');
   if (route.query) kinds.push('bad-query');
@@ -225,7 +230,7 @@ function credentialFor(route: Route, rnd: Random): Credential {
  * Kinds that test what a handler does with a value the schema lets through: their draft is always
  * plain, or the value would mostly meet a 422 for something else first.
  */
-const REACH_THE_HANDLER = new Set(['nul', 'lone-surrogate', 'c0-control', 'extreme-values', 'bad-query']);
+const REACH_THE_HANDLER = new Set(['nul', 'lone-surrogate', 'c0-control', 'extreme-values', 'bad-query', 'payload-xml']);
 
 function startDraft(route: Route, rnd: Random, known: Known, kind: string): Draft {
   // half the drafts are plain: the first known ids, required fields, ordinary strings
@@ -246,7 +251,8 @@ function startDraft(route: Route, rnd: Random, known: Known, kind: string): Draf
       if (required.has(key) || (!plain && rnd.chance(0.4))) query.push([key, encodeURIComponent(String(validish(sub, rnd, known, key)))]);
     }
   }
-  const body = route.body ? validish(route.body as Schema, rnd, known, undefined, 0, plain) : undefined;
+  const valid = validBody(route, known);
+  const body = valid && plain ? structuredClone(valid) : route.body ? validish(route.body as Schema, rnd, known, undefined, 0, plain) : undefined;
   const headers: Record<string, string> = {};
   if (rnd.chance(0.2)) headers['if-match'] = rnd.pick(['"0"', '"1"', '"2"', 'W/"1"', '3']);
   return { kind, params, query, body, headers, credential: credentialFor(route, rnd), badText: false, protoKeys: false };
@@ -332,6 +338,16 @@ function mutate(route: Route, d: Draft, rnd: Random, known: Known, into?: Draft)
   switch (d.kind) {
     case 'valid-ish':
       return;
+    case 'payload-xml': {
+      // a payload that gets past the checksum (mostly) to the parser, the metadata check and validation
+      const body = d.body as Record<string, unknown>;
+      const mutation = mutatePayload(String(body.payload), rnd);
+      body.payload = mutation.payload;
+      if (rnd.chance(0.9)) body.checksum = checksumOf(mutation.payload);
+      d.badText = mutation.badText;
+      d.kind = `payload-xml ${mutation.name}`;
+      return;
+    }
     case 'bad-if-match':
       d.headers['if-match'] = rnd.pick(BAD_IF_MATCH);
       return;
@@ -549,7 +565,7 @@ function finish(route: Route, d: Draft): FuzzCase {
 
 /** `count` cases for one route, from its own generator: the same seed gives the same cases. */
 export function casesFor(route: Route, rnd: Random, known: Known, count: number): FuzzCase[] {
-  const kinds = kindsFor(route);
+  const kinds = kindsFor(route, known);
   const out: FuzzCase[] = [];
   for (let i = 0; i < count; i++) {
     // a quarter of the cases are left valid-ish, so handlers (not just validation) see traffic

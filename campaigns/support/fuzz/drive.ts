@@ -31,6 +31,8 @@ export interface RouteTally {
   door: Door;
   requests: number;
   statuses: Map<string, number>;
+  /** refusals by code (and, under /sapi, the first detail's field): how far into the route the cases got */
+  refusals: Map<string, number>;
   counts: Record<Bucket, number>;
   /** the first findings of each problem (a few, for the report) */
   examples: Finding[];
@@ -90,7 +92,8 @@ export function knownOf(svc: TestService, world: World, foreign: { companyId: st
     a.name, a.vat_id, a.ico, a.dic, a.peppol_id, a.iban, b.vat_id, b.peppol_id, a.sapi.client_id, svc.demo.admin.email,
     ...world.secrets.filter((s) => /^SK\d{10}$/.test(s)), 'client_credentials', 'invoices:read', 'document:send', 'document:receive', 'XML', 'UTF-8', 'RECEIVED', 'ACKNOWLEDGED',
   ];
-  return { ids, strings: strings.filter((s): s is string => typeof s === 'string' && s !== '') };
+  const bodies = new Map(world.sapi.sendBody ? [['POST /document/send', world.sapi.sendBody]] : []);
+  return { ids, strings: strings.filter((s): s is string => typeof s === 'string' && s !== ''), bodies };
 }
 
 /** Own properties of the built-in prototypes: pollution shows as one more. */
@@ -169,7 +172,7 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     if (Date.now() - session.at > TOKEN_AGE_MS) Object.assign(session, { access: (await signIn(svc, world.user)).access, at: Date.now() });
     // the native routes before may have disabled the world's SAPI client, and its token outlived
     if (door === 'sapi') sapiSession.token = await readySapiClient(svc, world);
-    const tally: RouteTally = { label, door, requests: 0, statuses: new Map(), counts: { '5xx': 0, schema: 0, pollution: 0, other: 0 }, examples: [], seconds: 0 };
+    const tally: RouteTally = { label, door, requests: 0, statuses: new Map(), refusals: new Map(), counts: { '5xx': 0, schema: 0, pollution: 0, other: 0 }, examples: [], seconds: 0 };
     const t0 = Date.now();
     const rnd = Random.forLabel(options.seed, label);
     const record = (bucket: Bucket, verdict: Verdict, c: FuzzCase, status: number) => {
@@ -185,6 +188,8 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
         tally.requests += 1;
         const status = answer.error !== undefined ? 'none' : String(answer.status);
         tally.statuses.set(status, (tally.statuses.get(status) ?? 0) + 1);
+        const refusal = refusalOf(door, answer);
+        if (refusal !== undefined) tally.refusals.set(refusal, (tally.refusals.get(refusal) ?? 0) + 1);
         if (answer.error !== undefined || answer.status >= 500) {
           record('5xx', { problem: answer.error !== undefined ? 'no answer' : String(answer.status), detail: (answer.error ?? answer.text).slice(0, 300) }, c, answer.status);
         } else {
@@ -213,6 +218,29 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     options.onRoute?.(tally, index, routes.length);
   }
   return { seed: options.seed, perRoute: options.perRoute, registered: routes.length, routes: tallies, uncovered: missing, seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * A 4xx answer's code: the SAPI envelope's with its first detail's field (`SAPI-VAL-001 payload`,
+ * `SAPI-VAL-001 BR-CO-15`: the parser or validation), the native `detail.error`. Undefined otherwise.
+ */
+export function refusalOf(door: Door, answer: Answer): string | undefined {
+  if (answer.status < 400 || answer.status >= 500 || !answer.contentType.includes('json')) return undefined;
+  let body: unknown;
+  try {
+    body = JSON.parse(answer.text);
+  } catch {
+    return undefined;
+  }
+  const at = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);
+  if (door === 'sapi') {
+    const error = at(body, 'error');
+    const details = at(error, 'details');
+    const field = Array.isArray(details) ? at(details[0], 'field') : undefined;
+    return `${String(at(error, 'code'))}${typeof field === 'string' ? ` ${field}` : ''}`;
+  }
+  const detail = at(body, 'detail');
+  return typeof at(detail, 'error') === 'string' ? String(at(detail, 'error')) : Array.isArray(detail) ? 'request validation' : `${answer.status}`;
 }
 
 /**
@@ -259,6 +287,12 @@ export function routeLine(t: RouteTally): string {
   const statuses = [...t.statuses.entries()].sort().map(([k, n]) => `${k}×${n}`).join(' ');
   const counts = Object.entries(t.counts).filter(([, n]) => n > 0).map(([k, n]) => `${k}: ${n}`).join(', ');
   return `${t.label}  ${statuses}${counts ? `  FINDINGS ${counts}` : ''}  ${t.seconds.toFixed(1)} s`;
+}
+
+/** A route's most frequent refusals, for the report. */
+export function refusalLine(t: RouteTally, top = 12): string {
+  const refusals = [...t.refusals.entries()].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, n]) => `${k}×${n}`).join(', ');
+  return `${t.label}  ${refusals}${t.refusals.size > top ? `, … (${t.refusals.size} kinds)` : ''}`;
 }
 
 /** The findings of a run, grouped by route and problem, with one reproduction each. */

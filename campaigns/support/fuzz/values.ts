@@ -13,6 +13,11 @@ export type Schema = Record<string, unknown>;
 export interface Known {
   ids: Map<string, string[]>;
   strings: string[];
+  /**
+   * A valid body by route (`METHOD path` as the router holds it), for a route whose valid input
+   * no schema spells: a SAPI send's payload is a UBL whose parties must be the metadata's.
+   */
+  bodies?: Map<string, Record<string, unknown>>;
 }
 
 export function idsFor(known: Known, name: string | undefined): string[] {
