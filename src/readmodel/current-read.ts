@@ -18,6 +18,12 @@ export interface CurrentRead<T> {
    */
   versionOf?(found: T): number | undefined;
   /**
+   * Anything found is current enough: the stream's later events are not the caller's to wait for
+   * (a SAPI document's Peppol and FS legs come from reactors). The read comes first, and only a
+   * read that finds nothing looks up the stream and waits for it.
+   */
+  foundIsCurrent?: boolean;
+  /**
    * Whether the caller may see the stream: asked only before refusing a resource the read found
    * nothing of, so that a 503 never tells another organisation that it exists (it gets the 404).
    */
@@ -39,6 +45,10 @@ export interface CurrentRead<T> {
  * retry_after) to whoever may see the resource, rather than answered with a stale version or a 404.
  */
 export async function readCurrent<T>(deps: Pick<Core, 'store' | 'projections' | 'config'>, read: CurrentRead<T>): Promise<T> {
+  if (read.foundIsCurrent) {
+    const first = await read.read();
+    if (first !== undefined && first !== null) return first;
+  }
   let target = read.written;
   if (!target && read.versionOf) {
     const [head, first] = await Promise.all([deps.store.streamHead(read.stream), read.read()]);

@@ -63,4 +63,23 @@ describe('readCurrent: a read of one resource shows its stream as it stands', ()
       expect(found).to.deep.equal({ v: 3 });
     });
   });
+
+  describe('when anything found is current (the stream moves on without the caller: reactors)', () => {
+    it('answers a found read without looking up the stream', async () => {
+      const w = world({ head: { position: '7', revision: 3 }, catchesUp: false });
+      const found = await readCurrent(w.deps, { stream: 's', projectors: ['p'], resource: 'thing', read: async () => (w.calls.push('read'), 'seen'), foundIsCurrent: true, visible: async () => true });
+      expect(found).to.equal('seen');
+      expect(w.calls).to.deep.equal(['read']);
+    });
+
+    it('waits for the stream when the read found nothing yet (written on another instance), and refuses 503 if it stays behind', async () => {
+      const w = world({ head: { position: '7', revision: 0 }, catchesUp: true });
+      const found = await readCurrent(w.deps, { stream: 's', projectors: ['p'], resource: 'thing', read: async () => (w.calls.push('read'), w.projected() ? 'seen' : null), foundIsCurrent: true, visible: async () => true });
+      expect(found).to.equal('seen');
+      expect(w.calls).to.deep.equal(['read', 'head', 'wait', 'read']);
+      const behind = world({ head: { position: '7', revision: 0 }, catchesUp: false });
+      const refused = await readCurrent(behind.deps, { stream: 's', projectors: ['p'], resource: 'thing', read: async () => null, foundIsCurrent: true, visible: async () => true }).catch((e: unknown) => e);
+      expect(refused).to.be.instanceOf(DomainError).and.include({ code: 'read_model_behind', status: 503 });
+    });
+  });
 });

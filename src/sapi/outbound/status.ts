@@ -62,7 +62,7 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
       const view = await readCurrent(deps, {
         stream: sapiDocumentStream(documentId), projectors: [SAPI_DOCUMENTS], resource: 'document',
         read: () => findSapiDocument(deps.readModels, actor.clientId, req.params.providerDocumentId),
-        versionOf: (found) => (found ? Number.MAX_SAFE_INTEGER : undefined),
+        foundIsCurrent: true,
         visible: async () => (await acceptedAlready(deps, documentId))?.client_id === actor.clientId,
       });
       if (!view) throw notFound(req.params.providerDocumentId);
