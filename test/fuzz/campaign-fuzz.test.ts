@@ -96,4 +96,17 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(run.routes[0]!.counts.other).to.equal(1);
     expect(findingLines(run).join('\n')).to.include('never past authentication');
   });
+
+  // found in the full run: DELETE /connect/webhooks/{webhook_id} comes before test and
+  // rotate-secret, so their 10,000 cases met the deactivated endpoint and answered only 409
+  it('fuzzes a webhook route with an active endpoint, after a fuzzed DELETE deactivated the seeded one', async () => {
+    const first = world.ids.webhook_id![0]!;
+    expect((await fetch(`${svc.api}/connect/webhooks/${first}`, { method: 'DELETE', headers: { 'x-api-key': world.apiKey } })).status).to.equal(200);
+    const run = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'POST /api/v1/connect/webhooks/{webhook_id}/test' });
+    const { statuses, refusals } = run.routes[0]!;
+    // without the replacement, every plain case (the first seeded id) met webhook_inactive
+    expect(refusals.get('webhook_inactive') ?? 0, JSON.stringify([...refusals])).to.equal(0);
+    expect(statuses.get('202') ?? 0).to.be.greaterThan(run.routes[0]!.requests / 4);
+    expect(findingLines(run)).to.deep.equal([]);
+  });
 });

@@ -172,6 +172,8 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     if (Date.now() - session.at > TOKEN_AGE_MS) Object.assign(session, { access: (await signIn(svc, world.user)).access, at: Date.now() });
     // the native routes before may have disabled the world's SAPI client, and its token outlived
     if (door === 'sapi') sapiSession.token = await readySapiClient(svc, world);
+    // likewise a fuzzed DELETE deactivates the seeded webhook endpoints: test and rotate would only meet 409
+    if (route.path.includes('{webhook_id}')) await readyWebhooks(svc, world, known);
     const tally: RouteTally = { label, door, requests: 0, statuses: new Map(), refusals: new Map(), counts: { '5xx': 0, schema: 0, pollution: 0, other: 0 }, examples: [], seconds: 0 };
     const t0 = Date.now();
     const rnd = Random.forLabel(options.seed, label);
@@ -257,6 +259,27 @@ async function readySapiClient(svc: TestService, world: World): Promise<string> 
   const res = await fetch(`${svc.api}/sapi-clients/${world.sapi.clientId}/enable`, { method: 'POST', headers: { 'x-api-key': world.apiKey } });
   if (res.status !== 200) throw new Error(`enabling the fuzzed SAPI client: ${res.status} ${await res.text()}`);
   return world.sapi.renew();
+}
+
+/**
+ * The seeded webhook endpoints active again: each one a fuzzed DELETE deactivated is replaced, in
+ * its scope and with its URL and events, by a new one at the same place among the known ids (the
+ * first is what a plain case names).
+ */
+async function readyWebhooks(svc: TestService, world: World, known: Known): Promise<void> {
+  const headers = { 'x-api-key': world.apiKey, 'content-type': 'application/json' };
+  const list = await fetch(`${svc.api}/connect/webhooks?page_size=100`, { headers });
+  if (list.status !== 200) throw new Error(`listing the fuzzed webhooks: ${list.status} ${await list.text()}`);
+  const endpoints = ((await list.json()) as { items: { id: string; url: string; events: string; is_active: boolean; workspace_id: string | null }[] }).items;
+  const ids = known.ids.get('webhook_id') ?? [];
+  for (const [i, id] of ids.entries()) {
+    const endpoint = endpoints.find((e) => e.id === id);
+    if (!endpoint || endpoint.is_active) continue;
+    const path = endpoint.workspace_id ? `/workspaces/${endpoint.workspace_id}/webhooks` : '/connect/webhooks';
+    const created = await fetch(`${svc.api}${path}`, { method: 'POST', headers, body: JSON.stringify({ url: endpoint.url, events: endpoint.events }) });
+    if (created.status !== 201) throw new Error(`replacing the fuzzed webhook ${id}: ${created.status} ${await created.text()}`);
+    ids[i] = ((await created.json()) as { id: string }).id;
+  }
 }
 
 /**
