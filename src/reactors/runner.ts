@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Observable } from 'rxjs';
 import type { DataSource } from 'typeorm';
@@ -72,9 +73,20 @@ export class ReactorRunner {
 
   private abort = new AbortController();
 
+  /**
+   * Every reaction in flight may wait on the stop signal (a backoff, an FS poll), one wait at a
+   * time: up to the reactors' summed concurrency listeners, which past Node's default of 10 made it
+   * warn of a leak whenever more than 10 SAPI documents awaited their FS verdict.
+   */
+  private stopSignal(): AbortController {
+    const controller = new AbortController();
+    setMaxListeners(this.reactors.reduce((n, r) => n + (r.concurrency ?? 1), 0) + 10, controller.signal);
+    return controller;
+  }
+
   async start(): Promise<void> {
     this.running = true;
-    this.abort = new AbortController();
+    this.abort = this.stopSignal();
     for (const wake of this.wakes.values()) wake.start();
     this.loops = this.reactors.map((r) => this.follow(r));
   }

@@ -173,6 +173,29 @@ describe('reactor runner', () => {
     expect(checkpoint).to.not.equal('');
   });
 
+  // seen in the full fuzz: 1,800 accepted SAPI sends, each awaiting its FS verdict on the one stop signal
+  it('lets every reaction in flight wait on the stop signal without a listener-leak warning', async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on('warning', onWarning);
+    let waiting = 0;
+    const waiter: Reactor = {
+      name: 'waiter', handles: ['Wait'], concurrency: 16,
+      async react(_event, signal) {
+        waiting++;
+        await new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+      },
+    };
+    for (let n = 0; n < 16; n++) await store.append(`wait-${n}`, [{ id: crypto.randomUUID(), type: 'Wait', data: {}, metadata: {} }], 'any');
+    const runner = new ReactorRunner(store, db, [waiter], log, { pollMs: 20 });
+    await runner.start();
+    await until(async () => waiting === 16);
+    await runner.stop();
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('warning', onWarning);
+    expect(warnings).to.not.include('MaxListenersExceededWarning');
+  });
+
   it('shows each batch to observe, in order, before any of its reactions starts', async () => {
     const shown: string[] = [];
     const reactedUnshown: string[] = [];
