@@ -90,6 +90,15 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(findingLines(run)).to.deep.equal([]);
   });
 
+  // found in the full run: POST /invoices picks the issuing company by supplier.vat_id, which no
+  // generated body names, so its 10,000 cases ended at company_not_found or validation
+  it('gets flat invoice creates to the handler: a plain case names the organisation\'s company and is created', async () => {
+    const run = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'POST /api/v1/invoices' });
+    const tally = run.routes.find((t) => t.label === 'POST /api/v1/invoices')!;
+    expect(tally.statuses.get('201') ?? 0, JSON.stringify([...tally.refusals])).to.be.greaterThan(0);
+    expect(findingLines(run)).to.deep.equal([]);
+  });
+
   it('reports a route whose every answer was 401: it tested the gate, not the route', async () => {
     const locked = { ...world, sapi: { ...world.sapi, renew: async () => 'not.a.token' } };
     const run = await fuzzRoutes(svc, locked, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 60, only: 'GET /sapi/document/receive/' });

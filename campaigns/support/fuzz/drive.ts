@@ -92,7 +92,7 @@ export function knownOf(svc: TestService, world: World, foreign: { companyId: st
     a.name, a.vat_id, a.ico, a.dic, a.peppol_id, a.iban, b.vat_id, b.peppol_id, a.sapi.client_id, svc.demo.admin.email,
     ...world.secrets.filter((s) => /^SK\d{10}$/.test(s)), 'client_credentials', 'invoices:read', 'document:send', 'document:receive', 'XML', 'UTF-8', 'RECEIVED', 'ACKNOWLEDGED',
   ];
-  const bodies = new Map(world.sapi.sendBody ? [['POST /document/send', world.sapi.sendBody]] : []);
+  const bodies = new Map(Object.entries(world.validBodies ?? {}));
   return { ids, strings: strings.filter((s): s is string => typeof s === 'string' && s !== ''), bodies };
 }
 
