@@ -2,7 +2,8 @@ import type { Route } from '../../../src/http/platform/index.ts';
 import { RawJson, preview, setOwn, toJsonText } from './json.ts';
 import type { Random } from './random.ts';
 import { sampleSchema } from './fc-schema.ts';
-import { checksumOf, mutatePayload } from './payload.ts';
+import { sha256Hex } from '../../../test/sapi/support/send.ts';
+import { mutatePayload } from './payload.ts';
 import { allIds, idsFor, pickId, randomText, validish, type Known, type Schema } from './values.ts';
 
 /** Which credential a case is sent with; the runner fills in the real one. */
@@ -179,10 +180,10 @@ export function uncovered(route: Route, known: Known): string[] {
 const validBody = (route: Route, known: Known) => known.bodies?.get(`${route.method} ${route.path}`);
 
 /** The route's kinds of cases: the mutations that apply to its parts. */
-export function kindsFor(route: Route, known?: Known): string[] {
+export function kindsFor(route: Route, known: Known): string[] {
   const kinds = ['valid-ish', 'bad-if-match', 'extra-query', 'bad-header'];
   // weighted: past the door, the payload is what a send is about
-  if (known && typeof validBody(route, known)?.payload === 'string') kinds.push(...Array<string>(8).fill('payload-xml'));
+  if (typeof validBody(route, known)?.payload === 'string') kinds.push(...Array<string>(8).fill('payload-xml'));
   if (route.auth !== 'public' && route.auth !== 'sign_in') kinds.push('bad-credential');
   if (paramNames(route).length > 0) kinds.push('bad-path');
   if (route.query) kinds.push('bad-query');
@@ -343,7 +344,7 @@ function mutate(route: Route, d: Draft, rnd: Random, known: Known, into?: Draft)
       const body = d.body as Record<string, unknown>;
       const mutation = mutatePayload(String(body.payload), rnd);
       body.payload = mutation.payload;
-      if (rnd.chance(0.9)) body.checksum = checksumOf(mutation.payload);
+      if (rnd.chance(0.9)) body.checksum = sha256Hex(mutation.payload);
       d.badText = mutation.badText;
       d.kind = `payload-xml ${mutation.name}`;
       return;

@@ -6,7 +6,7 @@ import type { TestService } from '../../../test/support/service.ts';
 import { signIn, type World } from '../world.ts';
 import { casesFor, uncovered, type FuzzCase } from './cases.ts';
 import { DocumentedResponses } from './documented.ts';
-import { judge, type Answer, type Verdict } from './oracle.ts';
+import { isObject, judge, parseJson, type Answer, type Verdict } from './oracle.ts';
 import { Random } from './random.ts';
 import { reproduction } from './report.ts';
 import type { Known } from './values.ts';
@@ -228,13 +228,9 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
  */
 export function refusalOf(door: Door, answer: Answer): string | undefined {
   if (answer.status < 400 || answer.status >= 500 || !answer.contentType.includes('json')) return undefined;
-  let body: unknown;
-  try {
-    body = JSON.parse(answer.text);
-  } catch {
-    return undefined;
-  }
-  const at = (v: unknown, key: string): unknown => (v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined);
+  const body = parseJson(answer.text);
+  if (body === undefined) return undefined;
+  const at = (v: unknown, key: string): unknown => (isObject(v) ? v[key] : undefined);
   if (door === 'sapi') {
     const error = at(body, 'error');
     const details = at(error, 'details');

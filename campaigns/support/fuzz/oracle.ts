@@ -22,7 +22,7 @@ export interface Verdict {
 /** An error body may echo input, but not a megabyte of it: issue 14 asks for a bounded, truncated echo. */
 export const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 const LOC_ROOTS = new Set(['body', 'query', 'path', 'header']);
 
 function isValidationIssue(v: unknown): boolean {
@@ -56,7 +56,7 @@ function matchesDeclared(route: Route, status: number, json: unknown): boolean {
   return check(json);
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {

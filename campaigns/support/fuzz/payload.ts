@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Random } from './random.ts';
 
 /**
@@ -49,5 +48,3 @@ export function mutatePayload(xml: string, rnd: Random): PayloadMutation {
   const name = rnd.pick(Object.keys(MUTATIONS));
   return { name, payload: (MUTATIONS[name] as (x: string, r: Random) => string)(xml, rnd), badText: false };
 }
-
-export const checksumOf = (payload: string): string => createHash('sha256').update(payload, 'utf8').digest('hex');
