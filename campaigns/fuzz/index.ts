@@ -43,6 +43,8 @@ export function fuzzFigures(run: FuzzRun, scope: string): Figure[] {
     { scope, name: 'answers breaking their documented schema', value: sum('schema'), target: '0', ok: sum('schema') === 0 },
     { scope, name: 'prototype pollution', value: sum('pollution'), target: '0', ok: sum('pollution') === 0 },
     { scope, name: 'other findings (bad text accepted, oversized error)', value: sum('other'), target: '0', ok: sum('other') === 0 },
+    { scope, name: 'events parked by a projector or reactor', value: run.followers.parked.length, target: '0', ok: run.followers.parked.length === 0 },
+    { scope, name: 'followers caught up after the run', value: run.followers.caughtUp ? 'yes' : 'no', target: 'yes', ok: run.followers.caughtUp },
     { scope, name: 'seconds', value: Math.round(run.seconds) },
   ];
   for (const t of run.routes) {

@@ -3,6 +3,8 @@ import { healthRoute } from '../../../src/http/platform/health.ts';
 import type { Route } from '../../../src/http/platform/index.ts';
 import { bySpecificity } from '../../../src/http/platform/paths.ts';
 import type { TestService } from '../../../test/support/service.ts';
+import { parkedEvents, type ParkedEvent } from '../../../src/readmodel/failures.ts';
+import { lagZero } from '../lag.ts';
 import { signIn, type World } from '../world.ts';
 import { casesFor, uncovered, type FuzzCase } from './cases.ts';
 import { DocumentedResponses } from './documented.ts';
@@ -47,6 +49,12 @@ export interface FuzzRun {
   routes: RouteTally[];
   /** routes the fuzzer has no generator or id for: each fails the run */
   uncovered: string[];
+  /**
+   * After the last route: whether the projectors and reactors caught up with everything the run
+   * got accepted, and the events they parked, which must be none (an accepted input a follower
+   * cannot apply is a finding, even though it no longer stops the others).
+   */
+  followers: { caughtUp: boolean; parked: ParkedEvent[] };
   seconds: number;
 }
 
@@ -72,6 +80,8 @@ const REQUEST_TIMEOUT_MS = 120_000;
 const TOKEN_AGE_MS = 8 * 60_000;
 const BATCH = 100;
 const EXAMPLES_PER_PROBLEM = 2;
+/** how long the followers get, after the last route, to take what was accepted (Peppol and FS legs included) */
+const FOLLOWERS_DRAIN_MS = 300_000;
 
 /** The routes the app serves, per door, as the router holds them: a route added later is fuzzed without being listed. */
 export function registeredRoutes(svc: TestService): { route: Route; door: Door; label: string }[] {
@@ -219,7 +229,9 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
     tallies.push(tally);
     options.onRoute?.(tally, index, routes.length);
   }
-  return { seed: options.seed, perRoute: options.perRoute, registered: routes.length, routes: tallies, uncovered: missing, seconds: (Date.now() - started) / 1000 };
+  const caughtUp = (await lagZero(svc.root, FOLLOWERS_DRAIN_MS)) !== null;
+  const parked = [...(await parkedEvents(svc.services.readModels, 'projection_failures')), ...(await parkedEvents(svc.services.readModels, 'reactor_failures'))];
+  return { seed: options.seed, perRoute: options.perRoute, registered: routes.length, routes: tallies, uncovered: missing, followers: { caughtUp, parked }, seconds: (Date.now() - started) / 1000 };
 }
 
 /**
@@ -316,5 +328,9 @@ export function refusalLine(t: RouteTally, top = 12): string {
 
 /** The findings of a run, grouped by route and problem, with one reproduction each. */
 export function findingLines(run: FuzzRun): string[] {
-  return run.routes.flatMap((t) => t.examples.map((e) => `${t.label} · ${e.bucket} · ${e.verdict.problem} · ${e.kind} → ${e.status} ${e.verdict.detail}\n    ${e.reproduction}`));
+  return [
+    ...run.routes.flatMap((t) => t.examples.map((e) => `${t.label} · ${e.bucket} · ${e.verdict.problem} · ${e.kind} → ${e.status} ${e.verdict.detail}\n    ${e.reproduction}`)),
+    ...run.followers.parked.map((p) => `followers · parked · ${p.name} could not apply ${p.type} (${p.streamId}, position ${p.position}): ${p.error}`),
+    ...(run.followers.caughtUp ? [] : [`followers · not caught up ${FOLLOWERS_DRAIN_MS / 1000} s after the last route`]),
+  ];
 }
