@@ -68,7 +68,10 @@ export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'r
     const writes: StreamWrite[] = [];
     if (invoiceEvents.length > 0) writes.push({ streamId: invoiceStream(invoiceId), events: toNewEvents(deps, invoiceEvents, metadata), expected: invoice.revision < 0 ? 'no_stream' : invoice.revision });
     if (named === handle) {
-      const inbox = await readAndFold(deps.store, sapiInboxStream(handle), sapiInboxDecider);
+      // a first receipt (no invoice yet) has no inbox copy yet either, as the copy is written with
+      // or after its invoice; should one be there all the same, its no_stream append conflicts and
+      // the next attempt reads it
+      const inbox = invoice.revision < 0 && attempt === 0 ? { state: sapiInboxDecider.initialState } : await readAndFold(deps.store, sapiInboxStream(handle), sapiInboxDecider);
       const inboxEvents = sapiInboxDecider.decide({ type: 'ReceiveInboxDocument', data: inboxCopy }, inbox.state);
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
       if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), expected: 'no_stream' });

@@ -1,7 +1,8 @@
-import { invoiceDecider, type InvoiceCommand } from '../../commands/invoices/decider.ts';
+import { invoiceDecider, type InvoiceCommand, type InvoiceState } from '../../commands/invoices/decider.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import type { EventMetadata } from '../eventstore/port.ts';
 import { handleCommand } from '../handling/command-handler.ts';
+import { streamInTurn } from '../handling/stream-in-turn.ts';
 import type { Core } from '../core.ts';
 
 type Deps = Pick<Core, 'store' | 'ids'>;
@@ -23,4 +24,12 @@ export async function decideOnInvoice(
   deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata, beforeAppend?: () => Promise<void>,
 ) {
   return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, retryOnConflict: INVOICE_RETRIES });
+}
+
+/**
+ * decideOnInvoice for a reaction's steps on an invoice it read (`read`): each decided on the state
+ * the previous step left, so the stream is read once (streamInTurn).
+ */
+export function invoiceInTurn(deps: Deps, invoiceId: string, metadata: EventMetadata, read: { state: InvoiceState; revision: number }) {
+  return streamInTurn(deps, invoiceStream(invoiceId), invoiceDecider, read, { metadata, retryOnConflict: INVOICE_RETRIES });
 }

@@ -8,7 +8,7 @@ import { claimForNewHolder, type UniqueClaim } from './unique-claim.ts';
 export { toNewEvents, type CommandOf, type Handled };
 export type { UniqueClaim };
 
-export type CommandOptions<Event> = DecideOptions<Event> & {
+export type CommandOptions<Event, State = unknown> = DecideOptions<Event, State> & {
   /**
    * A value the new stream must hold uniquely (an invoice number, a VAT ID): claimed in
    * `claim-<scope>-<value>` together with the new stream, in one append where the store can.
@@ -28,7 +28,7 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: CommandOf<Command, State>,
-  options: CommandOptions<Event>,
+  options: CommandOptions<Event, State>,
 ): Promise<Handled<Event, State>> {
   const { claim } = options;
   if (!claim) return decideAndAppend(deps, streamId, decider, command, options);

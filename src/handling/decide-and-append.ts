@@ -24,8 +24,22 @@ export type CommandOf<Command, State> = Command | ((state: State) => Command | P
 export const commandFor = <Command, State>(command: CommandOf<Command, State>, state: State): Command | Promise<Command> =>
   typeof command === 'function' ? (command as (state: State) => Command | Promise<Command>)(state) : command;
 
-export interface DecideOptions<Event> {
+/** A stream's state at a revision, as its caller last read or wrote it. */
+export interface Known<State> {
+  state: State;
+  /** the stream's last revision then; -1: it did not exist */
+  revision: number;
+}
+
+export interface DecideOptions<Event, State = unknown> {
   metadata: EventMetadata;
+  /**
+   * The state the caller holds (it read the stream, or its own last command left it so): decided
+   * on without reading the stream again. Only the append proves it current (it is made at that
+   * revision), so a conflict, a refusal or a decision of nothing on it is decided again on the
+   * stream as read. Not with If-Match, which is about the current version.
+   */
+  known?: Known<State>;
   /** the client's If-Match: a conflict is then a 412, never retried */
   expectedVersion?: number;
   /** the stream is named by an id made for this command: nothing to read, and no retry */
@@ -58,8 +72,13 @@ export async function decideAndAppend<Command, Event extends DomainEvent<string,
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: CommandOf<Command, State>,
-  options: DecideOptions<Event>,
+  options: DecideOptions<Event, State>,
 ): Promise<Handled<Event, State>> {
+  if (options.known && (options.expectedVersion !== undefined || options.newStream)) throw new Error(`known state goes without If-Match and a new stream (${streamId})`);
+  if (options.known) {
+    const onKnown = await decideOnKnown(deps, streamId, decider, command, { ...options, known: options.known });
+    if (onKnown) return onKnown;
+  }
   const retries = options.expectedVersion === undefined && !options.newStream ? (options.retryOnConflict ?? 0) : 0;
   for (let attempt = 0; ; attempt++) {
     try {
@@ -71,12 +90,41 @@ export async function decideAndAppend<Command, Event extends DomainEvent<string,
   }
 }
 
+/**
+ * The command decided on the state the caller holds and appended at its revision; null when that
+ * proves nothing (a conflict, a refusal, nothing decided): the caller then decides on the stream.
+ */
+async function decideOnKnown<Command, Event extends DomainEvent<string, object>, State>(
+  deps: { store: EventStore; ids: Ids },
+  streamId: string,
+  decider: Decider<Command, Event, State>,
+  command: CommandOf<Command, State>,
+  options: DecideOptions<Event, State> & { known: Known<State> },
+): Promise<Handled<Event, State> | null> {
+  const { state, revision } = options.known;
+  let events: Event[];
+  try {
+    events = decider.decide(await commandFor(command, state), state);
+  } catch {
+    return null; // perhaps only on an old state: the stream decides
+  }
+  if (events.length === 0) return null;
+  await options.beforeAppend?.(events);
+  try {
+    const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), revision < 0 ? 'no_stream' : revision);
+    return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
+  } catch (error) {
+    if (error instanceof WrongExpectedRevision) return null;
+    throw error;
+  }
+}
+
 async function decideOnce<Command, Event extends DomainEvent<string, object>, State>(
   deps: { store: EventStore; ids: Ids },
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: CommandOf<Command, State>,
-  options: DecideOptions<Event>,
+  options: DecideOptions<Event, State>,
 ): Promise<Handled<Event, State>> {
   // a stream named by an id generated for this command cannot exist yet: skip the read, and let
   // the no_stream append prove it

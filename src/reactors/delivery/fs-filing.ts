@@ -1,5 +1,5 @@
 import type { InvoiceQueued, InvoiceReceived } from '../../../events/delivery.ts';
-import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
+import { invoiceInTurn, systemMetadata } from '../../application/invoice-commands.ts';
 import type { DeliveryConfig } from '../../config.ts';
 import { FsTransportError, type FsAuthority } from '../../network/fs-authority.ts';
 import type { Core } from '../../core.ts';
@@ -8,7 +8,7 @@ import { buildUbl } from '../../ubl/index.ts';
 import { afterEffect } from '../fault.ts';
 import { derivedId, type Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
-import { currentInvoice } from './load.ts';
+import { loadInvoice } from './load.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
   fs: FsAuthority;
@@ -33,12 +33,13 @@ export function fsFilingReactor(deps: Deps): Reactor {
     concurrency: 8,
     async react(event, signal) {
       const { invoice_id } = event.data as InvoiceQueued['data'] | InvoiceReceived['data'];
-      const invoice = await currentInvoice(deps.store, invoice_id);
-      if (!invoice || invoice.delivery.fs.status !== 'pending') return; // filed already, or never to be
-      const metadata = systemMetadata(NAME, event.id);
+      const loaded = await loadInvoice(deps.store, invoice_id);
+      if (!loaded || loaded.invoice.delivery.fs.status !== 'pending') return; // filed already, or never to be
+      const { invoice } = loaded;
+      const on = invoiceInTurn(deps, invoice_id, systemMetadata(NAME, event.id), loaded.read);
       const at = () => deps.clock.now().toISOString();
       const role = invoice.source === 'peppol' ? 'C3' : 'C2';
-      const fail = (reason: string) => decideOnInvoice(deps, invoice_id, { type: 'RecordFsFailed', invoice_id, reason, at: at() }, metadata);
+      const fail = (reason: string) => on({ type: 'RecordFsFailed', invoice_id, reason, at: at() });
 
       const ubl = role === 'C3' ? (invoice.received_ubl ?? '') : buildUbl(invoice.content, invoice.totals);
       const reporter = role === 'C2' ? invoice.content.supplier.peppol_id : invoice.content.buyer.peppol_id;
@@ -66,15 +67,13 @@ export function fsFilingReactor(deps: Deps): Reactor {
         {
           now: () => deps.clock.now(),
           failed: async (reason, retryAt) => {
-            await decideOnInvoice(deps, invoice_id, { type: 'RecordDeliveryAttemptFailed', invoice_id, leg: 'fs', reason, retry_at: retryAt?.toISOString() ?? null, at: at() }, metadata);
+            await on({ type: 'RecordDeliveryAttemptFailed', invoice_id, leg: 'fs', reason, retry_at: retryAt?.toISOString() ?? null, at: at() });
           },
         },
         signal,
       );
       if (outcome.ok) {
-        await decideOnInvoice(deps, invoice_id, {
-          type: 'RecordFsSubmitted', invoice_id, fs_submission_id: outcome.value.submission_id, tdd_uuid: tddUuid, reporter_role: role, at: at(),
-        }, metadata);
+        await on({ type: 'RecordFsSubmitted', invoice_id, fs_submission_id: outcome.value.submission_id, tdd_uuid: tddUuid, reporter_role: role, at: at() });
       } else {
         await fail(outcome.permanent ? outcome.reason : `gave up after ${deps.policy.maxAttempts} attempts: ${outcome.reason}`);
       }

@@ -1,5 +1,5 @@
 import type { InvoiceQueued } from '../../../events/delivery.ts';
-import { decideOnInvoice, systemMetadata } from '../../application/invoice-commands.ts';
+import { invoiceInTurn, systemMetadata } from '../../application/invoice-commands.ts';
 import type { RecordedEvent } from '../../eventstore/port.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identifiers.ts';
 import { PeppolRefusedError, PeppolRejectedError, type PeppolNetwork } from '../../network/peppol-network.ts';
@@ -10,7 +10,7 @@ import { buildUbl } from '../../ubl/index.ts';
 import { afterEffect } from '../fault.ts';
 import type { Reactor } from '../reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
-import { currentInvoice } from './load.ts';
+import { loadInvoice } from './load.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & { validator: ValidatorSource } & { network: PeppolNetwork; policy: AttemptPolicy };
 
@@ -26,8 +26,8 @@ const NAME = 'peppol-delivery';
  * Access Point drops the duplicate, so nothing arrives twice.
  */
 export function peppolDeliveryReactor(deps: Deps): Reactor {
-  const record = (invoiceId: string, event: RecordedEvent) => ({
-    on: (command: Parameters<typeof decideOnInvoice>[2]) => decideOnInvoice(deps, invoiceId, command, systemMetadata(NAME, event.id)),
+  const record = (invoiceId: string, event: RecordedEvent, read: Parameters<typeof invoiceInTurn>[3]) => ({
+    on: invoiceInTurn(deps, invoiceId, systemMetadata(NAME, event.id), read),
     at: () => deps.clock.now().toISOString(),
   });
   return {
@@ -36,10 +36,11 @@ export function peppolDeliveryReactor(deps: Deps): Reactor {
     concurrency: 8,
     async react(event, signal) {
       const queued = event.data as InvoiceQueued['data'];
-      const invoice = await currentInvoice(deps.store, queued.invoice_id);
+      const loaded = await loadInvoice(deps.store, queued.invoice_id);
+      const invoice = loaded?.invoice;
       const { peppol } = invoice?.delivery ?? {};
-      if (!invoice || !peppol || peppol.message_id !== queued.peppol_message_id) return; // superseded by a later send
-      const { on, at } = record(invoice.invoice_id, event);
+      if (!loaded || !invoice || !peppol || peppol.message_id !== queued.peppol_message_id) return; // superseded by a later send
+      const { on, at } = record(invoice.invoice_id, event, loaded.read);
       const sender = invoice.content.supplier.peppol_id ?? '';
       const receiver = invoice.content.buyer.peppol_id ?? '';
       const documentTypeId = documentTypeFor(invoice.content.invoice_type === '381' ? 'CreditNote' : 'Invoice');

@@ -1,9 +1,10 @@
-import { sapiDocumentDecider, type SapiDocumentCommand } from '../../../commands/sapi/document.ts';
+import { sapiDocumentDecider, type SapiDocumentCommand, type SapiDocumentState } from '../../../commands/sapi/document.ts';
 import { sapiDocumentStream, type SapiDocumentAccepted, type SapiDocumentSent, type SapiFsSubmitted } from '../../../events/sapi-documents.ts';
 import { systemMetadata } from '../../application/invoice-commands.ts';
 import type { RecordedEvent } from '../../eventstore/port.ts';
 import { handleCommand } from '../../handling/command-handler.ts';
 import { readAndFold } from '../../handling/read-and-fold.ts';
+import { streamInTurn } from '../../handling/stream-in-turn.ts';
 import { FsTransportError } from '../../network/fs-authority.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identifiers.ts';
 import { wrapInSbdh } from '../../network/peppol/sbdh.ts';
@@ -25,13 +26,18 @@ async function load(deps: Pick<SapiDeps, 'store'>, documentId: string) {
   const folded = await readAndFold(deps.store, sapiDocumentStream(documentId), sapiDocumentDecider);
   const first = folded.events[0];
   const accepted = first?.type === 'SapiDocumentAccepted' ? (first.data as SapiDocumentAccepted['data']) : null;
-  return { state: folded.state, accepted };
+  return { state: folded.state, revision: folded.revision, accepted };
 }
 
-/** Records an outcome on the document's stream, decided again on a newer state after a lost race. */
-function recorder(deps: SapiDeps, documentId: string, component: string, event: RecordedEvent) {
-  return (command: SapiDocumentCommand) =>
-    handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, { metadata: systemMetadata(component, event.id), retryOnConflict: 20 });
+/**
+ * Records a reaction's outcomes on the document's stream, each decided on the state the reaction
+ * read or its last outcome left (`read`: none for a reaction that did not read), and again on a
+ * newer state after a lost race.
+ */
+function recorder(deps: SapiDeps, documentId: string, component: string, event: RecordedEvent, read?: { state: SapiDocumentState; revision: number }) {
+  const options = { metadata: systemMetadata(component, event.id), retryOnConflict: 20 };
+  if (read) return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, options);
+  return (command: SapiDocumentCommand) => handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, options);
 }
 
 /**
@@ -49,9 +55,9 @@ export function sapiPeppolReactor(deps: SapiDeps, policy: AttemptPolicy): Reacto
     concurrency: 8,
     async react(event, signal) {
       const { document_id } = event.data as SapiDocumentAccepted['data'];
-      const { state, accepted } = await load(deps, document_id);
+      const { state, revision, accepted } = await load(deps, document_id);
       if (!state || !accepted || state.status === 'SENT' || state.status === 'FAILED') return;
-      const on = recorder(deps, document_id, PEPPOL, event);
+      const on = recorder(deps, document_id, PEPPOL, event, { state, revision });
       const at = () => deps.clock.now().toISOString();
       await on({ type: 'StartSapiProcessing', at: at() });
       const m = accepted.metadata;
@@ -112,9 +118,9 @@ export function sapiFsFilingReactor(deps: SapiDeps, policy: AttemptPolicy): Reac
     concurrency: 8,
     async react(event, signal) {
       const { document_id } = event.data as SapiDocumentSent['data'];
-      const { state, accepted } = await load(deps, document_id);
+      const { state, revision, accepted } = await load(deps, document_id);
       if (!state || !accepted || state.fs.status !== 'NOT_SUBMITTED') return;
-      const on = recorder(deps, document_id, FS_FILING, event);
+      const on = recorder(deps, document_id, FS_FILING, event, { state, revision });
       const at = () => deps.clock.now().toISOString();
       const tddUuid = derivedId(event.id, FS_FILING);
       let tdd: string;
