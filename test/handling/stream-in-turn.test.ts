@@ -17,7 +17,7 @@ const balance: Decider<Move, Moved, { total: number }> = {
   decide: (command, state) => {
     if (command.type === 'Add') return [{ type: 'Moved', data: { n: command.n } }];
     if (command.type === 'Withdraw') {
-      if (state.total < command.n) throw new DomainError('insufficient', `only ${state.total}`);
+      if (state.total < command.n) throw new DomainError('insufficient', 409, `only ${state.total}`);
       return [{ type: 'Moved', data: { n: -command.n } }];
     }
     return state.total >= command.total ? [] : [{ type: 'Moved', data: { n: command.total - state.total } }];
