@@ -46,3 +46,10 @@ export type WebhookTestRequested = DomainEvent<
 export type WebhookEvent = WebhookEndpointRegistered | WebhookEndpointDeactivated | WebhookSecretRotated | WebhookTestRequested;
 
 export const webhooksStream = (organisationId: string) => `webhooks-${organisationId}`;
+
+/**
+ * A test ping changes no endpoint, so it has a stream of its own (one event, named by the ping id:
+ * a resumed request cannot ping twice) instead of growing the organisation's stream, which every
+ * endpoint command folds. Pings requested before this are on the organisation's stream.
+ */
+export const webhookPingStream = (pingId: string) => `webhook-ping-${pingId}`;

@@ -2,11 +2,12 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { NotFound } from '../../commands/shared/access.ts';
 import { webhookDecider, type TargetVerdict, type WebhookCommand, type WebhookEndpoint } from '../../commands/webhooks/decider.ts';
 import { requireApiKey } from '../../commands/webhooks/access.ts';
-import { webhooksStream } from '../../events/webhooks.ts';
+import { webhookPingStream, webhooksStream } from '../../events/webhooks.ts';
 import { workspaceExists } from '../../projections/tenancy/queries.ts';
 import type { Core } from '../core.ts';
-import type { Position } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
+import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
+import { readAndFold } from '../handling/read-and-fold.ts';
 import { newWebhookSecret, type WebhookSecrets } from '../webhooks/secret-box.ts';
 import { requestMetadata } from './metadata.ts';
 
@@ -80,11 +81,24 @@ export async function rotateEndpointSecret(deps: WebhookCommandDeps, request: En
   }, request.endpointId, secret);
 }
 
-/** The test.ping's id is the request's first minted id, so a resumed request pings once. */
+/**
+ * The ping is decided on the organisation's endpoints (active ones only) and written to its own
+ * stream (webhookPingStream). Its id is the request's first minted id, so a resumed request finds
+ * its ping written and pings once.
+ */
 export async function requestTestPing(deps: WebhookCommandDeps, request: EndpointRequest & { endpointId: string }): Promise<EndpointChanged & { pingId: string }> {
+  requireApiKey(request.actor);
   const pingId = deps.ids.next();
-  const changed = await decide(deps, request, {
+  const { state } = await readAndFold(deps.store, webhooksStream(request.actor.organisationId), webhookDecider);
+  const events = webhookDecider.decide({
     type: 'RequestTestPing', endpoint_id: request.endpointId, ping_id: pingId, actor_id: request.actor.id, at: deps.clock.now().toISOString(),
-  }, request.endpointId, null);
-  return { ...changed, pingId };
+  }, state);
+  const endpoint = endpointIn(state.endpoints, request.endpointId);
+  try {
+    const appended = await deps.store.append(webhookPingStream(pingId), toNewEvents(deps, events, requestMetadata(request.actor, request.requestId)), 'no_stream');
+    return { endpoint, secret: null, position: appended.position, pingId };
+  } catch (error) {
+    if (!(error instanceof WrongExpectedRevision)) throw error;
+    return { endpoint, secret: null, position: null, pingId }; // written by the request's first run
+  }
 }

@@ -1,4 +1,7 @@
 import { expect } from 'chai';
+import type { Actor } from '../../commands/shared/actor.ts';
+import { webhookPingStream, webhooksStream } from '../../events/webhooks.ts';
+import { requestTestPing, type WebhookCommandDeps } from '../../src/application/webhooks.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import type { Resolver } from '../../src/webhooks/transport/target-guard.ts';
@@ -127,6 +130,30 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     }
     const list = (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body.items as Webhook[];
     expect(list.map((w) => [w.id, w.is_active])).to.deep.equal([[hook.id, false]]);
+  });
+
+  it('a test ping has a stream of its own: the organisation\'s endpoints stream does not grow with pings, and a resumed request pings once', async () => {
+    const org = await createTestOrganisation(svc.services, 'Team Business');
+    const hook = (await create({ url: 'https://hooks.public.test/in' }, asOrganisation(org.apiKey))).body as Webhook;
+    const endpoints = async () => (await svc.services.store.readStream(webhooksStream(org.organisationId))).length;
+    const before = await endpoints();
+    const fired = await Promise.all([1, 2, 3].map(() => svc.call('POST', `/connect/webhooks/${hook.id}/test`, undefined, asOrganisation(org.apiKey))));
+    expect(fired.map((f) => f.status)).to.deep.equal([202, 202, 202]);
+    expect(new Set(fired.map((f) => f.body.event_id)).size).to.equal(3);
+    expect(await endpoints()).to.equal(before);
+
+    // a request resumed after its first run wrote the ping mints the same ping id: nothing more is written
+    const pingId = crypto.randomUUID();
+    const unused = () => { throw new Error('a ping needs no secret and no target check'); };
+    const deps = { ...svc.services, ids: { next: () => pingId }, secrets: { box: unused }, checkTarget: unused } as unknown as WebhookCommandDeps;
+    const request = { actor: { type: 'api_key', id: 'k', organisationId: org.organisationId } as Actor, requestId: 'r', endpointId: hook.id };
+    const first = await requestTestPing(deps, request);
+    const again = await requestTestPing(deps, request);
+    expect([first.pingId, again.pingId]).to.deep.equal([pingId, pingId]);
+    expect(first.position).not.to.equal(null);
+    expect(again.position).to.equal(null);
+    expect((await svc.services.store.readStream(webhookPingStream(pingId))).map((e) => e.type)).to.deep.equal(['WebhookTestRequested']);
+    expect(await endpoints()).to.equal(before);
   });
 
   it('another organisation\'s endpoint is 404 webhook_not_found on every route; another organisation\'s workspace is 404 workspace_not_found', async () => {
