@@ -144,6 +144,8 @@ export async function fuzzRoutes(svc: TestService, world: World, foreign: { comp
   const routes = all
     .filter((r) => !options.only || r.label.includes(options.only))
     .filter((_, i) => !shard || i % shard.count === shard.index - 1);
+  // a reproduction that names no route would fuzz nothing and report every figure ok
+  if (options.only && routes.length === 0) throw new Error(`--only "${options.only}": no route's label ("POST /api/v1/…") contains it`);
   const missing = routes.flatMap(({ route, door, label }) => [
     ...uncovered(route, known).map((m) => `${label}: ${m}`),
     ...(docs[door].operation(route) ? [] : [`${label}: not in the OpenAPI document`]),
