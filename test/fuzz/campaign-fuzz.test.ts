@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { invoiceStream } from '../../events/invoices.ts';
 import { findingLines, fuzzRoutes, registeredRoutes, routeServing } from '../../campaigns/support/fuzz/drive.ts';
 import { seedDemoOrganisation, type World } from '../../campaigns/support/world.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -117,5 +118,18 @@ describe('fuzz: the campaign\'s oracles on every route of both doors (short)', f
     expect(refusals.get('webhook_inactive') ?? 0, JSON.stringify([...refusals])).to.equal(0);
     expect(statuses.get('202') ?? 0).to.be.greaterThan(run.routes[0]!.requests / 4);
     expect(findingLines(run)).to.deep.equal([]);
+  });
+
+  // last: the parked event stays parked for every run after it in this service
+  it('reports an event a follower parked: an input the write side took but a read model cannot apply is a finding', async () => {
+    // an InvoiceCreated without its content, as only a bug could write it: the register cannot make a row of it
+    const invoiceId = crypto.randomUUID();
+    await svc.services.store.append(invoiceStream(invoiceId), [
+      { id: crypto.randomUUID(), type: 'InvoiceCreated', data: { invoice_id: invoiceId, organisation_id: world.organisationId, created_at: new Date().toISOString() }, metadata: {} },
+    ], 'no_stream');
+    const run = await fuzzRoutes(svc, world, { companyId: svc.demo.second_organisation.company_id }, { seed: SEED, perRoute: 1, only: 'GET /api/v1/invoices' });
+    expect(run.followers.caughtUp).to.equal(true);
+    expect(run.followers.parked.map((p) => [p.type, p.streamId])).to.deep.include(['InvoiceCreated', invoiceStream(invoiceId)]);
+    expect(findingLines(run).join('\n')).to.include(`could not apply InvoiceCreated (${invoiceStream(invoiceId)}`);
   });
 });
