@@ -101,7 +101,7 @@ async function decideOnKnown<Command, Event extends DomainEvent<string, object>,
   command: CommandOf<Command, State>,
   options: DecideOptions<Event, State> & { known: Known<State> },
 ): Promise<Handled<Event, State> | null> {
-  const { state, revision } = options.known;
+  const { state } = options.known;
   let events: Event[];
   try {
     events = decider.decide(await commandFor(command, state), state);
@@ -109,10 +109,8 @@ async function decideOnKnown<Command, Event extends DomainEvent<string, object>,
     return null; // perhaps only on an old state: the stream decides
   }
   if (events.length === 0) return null;
-  await options.beforeAppend?.(events);
   try {
-    const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), revision < 0 ? 'no_stream' : revision);
-    return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
+    return await appendDecided(deps, streamId, decider, events, options.known, options);
   } catch (error) {
     if (error instanceof WrongExpectedRevision) return null;
     throw error;
@@ -149,7 +147,19 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   }
   if (stale) refuseStale();
   if (events.length === 0) return { events, version: current, position: null, state };
+  return appendDecided(deps, streamId, decider, events, read, options);
+}
+
+/** Decided events appended at the revision they were decided on (beforeAppend first), and what they make of that state. */
+async function appendDecided<Command, Event extends DomainEvent<string, object>, State>(
+  deps: { store: EventStore; ids: Ids },
+  streamId: string,
+  decider: Decider<Command, Event, State>,
+  events: Event[],
+  decidedOn: Known<State>,
+  options: Pick<DecideOptions<Event, State>, 'metadata' | 'beforeAppend'>,
+): Promise<Handled<Event, State>> {
   await options.beforeAppend?.(events);
-  const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), current < 0 ? 'no_stream' : current);
-  return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, state) };
+  const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), decidedOn.revision < 0 ? 'no_stream' : decidedOn.revision);
+  return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, decidedOn.state) };
 }
