@@ -2,7 +2,7 @@ import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
 import { toNewEvents } from '../handling/command-handler.ts';
-import { readAndFold } from '../handling/read-and-fold.ts';
+import { catchUpAndFold, readAndFold } from '../handling/read-and-fold.ts';
 
 interface Known<State> {
   state: State;
@@ -25,8 +25,9 @@ const MAX_KNOWN = 10_000;
  * one after another on the state this process last wrote, and appended together in one append
  * (group commit): no read per command and no optimistic retries among this process's own
  * requests. The append still carries the expected revision, so another instance's append in
- * between is noticed (WrongExpectedRevision): the stream is read again and the group decided
- * again. A command the decider refuses is rejected alone; the rest of its group goes on.
+ * between is noticed (WrongExpectedRevision): the events after the revision held are read and
+ * folded onto the state held (not the whole stream: a busy month holds tens of thousands), and
+ * the group decided again. A command the decider refuses is rejected alone; the rest of its group goes on.
  */
 export class GroupCommit<Command, Event extends DomainEvent<string, object>, State> {
   private readonly known = new Map<string, Known<State>>();
@@ -70,8 +71,8 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
   }
 
   private async appendGroup(stream: string, group: Waiting<Command, Event>[]): Promise<void> {
+    let known = this.known.get(stream) ?? (await this.read(stream));
     for (let attempt = 0; ; attempt++) {
-      const known = this.known.get(stream) ?? (await this.read(stream));
       let state = known.state;
       const decided: { waiting: Waiting<Command, Event>; events: Event[] }[] = [];
       const refused: { waiting: Waiting<Command, Event>; error: unknown }[] = [];
@@ -96,6 +97,8 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
       } catch (error) {
         this.known.delete(stream);
         if (!(error instanceof WrongExpectedRevision) || attempt >= 50) throw error;
+        // another instance wrote in between: only its events are read, not the month again
+        known = await this.catchUp(stream, known);
       }
     }
   }
@@ -108,6 +111,11 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
 
   private async read(stream: string): Promise<Known<State>> {
     const { state, revision } = await readAndFold(this.deps.store, stream, this.decider);
+    return { state, revision };
+  }
+
+  private async catchUp(stream: string, known: Known<State>): Promise<Known<State>> {
+    const { state, revision } = await catchUpAndFold(this.deps.store, stream, this.decider, known);
     return { state, revision };
   }
 }

@@ -104,8 +104,12 @@ export interface EventStore {
    * behind by a crash or a lost race, unowned and never checked against the owner.
    */
   appendToStreams(writes: readonly StreamWrite[]): Promise<StreamsAppendResult>;
-  /** All events of one stream in revision order; [] for a stream that does not exist. */
-  readStream(streamId: string): Promise<RecordedEvent[]>;
+  /**
+   * The events of one stream in revision order, from revision `from` on (default 0: all of them);
+   * [] for a stream that does not exist or has nothing from there. A holder of a stream's state at
+   * revision r reads from r + 1 to catch up, instead of the whole stream again.
+   */
+  readStream(streamId: string, from?: number): Promise<RecordedEvent[]>;
   /**
    * The revision and position of a stream's last event, null for a stream that does not exist:
    * what a read must show to be current, whichever instance wrote it (read-your-writes across
@@ -159,6 +163,11 @@ export class WrongExpectedRevision extends Error {
     super(`stream ${streamId}: expected revision ${String(expected)}, actual ${String(actual)}`);
     this.name = 'WrongExpectedRevision';
   }
+}
+
+/** readStream's `from`: a revision, so a whole number from 0 (RangeError, nothing read). */
+export function checkFromRevision(from: number): void {
+  if (!(Number.isSafeInteger(from) && from >= 0)) throw new RangeError(`readStream: from ${from} is not a revision`);
 }
 
 /** The input rules of appendToNewStreams, checked before anything is written (RangeError). */

@@ -46,3 +46,20 @@ export async function readAndFold<Event extends DomainEvent<string, object>, Sta
   const events = await store.readStream(streamId);
   return { state: foldRecorded(decider, events, upcast), revision: events[events.length - 1]?.revision ?? -1, events };
 }
+
+/**
+ * A held state brought up to date: the events after `held.revision`, folded onto it. What a
+ * holder of a long stream's state (a month's usage, an invoice series) reads when another
+ * instance wrote in between: the new events, not the whole stream again.
+ */
+export async function catchUpAndFold<Event extends DomainEvent<string, object>, State>(
+  store: Pick<EventStore, 'readStream'>,
+  streamId: string,
+  decider: Pick<Decider<unknown, Event, State>, 'evolve'>,
+  held: { state: State; revision: number },
+  upcast: Upcast = identityUpcast,
+): Promise<Folded<State>> {
+  const events = await store.readStream(streamId, held.revision + 1);
+  const state = events.reduce((folded, recorded) => decider.evolve(folded, domainEvent<Event>(upcast(recorded))), held.state);
+  return { state, revision: events[events.length - 1]?.revision ?? held.revision, events };
+}

@@ -8,6 +8,7 @@ import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEve
 /** One-stream store that counts appends and checks expected revisions like the real adapters. */
 function fakeStore() {
   const events: RecordedEvent[] = [];
+  const reads: number[] = [];
   let appends = 0;
   const store: EventStore = {
     async append(streamId: string, batch: NewEvent[], expected) {
@@ -25,7 +26,7 @@ function fakeStore() {
       return results;
     },
     appendToStreams: () => Promise.reject(new Error('not used by series reservations')),
-    readStream: async () => [...events],
+    readStream: async (_streamId, from = 0) => (reads.push(from), events.slice(from)),
     streamHead: async () => {
       const last = events.at(-1);
       return last ? { revision: last.revision, position: last.position } : null;
@@ -36,7 +37,7 @@ function fakeStore() {
     appendedTypes$: EMPTY,
     close: async () => undefined,
   };
-  return { store, events, appends: () => appends };
+  return { store, events, reads, appends: () => appends };
 }
 
 const reserve = (pattern = 'FA{year}{seq:4}'): ReserveNumber => ({ type: 'ReserveNumber', series: 'default', pattern, year: '2026', invoice_id: randomUUID(), at: '2026-11-23T10:00:00Z' });
@@ -67,5 +68,19 @@ describe('series reservations (group commit)', () => {
     const next = await Promise.all([ours.reserve('s', reserve(), {}), ours.reserve('s', reserve(), {})]);
     expect(next.map((e) => e.data.seq)).to.deep.equal([3, 4]);
     expect(events.map((e) => e.data.seq)).to.deep.equal([1, 2, 3, 4]);
+  });
+
+  it('catches up on what another instance wrote by reading only its events, not the series again', async () => {
+    const { store, events, reads } = fakeStore();
+    const ours = new SeriesReservations({ store, ids: { next: randomUUID } });
+    const theirs = new SeriesReservations({ store, ids: { next: randomUUID } });
+    for (let i = 0; i < 5; i++) await ours.reserve('s', reserve(), {});
+    await theirs.reserve('s', reserve(), {});
+    await theirs.reserve('s', reserve(), {});
+    reads.length = 0;
+    const next = await ours.reserve('s', reserve(), {});
+    expect(next.data.seq).to.equal(8);
+    expect(reads).to.deep.equal([5]); // ours held revision 4: it read from 5 on, the two events of theirs
+    expect(events.map((e) => e.data.seq)).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });

@@ -74,6 +74,16 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(events.map((e) => [e.revision, e.type])).to.deep.equal([[0, 'A'], [1, 'B'], [2, 'C']]);
   });
 
+  it('reads a stream from a revision on: the events from there, [] past its end; a bad revision is a RangeError', async () => {
+    const stream = streamId('from');
+    await store.append(stream, [newEvent('A'), newEvent('B'), newEvent('C')], 'no_stream');
+    expect((await store.readStream(stream, 1)).map((e) => [e.revision, e.type])).to.deep.equal([[1, 'B'], [2, 'C']]);
+    expect((await store.readStream(stream, 0)).map((e) => e.type)).to.deep.equal(['A', 'B', 'C']);
+    expect(await store.readStream(stream, 3)).to.deep.equal([]);
+    expect(await store.readStream(streamId('from-missing'), 2)).to.deep.equal([]);
+    for (const bad of [-1, 1.5, Number.NaN]) expect(await rejection(store.readStream(stream, bad))).to.be.instanceOf(RangeError);
+  });
+
   it('reads a stream that does not exist as []', async () => {
     expect(await store.readStream(streamId('missing'))).to.deep.equal([]);
   });

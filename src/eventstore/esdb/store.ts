@@ -12,6 +12,7 @@ import { Observable, Subject, takeUntil, throwError } from 'rxjs';
 import {
   START,
   WrongExpectedRevision,
+  checkFromRevision,
   checkNewStreams,
   checkStreamWrites,
   type AppendResult,
@@ -101,10 +102,11 @@ export class EsdbEventStore implements EventStore {
     return { streams, position };
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
+  async readStream(streamId: string, from = 0): Promise<RecordedEvent[]> {
+    checkFromRevision(from);
     const events: RecordedEvent[] = [];
     try {
-      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: ESDB_START })) {
+      for await (const resolved of this.client.readStream(streamId, { direction: FORWARDS, fromRevision: from === 0 ? ESDB_START : BigInt(from) })) {
         if (resolved.event) events.push(toRecordedEvent(resolved.event));
       }
     } catch (error) {

@@ -3,6 +3,7 @@ import { Subject, takeUntil, throwError, type Observable } from 'rxjs';
 import { pollingSubscription } from '../polling.ts';
 import {
   WrongExpectedRevision,
+  checkFromRevision,
   checkNewStreams,
   checkStreamWrites,
   type AppendResult,
@@ -49,7 +50,7 @@ const DEADLOCK_ATTEMPTS = 3;
 
 // ORDER BY names are qualified: EVENT_COLUMNS casts them to text under the same names, and an
 // unqualified ORDER BY name means the output column, so "10" would sort before "9".
-const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 ORDER BY events.stream_revision`;
+const READ_STREAM = `SELECT ${EVENT_COLUMNS} FROM events WHERE stream_id = $1 AND stream_revision >= $2 ORDER BY events.stream_revision`;
 
 // Only transactions below the snapshot's xmin have all finished: see position.ts for why.
 const READ_ALL = `SELECT ${EVENT_COLUMNS} FROM events
@@ -236,8 +237,9 @@ export class PostgresEventStore implements EventStore {
     return position;
   }
 
-  async readStream(streamId: string): Promise<RecordedEvent[]> {
-    const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_stream', READ_STREAM, [streamId]));
+  async readStream(streamId: string, from = 0): Promise<RecordedEvent[]> {
+    checkFromRevision(from);
+    const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_stream', READ_STREAM, [streamId, from]));
     return rows.map(toRecordedEvent);
   }
 
