@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import fc from 'fast-check';
 import type { InvoiceCounted, InvoiceCountReleased } from '../../events/usage.ts';
 import { usageStream } from '../../events/usage.ts';
 import { specFor } from '../shared/given.ts';
@@ -57,6 +58,21 @@ describe('monthly invoice usage', () => {
     expect(usageDecider.decide(count('x', 'Solo Free'), states[5]!)).to.have.length(1);
     expect(usageDecider.decide(count('i4', 'Solo Free'), branch)).to.have.length(1);
     expect(usageDecider.decide(count('i4', 'Solo Free'), states[5]!)).to.deep.equal([]);
+  });
+
+  it('knows what any state counted, however states branch and are asked in turn (a group-commit attempt thrown away, then caught up)', () => {
+    // each step: extend a state asked before with an id (often one another branch has), or ask a state about an id
+    const step = fc.record({ from: fc.nat(), extend: fc.boolean(), id: fc.integer({ min: 1, max: 12 }) });
+    fc.assert(fc.property(fc.array(step, { maxLength: 80 }), (steps) => {
+      const states: { state: typeof usageDecider.initialState; ids: Set<string> }[] = [{ state: usageDecider.initialState, ids: new Set() }];
+      for (const { from, extend, id } of steps) {
+        const { state, ids } = states[from % states.length]!;
+        const invoiceId = `i${id}`;
+        const decided = usageDecider.decide(count(invoiceId, 'Team Enterprise'), state);
+        expect(decided.length, `${invoiceId} counted in state ${from % states.length}`).to.equal(ids.has(invoiceId) ? 0 : 1);
+        if (extend && decided.length > 0) states.push({ state: decided.reduce(usageDecider.evolve, state), ids: new Set([...ids, invoiceId]) });
+      }
+    }), { numRuns: 300 });
   });
 
   it('does not refuse a retried send of an already counted invoice at the quota', () =>

@@ -32,35 +32,53 @@ export type ReleaseInvoiceCount = {
 export type UsageCommand = CountInvoice | ReleaseInvoiceCount;
 
 // An immutable list rather than a Set: evolve must not mutate, and copying a Set per event would
-// make folding a busy month quadratic. Membership is looked up once per command.
-type Counted = { invoice_id: string; rest: Counted } | null;
+// make folding a busy month quadratic. Membership is looked up once per command. `depth` is the
+// list's length up to and including the node.
+type Node = { invoice_id: string; rest: Counted; depth: number };
+type Counted = Node | null;
 
 /** `released`: counts taken back (rare: a lost race), so the counted list itself stays prepend-only. */
 export type UsageState = { count: number; counted: Counted; released: Counted };
 
+const prepend = (list: Counted, invoiceId: string): Node => ({ invoice_id: invoiceId, rest: list, depth: (list?.depth ?? 0) + 1 });
+
 function isCounted(list: Counted, invoiceId: string): boolean {
-  return list !== null && indexOf(list).has(invoiceId);
+  return list !== null && synced(list).ids.has(invoiceId);
 }
 
-// The ids of a list, as a Set kept beside it (never in the state, which stays immutable). evolve
-// only prepends, so a list's Set is handed on to the list one count longer and given the new id:
-// deciding on a month's newest state costs a lookup, not a walk of every invoice counted in it.
-// A list whose Set was handed on (an older state asked again) builds its own once.
-const indexes = new WeakMap<NonNullable<Counted>, Set<string>>();
+// The ids of a list, kept beside it (never in the state, which stays immutable), shared by the
+// lists of one lineage: `chain` is the list the index stands for now, oldest first (chain[i] has
+// depth i + 1), `ids` counts its ids. A lookup moves the index to the list asked about: back to
+// the newest node both share, then forward along the list. Deciding on a month's newest state
+// costs a lookup; on the state one group-commit attempt started from, after that attempt was
+// thrown away (another instance wrote first), it costs the group, not a walk of the whole month.
+type Index = { chain: Node[]; ids: Map<string, number> };
+const indexes = new WeakMap<Node, Index>();
 
-function indexOf(list: NonNullable<Counted>): Set<string> {
-  const kept = indexes.get(list);
-  if (kept) return kept;
-  const handed = list.rest && indexes.get(list.rest);
-  let index: Set<string>;
-  if (list.rest && handed) {
-    indexes.delete(list.rest);
-    index = handed.add(list.invoice_id);
-  } else {
-    index = new Set();
-    for (let node: Counted = list; node; node = node.rest) index.add(node.invoice_id);
+const onChain = (node: Node, index: Index | undefined): index is Index => index !== undefined && index.chain[node.depth - 1] === node;
+
+function synced(list: Node): Index {
+  const path: Node[] = [];
+  let node: Counted = list;
+  let index: Index | undefined;
+  for (; node; node = node.rest) {
+    index = indexes.get(node);
+    if (onChain(node, index)) break;
+    path.push(node);
   }
-  indexes.set(list, index);
+  if (!node || !index) index = { chain: [], ids: new Map() };
+  for (let keep = node?.depth ?? 0; index.chain.length > keep; ) {
+    const id = (index.chain.pop() as Node).invoice_id;
+    const left = (index.ids.get(id) ?? 1) - 1;
+    if (left === 0) index.ids.delete(id);
+    else index.ids.set(id, left);
+  }
+  for (let i = path.length - 1; i >= 0; i--) {
+    const added = path[i] as Node;
+    index.chain.push(added);
+    index.ids.set(added.invoice_id, (index.ids.get(added.invoice_id) ?? 0) + 1);
+    indexes.set(added, index);
+  }
   return index;
 }
 
@@ -105,8 +123,8 @@ export const usageDecider: Decider<UsageCommand, UsageEvent, UsageState> = {
   },
   evolve: (state, event) =>
     event.type === 'InvoiceCounted'
-      ? { ...state, count: event.data.count, counted: { invoice_id: event.data.invoice_id, rest: state.counted } }
-      : { ...state, count: event.data.count, released: { invoice_id: event.data.invoice_id, rest: state.released } },
+      ? { ...state, count: event.data.count, counted: prepend(state.counted, event.data.invoice_id) }
+      : { ...state, count: event.data.count, released: prepend(state.released, event.data.invoice_id) },
 };
 
 /** The billing month ('YYYY-MM') of an instant, in Slovak time: a send at 00:30 on the 1st counts in the new month. */
