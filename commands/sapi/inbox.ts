@@ -23,6 +23,12 @@ export type InboxStatus = (typeof INBOX_STATUSES)[number];
 /** Without `status` the list shows what is still to be taken: RECEIVED. */
 export const INBOX_DEFAULT_STATUS: InboxStatus = 'RECEIVED';
 
+/**
+ * The revision of the document's stream that a status shows: it is received once (revision 0) and
+ * acknowledged at most once after (1); the decider writes nothing else there.
+ */
+export const inboxRevisionOf = (status: InboxStatus): number => (status === 'ACKNOWLEDGED' ? 1 : 0);
+
 export const documentNotFound = (documentId: string) =>
   new SapiRefusal('SAPI-DOC-NOT-FOUND', `no inbound document ${documentId} for this participant`, [{ field: 'documentId', issue: 'not found' }]);
 

@@ -5,6 +5,7 @@ import { requireApiKey } from '../../commands/webhooks/access.ts';
 import { webhookNotFound, type WebhookEndpoint } from '../../commands/webhooks/decider.ts';
 import { getWebhookEndpoint, listWebhookEndpoints, WEBHOOK_ENDPOINTS, type WebhookEndpointRow } from '../../projections/webhook-endpoints/queries.ts';
 import { workspaceExists } from '../../projections/tenancy/queries.ts';
+import { webhooksStream } from '../../events/webhooks.ts';
 import { ErrorBody, PagingQuery, Uuid } from '../../schemas/common/index.ts';
 import { Webhook, WebhookCreate, WebhookDeliveryList, WebhookList, WebhookTestFired, WebhookWithSecret, type WebhookDeliveryAttempt } from '../../schemas/webhooks.ts';
 import {
@@ -13,6 +14,7 @@ import {
 import type { Core } from '../core.ts';
 import { testPingEventId } from '../webhooks/fan-out.ts';
 import type { WebhookQueue } from '../webhooks/queue/store.ts';
+import { readCurrent } from '../readmodel/current-read.ts';
 import { idempotent } from './idempotency.ts';
 import { listPage, pageRequest } from './list-page.ts';
 import { API_PREFIX } from './prefix.ts';
@@ -72,10 +74,21 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     if (changed.position) await projections.caughtUp(changed.position, config.readYourWritesTimeoutMs, [WEBHOOK_ENDPOINTS]);
   }
 
-  /** The endpoint, if it is the caller's organisation's (and the workspace's, under a workspace path). */
+  /**
+   * The endpoint, if it is the caller's organisation's (and the workspace's, under a workspace
+   * path). One made a moment ago through another instance, whose read model has not shown it yet,
+   * is waited for on the organisation's webhooks stream (readCurrent); still not shown within the
+   * bound, 503 `read_model_behind`, never a 404 for a stored endpoint. A found one is current
+   * enough: what these routes need of it (organisation, workspace) never changes.
+   */
   async function endpointOf(actor: Actor, webhookId: string, workspaceId: string | null): Promise<WebhookEndpointRow> {
     requireApiKey(actor);
-    const row = await getWebhookEndpoint(readModels, actor.organisationId, webhookId);
+    const row = await readCurrent(deps, {
+      stream: webhooksStream(actor.organisationId), projectors: [WEBHOOK_ENDPOINTS], foundIsCurrent: true,
+      read: () => getWebhookEndpoint(readModels, actor.organisationId, webhookId),
+      // the stream is the caller's organisation's, shared by all its endpoints: its version is the configuration's
+      visible: async () => true, resource: 'organisation\'s webhook configuration',
+    });
     if (!row || (workspaceId !== null && row.workspace_id !== workspaceId)) throw webhookNotFound();
     return row;
   }

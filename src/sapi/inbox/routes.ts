@@ -4,12 +4,13 @@ import { SapiRefusal } from '../../../commands/sapi/errors.ts';
 import { PARTICIPANT_HEADER, requireParticipantHeader } from '../../../commands/sapi/participant.ts';
 import { requireScope } from '../../../commands/sapi/scopes.ts';
 import {
-  INBOX_DEFAULT_STATUS, INBOX_LIMIT, INBOX_STATUSES, documentNotFound, isInboxHandle, sapiInboxDecider,
+  INBOX_DEFAULT_STATUS, INBOX_LIMIT, INBOX_STATUSES, documentNotFound, inboxRevisionOf, isInboxHandle, sapiInboxDecider,
 } from '../../../commands/sapi/inbox.ts';
 import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
 import { sapiInboxStream } from '../../../events/sapi-inbox.ts';
 import { SAPI_INBOX, getInboxDocument, listInbox, type InboxDocument, type InboxItem } from '../../../projections/sapi-inbox/queries.ts';
 import { handleCommand } from '../../handling/command-handler.ts';
+import { readCurrent } from '../../readmodel/current-read.ts';
 import type { SapiDeps } from '../deps.ts';
 import { defineSapiRoute, type SapiActor, type SapiRoute } from '../http/route.ts';
 import { issuePageToken, readPageToken } from './page-token.ts';
@@ -75,19 +76,21 @@ function admit(actor: SapiActor, headers: Record<string, string | undefined>): v
 /** GET /document/receive, GET /document/receive/{documentId}, POST …/acknowledge. */
 export function inboxRoutes(deps: SapiDeps): SapiRoute[] {
   const { readModels, clock, projections, config } = deps;
+  /**
+   * The company's document as its stream stands (readCurrent): one received or acknowledged a
+   * moment ago, through another instance too, whose read model does not show it yet, is waited for
+   * (a client that learnt the handle from invoice.received can be that quick); still behind, it is
+   * SAPI-UNAVAILABLE (retryable), never SAPI-DOC-NOT-FOUND or RECEIVED for an acknowledged one.
+   */
   const find = async (actor: SapiActor, documentId: string): Promise<InboxDocument> => {
     if (!isInboxHandle(documentId)) throw documentNotFound(documentId);
-    let found = await getInboxDocument(readModels, actor.companyId, documentId);
-    if (!found) {
-      // written but not shown yet: a client that learnt the handle from invoice.received can be
-      // that quick, so the read model is waited for (the stream says whether there is anything)
-      const events = await deps.store.readStream(sapiInboxStream(documentId));
-      const last = events[events.length - 1];
-      if (last && events[0]?.data.company_id === actor.companyId) {
-        await projections.caughtUp(last.position, config.readYourWritesTimeoutMs, [SAPI_INBOX]);
-        found = await getInboxDocument(readModels, actor.companyId, documentId);
-      }
-    }
+    const stream = sapiInboxStream(documentId);
+    const found = await readCurrent(deps, {
+      stream, projectors: [SAPI_INBOX], resource: 'document',
+      read: () => getInboxDocument(readModels, actor.companyId, documentId),
+      versionOf: (d) => (d ? inboxRevisionOf(d.status) : undefined),
+      visible: async () => (await deps.store.readStream(stream))[0]?.data.company_id === actor.companyId,
+    });
     if (!found) throw documentNotFound(documentId);
     return found;
   };
@@ -121,7 +124,10 @@ export function inboxRoutes(deps: SapiDeps): SapiRoute[] {
       method: 'GET', path: '/document/receive/{documentId}', operationId: 'sapiGetInbound', tags: ['inbox'], auth: 'api',
       summary: 'One inbound document: its metadata, status, and the UBL byte for byte',
       params: DocumentParams, headerDocs: participantHeader,
-      responses: { 200: { description: 'the document', schema: InboxDetail }, ...refusals, 404: refusal('SAPI-DOC-NOT-FOUND: unknown, or another participant\'s') },
+      responses: {
+        200: { description: 'the document', schema: InboxDetail }, ...refusals, 404: refusal('SAPI-DOC-NOT-FOUND: unknown, or another participant\'s'),
+        503: refusal('SAPI-UNAVAILABLE (retryable, Retry-After): the document was received or acknowledged, but its read model has not shown that within the read-your-writes bound'),
+      },
       async handle({ params, actor, headers }) {
         admit(actor, headers);
         const d = await find(actor, params.documentId);
