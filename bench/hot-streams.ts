@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { usageDecider, type CountInvoice } from '../commands/limits/usage.ts';
+import { sapiClientDecider } from '../commands/sapi/client.ts';
+import { sapiClientStream } from '../events/tenancy.ts';
 import { usageStream } from '../events/usage.ts';
 import { UsageCounts } from '../src/application/usage.ts';
 import { endPool } from '../src/db/end-pool.ts';
@@ -56,12 +58,37 @@ async function timeFullRead(store: EventStore, organisation: string): Promise<nu
   return performance.now() - t;
 }
 
+/** A SAPI client's stream after `failures` failed attempts (anybody who knows the id can add them): a read, folded whole and from its snapshot. */
+async function longClientStream(store: EventStore, failures: number): Promise<{ whole: number; snapshot: number }> {
+  const clientId = `sapi_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const stream = sapiClientStream(clientId);
+  const at = new Date().toISOString();
+  await store.append(stream, [{ id: randomUUID(), type: 'SapiClientIssued', data: { client_id: clientId, organisation_id: randomUUID(), company_id: randomUUID(), participant_id: '9950:sk2022131705svctest', secret_hash: 'a'.repeat(64), issued_at: at }, metadata: METADATA }], 'no_stream');
+  for (let made = 0; made < failures; made += 1000) {
+    // 4 minutes apart: never 5 within 15 minutes, so never locked (a patient attacker)
+    const batch = Array.from({ length: Math.min(1000, failures - made) }, (_, i) => ({
+      id: randomUUID(), type: 'SapiClientAuthenticationFailed', data: { client_id: clientId, ip: '192.0.2.1', failed_at: new Date(Date.parse(at) + (made + i) * 240_000).toISOString() }, metadata: METADATA,
+    }));
+    await store.append(stream, batch, made);
+  }
+  const time = async (decider: typeof sapiClientDecider) => {
+    const t = performance.now();
+    for (let i = 0; i < 5; i++) await readAndFold(store, stream, decider);
+    return (performance.now() - t) / 5;
+  };
+  const whole = await time({ ...sapiClientDecider, snapshot: undefined });
+  await readAndFold(store, stream, sapiClientDecider); // the first read is whole, and keeps its snapshot
+  return { whole, snapshot: await time(sapiClientDecider) };
+}
+
 /**
  * `npm run bench -- hot-streams [seconds] [lengths] [think ms]`: one organisation's monthly usage stream,
  * which every send of the organisation counts on, written by two service instances at once (two
  * pools, two group commits) as the month grows. Each instance's append conflicts with the other's;
  * the loser catches up on the events after the revision it holds. Printed beside it, in the same
  * run: what reading the whole month again costs at that length (what a conflict cost before).
+ * Then a long stream of another kind: a SAPI client's after many failed attempts, read as a token
+ * request reads it, folded whole and from its snapshot (Decider.snapshot).
  */
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 5) * 1000;
@@ -83,6 +110,12 @@ export async function main(args: string[]): Promise<void> {
         made += latencies.length;
         const fullRead = await timeFullRead(stores[0]!, organisation);
         console.log(`| ${length.toLocaleString('en')} | ${perSecond.toFixed(0)} | ${percentile(latencies, 50).toFixed(1)} / ${percentile(latencies, 99).toFixed(1)} ms | ${fullRead.toFixed(0)} ms |`);
+      }
+      console.log('\n| failed attempts on a SAPI client\'s stream | its read, folded whole | from its snapshot |');
+      console.log('|---|---|---|');
+      for (const failures of [1_000, 20_000, 100_000]) {
+        const { whole, snapshot } = await longClientStream(stores[0]!, failures);
+        console.log(`| ${failures.toLocaleString('en')} | ${whole.toFixed(1)} ms | ${snapshot.toFixed(1)} ms |`);
       }
     } finally {
       await Promise.all(stores.map((store) => store.close()));

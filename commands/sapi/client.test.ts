@@ -90,6 +90,27 @@ describe('SAPI-SK client', () => {
   it('sets the same allowlist again without an event', () =>
     given([issued]).when({ type: 'SetSapiClientAllowlist', client_id: 'c1', organisation_id: 'o1', cidrs: [], at: at(1) }).thenNothingHappened());
 
+  describe('snapshots (the stream grows by every failed attempt, so its state is kept every 100 events)', () => {
+    it('its state is plain JSON: a snapshot taken anywhere in a history folds on to the same state', () => {
+      const history: SapiClientStreamEvent[] = [
+        issued, failed(1), failed(2),
+        { type: 'SapiClientSecretRotated', data: { client_id: 'c1', secret_hash: 'b'.repeat(64), rotated_at: at(3) } },
+        { type: 'SapiClientAllowlistSet', data: { client_id: 'c1', cidrs: ['203.0.113.0/24'], set_at: at(4) } },
+        failed(5), failed(6), failed(7),
+        { type: 'SapiClientLocked', data: { client_id: 'c1', failures: 5, locked_at: at(7), locked_until: at(907) } },
+        { type: 'SapiClientDisabled', data: { client_id: 'c1', disabled_at: at(8) } },
+        { type: 'SapiClientEnabled', data: { client_id: 'c1', enabled_at: at(9) } },
+        failed(2000),
+      ];
+      const whole = fold(sapiClientDecider, history);
+      for (let cut = 0; cut <= history.length; cut++) {
+        const kept = JSON.parse(JSON.stringify(fold(sapiClientDecider, history.slice(0, cut)))) as typeof whole;
+        expect(history.slice(cut).reduce(sapiClientDecider.evolve, kept), `snapshot after ${cut} events`).to.deep.equal(whole);
+      }
+      expect(sapiClientDecider.snapshot).to.deep.equal({ version: 1, every: 100 });
+    });
+  });
+
   describe('allowlist', () => {
     it('keeps CIDRs and addresses in canonical form, each once', () =>
       expect(canonicalAllowlist(['10.1.2.3/8', '192.0.2.7', '2001:DB8::1/32', '10.0.0.0/8'])).to.deep.equal(['10.0.0.0/8', '192.0.2.7/32', '2001:db8::/32']));

@@ -56,6 +56,8 @@ function own(state: SapiClientState, organisationId: string): SapiClientRecord {
  * appends them and then refuses (`assertAuthenticated`).
  */
 export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent, SapiClientState> = {
+  // anybody who knows a client id can add failed attempts to its stream (5 per 15 minutes, for ever)
+  snapshot: { version: 1, every: 100 },
   initialState: { status: 'none' },
 
   decide(command, state) {

@@ -12,6 +12,14 @@ export interface Decider<Command, Event extends DomainEvent<string, object>, Sta
   decide(command: Command, state: State): Event[];
   evolve(state: State, event: Event): State;
   initialState: State;
+  /**
+   * For a family whose streams can grow without bound (a client's failed sign-ins, which anybody
+   * who knows its id can add): the store keeps the state every `every` events, and a read folds on
+   * from there. The state must be plain JSON (it round-trips through JSON.stringify and parse).
+   * Change `version` whenever evolve or the state's shape changes: snapshots of another version
+   * are not used.
+   */
+  snapshot?: { version: number; every: number };
 }
 
 export function fold<Event extends DomainEvent<string, object>, State>(

@@ -140,7 +140,27 @@ export interface EventStore {
    * (a create wakes the invoice register, not every projector and reactor). Completes on close().
    */
   readonly appendedTypes$: Observable<AppendedTypes>;
+  /** Where stream snapshots are kept; a store without it folds every stream from its first event. */
+  readonly snapshots?: StreamSnapshots;
   close(): Promise<void>;
+}
+
+/** A stream's state at a revision, kept so a long stream is not folded from its first event on every read. */
+export interface StreamSnapshot {
+  revision: number;
+  state: unknown;
+}
+
+/**
+ * Snapshots of streams whose deciders ask for them (Decider.snapshot). A cache: losing one costs
+ * a longer read, never a wrong state, since events are never changed and a snapshot is tied to
+ * the decider's snapshot version.
+ */
+export interface StreamSnapshots {
+  /** The newest snapshot kept of the stream under this version; null when none. */
+  load(streamId: string, version: number): Promise<StreamSnapshot | null>;
+  /** Keeps it, unless one of a later revision is kept already. */
+  save(streamId: string, version: number, snapshot: StreamSnapshot): Promise<void>;
 }
 
 export interface StreamHead {

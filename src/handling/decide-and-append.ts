@@ -2,7 +2,7 @@ import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
-import { readAndFold, type Folded, type Upcast } from './read-and-fold.ts';
+import { keepSnapshot, readAndFold, type Folded, type Upcast } from './read-and-fold.ts';
 
 export interface Handled<Event, State> {
   events: Event[];
@@ -161,5 +161,7 @@ async function appendDecided<Command, Event extends DomainEvent<string, object>,
 ): Promise<Handled<Event, State>> {
   await options.beforeAppend?.(events);
   const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), decidedOn.revision < 0 ? 'no_stream' : decidedOn.revision);
-  return { events, version: appended.nextRevision, position: appended.position, state: events.reduce(decider.evolve, decidedOn.state) };
+  const state = events.reduce(decider.evolve, decidedOn.state);
+  await keepSnapshot(deps.store, streamId, decider, { from: decidedOn.revision, to: appended.nextRevision, state });
+  return { events, version: appended.nextRevision, position: appended.position, state };
 }

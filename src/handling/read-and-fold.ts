@@ -36,15 +36,42 @@ export interface Folded<State> {
   events: RecordedEvent[];
 }
 
-/** Reads a stream and folds it with its decider: what every reader of a stream's state uses. */
+/**
+ * Reads a stream and folds it with its decider: what every reader of a stream's state uses. For a
+ * decider that asks for snapshots, from the stream's latest snapshot on (when the store keeps
+ * them): `events` are then only those after it.
+ */
 export async function readAndFold<Event extends DomainEvent<string, object>, State>(
-  store: Pick<EventStore, 'readStream'>,
+  store: Pick<EventStore, 'readStream' | 'snapshots'>,
   streamId: string,
-  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
+  decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState' | 'snapshot'>,
   upcast: Upcast = identityUpcast,
 ): Promise<Folded<State>> {
+  const snapshot = decider.snapshot && store.snapshots ? await store.snapshots.load(streamId, decider.snapshot.version) : null;
+  if (snapshot) return catchUpAndFold(store, streamId, decider, { state: snapshot.state as State, revision: snapshot.revision }, upcast);
   const events = await store.readStream(streamId);
-  return { state: foldRecorded(decider, events, upcast), revision: events[events.length - 1]?.revision ?? -1, events };
+  const folded = { state: foldRecorded(decider, events, upcast), revision: events[events.length - 1]?.revision ?? -1, events };
+  // a long stream read whole (written before its decider asked for snapshots): the next read starts here
+  if (decider.snapshot && events.length >= decider.snapshot.every) await keepSnapshot(store, streamId, decider, { from: -1, to: folded.revision, state: folded.state });
+  return folded;
+}
+
+/**
+ * After an append that took the stream from revision `from` to `to`: keeps the state as the
+ * stream's snapshot when its decider asks for them and the append crossed a multiple of `every`.
+ * Best effort: a snapshot that cannot be kept costs only a longer read, so its failure never
+ * fails the command that was written.
+ */
+export async function keepSnapshot<State>(
+  store: Pick<EventStore, 'snapshots'>,
+  streamId: string,
+  decider: Pick<Decider<unknown, DomainEvent<string, object>, State>, 'snapshot'>,
+  appended: { from: number; to: number; state: State },
+): Promise<void> {
+  const policy = decider.snapshot;
+  if (!policy || !store.snapshots) return;
+  if (Math.floor((appended.to + 1) / policy.every) === Math.floor((appended.from + 1) / policy.every)) return;
+  await store.snapshots.save(streamId, policy.version, { revision: appended.to, state: appended.state }).catch(() => undefined);
 }
 
 /**

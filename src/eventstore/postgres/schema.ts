@@ -28,6 +28,15 @@ CREATE TABLE IF NOT EXISTS events (
   CONSTRAINT ${STREAM_REVISION_CONSTRAINT} UNIQUE (stream_id, stream_revision)
 );
 CREATE INDEX IF NOT EXISTS events_transaction_position_idx ON events (transaction_id, global_position);
+-- Snapshots of long streams (Decider.snapshot): a cache beside the events, never in their log.
+CREATE TABLE IF NOT EXISTS stream_snapshots (
+  stream_id TEXT        NOT NULL,
+  version   INTEGER     NOT NULL,
+  revision  BIGINT      NOT NULL,
+  state     JSON        NOT NULL,
+  saved_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
+  PRIMARY KEY (stream_id, version)
+);
 -- Stores made before data and metadata were json (they were jsonb): converted once, in place.
 DO $$ BEGIN
   IF (SELECT data_type FROM information_schema.columns

@@ -17,6 +17,7 @@ import {
   type Position,
   type RecordedEvent,
   type StreamHead,
+  type StreamSnapshots,
 } from '../port.ts';
 import { AppendsBatch } from './appends-batch.ts';
 import { NewStreamsBatch } from './new-streams-batch.ts';
@@ -25,6 +26,7 @@ import { appendStatement, newStreamsStatement, streamWritesStatement, type Appen
 import { decodePosition, encodePosition } from './position.ts';
 import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
 import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
+import { postgresSnapshots } from './snapshots.ts';
 
 export interface PostgresEventStoreOptions {
   /** sleep between polls once a subscription has caught up; appends through this instance wake it sooner */
@@ -93,6 +95,7 @@ ORDER BY s.ord`;
 export class PostgresEventStore implements EventStore {
   readonly appended$: Observable<Position>;
   readonly appendedTypes$: Observable<AppendedTypes>;
+  readonly snapshots: StreamSnapshots;
   private readonly appendedTypes = new Subject<AppendedTypes>();
   private readonly appended = new Subject<Position>();
   private readonly closing = new Subject<void>();
@@ -112,6 +115,7 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.appended$ = this.appended.asObservable();
     this.appendedTypes$ = this.appendedTypes.asObservable();
+    this.snapshots = postgresSnapshots(pool);
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.pageSize = options.pageSize ?? 500;
     this.ownsPool = options.ownsPool ?? false;
