@@ -2,7 +2,7 @@ import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
-import { keepSnapshot, readAndFold, type Folded, type Upcast } from './read-and-fold.ts';
+import { catchUpAndFold, keepSnapshot, readAndFold, type Upcast } from './read-and-fold.ts';
 
 export interface Handled<Event, State> {
   events: Event[];
@@ -80,9 +80,17 @@ export async function decideAndAppend<Command, Event extends DomainEvent<string,
     if (onKnown) return onKnown;
   }
   const retries = options.expectedVersion === undefined && !options.newStream ? (options.retryOnConflict ?? 0) : 0;
+  // a retry after a conflict reads only the events after the revision the last attempt read
+  let lastRead: Known<State> | undefined;
+  const read = async (): Promise<Known<State>> => {
+    lastRead = lastRead
+      ? await catchUpAndFold(deps.store, streamId, decider, lastRead, options.upcast)
+      : await readAndFold(deps.store, streamId, decider, options.upcast);
+    return lastRead;
+  };
   for (let attempt = 0; ; attempt++) {
     try {
-      return await decideOnce(deps, streamId, decider, command, options);
+      return await decideOnce(deps, streamId, decider, command, options, read);
     } catch (error) {
       if (!(error instanceof WrongExpectedRevision) || attempt >= retries) throw error;
       await pause(attempt);
@@ -123,12 +131,11 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   decider: Decider<Command, Event, State>,
   command: CommandOf<Command, State>,
   options: DecideOptions<Event, State>,
+  readStream: () => Promise<Known<State>>,
 ): Promise<Handled<Event, State>> {
   // a stream named by an id generated for this command cannot exist yet: skip the read, and let
   // the no_stream append prove it
-  const read: Folded<State> = options.newStream
-    ? { state: decider.initialState, revision: -1, events: [] }
-    : await readAndFold(deps.store, streamId, decider, options.upcast);
+  const read: Known<State> = options.newStream ? { state: decider.initialState, revision: -1 } : await readStream();
   const current = read.revision;
   const stale = options.expectedVersion !== undefined && options.expectedVersion !== current;
   const refuseStale = () => {

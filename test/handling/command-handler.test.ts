@@ -63,6 +63,18 @@ describe('handleCommand: the one command path', function () {
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 5]);
   });
 
+  it('a retry reads only the events after the revision the lost attempt read, not the stream again', async () => {
+    const readsFrom: number[] = [];
+    const racingCounted = Object.assign(Object.create(racing(2)) as EventStore, {
+      readStream: (id: string, from = 0) => (readsFrom.push(from), store.readStream(id, from)),
+    });
+    const handled = await handleCommand({ store: racingCounted, ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    expect(handled.state.total).to.equal(206);
+    expect(handled.version).to.equal(3);
+    expect(readsFrom).to.deep.equal([0, 1, 2]); // the whole stream once, then each other writer's event
+    expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 100, 5]);
+  });
+
   it('without retryOnConflict a lost race is the conflict, and nothing of the command is written', async () => {
     const error = await refusal(handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {} }));
     expect(error).to.be.instanceOf(WrongExpectedRevision);
