@@ -6,7 +6,7 @@
  * depth limit.
  */
 import type { XmlNode } from '../xml/index.ts';
-import { parseUntrusted, type ParsedXml } from '../xml/index.ts';
+import { allAt, firstAt, parseUntrusted, type ParsedXml } from '../xml/index.ts';
 import { XPATH_NS } from './ubl-names.ts';
 
 /** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
@@ -45,16 +45,16 @@ export function withUblDocument<T>(xml: string | Uint8Array, read: (parsed: Pars
 
 /** The trimmed text at `xpath` (relative to `node`), or null when absent or blank. */
 export function text(node: XmlNode, xpath: string): string | null {
-  const found = node.get(xpath, XPATH_NS);
+  const found = firstAt(node, xpath, XPATH_NS);
   if (found === null) return null;
   const value = found.content.trim();
   return value === '' ? null : value;
 }
 
 export function nodes(node: XmlNode, xpath: string): XmlNode[] {
-  return node.find(xpath, XPATH_NS);
+  return allAt(node, xpath, XPATH_NS);
 }
 
 export function node(parent: XmlNode, xpath: string): XmlNode | null {
-  return parent.get(xpath, XPATH_NS);
+  return firstAt(parent, xpath, XPATH_NS);
 }

@@ -7,7 +7,7 @@
  * BIS Billing 3.0, not self-billing) the seller's and the buyer's EndpointID; for the Slovak TDD the
  * ReportingParty's and the ReceivingParty's EndpointID (compliance.pdf of the TDD 1.0.0 bundle).
  */
-import type { XmlNode } from '../../xml/index.ts';
+import { firstAt, type XmlNode } from '../../xml/index.ts';
 import { documentTypeParts, formatParticipantId, sameParticipant } from './identifiers.ts';
 import { withParsed } from './payload-xml.ts';
 import type { SbdhEnvelope, SbdhHeader } from './sbdh-model.ts';
@@ -94,13 +94,13 @@ export function checkEnvelope(envelope: SbdhEnvelope): SbdhFinding[] {
 }
 
 function text(node: XmlNode, xpath: string): string | null {
-  const value = node.get(xpath, NS)?.content.trim() ?? '';
+  const value = firstAt(node, xpath, NS)?.content.trim() ?? '';
   return value === '' ? null : value;
 }
 
 /** `schemeID:value` of an EndpointID as written (sameParticipant normalises when comparing). */
 function endpoint(root: XmlNode, xpath: string): string | null {
-  const found = root.get(xpath, NS);
+  const found = firstAt(root, xpath, NS);
   if (!found) return null;
   const value = found.content.trim();
   const scheme = found.get('@schemeID')?.content.trim() ?? '';

@@ -4,7 +4,7 @@
  * src/ubl/read.ts can read. Every refusal is an SbdhError with a code; element order is not
  * checked (no XSD), only presence, multiplicity and values.
  */
-import type { XmlElement, XmlNode } from '../../xml/index.ts';
+import { allAt, firstAt, type XmlElement, type XmlNode } from '../../xml/index.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
   DOCUMENT_TYPE_WILDCARD_SCHEME,
@@ -105,7 +105,7 @@ function party(header: XmlElement, field: 'Sender' | 'Receiver'): string {
 function scope(scopes: XmlElement, type: string, schemes: string[] | null): string {
   const found = one(scopes, `sh:Scope[normalize-space(sh:Type) = '${type}']`, `BusinessScope/Scope of Type ${type}`);
   const value = text(found, 'sh:InstanceIdentifier', `${type} Scope/InstanceIdentifier`);
-  const scheme = found.get('sh:Identifier', NS)?.content.trim();
+  const scheme = firstAt(found, 'sh:Identifier', NS)?.content.trim();
   if (schemes && scheme !== undefined && !schemes.includes(scheme)) invalid(`the ${type} scheme is "${scheme}", not ${schemes.map((s) => `"${s}"`).join(' or ')}`);
   return value;
 }
@@ -126,7 +126,7 @@ function dateTime(value: string): Date {
 }
 
 function one(parent: XmlNode, xpath: string, field: string): XmlElement {
-  const found = parent.find(xpath, NS);
+  const found = allAt(parent, xpath, NS);
   if (found.length === 0) missing(field);
   if (found.length > 1) invalid(`${field} appears ${found.length} times; exactly one is allowed`);
   return found[0] as XmlElement;

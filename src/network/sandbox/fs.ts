@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { FsRejectionReasons } from '../../../events/delivery.ts';
-import { parseUntrusted } from '../../xml/index.ts';
+import { firstAt, parseUntrusted } from '../../xml/index.ts';
 import { FsTransportError, type FsAuthority, type FsFiling, type FsVerdict } from '../fs-authority.ts';
 
 /**
@@ -50,7 +50,8 @@ function judge(tdd: string, rules: readonly FsSandboxRule[]): Judged {
   }
   const { doc } = parsed.parsed;
   try {
-    const has = (xpath: string) => doc.get(xpath, TDD_NS) !== null;
+    // the rules ask absolute paths, which read the same from the root element
+    const has = (xpath: string) => firstAt(doc.root, xpath, TDD_NS) !== null;
     if (!has('/pxs:TaxData')) return { readable: true, reasons: { description: 'The document is not a tax data document.', issues: [{ rule: 'SANDBOX-FS-00', message: 'root is not pxs:TaxData', location: '/*' }] } };
     const issues = rules.map((name) => FS_SANDBOX_RULES[name]).filter((rule) => rule.breaks(has)).map((rule) => ({ rule: rule.id, message: rule.message, location: null }));
     return { readable: true, reasons: issues.length === 0 ? null : { description: 'The tax data document was rejected.', issues } };
