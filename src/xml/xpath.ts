@@ -3,6 +3,8 @@ import { XmlXPath, type NamespaceMap, type XmlNode } from 'libxml2-wasm';
 /** Expressions kept per namespace map; the code's own are a few hundred, so beyond this an expression is compiled per call. */
 const MAX_KEPT = 2_000;
 
+// per map object: callers pass a module's constant map; a map made per call only misses the cache
+// (its compiled expressions go with it: libxml2-wasm frees them when collected)
 const kept = new WeakMap<NamespaceMap, Map<string, XmlXPath>>();
 
 const uses = (expression: string, prefix: string) => new RegExp(`(?<![\\w.-])${prefix}:`).test(expression);
