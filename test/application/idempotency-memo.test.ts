@@ -1,35 +1,27 @@
 // The memo of completed Idempotency-Keys (src/application/idempotency-answers.ts): a repeat is
 // answered without reading the key's stream, and still exactly as the stream would answer it.
 import { expect } from 'chai';
-import pg from 'pg';
 import { RETENTION_MS } from '../../commands/idempotency/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { EXPIRY_MARGIN_MS } from '../../src/application/idempotency-answers.ts';
 import { runIdempotently, type Outcome } from '../../src/application/idempotency.ts';
-import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
+import type { EventStore } from '../../src/eventstore/index.ts';
 import { randomIds } from '../../src/ports/ids.ts';
-import { freshDatabase, type TestDatabase } from '../support/database.ts';
+import { freshEventStore } from '../support/database.ts';
 
 const quiet = { warn: () => undefined };
 const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
 
 describe('Idempotency-Key: completed keys answered from memory', function () {
   this.timeout(120_000);
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  let close: () => Promise<void> = async () => undefined;
   let store: EventStore;
   let n = 0;
 
   before(async () => {
-    database = await freshDatabase();
-    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
-    store = await createEventStore({ pool });
+    ({ store, close } = await freshEventStore());
   });
-  after(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
+  after(() => close());
 
   /** An instance of the service: its own view of the store (so its own memo), counting the streams it reads, on its own clock. */
   function instance(start: Date) {

@@ -1,16 +1,15 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
-import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
+import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
 import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
 import { handleCommand } from '../../src/handling/command-handler.ts';
 import { readAndFold } from '../../src/handling/read-and-fold.ts';
 import { randomIds } from '../../src/ports/ids.ts';
-import { freshDatabase, type TestDatabase } from '../support/database.ts';
+import { freshEventStore } from '../support/database.ts';
 
 type Added = DomainEvent<'Added', { n: number }>;
 type Add = { type: 'Add'; n: number };
@@ -24,8 +23,7 @@ const added = (n: number): NewEvent => ({ id: crypto.randomUUID(), type: 'Added'
 const refusal = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error);
 
 describe('handleCommand: the one command path', function () {
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  let close: () => Promise<void> = async () => undefined;
   let store: EventStore;
   let stream = '';
   let n = 0;
@@ -40,20 +38,14 @@ describe('handleCommand: the one command path', function () {
     });
 
   before(async () => {
-    database = await freshDatabase();
-    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
-    store = await createEventStore({ pool });
+    ({ store, close } = await freshEventStore());
   });
   beforeEach(async () => {
     stream = `counter-${++n}-${crypto.randomUUID()}`;
     decided = 0;
     await store.append(stream, [added(1)], 'no_stream');
   });
-  after(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
+  after(() => close());
 
   it('decides again on the newer state when another write lands between the read and the append', async () => {
     const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });

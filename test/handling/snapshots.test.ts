@@ -1,11 +1,10 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
-import { createEventStore, type EventStore, type NewEvent, type StreamSnapshots } from '../../src/eventstore/index.ts';
+import type { EventStore, NewEvent, StreamSnapshots } from '../../src/eventstore/index.ts';
 import { handleCommand } from '../../src/handling/command-handler.ts';
 import { readAndFold } from '../../src/handling/read-and-fold.ts';
 import { randomIds } from '../../src/ports/ids.ts';
-import { freshDatabase, type TestDatabase } from '../support/database.ts';
+import { freshEventStore } from '../support/database.ts';
 
 type Added = DomainEvent<'Added', { n: number }>;
 /** A running total and how many events made it: a snapshot from the wrong place shows in either. */
@@ -19,8 +18,7 @@ const added = (n: number): NewEvent => ({ id: crypto.randomUUID(), type: 'Added'
 const options = { metadata: {} };
 
 describe('stream snapshots: a long stream is folded from its latest snapshot', function () {
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  let close: () => Promise<void> = async () => undefined;
   let store: EventStore;
   let snapshots: StreamSnapshots;
   /** the revisions reads started from, and the snapshots saved, through `counting` */
@@ -30,9 +28,7 @@ describe('stream snapshots: a long stream is folded from its latest snapshot', f
   let stream = '';
 
   before(async () => {
-    database = await freshDatabase();
-    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
-    store = await createEventStore({ pool });
+    ({ store, close } = await freshEventStore());
     snapshots = store.snapshots!;
     const countingSnapshots: StreamSnapshots = {
       load: (streamId, version) => snapshots.load(streamId, version),
@@ -48,11 +44,7 @@ describe('stream snapshots: a long stream is folded from its latest snapshot', f
     readsFrom = [];
     saved = [];
   });
-  after(async () => {
-    await store?.close();
-    await pool?.end();
-    await database?.drop();
-  });
+  after(() => close());
 
   const add = (n: number) => handleCommand({ store: counting, ids: randomIds }, stream, tally, { type: 'Add', n }, options);
 

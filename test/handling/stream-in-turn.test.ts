@@ -1,13 +1,12 @@
 import { expect } from 'chai';
-import pg from 'pg';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
+import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
 import { handleCommand } from '../../src/handling/command-handler.ts';
 import { readAndFold } from '../../src/handling/read-and-fold.ts';
 import { streamInTurn } from '../../src/handling/stream-in-turn.ts';
 import { randomIds } from '../../src/ports/ids.ts';
-import { freshDatabase, type TestDatabase } from '../support/database.ts';
+import { freshEventStore } from '../support/database.ts';
 
 type Moved = DomainEvent<'Moved', { n: number }>;
 type Move = { type: 'Add'; n: number } | { type: 'Withdraw'; n: number } | { type: 'Reach'; total: number };
@@ -28,17 +27,14 @@ const moved = (n: number): NewEvent => ({ id: crypto.randomUUID(), type: 'Moved'
 const options = { metadata: {}, retryOnConflict: 3 };
 
 describe('streamInTurn: a reaction’s steps decided on the state it holds', function () {
-  let database: TestDatabase;
-  let pool: pg.Pool;
+  let close: () => Promise<void> = async () => undefined;
   let store: EventStore;
   let reads = 0;
   let counting: EventStore;
   let stream = '';
 
   before(async () => {
-    database = await freshDatabase();
-    pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
-    store = await createEventStore({ pool });
+    ({ store, close } = await freshEventStore());
     counting = Object.assign(Object.create(store) as EventStore, {
       readStream: (streamId: string) => (reads++, store.readStream(streamId)),
     });
@@ -48,11 +44,7 @@ describe('streamInTurn: a reaction’s steps decided on the state it holds', fun
     await store.append(stream, [moved(1)], 'no_stream');
     reads = 0;
   });
-  after(async () => {
-    await store.close();
-    await pool.end();
-    await database.drop();
-  });
+  after(() => close());
 
   const held = async () => readAndFold(store, stream, balance);
   const amounts = async () => (await store.readStream(stream)).map((e) => e.data.n);

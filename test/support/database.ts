@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
 
 export interface TestDatabase {
   /** 'pglite' on the embedded default, 'postgres' when DATABASE_URL is set */
@@ -43,6 +44,21 @@ export async function freshDatabase(): Promise<TestDatabase> {
       }
       await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await client.end();
+    },
+  };
+}
+
+/** An event store on a fresh database (freshDatabase) for one suite; `close` ends the store, its pool and the database. */
+export async function freshEventStore(): Promise<{ store: EventStore; close(): Promise<void> }> {
+  const database = await freshDatabase();
+  const pool = new pg.Pool({ connectionString: database.connectionString, max: 4 });
+  const store = await createEventStore({ pool });
+  return {
+    store,
+    async close() {
+      await store.close();
+      await pool.end();
+      await database.drop();
     },
   };
 }
