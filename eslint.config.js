@@ -2,13 +2,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
-// One XML parser (issue 21): XML libraries are used in src/xml/ only (parse.ts parses, xsd.ts validates,
-// write.ts writes; src/xml/README.md says why). Everywhere else they are forbidden, as imports and as
+// One XML parser (issue 21): XML libraries are used in src/platform/xml/ only (parse.ts parses, xsd.ts validates,
+// write.ts writes; src/platform/xml/README.md says why). Everywhere else they are forbidden, as imports and as
 // the string given to require() or import(). The one other user is the XSLT engine's loader
-// (src/validation/schematron/saxon.ts), which only ever reads text src/xml has already accepted.
+// (src/platform/validation/schematron/saxon.ts), which only ever reads text src/platform/xml has already accepted.
 const XML_LIBRARIES = ['libxml2-wasm', 'xmlbuilder2', 'saxon-js', 'xslt3', 'sax', 'saxes', 'fast-xml-parser', '@xmldom/xmldom', 'xmldom', 'xml2js', 'xml-js', 'xpath', 'libxmljs', 'libxmljs2', 'txml', 'htmlparser2'];
-const XML_MESSAGE = 'XML is parsed and written only through src/xml/ (the one safe parser): import from src/xml/index.ts or src/xml/write.ts.';
-/** The rules that forbid `libraries` (as import, require() or import()) outside src/xml/. */
+const XML_MESSAGE = 'XML is parsed and written only through src/platform/xml/ (the one safe parser): import from src/platform/xml/index.ts or src/platform/xml/write.ts.';
+/** The rules that forbid `libraries` (as import, require() or import()) outside src/platform/xml/. */
 function forbidXml(libraries) {
   const names = libraries.map((l) => l.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')).join('|');
   const literal = `Literal[value=/^(${names})(\\/.*)?$/]`;
@@ -34,10 +34,10 @@ export default tseslint.config(
     },
   },
   { files: ['**/*.ts', '**/*.js', '**/*.mjs', '**/*.cjs'], rules: forbidXml(XML_LIBRARIES) },
-  { files: ['src/xml/**'], rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' } },
+  { files: ['src/platform/xml/**'], rules: { 'no-restricted-imports': 'off', 'no-restricted-syntax': 'off' } },
   // SaxonJS is the XSLT engine of the Schematron rule sets: it parses the shipped stylesheets and the
   // text of documents parseUntrusted accepted (ParsedXml.text), nothing else.
-  { files: ['src/validation/schematron/saxon.ts'], rules: forbidXml(XML_LIBRARIES.filter((l) => l !== 'saxon-js')) },
+  { files: ['src/platform/validation/schematron/saxon.ts'], rules: forbidXml(XML_LIBRARIES.filter((l) => l !== 'saxon-js')) },
   {
     // CommonJS on purpose (mocha loads reporters before any TypeScript hook)
     files: ['**/*.cjs'],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/db/embedded.ts';
+import { startEmbeddedPostgres } from '../src/platform/db/embedded.ts';
 
 /** Runs `bench` on an in-memory PGlite, closed afterwards. */
 export async function onEmbedded(bench: (connectionString: string) => Promise<void>): Promise<void> {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore } from '../src/eventstore/port.ts';
+import type { EventStore } from '../src/platform/eventstore/port.ts';
 
 /**
  * Append throughput: `writers` concurrent loops, each appending one event at a time to a new

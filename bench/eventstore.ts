@@ -6,12 +6,12 @@ import { customerDecider } from '../commands/customers/decider.ts';
 import { customerStream } from '../events/customers.ts';
 import { CustomerEntity } from '../projections/customer-directory/entity.ts';
 import { customerDirectory } from '../projections/customer-directory/projector.ts';
-import { endPool } from '../src/db/end-pool.ts';
-import { createEventStore, type EventStore } from '../src/eventstore/index.ts';
-import { handleCommand } from '../src/handling/command-handler.ts';
-import { randomIds } from '../src/ports/ids.ts';
-import { openReadModels } from '../src/readmodel/data-source.ts';
-import { ProjectionRunner } from '../src/readmodel/projection-runner.ts';
+import { endPool } from '../src/platform/db/end-pool.ts';
+import { createEventStore, type EventStore } from '../src/platform/eventstore/index.ts';
+import { handleCommand } from '../src/platform/handling/command-handler.ts';
+import { randomIds } from '../src/platform/ports/ids.ts';
+import { openReadModels } from '../src/platform/readmodel/data-source.ts';
+import { ProjectionRunner } from '../src/platform/readmodel/projection-runner.ts';
 import { benchAppends } from './eventstore-appends.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 

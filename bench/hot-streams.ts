@@ -5,11 +5,11 @@ import { usageDecider, type CountInvoice } from '../commands/limits/usage.ts';
 import { sapiClientDecider } from '../commands/sapi/client.ts';
 import { sapiClientStream } from '../events/tenancy.ts';
 import { usageStream } from '../events/usage.ts';
-import { UsageCounts } from '../src/application/usage.ts';
-import { endPool } from '../src/db/end-pool.ts';
-import { createEventStore, type EventMetadata, type EventStore } from '../src/eventstore/index.ts';
-import { readAndFold } from '../src/handling/read-and-fold.ts';
-import { randomIds } from '../src/ports/ids.ts';
+import { UsageCounts } from '../src/modules/usage/usage.ts';
+import { endPool } from '../src/platform/db/end-pool.ts';
+import { createEventStore, type EventMetadata, type EventStore } from '../src/platform/eventstore/index.ts';
+import { readAndFold } from '../src/platform/handling/read-and-fold.ts';
+import { randomIds } from '../src/platform/ports/ids.ts';
 import { onFreshPostgres } from './databases.ts';
 import { percentile } from './stats.ts';
 

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../src/config.ts';
+import { loadConfig, type Config } from '../src/platform/config.ts';
 import { createDemo } from '../src/demo/bootstrap.ts';
-import { createApp } from '../src/http/app.ts';
+import { createApp } from '../src/doors/native/app.ts';
 import { openService, type Service } from '../src/service.ts';
 
 export interface BenchService {

@@ -6,8 +6,8 @@
 //    them on the loop itself;
 //  - over HTTP on the embedded default: GET …/pdf the first time (render) and again (cached by version).
 import { printedDocument, type PrintedDocument } from '../commands/exports/printed-document.ts';
-import { createPdfRenderer, type PdfRenderer } from '../src/pdf/index.ts';
-import { renderPdf } from '../src/pdf/layout.ts';
+import { createPdfRenderer, type PdfRenderer } from '../src/modules/invoice-pdf/render/index.ts';
+import { renderPdf } from '../src/modules/invoice-pdf/render/layout.ts';
 import { PANGRAM, printableInvoice } from '../test/pdf/samples.ts';
 import { onEmbedded } from './databases.ts';
 import { startBenchService } from './http-service.ts';

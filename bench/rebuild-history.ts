@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { EventMetadata, EventStore, NewEvent, StreamWrite } from '../src/eventstore/port.ts';
-import { seededRandom as prng } from '../src/seeded-random.ts';
+import type { EventMetadata, EventStore, NewEvent, StreamWrite } from '../src/platform/eventstore/port.ts';
+import { seededRandom as prng } from '../src/platform/seeded-random.ts';
 
 /*
  * A realistic history for the rebuild bench: many organisations ("worlds"), each with the events

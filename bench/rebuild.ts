@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { pino } from 'pino';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/platform/config.ts';
 import { openService } from '../src/service.ts';
 import { onFreshPostgres } from './databases.ts';
 import { fillHistory, type WorldSize } from './rebuild-history.ts';

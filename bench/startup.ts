@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createValidator } from '../src/validation/index.ts';
+import { createValidator } from '../src/platform/validation/index.ts';
 import { freePort, healthy, startService, stopService, type Launch } from '../test/e2e/support/service-process.ts';
 import { percentile, watchCpu } from './stats.ts';
 

@@ -1,8 +1,8 @@
 // Documents and shapes shared by `npm run bench -- validation` and its measurement worker.
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultArtifactsDir } from '../src/validation/artifacts.ts';
-import type { ValidationEngineName } from '../src/validation/schematron/ruleset.ts';
+import { defaultArtifactsDir } from '../src/platform/validation/artifacts.ts';
+import type { ValidationEngineName } from '../src/platform/validation/schematron/ruleset.ts';
 import { generateInvoice } from '../test/validation/support/generate-invoice.ts';
 import { listXmlFiles } from '../test/validation/support/unit-tests.ts';
 import { percentile } from './stats.ts';

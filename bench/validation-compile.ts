@@ -2,8 +2,8 @@
 // prints `{ ms, maxRssMb }` as JSON, so the peak memory of a compile is measured on its own.
 // Usage: tsx bench/validation-compile.ts <file.sch>
 import fs from 'node:fs';
-import { compileSchematron } from '../src/validation/compiled/schematron.ts';
-import { parseSchematron } from '../src/validation/schematron/parse.ts';
+import { compileSchematron } from '../src/platform/validation/compiled/schematron.ts';
+import { parseSchematron } from '../src/platform/validation/schematron/parse.ts';
 
 const file = process.argv[2] ?? '';
 const started = performance.now();

@@ -2,11 +2,11 @@
 // of the service's validation workers (bench/validation-worker.mjs): per-stage tables of a whole engine,
 // and parse + CEN + Peppol side by side for the compiled engine and SaxonJS.
 import os from 'node:os';
-import { defaultArtifactsDir, defaultCacheDir, schematronFile } from '../src/validation/artifacts.ts';
-import { Engine } from '../src/validation/engine.ts';
-import { prepareSource } from '../src/validation/schematron/run.ts';
-import { loadRuleSet, type RuleSet, type ValidationEngineName } from '../src/validation/schematron/ruleset.ts';
-import type { StageTimings } from '../src/validation/types.ts';
+import { defaultArtifactsDir, defaultCacheDir, schematronFile } from '../src/platform/validation/artifacts.ts';
+import { Engine } from '../src/platform/validation/engine.ts';
+import { prepareSource } from '../src/platform/validation/schematron/run.ts';
+import { loadRuleSet, type RuleSet, type ValidationEngineName } from '../src/platform/validation/schematron/ruleset.ts';
+import type { StageTimings } from '../src/platform/validation/types.ts';
 import { cases, percentileOf, type MeasurementTask, type SideBySideResult, type StageResult } from './validation-cases.ts';
 
 const ARTIFACTS = defaultArtifactsDir();

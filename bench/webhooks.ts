@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { invoiceStream } from '../events/invoices.ts';
-import { systemMetadata } from '../src/application/invoice-commands.ts';
+import { systemMetadata } from '../src/modules/invoices/invoice-commands.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { startBenchService, type BenchService } from './http-service.ts';
 import { percentile, watchCpu } from './stats.ts';

@@ -1,9 +1,9 @@
 // `npx tsx bench/xml-guard.ts [NOTES]`: what one hostile UBL (default 200,000 cbc:Note elements,
 // ~4.2 MB) costs each entry point for untrusted XML: the safe parser, the UBL reader (the inbound
 // path), and the validator in the calling thread (the CLI). Prints wall time, CPU time and the RSS after each.
-import { readUbl } from '../src/ubl/index.ts';
-import { createValidator } from '../src/validation/index.ts';
-import { parseUntrusted } from '../src/xml/index.ts';
+import { readUbl } from '../src/modules/invoices/ubl/index.ts';
+import { createValidator } from '../src/platform/validation/index.ts';
+import { parseUntrusted } from '../src/platform/xml/index.ts';
 import { invoiceWithNotes } from '../test/validation/support/generate-invoice.ts';
 
 const notes = Number(process.argv[2] ?? 200_000);

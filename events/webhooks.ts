@@ -18,7 +18,7 @@ export type WebhookEndpointRegistered = DomainEvent<
     /** the resolved subscription: what was asked for, or the default list of the day it was created */
     events: string[];
     description: string | null;
-    /** the `whsec_` secret, encrypted (src/webhooks/secret-box.ts); never the plaintext */
+    /** the `whsec_` secret, encrypted (src/modules/webhooks/secret-box.ts); never the plaintext */
     secret_ciphertext: string;
     registered_by: string;
     registered_at: string;

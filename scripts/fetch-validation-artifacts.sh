@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Downloads the official validation artifacts the service runs, pinned by commit and checked by SHA-256,
-# into the layout src/validation expects.
+# into the layout src/platform/validation expects.
 #
 #   scripts/fetch-validation-artifacts.sh [DIR]            # XSD + Peppol BIS 3.0.21 / CEN 1.3.16 rules (runtime)
 #   scripts/fetch-validation-artifacts.sh [DIR] --tests    # + unit tests and examples for the conformance suite

@@ -1,5 +1,5 @@
-import { loadConfig } from './config.ts';
-import { startEmbeddedDataDir } from './db/embedded-default.ts';
+import { loadConfig } from './platform/config.ts';
+import { startEmbeddedDataDir } from './platform/db/embedded-default.ts';
 
 // `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
 const config = loadConfig();
@@ -7,14 +7,14 @@ const config = loadConfig();
 const embedded = config.databaseUrl ? undefined : startEmbeddedDataDir(config.dataDir);
 const [{ createDemo, describeDemo, writeDemoCredentials }, { START }, { createApp }, { API_PREFIX }, { createHttpServer }, { openService }] = await Promise.all([
   import('./demo/bootstrap.ts'),
-  import('./eventstore/port.ts'),
-  import('./http/app.ts'),
-  import('./http/prefix.ts'),
-  import('./http/server.ts'),
+  import('./platform/eventstore/port.ts'),
+  import('./doors/native/app.ts'),
+  import('./doors/native/prefix.ts'),
+  import('./doors/native/server.ts'),
   import('./service.ts'),
 ]);
 // First start on a machine without the official rules: fetch the pinned releases, or say in one sentence what to do.
-const { compileInBackground, fetchValidationArtifacts, FETCH_SCRIPT, missingValidationArtifacts, unavailableSentence } = await import('./readiness/first-start.ts');
+const { compileInBackground, fetchValidationArtifacts, FETCH_SCRIPT, missingValidationArtifacts, unavailableSentence } = await import('./platform/readiness/first-start.ts');
 const rulesDir = config.validationArtifactsDir;
 let rulesMissing = missingValidationArtifacts(rulesDir).length > 0;
 if (rulesMissing) {

@@ -2,7 +2,7 @@
 // event store, the sandbox's raw counters, the webhook queue), the clients' log of acknowledged
 // sends and the webhook receiver's raw arrivals.
 import pg from 'pg';
-import { legacyEventId, svcEventId } from '../../src/webhooks/events/ids.ts';
+import { legacyEventId, svcEventId } from '../../src/modules/webhooks/events/ids.ts';
 import type { Figure } from '../report.ts';
 import type { Ack } from './load.ts';
 import type { Arrival } from './receiver.ts';

@@ -1,7 +1,7 @@
 // `npm run campaign -- crash-effects [--quick] [--seed N] [--db pglite,postgres]`
 //
 // Duplicate side effects after a crash (issue 21 item 3). The service runs as its own process
-// with the fault hook armed (src/reactors/fault.ts): each life dies by SIGKILL right after one
+// with the fault hook armed (src/platform/reactors/fault.ts): each life dies by SIGKILL right after one
 // kind of side effect (a Peppol transmission, an FS submission, a SAPI-SK leg, a webhook POST) and
 // before its outcome is recorded, and is restarted at once, while a focused load (load.ts) sends
 // native invoices both ways between the two demo companies, credit notes and SAPI-SK documents
@@ -15,10 +15,10 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openEmbeddedDataDir } from '../../src/db/embedded-default.ts';
+import { openEmbeddedDataDir } from '../../src/platform/db/embedded-default.ts';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
-import { EFFECTS } from '../../src/reactors/fault.ts';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
+import { EFFECTS } from '../../src/platform/reactors/fault.ts';
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
 import { figures, outstanding } from './check.ts';
 import { client, drained, raced, seeded, setUp, type Ack } from './load.ts';

@@ -6,10 +6,10 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { appendFileSync } from 'node:fs';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { seededRandom } from '../../src/seeded-random.ts';
+import { seededRandom } from '../../src/platform/seeded-random.ts';
 import { bodyOf, send } from '../support/http.ts';
 
-/** mulberry32 (src/seeded-random.ts) */
+/** mulberry32 (src/platform/seeded-random.ts) */
 export const seeded = seededRandom;
 
 export type Ack =

@@ -9,9 +9,9 @@ import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import type { CampaignOptions, CampaignReport, Figure } from '../report.ts';
 import { startTestService, type TestService } from '../../test/support/service.ts';
 import { forgeries, type Forgery } from './forge.ts';
-import { seededRandom } from '../../src/seeded-random.ts';
+import { seededRandom } from '../../src/platform/seeded-random.ts';
 
-/** mulberry32 (src/seeded-random.ts) */
+/** mulberry32 (src/platform/seeded-random.ts) */
 export const prng = seededRandom;
 
 export interface RouteTarget {

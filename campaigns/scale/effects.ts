@@ -1,7 +1,7 @@
 // What the scale campaign reads from the shared database: who holds the follower leases, and the
 // side effects that must never be doubled however many instances run the reactors.
 import type pg from 'pg';
-import { LEASE_LOCK_SPACE } from '../../src/followers/lease.ts';
+import { LEASE_LOCK_SPACE } from '../../src/platform/followers/lease.ts';
 import type { WebhookReceiver } from '../support/receiver.ts';
 
 /** Every follower lease held in this database, with the service process (pid) holding it. */

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import type { DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
 import { freePort, healthy, startService, stopService } from '../../test/e2e/support/service-process.ts';
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));

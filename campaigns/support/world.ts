@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { inboxHandle } from '../../commands/sapi/inbox.ts';
-import { addUser, systemMetadata } from '../../src/application/tenancy.ts';
+import { addUser, systemMetadata } from '../../src/modules/tenancy/tenancy.ts';
 import { randomSandboxIdentity } from '../../src/demo/identifiers.ts';
-import { EMITTED_WEBHOOK_EVENT_TYPES } from '../../src/webhooks/events/catalogue.ts';
+import { EMITTED_WEBHOOK_EVENT_TYPES } from '../../src/modules/webhooks/events/catalogue.ts';
 import { eventually } from '../../test/support/poll.ts';
 import { sapiTestClient } from '../../test/support/sapi.ts';
 import type { TestService } from '../../test/support/service.ts';

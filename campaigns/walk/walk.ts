@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Route } from '../../src/http/platform/index.ts';
+import type { Route } from '../../src/platform/http/index.ts';
 import type { TestService } from '../../test/support/service.ts';
 import { registeredRoutes, type Door } from '../support/fuzz/drive.ts';
 import { send, type Reply } from '../support/http.ts';

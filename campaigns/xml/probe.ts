@@ -5,13 +5,13 @@
 // parent is the client.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { ParticipantLookupError } from '../../src/network/participants.ts';
-import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/network/peppol/identifiers.ts';
-import { parseSmpParticipantId } from '../../src/network/smp/participant-id.ts';
-import { readParticipantFromSmp } from '../../src/network/smp/smp-client.ts';
+import { ParticipantLookupError } from '../../src/modules/delivery/peppol/participants.ts';
+import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/modules/delivery/peppol/identifiers.ts';
+import { parseSmpParticipantId } from '../../src/modules/delivery/peppol/smp/participant-id.ts';
+import { readParticipantFromSmp } from '../../src/modules/delivery/peppol/smp/smp-client.ts';
 import { SAPI_SCOPES } from '../../commands/sapi/scopes.ts';
-import { issueSapiAccessToken } from '../../src/sapi/auth/tokens.ts';
-import { readUbl, UblReadError } from '../../src/ubl/index.ts';
+import { issueSapiAccessToken } from '../../src/modules/sapi/auth/tokens.ts';
+import { readUbl, UblReadError } from '../../src/modules/invoices/ubl/index.ts';
 import { startTestService, type TestService } from '../../test/support/service.ts';
 
 export type Entry = 'sapi-send' | 'peppol-inbound' | 'ubl-reader' | 'smp' | 'fs';

@@ -1,5 +1,5 @@
 /**
- * What a document's PDF says, decided here and only laid out by the renderer (src/pdf): every
+ * What a document's PDF says, decided here and only laid out by the renderer (src/modules/invoice-pdf/render): every
  * label in Slovak, every value formatted, so the words can be tested without a PDF.
  *
  * - Title by type: 380 "Faktúra", 325 "Proforma faktúra" (with "Nie je daňový doklad": a

@@ -1,7 +1,7 @@
 /**
  * The code lists the business rules check against. The big ones (UN/ECE Rec. 20 + 21 units, CEF
  * VATEX, ISO 4217, ISO 3166-1) are data in the official CEN artifacts and are loaded from there once
- * at start-up (src/invoicing/code-lists-loader.ts), never copied into the repo: they change with
+ * at start-up (src/modules/invoices/code-lists-loader.ts), never copied into the repo: they change with
  * each artifacts release, and the rules must agree with the Schematron that validates the UBL.
  * The small, stable lists are embedded here.
  */

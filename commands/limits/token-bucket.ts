@@ -1,6 +1,6 @@
 /**
  * Token bucket arithmetic, pure: a bucket refills at rpm/60 tokens per second up to `burst`, and
- * each request takes one token. The Redis store runs the same rules in Lua (src/limits/redis-store.ts);
+ * each request takes one token. The Redis store runs the same rules in Lua (src/platform/limits/redis-store.ts);
  * keep the two in step.
  *
  * A bucket we have never seen is full, so a bucket that has refilled completely can be forgotten

@@ -1,6 +1,6 @@
 /*
  * What a subscription may name. Which types exist and what raises them is the catalogue's
- * (src/webhooks/events/catalogue.ts); the spec accepts any subscription, so a well-formed name that
+ * (src/modules/webhooks/events/catalogue.ts); the spec accepts any subscription, so a well-formed name that
  * is never emitted is stored too and simply never fires.
  */
 

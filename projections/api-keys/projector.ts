@@ -1,6 +1,6 @@
 import type { ApiKeyIssued, ApiKeyRevoked, ApiKeyUpdated, SapiClientIssued } from '../../events/tenancy.ts';
-import { announceRevocation } from '../../src/identity/revocation-notice.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { announceRevocation } from '../shared/revocation-notice.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { ApiKeys1763800000600 } from './migration.ts';
 import { ApiKeyUsage1764000000000 } from './usage-migration.ts';
 

@@ -1,7 +1,7 @@
 import { evolveApproval, type ApprovalRecord } from '../../commands/approvals/approval.ts';
 import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
-import { domainEvent } from '../../src/handling/read-and-fold.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { InvoiceApprovals1764300000100 } from './migration.ts';
 import { INVOICE_APPROVALS } from './queries.ts';
 

@@ -1,6 +1,6 @@
 import { BULK_IMPORT_LIMITS } from '../../commands/bulk-import/limits.ts';
 import type { BulkImportCompleted, BulkImportFailed, BulkImportProgressed, BulkImportRequested, BulkImportRowError } from '../../events/bulk-import.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { BulkImportJobs1764600000000 } from './migration.ts';
 import { BULK_IMPORT_JOBS } from './queries.ts';
 

@@ -1,8 +1,8 @@
 import { creditNoteEntryChange, evolveCreditNotes, type CreditNoteEntry } from '../../commands/invoices/state.ts';
 import type { CreditNoteEvent } from '../../events/credit-notes.ts';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { domainEvent } from '../../src/handling/read-and-fold.ts';
-import type { NewRows, Projector } from '../../src/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
+import type { NewRows, Projector } from '../../src/platform/readmodel/projector.ts';
 import { InvoiceCreditNotes1764200000100 } from './migration.ts';
 import { CREDIT_NOTE_ALLOWANCE } from './queries.ts';
 

@@ -1,7 +1,7 @@
 import type { CustomerArchived, CustomerRegistered } from '../../events/customers.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { foldText } from '../shared/fold.ts';
 import { CustomerDirectory1763800001000 } from './migration.ts';

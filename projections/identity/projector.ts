@@ -1,8 +1,8 @@
 import type { CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import type { RevocationNotice } from '../../src/identity/revocation-notice.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import type { RevocationNotice } from '../shared/revocation-notice.ts';
 import { announceRevocations } from '../shared/revocations.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { Identity1764000000100 } from './migration.ts';

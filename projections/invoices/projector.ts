@@ -2,10 +2,10 @@ import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../.
 import type { CreditNoteCreated } from '../../events/credit-notes.ts';
 import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
-import { domainEvent } from '../../src/handling/read-and-fold.ts';
+import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import type { DomainEvent } from '../../commands/shared/decider.ts';
 import { inStream, projectorSpec } from '../../test/support/projector-given.ts';
 import { freshDatabase, type TestDatabase } from '../../test/support/database.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
 import { payments } from './projector.ts';
 import { listPayments, paymentTotals } from './queries.ts';
 

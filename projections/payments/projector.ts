@@ -1,7 +1,7 @@
 import type { PaymentEvent, PaymentRecorded, PaymentReversed } from '../../events/payments.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { Payments1764200000500 } from './migration.ts';
 import { PAYMENTS } from './queries.ts';

@@ -3,7 +3,7 @@ import type {
   SapiTokenFamilyRevoked, SapiTokenFamilyStarted, SapiTokenRenewed,
 } from '../../events/sapi-clients.ts';
 import type { SapiClientIssued } from '../../events/tenancy.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { SapiClients1764500000000 } from './migration.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { evolveSapiDocument, type SapiDocumentView } from '../../commands/sapi/document.ts';
 import { SAPI_DOCUMENT_EVENT_TYPES, type SapiDocumentEvent } from '../../events/sapi-documents.ts';
-import { domainEvent } from '../../src/handling/read-and-fold.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { SapiDocuments1764500000100 } from './migration.ts';
 import { SAPI_DOCUMENTS } from './queries.ts';
 

@@ -1,7 +1,7 @@
 import { SAPI_INBOX_EVENT_TYPES, type SapiInboxDocumentAcknowledged, type SapiInboxDocumentReceived } from '../../events/sapi-inbox.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { SapiInbox1764500000700 } from './migration.ts';
 import { SAPI_INBOX } from './queries.ts';

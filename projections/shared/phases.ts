@@ -1,4 +1,4 @@
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
 
 /**
  * A batch of a table that rows are inserted into once (ON CONFLICT DO NOTHING) and then changed by

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { REVOCATION_CHANNEL, type RevocationNotice } from '../../src/identity/revocation-notice.ts';
+import { REVOCATION_CHANNEL, type RevocationNotice } from './revocation-notice.ts';
 
 /**
  * A batch's revocations announced in one statement, in order, from inside the projector's

@@ -1,5 +1,5 @@
 import type { CompanyRegistered, OrganisationCreated, OrganisationPlanChanged, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { Tenancy1763800000500 } from './migration.ts';
 
 /** Organisations, workspaces, users and companies: few events, one statement each. */

@@ -2,7 +2,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 export class WebhookEndpoints1764400000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
-    // secrets only sealed (src/webhooks/secret-box.ts): the delivery worker opens them to sign
+    // secrets only sealed (src/modules/webhooks/secret-box.ts): the delivery worker opens them to sign
     await q.query(`CREATE TABLE webhook_endpoints (
       id uuid PRIMARY KEY,
       organisation_id uuid NOT NULL,

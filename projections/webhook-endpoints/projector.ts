@@ -1,5 +1,5 @@
 import type { WebhookEndpointDeactivated, WebhookEndpointRegistered, WebhookSecretRotated } from '../../events/webhooks.ts';
-import { eventData, type Projector } from '../../src/readmodel/projector.ts';
+import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
 import { WebhookEndpoints1764400000000 } from './migration.ts';
 import { WEBHOOK_ENDPOINTS } from './queries.ts';
 

@@ -1,6 +1,6 @@
-import { loadConfig } from '../config.ts';
+import { loadConfig } from '../platform/config.ts';
 import { createDemo, describeDemo, writeDemoCredentials } from '../demo/bootstrap.ts';
-import { API_PREFIX } from '../http/prefix.ts';
+import { API_PREFIX } from '../doors/native/prefix.ts';
 import { openService } from '../service.ts';
 
 /**

@@ -1,5 +1,5 @@
-import { loadConfig } from '../config.ts';
-import type { ParkedEvent } from '../readmodel/failures.ts';
+import { loadConfig } from '../platform/config.ts';
+import type { ParkedEvent } from '../platform/readmodel/failures.ts';
 import { openService } from '../service.ts';
 
 const usage = 'usage: npm run cli -- projections status | rebuild [name...]';

@@ -3,7 +3,7 @@
 // finding; else 3 when a stage could not run for some file (rules missing: nothing may be called
 // valid that was not checked); else 0.
 import fs from 'node:fs';
-import { createValidator, type Finding, type ValidationReport } from '../validation/index.ts';
+import { createValidator, type Finding, type ValidationReport } from '../platform/validation/index.ts';
 
 const USAGE = 'usage: npm run cli -- validate FILE... [--json] [--workers N]   (exit 0 valid, 1 invalid, 2 usage, 3 not fully checked)';
 

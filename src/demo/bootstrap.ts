@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { CompanyFields } from '../../events/tenancy.ts';
-import type { Position } from '../eventstore/port.ts';
+import type { Position } from '../platform/eventstore/port.ts';
 import {
   addUser,
   createOrganisation,
@@ -11,9 +11,9 @@ import {
   issueSapiClient,
   registerCompany,
   systemMetadata,
-} from '../application/tenancy.ts';
-import type { Core } from '../core.ts';
-import type { ProjectionRunner } from '../readmodel/projection-runner.ts';
+} from '../modules/tenancy/index.ts';
+import type { Core } from '../platform/core.ts';
+import type { ProjectionRunner } from '../platform/readmodel/projection-runner.ts';
 import { randomSandboxIdentity } from './identifiers.ts';
 
 export interface DemoCompany extends CompanyFields {

@@ -1,9 +1,9 @@
 import type { EntitySchema, MigrationInterface } from 'typeorm';
-import type { Route } from '../http/route.ts';
-import type { Projector } from '../readmodel/projector.ts';
-import type { Reactor } from '../reactors/reactor.ts';
-import type { SapiClientGate } from '../sapi/http/caller.ts';
-import type { SapiRoute } from '../sapi/http/route.ts';
+import type { Route } from '../doors/native/route.ts';
+import type { Projector } from '../platform/readmodel/projector.ts';
+import type { Reactor } from '../platform/reactors/reactor.ts';
+import type { SapiClientGate } from './sapi/index.ts';
+import type { SapiRoute } from '../doors/sapi/route.ts';
 
 /**
  * A capability as the composition root sees it: its HTTP routes, the read models it keeps and the

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import type { OutboundPeppolMessage } from '../../src/network/peppol-network.ts';
+import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -248,7 +248,7 @@ describe('a crash between a Peppol send and the record of its outcome', function
     // The receiver's delivery status never comes during the test. With a short delay it overtakes
     // the lost record of the send whenever the restart takes longer (a loaded machine): the invoice
     // is then delivered, and the reactor rightly records the send without sending again
-    // (src/reactors/delivery/peppol-delivery.ts), so a test of the resend would see one send.
+    // (src/modules/delivery/reactors/peppol-delivery.ts), so a test of the resend would see one send.
     svc = await startTestService({ delivery: { sandboxDeliveryStatusDelayMs: 3_600_000 } });
     await svc.services.validator();
     sender = svc.demo.companies[0]!.id;

@@ -4,12 +4,12 @@ import { LEASE_MS, RETENTION_MS } from '../../commands/idempotency/decider.ts';
 import { idempotencyKeyHash, requestFingerprint } from '../../commands/idempotency/key.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { idempotencyStream, type IdempotencyEvent } from '../../events/idempotency.ts';
-import { createCreditNote } from '../../src/application/credit-notes.ts';
-import { registerCustomer } from '../../src/application/customers.ts';
-import { sendInvoice } from '../../src/application/delivery.ts';
-import { createInvoice, withCodeLists } from '../../src/application/invoices.ts';
-import { companyOf } from '../../src/application/lookups.ts';
-import { resourceIdOf, withResourceSeed } from '../../src/ports/ids.ts';
+import { createCreditNote } from '../../src/modules/credit-notes/credit-notes.ts';
+import { registerCustomer } from '../../src/modules/customers/customers.ts';
+import { sendInvoice } from '../../src/modules/delivery/delivery.ts';
+import { createInvoice, withCodeLists } from '../../src/modules/invoices/invoices.ts';
+import { companyOf } from '../../src/modules/invoices/lookups.ts';
+import { resourceIdOf, withResourceSeed } from '../../src/platform/ports/ids.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 describe('Idempotency-Key on the native creates and sends', function () {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { isIsoDate } from '../../schemas/common/date.ts';
-import { nestingExceeds } from '../../src/http/platform/body.ts';
-import { boundIssues, boundedInput, MAX_ISSUES } from '../../src/http/platform/bounded-issues.ts';
-import { forbiddenCharacter, forbiddenTextIssues } from '../../src/http/platform/text.ts';
+import { nestingExceeds } from '../../src/platform/http/body.ts';
+import { boundIssues, boundedInput, MAX_ISSUES } from '../../src/platform/http/bounded-issues.ts';
+import { forbiddenCharacter, forbiddenTextIssues } from '../../src/platform/http/text.ts';
 
 describe('platform input rules', () => {
   describe('nestingExceeds (the depth scan before JSON.parse)', () => {

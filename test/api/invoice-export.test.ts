@@ -4,7 +4,7 @@ import { Readable } from 'node:stream';
 import { expect } from 'chai';
 import pino from 'pino';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { invoiceExportRoutes } from '../../src/http/invoice-export.ts';
+import { invoiceExportRoutes } from '../../src/modules/exports/routes.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 

@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { receivePeppolMessage } from '../../src/application/inbound.ts';
-import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/network/peppol/identifiers.ts';
-import { wrapInSbdh } from '../../src/network/peppol/sbdh.ts';
-import { buildUbl } from '../../src/ubl/index.ts';
+import { receivePeppolMessage } from '../../src/modules/delivery/inbound.ts';
+import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/modules/delivery/peppol/identifiers.ts';
+import { wrapInSbdh } from '../../src/modules/delivery/peppol/sbdh.ts';
+import { buildUbl } from '../../src/modules/invoices/ubl/index.ts';
 import { readPdf, unwrapped } from '../pdf/extract.ts';
 import { PANGRAM, invoiceContent } from '../pdf/samples.ts';
 import { createTestOrganisation } from '../support/organisation.ts';

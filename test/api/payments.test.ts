@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { recordPayment } from '../../src/application/payments.ts';
-import { withResourceSeed } from '../../src/ports/ids.ts';
+import { recordPayment } from '../../src/modules/payments/payments.ts';
+import { withResourceSeed } from '../../src/platform/ports/ids.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 

@@ -1,13 +1,13 @@
-import { nativeOpenApiDoor } from '../../src/http/openapi-door.ts';
+import { nativeOpenApiDoor } from '../../src/doors/native/openapi.ts';
 import { Type } from '@sinclair/typebox';
 import { expect } from 'chai';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { createHttpApp } from '../../src/http/platform/app.ts';
-import { TooManyRequests } from '../../src/http/platform/errors.ts';
-import { nativeErrors } from '../../src/http/native-errors.ts';
-import { defineRoute, type Route, type RouteAuth } from '../../src/http/platform/route.ts';
-import type { Caller } from '../../src/http/platform/state.ts';
+import { createHttpApp } from '../../src/platform/http/app.ts';
+import { TooManyRequests } from '../../src/platform/http/errors.ts';
+import { nativeErrors } from '../../src/doors/native/errors.ts';
+import { defineRoute, type Route, type RouteAuth } from '../../src/platform/http/route.ts';
+import type { Caller } from '../../src/platform/http/state.ts';
 import { capturingLogger, listen, type Running } from './support/http.ts';
 
 const user: Actor = { type: 'user', id: 'u1', organisationId: 'o1', role: 'admin' };

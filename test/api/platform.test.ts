@@ -1,4 +1,4 @@
-import { nativeOpenApiDoor } from '../../src/http/openapi-door.ts';
+import { nativeOpenApiDoor } from '../../src/doors/native/openapi.ts';
 import { createHash } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
 import { expect } from 'chai';
@@ -6,10 +6,10 @@ import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { Page, PageQuery } from '../../schemas/common/page.ts';
 import { Uuid } from '../../schemas/common/uuid.ts';
-import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
-import { createHttpApp } from '../../src/http/platform/app.ts';
-import { nativeErrors } from '../../src/http/native-errors.ts';
-import { defineRoute, type Caller } from '../../src/http/route.ts';
+import { WrongExpectedRevision } from '../../src/platform/eventstore/port.ts';
+import { createHttpApp } from '../../src/platform/http/app.ts';
+import { nativeErrors } from '../../src/doors/native/errors.ts';
+import { defineRoute, type Caller } from '../../src/doors/native/route.ts';
 import { capturingLogger, listen, type Running } from './support/http.ts';
 
 const COMPANY = '6f1c2b9e-3c1d-4f7a-9a59-2d1b7f0e8c11';

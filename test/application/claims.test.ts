@@ -3,9 +3,9 @@ import pg from 'pg';
 import { invoiceNumberClaimDecider } from '../../commands/invoices/numbering.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { claimStream } from '../../events/claims.ts';
-import { claimForNewHolder } from '../../src/handling/unique-claim.ts';
-import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
-import { randomIds } from '../../src/ports/ids.ts';
+import { claimForNewHolder } from '../../src/platform/handling/unique-claim.ts';
+import { createEventStore, type EventStore, type NewEvent } from '../../src/platform/eventstore/index.ts';
+import { randomIds } from '../../src/platform/ports/ids.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 const holderStream = (id: string) => `holder-${id}`;

@@ -1,12 +1,12 @@
-// The memo of completed Idempotency-Keys (src/application/idempotency-answers.ts): a repeat is
+// The memo of completed Idempotency-Keys (src/modules/idempotency/answers.ts): a repeat is
 // answered without reading the key's stream, and still exactly as the stream would answer it.
 import { expect } from 'chai';
 import { RETENTION_MS } from '../../commands/idempotency/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { EXPIRY_MARGIN_MS } from '../../src/application/idempotency-answers.ts';
-import { runIdempotently, type Outcome } from '../../src/application/idempotency.ts';
-import type { EventStore } from '../../src/eventstore/index.ts';
-import { randomIds } from '../../src/ports/ids.ts';
+import { EXPIRY_MARGIN_MS } from '../../src/modules/idempotency/answers.ts';
+import { runIdempotently, type Outcome } from '../../src/modules/idempotency/idempotency.ts';
+import type { EventStore } from '../../src/platform/eventstore/index.ts';
+import { randomIds } from '../../src/platform/ports/ids.ts';
 import { freshEventStore } from '../support/database.ts';
 
 const quiet = { warn: () => undefined };

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { randomIds, resourceIdOf, withResourceSeed } from '../../src/ports/ids.ts';
+import { randomIds, resourceIdOf, withResourceSeed } from '../../src/platform/ports/ids.ts';
 
 describe('ids under an Idempotency-Key seed', () => {
   it('derives only the first id taken under the seed; later ones, and ids outside it, stay random', async () => {

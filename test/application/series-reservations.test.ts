@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { EMPTY } from 'rxjs';
 import type { ReserveNumber } from '../../commands/invoices/numbering.ts';
-import { SeriesReservations } from '../../src/application/series-cache.ts';
-import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEvent } from '../../src/eventstore/port.ts';
+import { SeriesReservations } from '../../src/modules/invoices/series-reservations.ts';
+import { WrongExpectedRevision, type EventStore, type NewEvent, type RecordedEvent } from '../../src/platform/eventstore/port.ts';
 
 /** One-stream store that counts appends and checks expected revisions like the real adapters. */
 function fakeStore() {

@@ -71,7 +71,7 @@ describe('architecture: who may import what', () => {
   });
 
   it('the HTTP platform knows nothing of the domain, and HTTP never reaches into a projector', () => {
-    expect(offenders(sources('src/http/platform'), (t) => t.startsWith('commands/'))).to.deep.equal([]);
+    expect(offenders(sources('src/platform/http'), (t) => t.startsWith('commands/'))).to.deep.equal([]);
     expect(offenders(sources('src/http'), (t) => /^projections\/[^/]+\/projector\.ts$/.test(t))).to.deep.equal([]);
   });
 

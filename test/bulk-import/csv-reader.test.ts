@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { BULK_IMPORT_LIMITS } from '../../commands/bulk-import/limits.ts';
-import { detectDelimiter, readCsv } from '../../src/bulk-import/csv-reader.ts';
+import { detectDelimiter, readCsv } from '../../src/modules/bulk-import/csv-reader.ts';
 
 describe('bulk import: reading the CSV (csv-parse, streaming)', () => {
   it('takes ; or , as the separator, whichever the header holds more of', () => {

@@ -4,7 +4,7 @@ import type { InvoiceGroup } from '../../commands/bulk-import/groups.ts';
 import { usageMonth } from '../../commands/limits/usage.ts';
 import { bulkImportStream } from '../../events/bulk-import.ts';
 import { usageStream } from '../../events/usage.ts';
-import { runImportJob } from '../../src/bulk-import/worker.ts';
+import { runImportJob } from '../../src/modules/bulk-import/worker.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { csv, importClient } from './support.ts';

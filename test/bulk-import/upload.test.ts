@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { readUpload } from '../../src/bulk-import/upload.ts';
+import { readUpload } from '../../src/modules/bulk-import/upload.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 
 describe('bulk import upload: a multipart body cut short', () => {

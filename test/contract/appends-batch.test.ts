@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { AppendsBatch } from '../../src/eventstore/postgres/appends-batch.ts';
-import { WrongExpectedRevision, type AppendResult, type StreamWrite } from '../../src/eventstore/port.ts';
+import { AppendsBatch } from '../../src/platform/eventstore/postgres/appends-batch.ts';
+import { WrongExpectedRevision, type AppendResult, type StreamWrite } from '../../src/platform/eventstore/port.ts';
 
 const write = (streamId: string, expected: number | 'no_stream' = 'no_stream'): StreamWrite => ({
   streamId, expected, events: [{ id: crypto.randomUUID(), type: 'Happened', data: {}, metadata: {} }],

@@ -12,8 +12,8 @@ import { identity } from '../../projections/identity/projector.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
 import { payments } from '../../projections/payments/projector.ts';
 import { tenancy } from '../../projections/tenancy/projector.ts';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Subscription } from 'rxjs';
-import { createEsdbEventStore } from '../../src/eventstore/esdb/index.ts';
+import { createEsdbEventStore } from '../../src/platform/eventstore/esdb/index.ts';
 import {
   START,
   WrongExpectedRevision,
@@ -11,8 +11,8 @@ import {
   type Position,
   type StreamWrite,
   type RecordedEvent,
-} from '../../src/eventstore/index.ts';
-import { createPostgresEventStore } from '../../src/eventstore/postgres/index.ts';
+} from '../../src/platform/eventstore/index.ts';
+import { createPostgresEventStore } from '../../src/platform/eventstore/postgres/index.ts';
 import { freshDatabase } from '../support/database.ts';
 import { endPool, eventually, mark, newEvent, readAllOf, sleep, streamId } from './support.ts';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { NewStreamsBatch } from '../../src/eventstore/postgres/new-streams-batch.ts';
-import { WrongExpectedRevision, type AppendResult, type NewStream } from '../../src/eventstore/port.ts';
+import { NewStreamsBatch } from '../../src/platform/eventstore/postgres/new-streams-batch.ts';
+import { WrongExpectedRevision, type AppendResult, type NewStream } from '../../src/platform/eventstore/port.ts';
 
 const stream = (streamId: string): NewStream => ({ streamId, events: [{ id: crypto.randomUUID(), type: 'Started', data: {}, metadata: {} }] });
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Subscription } from 'rxjs';
-import { START, type RecordedEvent } from '../../src/eventstore/index.ts';
-import { appendStatement, createPostgresEventStore, type PostgresEventStore } from '../../src/eventstore/postgres/index.ts';
+import { START, type RecordedEvent } from '../../src/platform/eventstore/index.ts';
+import { appendStatement, createPostgresEventStore, type PostgresEventStore } from '../../src/platform/eventstore/postgres/index.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { endPool, eventually, newEvent, sleep, streamId } from './support.ts';
 

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { createEventStore } from '../../src/eventstore/index.ts';
-import { appendStatement } from '../../src/eventstore/postgres/index.ts';
-import { newStreamsStatement, streamWritesStatement } from '../../src/eventstore/postgres/append.ts';
+import { createEventStore } from '../../src/platform/eventstore/index.ts';
+import { appendStatement } from '../../src/platform/eventstore/postgres/index.ts';
+import { newStreamsStatement, streamWritesStatement } from '../../src/platform/eventstore/postgres/append.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 /** Every relation a plan scans sequentially (EXPLAIN's JSON format). */

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { Subject, take, firstValueFrom, toArray } from 'rxjs';
-import { pollingSubscription } from '../../src/eventstore/polling.ts';
-import type { Position, RecordedEvent } from '../../src/eventstore/port.ts';
+import { pollingSubscription } from '../../src/platform/eventstore/polling.ts';
+import type { Position, RecordedEvent } from '../../src/platform/eventstore/port.ts';
 import { sleep } from './support.ts';
 
 function event(n: number): RecordedEvent {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { ReadAllBatch } from '../../src/eventstore/postgres/read-all-batch.ts';
-import type { Position, RecordedEvent } from '../../src/eventstore/port.ts';
+import { ReadAllBatch } from '../../src/platform/eventstore/postgres/read-all-batch.ts';
+import type { Position, RecordedEvent } from '../../src/platform/eventstore/port.ts';
 
 const event = (n: number, type: string): RecordedEvent => ({
   id: `e${n}`, streamId: 's', revision: n, position: String(n).padStart(4, '0'), type, data: { n }, metadata: {}, recordedAt: new Date(0),

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { createEventStore } from '../../src/eventstore/index.ts';
+import { createEventStore } from '../../src/platform/eventstore/index.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 describe('event store schema', () => {

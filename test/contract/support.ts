@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { EventStore, NewEvent, Position, RecordedEvent } from '../../src/eventstore/port.ts';
+import type { EventStore, NewEvent, Position, RecordedEvent } from '../../src/platform/eventstore/port.ts';
 
 /** A unique stream id, so suites can share a long-lived store (EventStoreDB) without clashing. */
 export function streamId(name: string): string {
@@ -41,4 +41,4 @@ export async function mark(store: EventStore): Promise<Position> {
 }
 
 
-export { endPool } from '../../src/db/end-pool.ts';
+export { endPool } from '../../src/platform/db/end-pool.ts';

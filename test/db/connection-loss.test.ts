@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { resilientPool } from '../../src/db/resilient-pool.ts';
+import { resilientPool } from '../../src/platform/db/resilient-pool.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 

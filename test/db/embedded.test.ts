@@ -4,8 +4,8 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openEmbeddedDataDir } from '../../src/db/embedded-default.ts';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
+import { openEmbeddedDataDir } from '../../src/platform/db/embedded-default.ts';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded.ts';
 
 describe('embedded Postgres (PGlite over a socket)', () => {
   it('keeps each connection’s parameterised queries whole when many run at once', async () => {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { isDatabaseUnavailable } from '../../src/db/outage.ts';
+import { isDatabaseUnavailable } from '../../src/platform/db/outage.ts';
 import { eventually } from '../support/poll.ts';
 import { sapiError, sapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createTddValidator, type TddValidator } from '../../src/tdd/index.ts';
+import { createTddValidator, type TddValidator } from '../../src/modules/delivery/fs/tax-data-document/index.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { LEASE_LOCK_SPACE } from '../../src/followers/lease.ts';
-import type { Position } from '../../src/eventstore/port.ts';
+import { LEASE_LOCK_SPACE } from '../../src/platform/followers/lease.ts';
+import type { Position } from '../../src/platform/eventstore/port.ts';
 import { eventually } from '../support/poll.ts';
 import { stallProjection } from '../support/stall-projection.ts';
 import { call, startInstances, type Instance, type Instances } from './support/instances.ts';

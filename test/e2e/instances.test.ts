@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import pg from 'pg';
-import { LEASE_LOCK_SPACE } from '../../src/followers/lease.ts';
+import { LEASE_LOCK_SPACE } from '../../src/platform/followers/lease.ts';
 import { eventually } from '../support/poll.ts';
 import { call, startInstances, type Instance, type Instances } from './support/instances.ts';
 

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { expect } from 'chai';
-import { healthRoute } from '../../src/http/platform/health.ts';
-import type { Route } from '../../src/http/platform/index.ts';
+import { healthRoute } from '../../src/platform/http/health.ts';
+import type { Route } from '../../src/platform/http/index.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { casesFor, type FuzzCase } from '../../campaigns/support/fuzz/cases.ts';
 import { judge, type Answer } from '../../campaigns/support/fuzz/oracle.ts';

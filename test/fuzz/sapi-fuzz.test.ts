@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { inboxHandle } from '../../commands/sapi/inbox.ts';
-import type { Route } from '../../src/http/platform/index.ts';
+import type { Route } from '../../src/platform/http/index.ts';
 import { sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { eventually } from '../support/poll.ts';

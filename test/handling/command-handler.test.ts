@@ -4,11 +4,11 @@ import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
-import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
-import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
-import { handleCommand } from '../../src/handling/command-handler.ts';
-import { readAndFold } from '../../src/handling/read-and-fold.ts';
-import { randomIds } from '../../src/ports/ids.ts';
+import type { EventStore, NewEvent } from '../../src/platform/eventstore/index.ts';
+import { WrongExpectedRevision } from '../../src/platform/eventstore/port.ts';
+import { handleCommand } from '../../src/platform/handling/command-handler.ts';
+import { readAndFold } from '../../src/platform/handling/read-and-fold.ts';
+import { randomIds } from '../../src/platform/ports/ids.ts';
 import { freshEventStore } from '../support/database.ts';
 
 type Added = DomainEvent<'Added', { n: number }>;

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
-import type { EventStore, NewEvent, StreamSnapshots } from '../../src/eventstore/index.ts';
-import { handleCommand } from '../../src/handling/command-handler.ts';
-import { readAndFold } from '../../src/handling/read-and-fold.ts';
-import { randomIds } from '../../src/ports/ids.ts';
+import type { EventStore, NewEvent, StreamSnapshots } from '../../src/platform/eventstore/index.ts';
+import { handleCommand } from '../../src/platform/handling/command-handler.ts';
+import { readAndFold } from '../../src/platform/handling/read-and-fold.ts';
+import { randomIds } from '../../src/platform/ports/ids.ts';
 import { freshEventStore } from '../support/database.ts';
 
 type Added = DomainEvent<'Added', { n: number }>;

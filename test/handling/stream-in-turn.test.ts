@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
-import { handleCommand } from '../../src/handling/command-handler.ts';
-import { readAndFold } from '../../src/handling/read-and-fold.ts';
-import { streamInTurn } from '../../src/handling/stream-in-turn.ts';
-import { randomIds } from '../../src/ports/ids.ts';
+import type { EventStore, NewEvent } from '../../src/platform/eventstore/index.ts';
+import { handleCommand } from '../../src/platform/handling/command-handler.ts';
+import { readAndFold } from '../../src/platform/handling/read-and-fold.ts';
+import { streamInTurn } from '../../src/platform/handling/stream-in-turn.ts';
+import { randomIds } from '../../src/platform/ports/ids.ts';
 import { freshEventStore } from '../support/database.ts';
 
 type Moved = DomainEvent<'Moved', { n: number }>;

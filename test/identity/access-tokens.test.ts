@@ -2,8 +2,8 @@ import { createHmac } from 'node:crypto';
 import { expect } from 'chai';
 import { exportSPKI, importJWK, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { issueLoginChallenge, LOGIN_CHALLENGE_AUDIENCE } from '../../src/identity/login-challenge.ts';
-import type { SigningKeyRing } from '../../src/identity/signing-keys.ts';
+import { issueLoginChallenge, LOGIN_CHALLENGE_AUDIENCE } from '../../src/modules/identity/login-challenge.ts';
+import type { SigningKeyRing } from '../../src/modules/identity/signing-keys.ts';
 import {
   InvalidToken,
   ISSUER,
@@ -14,7 +14,7 @@ import {
   verifyAccessToken,
   type AccessTokenSubject,
   type InvalidTokenReason,
-} from '../../src/identity/tokens.ts';
+} from '../../src/modules/identity/tokens.ts';
 import { base64url, configuredRing, secondsAgo } from './support.ts';
 
 const user: AccessTokenSubject = { subject: 'u1', organisation_id: 'o1', role: 'accountant', plan: 'Solo Lite', token_use: 'user', session_id: 'f1' };

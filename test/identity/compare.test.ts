@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { expect } from 'chai';
-import { sha256Hex } from '../../src/application/credentials.ts';
-import { matchesStoredHash, sameSecret } from '../../src/identity/compare.ts';
+import { sha256Hex } from '../../src/modules/identity/credential-secrets.ts';
+import { matchesStoredHash, sameSecret } from '../../src/modules/identity/compare.ts';
 
 /** Records every timingSafeEqual call made while `run` runs, through the real function. */
 function spyOnTimingSafeEqual(run: () => void): Array<[Buffer, Buffer]> {

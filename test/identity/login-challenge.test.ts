@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { issueLoginChallenge, verifyLoginChallenge } from '../../src/identity/login-challenge.ts';
-import type { SigningKeyRing } from '../../src/identity/signing-keys.ts';
-import { InvalidToken, issueAccessToken } from '../../src/identity/tokens.ts';
+import { issueLoginChallenge, verifyLoginChallenge } from '../../src/modules/identity/login-challenge.ts';
+import type { SigningKeyRing } from '../../src/modules/identity/signing-keys.ts';
+import { InvalidToken, issueAccessToken } from '../../src/modules/identity/tokens.ts';
 import { configuredRing, secondsAgo } from './support.ts';
 
 async function refused(promise: Promise<unknown>): Promise<string> {

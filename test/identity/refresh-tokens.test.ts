@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { sha256Hex } from '../../src/application/credentials.ts';
-import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from '../../src/identity/refresh-tokens.ts';
+import { sha256Hex } from '../../src/modules/identity/credential-secrets.ts';
+import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from '../../src/modules/identity/refresh-tokens.ts';
 
 describe('refresh tokens', () => {
   it('names its family and carries 256 random bits', () => {

@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import type { DataSource } from 'typeorm';
 import type { Actor } from '../../commands/shared/actor.ts';
-import { ApiKeyLookup } from '../../src/identity/api-key-lookup.ts';
-import { parseRevocationNotice, revocationNotices } from '../../src/identity/revocation-notice.ts';
-import { REVOCATION_RETENTION_MS, Revocations } from '../../src/identity/revocations.ts';
+import { ApiKeyLookup } from '../../src/modules/identity/api-key-lookup.ts';
+import { parseRevocationNotice, revocationNotices } from '../../projections/shared/revocation-notice.ts';
+import { REVOCATION_RETENTION_MS, Revocations } from '../../src/modules/identity/revocations.ts';
 
 /** A clock the test moves by hand. */
 const clockAt = (iso: string) => {

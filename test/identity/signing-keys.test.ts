@@ -3,9 +3,9 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect } from 'chai';
 import { calculateJwkThumbprint, exportJWK, exportPKCS8, generateKeyPair } from 'jose';
-import { CLOCK_TOLERANCE_SECONDS, loadSigningKeys, SIGNING_KEY_FILE, SigningKeyConfigError, type SigningKeyRing } from '../../src/identity/signing-keys.ts';
-import { InvalidToken } from '../../src/identity/invalid-token.ts';
-import { issueAccessToken, OAUTH_CLIENT_AUDIENCE, USER_AUDIENCE, verifyAccessToken } from '../../src/identity/tokens.ts';
+import { CLOCK_TOLERANCE_SECONDS, loadSigningKeys, SIGNING_KEY_FILE, SigningKeyConfigError, type SigningKeyRing } from '../../src/modules/identity/signing-keys.ts';
+import { InvalidToken } from '../../src/modules/identity/invalid-token.ts';
+import { issueAccessToken, OAUTH_CLIENT_AUDIENCE, USER_AUDIENCE, verifyAccessToken } from '../../src/modules/identity/tokens.ts';
 import { configuredRing, secondsAgo, tempDir } from './support.ts';
 
 const subject = { subject: 'u1', organisation_id: 'o1', role: 'admin', plan: 'Team Business', token_use: 'user' } as const;

@@ -2,7 +2,7 @@ import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { exportPKCS8, generateKeyPair, type CryptoKey } from 'jose';
-import { loadSigningKeys, type SigningKeyRing } from '../../src/identity/signing-keys.ts';
+import { loadSigningKeys, type SigningKeyRing } from '../../src/modules/identity/signing-keys.ts';
 
 export const tempDir = () => mkdtemp(path.join(tmpdir(), 'identity-'));
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { Secret } from 'otpauth';
-import { newTotpSecret, totpCode, totpUri, verifyTotp } from '../../src/identity/totp.ts';
+import { newTotpSecret, totpCode, totpUri, verifyTotp } from '../../src/modules/identity/totp.ts';
 
 // RFC 6238 appendix B: SHA1 secret "12345678901234567890", T = 59 s gives 94287082 (8 digits; 287082 as 6)
 const rfcSecret = Secret.fromUTF8('12345678901234567890').base32;

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { invalidCredentialGuard } from '../../src/limits/invalid-credential-guard.ts';
-import { createMemoryStore } from '../../src/limits/memory-store.ts';
-import type { BucketStore } from '../../src/limits/bucket-store.ts';
+import { invalidCredentialGuard } from '../../src/platform/limits/invalid-credential-guard.ts';
+import { createMemoryStore } from '../../src/platform/limits/memory-store.ts';
+import type { BucketStore } from '../../src/platform/limits/bucket-store.ts';
 import { capturingLogger } from './support.ts';
 
 describe('invalid API keys from one IP', () => {

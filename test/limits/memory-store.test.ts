@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createMemoryStore } from '../../src/limits/memory-store.ts';
+import { createMemoryStore } from '../../src/platform/limits/memory-store.ts';
 
 describe('memory bucket store', () => {
   let nowMs = 0;

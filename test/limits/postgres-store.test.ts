@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { createPostgresStore } from '../../src/limits/postgres-store.ts';
+import { createPostgresStore } from '../../src/platform/limits/postgres-store.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 /** The buckets instances share through Postgres when there is no Redis (the same rules as the Redis store). */

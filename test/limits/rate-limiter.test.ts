@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import Koa from 'koa';
 import { UPGRADE_URL } from '../../commands/limits/plans.ts';
-import type { BucketStore } from '../../src/limits/bucket-store.ts';
-import { isExemptRequest } from '../../src/limits/exempt.ts';
-import { createMemoryStore } from '../../src/limits/memory-store.ts';
-import { rateLimiter } from '../../src/limits/rate-limiter.ts';
+import type { BucketStore } from '../../src/platform/limits/bucket-store.ts';
+import { isExemptRequest } from '../../src/platform/limits/exempt.ts';
+import { createMemoryStore } from '../../src/platform/limits/memory-store.ts';
+import { rateLimiter } from '../../src/platform/limits/rate-limiter.ts';
 import { capturingLogger, listen } from './support.ts';
 
 type Running = Awaited<ReturnType<typeof listen>>;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import Koa from 'koa';
-import { createRedisStore } from '../../src/limits/redis-store.ts';
-import { rateLimiter } from '../../src/limits/rate-limiter.ts';
+import { createRedisStore } from '../../src/platform/limits/redis-store.ts';
+import { rateLimiter } from '../../src/platform/limits/rate-limiter.ts';
 import { OwnRedis, capturingLogger, hasRedisServer, listen } from './support.ts';
 
 /**

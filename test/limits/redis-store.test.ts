@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'chai';
 import { Redis } from 'ioredis';
-import { createRedisStore } from '../../src/limits/redis-store.ts';
+import { createRedisStore } from '../../src/platform/limits/redis-store.ts';
 import { hasRedisServer, sharedRedis } from './support.ts';
 
 describe('Redis bucket store', function () {

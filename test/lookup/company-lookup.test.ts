@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import { pino } from 'pino';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { CompanyFacts, SourceName } from '../../commands/lookup/sources.ts';
-import { companyLookupService, type CompanyLookupService } from '../../src/lookup/company-lookup.ts';
-import type { CompanyRegistry, LookupKey } from '../../src/lookup/port.ts';
-import { sandboxRegistry } from '../../src/lookup/sandbox/index.ts';
-import { SANDBOX_COMPANIES } from '../../src/lookup/sandbox/fixtures.ts';
+import { companyLookupService, type CompanyLookupService } from '../../src/modules/lookup/registers/company-lookup.ts';
+import type { CompanyRegistry, LookupKey } from '../../src/modules/lookup/registers/port.ts';
+import { sandboxRegistry } from '../../src/modules/lookup/registers/sandbox/index.ts';
+import { SANDBOX_COMPANIES } from '../../src/modules/lookup/registers/sandbox/fixtures.ts';
 import { dicProblem, icDphProblem, icoProblem } from '../../commands/shared/slovak-identifiers.ts';
 
 /** A source that answers what the test says, when the test says, and counts what it was asked. */

@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
-import { companyLookupService, configuredRegistries } from '../../src/lookup/index.ts';
-import { registerUzRegistry } from '../../src/lookup/registeruz.ts';
-import { rpoRegistry } from '../../src/lookup/rpo.ts';
-import { viesRegistry } from '../../src/lookup/vies.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { companyLookupService, configuredRegistries } from '../../src/modules/lookup/registers/index.ts';
+import { registerUzRegistry } from '../../src/modules/lookup/registers/registeruz.ts';
+import { rpoRegistry } from '../../src/modules/lookup/registers/rpo.ts';
+import { viesRegistry } from '../../src/modules/lookup/registers/vies.ts';
 import { startFakeRegisters, type FakeRegisters } from './fake-registers.ts';
 
 /**

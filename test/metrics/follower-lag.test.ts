@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { followerLags } from '../../src/metrics/follower-lag.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { followerLags } from '../../src/platform/metrics/follower-lag.ts';
 
 const event = (position: string, type: string, secondsAgo: number, now: Date): RecordedEvent => ({
   id: position, streamId: 's', revision: 0, position, type, data: {}, metadata: {} as RecordedEvent['metadata'], recordedAt: new Date(now.getTime() - secondsAgo * 1000),

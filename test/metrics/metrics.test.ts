@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { createApp } from '../../src/http/app.ts';
-import { mayReadMetrics } from '../../src/metrics/endpoint.ts';
+import { createApp } from '../../src/doors/native/app.ts';
+import { mayReadMetrics } from '../../src/platform/metrics/endpoint.ts';
 import { listen } from '../api/support/http.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';

@@ -2,9 +2,9 @@
 // pages, positions, and the same bytes for the same version.
 import { expect } from 'chai';
 import { printedDocument, type PrintableInvoice } from '../../commands/exports/printed-document.ts';
-import { PdfCache } from '../../src/pdf/cache.ts';
-import { createPdfRenderer } from '../../src/pdf/index.ts';
-import { renderPdf } from '../../src/pdf/layout.ts';
+import { PdfCache } from '../../src/modules/invoice-pdf/render/cache.ts';
+import { createPdfRenderer } from '../../src/modules/invoice-pdf/render/index.ts';
+import { renderPdf } from '../../src/modules/invoice-pdf/render/layout.ts';
 import { readPdf, unwrapped } from './extract.ts';
 import { PANGRAM, printableCreditNote, printableInvoice } from './samples.ts';
 

@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { printedDocument } from '../../commands/exports/printed-document.ts';
-import { renderPdf } from '../../src/pdf/layout.ts';
+import { renderPdf } from '../../src/modules/invoice-pdf/render/layout.ts';
 import { printableCreditNote, printableInvoice } from './samples.ts';
 
 const dir = process.argv[2] ?? 'pdf-samples';

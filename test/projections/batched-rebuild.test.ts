@@ -21,10 +21,10 @@ import { sapiDocuments } from '../../projections/sapi-documents/projector.ts';
 import { sapiInbox } from '../../projections/sapi-inbox/projector.ts';
 import { tenancy } from '../../projections/tenancy/projector.ts';
 import { webhookEndpoints } from '../../projections/webhook-endpoints/projector.ts';
-import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import type { DataSource } from 'typeorm';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 

@@ -12,9 +12,9 @@ import type { DataSource } from 'typeorm';
 import { evolveCreditNotes, type CreditNoteEntry } from '../../commands/invoices/state.ts';
 import type { CreditNoteEvent } from '../../events/credit-notes.ts';
 import { creditNoteAllowance } from '../../projections/credit-note-allowance/projector.ts';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { domainEvent } from '../../src/handling/read-and-fold.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 const RUNS = Number(process.env.CREDIT_NOTE_ALLOWANCE_BATCH_RUNS ?? 40);

@@ -21,12 +21,12 @@ import { invoiceStream } from '../../events/invoices.ts';
 import { creditNoteAllowance } from '../../projections/credit-note-allowance/projector.ts';
 import { getAllowance } from '../../projections/credit-note-allowance/queries.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
-import { createEventStore } from '../../src/eventstore/index.ts';
-import type { EventStore, NewEvent, Position } from '../../src/eventstore/port.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { parkedEvents } from '../../src/readmodel/failures.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { createEventStore } from '../../src/platform/eventstore/index.ts';
+import type { EventStore, NewEvent, Position } from '../../src/platform/eventstore/port.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { parkedEvents } from '../../src/platform/readmodel/failures.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 const RUNS = Number(process.env.CREDIT_NOTE_PROPERTY_DB_RUNS ?? 15);

@@ -13,9 +13,9 @@ import type { DataSource } from 'typeorm';
 import { APPROVAL_EVENT_TYPES } from '../../events/approvals.ts';
 import { DELIVERY_EVENT_TYPES } from '../../events/delivery.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
-import type { RecordedEvent } from '../../src/eventstore/port.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { invoiceRegisterBefore } from './invoice-register-before.ts';
 

@@ -4,14 +4,14 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openEmbeddedDataDir } from '../../src/db/embedded-default.ts';
+import { openEmbeddedDataDir } from '../../src/platform/db/embedded-default.ts';
 import { freePort, healthy, startService, stopService } from '../e2e/support/service-process.ts';
 import { eventually } from '../support/poll.ts';
 
 type Credentials = { base_url: string; api_key: string; companies: { id: string; name: string; vat_id: string; ico: string; dic: string; peppol_id: string }[] };
 
 /**
- * kill -9 between a side effect and the record of its outcome (the fault hook, src/reactors/fault.ts),
+ * kill -9 between a side effect and the record of its outcome (the fault hook, src/platform/reactors/fault.ts),
  * on the embedded default: the service dies right after the Peppol transmission, then right after
  * an FS filing; started again, it retransmits under the same Peppol message id and files the same
  * TDD, so the buyer has one copy and FS one submission per copy and role, while the sandbox's raw

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import pg from 'pg';
 import { creditNoteDecider, invoiceAllowance } from '../../commands/credit-notes/decider.ts';
-import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
-import { readAndFold } from '../../src/handling/read-and-fold.ts';
-import { creditNoteCompletionReactor } from '../../src/reactors/credit-notes/completion.ts';
+import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
+import { readAndFold } from '../../src/platform/handling/read-and-fold.ts';
+import { creditNoteCompletionReactor } from '../../src/modules/credit-notes/reactors/completion.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 const fixture = (type: string) => JSON.parse(readFileSync(new URL(`../fixtures/events/${type}.v1.json`, import.meta.url), 'utf8')) as { data: Record<string, unknown> };

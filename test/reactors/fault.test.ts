@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { EFFECTS, faultHook, parseFaultSpec, type Effect } from '../../src/reactors/fault.ts';
+import { EFFECTS, faultHook, parseFaultSpec, type Effect } from '../../src/platform/reactors/fault.ts';
 
 /** Calls the hook for `effect` `times` times and returns the calls (1-based) on which it killed. */
 function killsOf(env: NodeJS.ProcessEnv, effect: Effect, times: number): number[] {

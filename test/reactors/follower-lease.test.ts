@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { pino } from 'pino';
-import { advisoryLeases, LEASE_LOCK_SPACE, SOLE_INSTANCE, type FollowerLeases } from '../../src/followers/lease.ts';
+import { advisoryLeases, LEASE_LOCK_SPACE, SOLE_INSTANCE, type FollowerLeases } from '../../src/platform/followers/lease.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { eventually } from '../support/poll.ts';
 

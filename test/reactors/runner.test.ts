@@ -2,10 +2,10 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
-import { createEventStore, type EventStore, type RecordedEvent } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { derivedId, type Reactor } from '../../src/reactors/reactor.ts';
-import { ReactorRunner } from '../../src/reactors/runner.ts';
+import { createEventStore, type EventStore, type RecordedEvent } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { derivedId, type Reactor } from '../../src/platform/reactors/reactor.ts';
+import { ReactorRunner } from '../../src/platform/reactors/runner.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 const log = pino({ level: 'silent' });

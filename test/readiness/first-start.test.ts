@@ -2,8 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { FETCH_SCRIPT, missingValidationArtifacts, unavailableSentence } from '../../src/readiness/first-start.ts';
-import { loadConfig } from '../../src/config.ts';
+import { FETCH_SCRIPT, missingValidationArtifacts, unavailableSentence } from '../../src/platform/readiness/first-start.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 describe('readiness: a first start without the official rules', function () {

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { Validator } from '../../src/validation/index.ts';
-import { trackedValidator, type ValidationStage } from '../../src/readiness/validation-stage.ts';
+import type { Validator } from '../../src/platform/validation/index.ts';
+import { trackedValidator, type ValidationStage } from '../../src/platform/readiness/validation-stage.ts';
 
 const validator = (schemas: Partial<Validator['schemasAvailable']> = {}): Validator => ({
   schemasAvailable: { xsd_invoice: true, schematron_peppol: true, schematron_slovak: true, ...schemas },

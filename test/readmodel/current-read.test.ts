@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import type { Core } from '../../src/core.ts';
-import { readCurrent } from '../../src/readmodel/current-read.ts';
+import type { Core } from '../../src/platform/core.ts';
+import { readCurrent } from '../../src/platform/readmodel/current-read.ts';
 
 /** A read model that shows `shown` until the projection reaches the head, then `after`. */
 function world(options: { head: { position: string; revision: number } | null; catchesUp: boolean }) {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 describe('read-model connections', () => {

@@ -2,11 +2,11 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
-import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { failureKind } from '../../src/readmodel/failures.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { createEventStore, type EventStore, type NewEvent } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { failureKind } from '../../src/platform/readmodel/failures.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 class Counted1763800009100 implements MigrationInterface {

@@ -3,10 +3,10 @@ import pg from 'pg';
 import { pino } from 'pino';
 import type { DataSource, MigrationInterface, QueryRunner } from 'typeorm';
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
-import { createEventStore, type EventStore, type NewEvent } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { createEventStore, type EventStore, type NewEvent } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { CustomerEntity } from '../../projections/customer-directory/entity.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 

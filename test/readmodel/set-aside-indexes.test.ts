@@ -1,5 +1,5 @@
 // A rebuild sets a read model's plain secondary indexes aside and builds them once at the end
-// (src/readmodel/set-aside-indexes.ts). Cut short, it must not leave the read model without them:
+// (src/platform/readmodel/set-aside-indexes.ts). Cut short, it must not leave the read model without them:
 // the next start of a runner builds them again. Unique indexes are never set aside (they back
 // ON CONFLICT and the rules). PGlite by default, Postgres with DATABASE_URL.
 import { expect } from 'chai';
@@ -7,9 +7,9 @@ import pg from 'pg';
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
-import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
+import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 describe('a rebuild sets read-model indexes aside and never loses them', function () {

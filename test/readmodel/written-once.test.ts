@@ -5,8 +5,8 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { customerDirectory } from '../../projections/customer-directory/projector.ts';
 import { tenancy } from '../../projections/tenancy/projector.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
-import { buyerOf, companyOf, newLookups } from '../../src/application/lookups.ts';
-import { WrittenOnce } from '../../src/readmodel/written-once.ts';
+import { buyerOf, companyOf, newLookups } from '../../src/modules/invoices/lookups.ts';
+import { WrittenOnce } from '../../src/platform/readmodel/written-once.ts';
 
 const actor = (organisationId: string): Actor => ({ type: 'api_key', id: 'key', organisationId, role: 'admin' });
 const company: CompanyRow = {

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { changeOrganisationPlan, systemMetadata } from '../../src/application/tenancy.ts';
+import { changeOrganisationPlan, systemMetadata } from '../../src/modules/tenancy/tenancy.ts';
 import { findOrganisationPlan } from '../../projections/tenancy/queries.ts';
-import { clientAddress, trustedProxies } from '../../src/http/platform/client-address.ts';
+import { clientAddress, trustedProxies } from '../../src/platform/http/client-address.ts';
 import { sapiError } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { bearer, claimsOf, requestToken, sapiFetch } from './auth-support.ts';

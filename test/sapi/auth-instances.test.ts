@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { createApp } from '../../src/http/app.ts';
-import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
+import { createApp } from '../../src/doors/native/app.ts';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
 import { openService, type Service } from '../../src/service.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/ports/clock.ts';
+import type { Clock } from '../../src/platform/ports/clock.ts';
 import type { TestService } from '../support/service.ts';
 
 /** A clock that tests move forward: the real time plus an offset. */

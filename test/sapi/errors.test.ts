@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { SAPI_ERRORS, SapiRefusal } from '../../commands/sapi/errors.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { PlatformError, RequestValidationError, TooManyRequests, type FailedRequest } from '../../src/http/platform/index.ts';
-import { sapiErrors } from '../../src/sapi/http/errors.ts';
+import { PlatformError, RequestValidationError, TooManyRequests, type FailedRequest } from '../../src/platform/http/index.ts';
+import { sapiErrors } from '../../src/doors/sapi/errors.ts';
 
 const request: FailedRequest = { requestId: 'req-1', method: 'POST', path: '/sapi/document/send', header: () => '' };
 const render = (error: unknown) => {

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { createApp } from '../../src/http/app.ts';
-import { checkSandboxRules, sandbox as sandboxNetworks } from '../../src/network/sandbox/index.ts';
-import type { OutboundPeppolMessage } from '../../src/network/peppol-network.ts';
+import { createApp } from '../../src/doors/native/app.ts';
+import { checkSandboxRules, sandbox as sandboxNetworks } from '../../src/modules/delivery/sandbox/index.ts';
+import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
 import { openService, type Service } from '../../src/service.ts';
 import { listen, type Running } from '../api/support/http.ts';
 import { eventually } from '../support/poll.ts';

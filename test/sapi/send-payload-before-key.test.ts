@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { SapiSendRequest } from '../../schemas/sapi/outbound.ts';
-import { createBodyAjv } from '../../src/http/platform/ajv.ts';
+import { createBodyAjv } from '../../src/platform/http/ajv.ts';
 import { sapiError, sapiTestClient, type SapiTestClient } from '../support/sapi.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { newKey, sendRequest, sha256Hex } from './support/send.ts';

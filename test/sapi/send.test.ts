@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../src/network/peppol/identifiers.ts';
+import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../src/modules/delivery/peppol/identifiers.ts';
 import { sapiDocumentStream } from '../../events/sapi-documents.ts';
 import { randomSandboxIdentity } from '../../src/demo/identifiers.ts';
 import { sapiDocumentIdByMessage } from '../../projections/sapi-documents/queries.ts';

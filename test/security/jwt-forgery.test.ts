@@ -6,9 +6,9 @@ import { expect } from 'chai';
 import { exportPKCS8, generateKeyPair, importPKCS8, SignJWT } from 'jose';
 import { attackJwt } from '../../campaigns/jwt/index.ts';
 import { SAPI_SCOPES } from '../../commands/sapi/scopes.ts';
-import { loadSigningKeys, ISSUER } from '../../src/identity/signing-keys.ts';
-import { InvalidToken, USER_AUDIENCE } from '../../src/identity/tokens.ts';
-import { issueSapiAccessToken, SAPI_AUDIENCE, verifySapiAccessToken } from '../../src/sapi/auth/tokens.ts';
+import { loadSigningKeys, ISSUER } from '../../src/modules/identity/signing-keys.ts';
+import { InvalidToken, USER_AUDIENCE } from '../../src/modules/identity/tokens.ts';
+import { issueSapiAccessToken, SAPI_AUDIENCE, verifySapiAccessToken } from '../../src/modules/sapi/auth/tokens.ts';
 
 const SEED = Number(process.env.JWT_SEED ?? 21);
 

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '../../src/logging.ts';
+import { createLogger } from '../../src/platform/logging.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** Every secret that crossed the wire during the test must be absent from every log line. */

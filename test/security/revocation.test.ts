@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { loadConfig } from '../../src/config.ts';
+import { loadConfig } from '../../src/platform/config.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { createApp } from '../../src/http/app.ts';
-import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
-import { issueAccessToken } from '../../src/identity/tokens.ts';
-import type { Clock } from '../../src/ports/clock.ts';
+import { createApp } from '../../src/doors/native/app.ts';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
+import { issueAccessToken } from '../../src/modules/identity/tokens.ts';
+import type { Clock } from '../../src/platform/ports/clock.ts';
 import { openService, type Service } from '../../src/service.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { DomainError } from '../../commands/shared/domain-error.ts';
-import { addUser, systemMetadata } from '../../src/application/tenancy.ts';
-import { totpCode } from '../../src/identity/totp.ts';
+import { addUser, systemMetadata } from '../../src/modules/tenancy/tenancy.ts';
+import { totpCode } from '../../src/modules/identity/totp.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 

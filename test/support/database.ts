@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../../src/db/embedded.ts';
-import { createEventStore, type EventStore } from '../../src/eventstore/index.ts';
+import { startEmbeddedPostgres } from '../../src/platform/db/embedded.ts';
+import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
 
 export interface TestDatabase {
   /** 'pglite' on the embedded default, 'postgres' when DATABASE_URL is set */

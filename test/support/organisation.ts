@@ -1,6 +1,6 @@
 import type { Role } from '../../commands/shared/actor.ts';
 import { randomSandboxIdentity } from '../../src/demo/identifiers.ts';
-import { addUser, createOrganisation, createWorkspace, issueApiKey, registerCompany, systemMetadata } from '../../src/application/tenancy.ts';
+import { addUser, createOrganisation, createWorkspace, issueApiKey, registerCompany, systemMetadata } from '../../src/modules/tenancy/tenancy.ts';
 import type { Service } from '../../src/service.ts';
 
 const metadata = systemMetadata('test');

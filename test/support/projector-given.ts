@@ -3,11 +3,11 @@ import { expect } from 'chai';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { DomainEvent } from '../../commands/shared/decider.ts';
-import { createEventStore } from '../../src/eventstore/index.ts';
-import { openReadModels } from '../../src/readmodel/data-source.ts';
-import { parkedEvents } from '../../src/readmodel/failures.ts';
-import { ProjectionRunner } from '../../src/readmodel/projection-runner.ts';
-import type { Projector } from '../../src/readmodel/projector.ts';
+import { createEventStore } from '../../src/platform/eventstore/index.ts';
+import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
+import { parkedEvents } from '../../src/platform/readmodel/failures.ts';
+import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import type { Projector } from '../../src/platform/readmodel/projector.ts';
 import { freshDatabase } from './database.ts';
 
 /** Events of one stream, appended in order (their revisions are what the projector sees). */

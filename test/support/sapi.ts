@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { SAPI_SCOPES, type SapiScope } from '../../commands/sapi/scopes.ts';
-import { issueSapiAccessToken } from '../../src/sapi/auth/tokens.ts';
+import { issueSapiAccessToken } from '../../src/modules/sapi/auth/tokens.ts';
 import type { TestService } from './service.ts';
 
 export interface SapiTestClient {

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type Config, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/config.ts';
-import type { Clock } from '../../src/ports/clock.ts';
+import { loadConfig, type Config, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/platform/config.ts';
+import type { Clock } from '../../src/platform/ports/clock.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
-import { ephemeralSigningKeyPem } from '../../src/identity/ephemeral-key.ts';
-import { createApp } from '../../src/http/app.ts';
-import { sandboxRegistry, type SandboxRegistry } from '../../src/lookup/sandbox/index.ts';
-import { registeredCompaniesOf } from '../../src/lookup/sandbox/registered.ts';
-import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/network/sandbox/index.ts';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
+import { createApp } from '../../src/doors/native/app.ts';
+import { sandboxRegistry, type SandboxRegistry } from '../../src/modules/lookup/registers/sandbox/index.ts';
+import { registeredCompaniesOf } from '../../src/modules/lookup/registers/sandbox/registered.ts';
+import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/modules/delivery/sandbox/index.ts';
 import { openService, type Service } from '../../src/service.ts';
-import type { Resolver } from '../../src/webhooks/transport/target-guard.ts';
+import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase } from './database.ts';
 

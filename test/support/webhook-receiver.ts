@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type SvcVerification, verifyLegacySignature, verifySvcSignature } from '../../src/webhooks/transport/signatures.ts';
+import { type SvcVerification, verifyLegacySignature, verifySvcSignature } from '../../src/modules/webhooks/transport/signatures.ts';
 import { type Polling, eventually } from './poll.ts';
 
 /** How the receiver answers one arrival. */

@@ -1,13 +1,13 @@
 // Where the builder puts things, checked on the XML with plain XPath, and the proforma's Peppol limit.
 import { expect } from 'chai';
-import { parseTrusted } from '../../src/xml/index.ts';
+import { parseTrusted } from '../../src/platform/xml/index.ts';
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import type { InvoiceContent, InvoiceLine } from '../../commands/invoices/model.ts';
 import { checkInvoice } from '../../commands/invoices/rules.ts';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { loadCodeLists } from '../../src/invoicing/code-lists-loader.ts';
-import { buildUbl } from '../../src/ubl/index.ts';
-import { createValidator, type Validator } from '../../src/validation/index.ts';
+import { loadCodeLists } from '../../src/modules/invoices/code-lists-loader.ts';
+import { buildUbl } from '../../src/modules/invoices/ubl/index.ts';
+import { createValidator, type Validator } from '../../src/platform/validation/index.ts';
 import { ARTIFACTS, CACHE, needArtifacts } from '../validation/support/paths.ts';
 import { generateInvoice } from './support/generate.ts';
 import { SEED } from './support/matrix.ts';

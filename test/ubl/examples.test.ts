@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
 import { Decimal } from 'decimal.js';
-import { parseTrusted } from '../../src/xml/index.ts';
-import { readUbl } from '../../src/ubl/index.ts';
+import { parseTrusted } from '../../src/platform/xml/index.ts';
+import { readUbl } from '../../src/modules/invoices/ubl/index.ts';
 import { artifact, needArtifacts } from '../validation/support/paths.ts';
 
 const DIR = artifact('examples/peppol-bis-3.0.21/rules/examples');

@@ -4,9 +4,9 @@ import { expect } from 'chai';
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import { checkInvoice } from '../../commands/invoices/rules.ts';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { loadCodeLists } from '../../src/invoicing/code-lists-loader.ts';
-import { buildUbl } from '../../src/ubl/index.ts';
-import { createValidator, type ValidationReport, type Validator } from '../../src/validation/index.ts';
+import { loadCodeLists } from '../../src/modules/invoices/code-lists-loader.ts';
+import { buildUbl } from '../../src/modules/invoices/ubl/index.ts';
+import { createValidator, type ValidationReport, type Validator } from '../../src/platform/validation/index.ts';
 import { ARTIFACTS, CACHE, needArtifacts } from '../validation/support/paths.ts';
 import { coverage, matrix, SEED } from './support/matrix.ts';
 

@@ -3,8 +3,8 @@
 import { expect } from 'chai';
 import type { InvoiceContent } from '../../commands/invoices/model.ts';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { buildUbl, readUbl, UblReadError } from '../../src/ubl/index.ts';
-import { countStartTags, MAX_ELEMENTS } from '../../src/xml/index.ts';
+import { buildUbl, readUbl, UblReadError } from '../../src/modules/invoices/ubl/index.ts';
+import { countStartTags, MAX_ELEMENTS } from '../../src/platform/xml/index.ts';
 import { ENTITY_TEXT, encode, invoiceWithEntity, UTFS } from '../validation/support/encodings.ts';
 import { invoiceWithNotes } from '../validation/support/generate-invoice.ts';
 import { generateInvoice } from './support/generate.ts';

@@ -3,8 +3,8 @@ import { expect } from 'chai';
 import type { InvoiceContent, Party } from '../../commands/invoices/model.ts';
 import { carriesVatIds } from '../../commands/invoices/rules.ts';
 import { computeTotals, ZZZ_REASON, ZZZ_REASON_CODE } from '../../commands/invoices/totals.ts';
-import { buildUbl, readUbl, UblReadError } from '../../src/ubl/index.ts';
-import { ZZZ, ZZZ_ALLOWANCE_REASON } from '../../src/ubl/ubl-names.ts';
+import { buildUbl, readUbl, UblReadError } from '../../src/modules/invoices/ubl/index.ts';
+import { ZZZ, ZZZ_ALLOWANCE_REASON } from '../../src/modules/invoices/ubl/ubl-names.ts';
 import { generateInvoice } from './support/generate.ts';
 import { matrix, SEED } from './support/matrix.ts';
 

@@ -1,6 +1,6 @@
 // Which elements a pattern's rules can match decides whether the pattern may skip the tree walk.
 import { expect } from 'chai';
-import { candidateNames } from '../../src/validation/schematron/candidates.ts';
+import { candidateNames } from '../../src/platform/validation/schematron/candidates.ts';
 
 const ns = (p: string): string | undefined => ({ cac: 'urn:cac', cbc: 'urn:cbc', ubl: 'urn:inv' })[p];
 

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
 import { run } from '../../src/cli/validate.ts';
-import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
+import { SLOVAK_SCHEMATRON } from '../../src/platform/validation/artifacts.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
 import { invoiceWithNotes } from './support/generate-invoice.ts';
 import { needArtifacts } from './support/paths.ts';

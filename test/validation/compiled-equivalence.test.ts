@@ -7,11 +7,11 @@ import { describeDatabaseFree } from '../support/database-free.ts';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { buildTdd } from '../../src/tdd/index.ts';
+import { buildTdd } from '../../src/modules/delivery/fs/tax-data-document/index.ts';
 import { compare, fixedCorpus, loadPair, ruleFiles, type RuleFile } from './support/equivalence.ts';
 import { baseDocuments, mutationCorpus, type CorpusDocument } from './support/mutations.ts';
 import { ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
-import { slovakHeader } from '../tdd/support/headers.ts';
+import { slovakHeader } from '../tax-data-document/support/headers.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SEED = Number(process.env['VALIDATION_MUTATION_SEED'] ?? Math.floor(Math.random() * 1_000_000));

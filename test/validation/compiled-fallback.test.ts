@@ -5,10 +5,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { expect } from 'chai';
-import { xpathRegex } from '../../src/validation/compiled/regex.ts';
-import { Refusal, XPathError } from '../../src/validation/compiled/values.ts';
-import { loadRuleSet, type RuleSet } from '../../src/validation/schematron/ruleset.ts';
-import type { Finding } from '../../src/validation/types.ts';
+import { xpathRegex } from '../../src/platform/validation/compiled/regex.ts';
+import { Refusal, XPathError } from '../../src/platform/validation/compiled/values.ts';
+import { loadRuleSet, type RuleSet } from '../../src/platform/validation/schematron/ruleset.ts';
+import type { Finding } from '../../src/platform/validation/types.ts';
 
 const SCH = `<?xml version="1.0" encoding="UTF-8"?>
 <schema xmlns="http://purl.oclc.org/dsdl/schematron" queryBinding="xslt2">

@@ -2,10 +2,10 @@
 // and every error must agree. An expression the compiled engine refuses (Refusal) is allowed only
 // where listed: there the rule set falls back to SaxonJS for that document.
 import { expect } from 'chai';
-import { compileExpression } from '../../src/validation/compiled/evaluate.ts';
-import { parseXml } from '../../src/validation/compiled/tree.ts';
-import { Refusal } from '../../src/validation/compiled/values.ts';
-import { saxonJs } from '../../src/validation/schematron/saxon.ts';
+import { compileExpression } from '../../src/platform/validation/compiled/evaluate.ts';
+import { parseXml } from '../../src/platform/validation/compiled/tree.ts';
+import { Refusal } from '../../src/platform/validation/compiled/values.ts';
+import { saxonJs } from '../../src/platform/validation/schematron/saxon.ts';
 
 const NS = { a: 'urn:a', b: 'urn:b' };
 const DOC = `<?xml version="1.0" encoding="UTF-8"?>

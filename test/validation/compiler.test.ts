@@ -1,11 +1,11 @@
 // Each Schematron feature the official rule files use, on a small schema compiled by our compiler.
 import { expect } from 'chai';
-import { allChecks, compileToXslt } from '../../src/validation/schematron/compile.ts';
-import { rewriteMod97 } from '../../src/validation/schematron/mod97.ts';
-import { parseSchematron } from '../../src/validation/schematron/parse.ts';
-import { ruleSetFromSef, type RuleSet } from '../../src/validation/schematron/ruleset.ts';
-import { cachedSef, sha256 } from '../../src/validation/schematron/sef.ts';
-import type { Finding } from '../../src/validation/types.ts';
+import { allChecks, compileToXslt } from '../../src/platform/validation/schematron/compile.ts';
+import { rewriteMod97 } from '../../src/platform/validation/schematron/mod97.ts';
+import { parseSchematron } from '../../src/platform/validation/schematron/parse.ts';
+import { ruleSetFromSef, type RuleSet } from '../../src/platform/validation/schematron/ruleset.ts';
+import { cachedSef, sha256 } from '../../src/platform/validation/schematron/sef.ts';
+import type { Finding } from '../../src/platform/validation/types.ts';
 import { CACHE } from './support/paths.ts';
 
 const SCH = `<?xml version="1.0" encoding="UTF-8"?>

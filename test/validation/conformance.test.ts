@@ -3,8 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { Engine } from '../../src/validation/engine.ts';
-import { loadRuleSet, type RuleSet } from '../../src/validation/schematron/ruleset.ts';
+import { Engine } from '../../src/platform/validation/engine.ts';
+import { loadRuleSet, type RuleSet } from '../../src/platform/validation/schematron/ruleset.ts';
 import { artifact, ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
 import { checkExpectation, listXmlFiles, readUnitTests } from './support/unit-tests.ts';
 

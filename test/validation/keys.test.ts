@@ -1,6 +1,6 @@
 // The descendant-scan -> key() rewrite must only fire where it cannot change the result.
 import { expect } from 'chai';
-import { isNonPositional, rewriteDescendantScans } from '../../src/validation/schematron/keys.ts';
+import { isNonPositional, rewriteDescendantScans } from '../../src/platform/validation/schematron/keys.ts';
 
 const ns = (p: string): string | undefined => ({ cac: 'urn:cac', cbc: 'urn:cbc' })[p];
 const rw = (e: string, minDepth = 0): string => rewriteDescendantScans(e, ns, minDepth);

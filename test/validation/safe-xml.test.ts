@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { longestTextRun, MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES, parseTrusted, parseUntrusted } from '../../src/xml/index.ts';
-import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
-import { XsdStage } from '../../src/validation/xsd.ts';
+import { longestTextRun, MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES, parseTrusted, parseUntrusted } from '../../src/platform/xml/index.ts';
+import { SLOVAK_SCHEMATRON } from '../../src/platform/validation/artifacts.ts';
+import { XsdStage } from '../../src/platform/validation/xsd.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
 import { generateInvoice, invoiceWithNotes } from './support/generate-invoice.ts';
 import { artifact, ARTIFACTS, needArtifacts } from './support/paths.ts';

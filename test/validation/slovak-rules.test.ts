@@ -2,10 +2,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { SLOVAK_SCHEMATRON } from '../../src/validation/artifacts.ts';
-import { Engine } from '../../src/validation/engine.ts';
-import { parseSchematron } from '../../src/validation/schematron/parse.ts';
-import type { ValidationReport } from '../../src/validation/types.ts';
+import { SLOVAK_SCHEMATRON } from '../../src/platform/validation/artifacts.ts';
+import { Engine } from '../../src/platform/validation/engine.ts';
+import { parseSchematron } from '../../src/platform/validation/schematron/parse.ts';
+import type { ValidationReport } from '../../src/platform/validation/types.ts';
 import { ARTIFACTS, CACHE, needArtifacts } from './support/paths.ts';
 
 const TESTS = path.join(path.dirname(SLOVAK_SCHEMATRON), 'tests');

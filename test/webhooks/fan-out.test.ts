@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import type { EventStore, RecordedEvent } from '../../src/eventstore/port.ts';
-import { webhookFanOutReactor } from '../../src/webhooks/fan-out.ts';
-import type { QueuedDelivery, WebhookQueue } from '../../src/webhooks/queue/store.ts';
+import type { EventStore, RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { webhookFanOutReactor } from '../../src/modules/webhooks/fan-out.ts';
+import type { QueuedDelivery, WebhookQueue } from '../../src/modules/webhooks/queue/store.ts';
 import { record, type Step } from './events/stories.ts';
 
 const ORGANISATION = '880cfc62-c591-4fc0-b901-6d004d156bda'; // the credit-note fixture's

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { webhookQueue, type AttemptRecord } from '../../src/webhooks/queue/store.ts';
+import { webhookQueue, type AttemptRecord } from '../../src/modules/webhooks/queue/store.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 /** The delivery queue's statements against the real schema (PGlite, or Postgres with DATABASE_URL). */

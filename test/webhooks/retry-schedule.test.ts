@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { MAX_ATTEMPTS, nextAttemptAfter } from '../../src/webhooks/retry-schedule.ts';
+import { MAX_ATTEMPTS, nextAttemptAfter } from '../../src/modules/webhooks/retry-schedule.ts';
 
 describe('webhook retry schedule', () => {
   const t0 = new Date('2026-11-24T10:00:00.000Z');

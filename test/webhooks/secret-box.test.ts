@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadWebhookKey, newWebhookSecret, secretBox, WebhookKeyConfigError } from '../../src/webhooks/secret-box.ts';
+import { loadWebhookKey, newWebhookSecret, secretBox, WebhookKeyConfigError } from '../../src/modules/webhooks/secret-box.ts';
 
 describe('webhook secrets at rest', () => {
   it('seals so that only the key opens it, and never shows the plaintext', () => {

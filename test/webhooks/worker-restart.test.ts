@@ -1,10 +1,10 @@
 import { expect } from 'chai';
 import { pino } from 'pino';
-import { systemClock, type Clock } from '../../src/ports/clock.ts';
-import { WebhookDeliveryWorker } from '../../src/webhooks/delivery-worker.ts';
-import { webhookQueue } from '../../src/webhooks/queue/store.ts';
-import { sendWebhook } from '../../src/webhooks/transport/sender.ts';
-import { checkTarget, systemResolver } from '../../src/webhooks/transport/target-guard.ts';
+import { systemClock, type Clock } from '../../src/platform/ports/clock.ts';
+import { WebhookDeliveryWorker } from '../../src/modules/webhooks/delivery-worker.ts';
+import { webhookQueue } from '../../src/modules/webhooks/queue/store.ts';
+import { sendWebhook } from '../../src/modules/webhooks/transport/sender.ts';
+import { checkTarget, systemResolver } from '../../src/modules/webhooks/transport/target-guard.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';

@@ -1,16 +1,16 @@
-// The XML writer writes the text xmlbuilder2 writes (src/xml/write-text.ts), without building its
+// The XML writer writes the text xmlbuilder2 writes (src/platform/xml/write-text.ts), without building its
 // DOM: held to the same bytes on every kind of document the service writes, and on the corners
 // of escaping, pretty printing and namespaces; what it does not reproduce goes to xmlbuilder2.
 import { expect } from 'chai';
 import { computeTotals } from '../../commands/invoices/totals.ts';
-import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/network/peppol/identifiers.ts';
-import { wrapInSbdh } from '../../src/network/peppol/sbdh.ts';
-import { buildTdd } from '../../src/tdd/index.ts';
-import { buildUbl } from '../../src/ubl/index.ts';
-import { writeText, type RecordedElement } from '../../src/xml/write-text.ts';
-import { parseTrusted } from '../../src/xml/index.ts';
-import { newXmlDocument, withReferenceWriter, type XmlElementWriter } from '../../src/xml/write.ts';
-import { slovakHeader } from '../tdd/support/headers.ts';
+import { BILLING_PROCESS_ID, documentTypeFor } from '../../src/modules/delivery/peppol/identifiers.ts';
+import { wrapInSbdh } from '../../src/modules/delivery/peppol/sbdh.ts';
+import { buildTdd } from '../../src/modules/delivery/fs/tax-data-document/index.ts';
+import { buildUbl } from '../../src/modules/invoices/ubl/index.ts';
+import { writeText, type RecordedElement } from '../../src/platform/xml/write-text.ts';
+import { parseTrusted } from '../../src/platform/xml/index.ts';
+import { newXmlDocument, withReferenceWriter, type XmlElementWriter } from '../../src/platform/xml/write.ts';
+import { slovakHeader } from '../tax-data-document/support/headers.ts';
 import { matrix } from '../ubl/support/matrix.ts';
 
 const A = 'urn:example:a';

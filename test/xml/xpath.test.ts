@@ -1,7 +1,7 @@
 // firstAt / allAt compile an expression once per namespace map, with only the prefixes it uses:
 // they must find exactly what libxml2's own get / find find with the whole map.
 import { expect } from 'chai';
-import { allAt, firstAt, parseTrusted } from '../../src/xml/index.ts';
+import { allAt, firstAt, parseTrusted } from '../../src/platform/xml/index.ts';
 
 const NS = { inv: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2', cac: 'urn:cac', cbc: 'urn:cbc', 'cac.x': 'urn:cac-x' };
 const XML = `<Invoice xmlns="${NS.inv}" xmlns:cac="urn:cac" xmlns:cbc="urn:cbc" xmlns:x="urn:cac-x">

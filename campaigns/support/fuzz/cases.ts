@@ -1,4 +1,4 @@
-import type { Route } from '../../../src/http/platform/index.ts';
+import type { Route } from '../../../src/platform/http/index.ts';
 import { RawJson, preview, setOwn, toJsonText } from './json.ts';
 import type { Random } from './random.ts';
 import { sampleSchema } from './fc-schema.ts';

@@ -1,6 +1,6 @@
 import type { ValidateFunction } from 'ajv';
-import { createResponseAjv } from '../../../src/http/platform/ajv.ts';
-import type { Route } from '../../../src/http/platform/index.ts';
+import { createResponseAjv } from '../../../src/platform/http/ajv.ts';
+import type { Route } from '../../../src/platform/http/index.ts';
 import type { Verdict } from './oracle.ts';
 
 type Json = Record<string, unknown>;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { healthRoute } from '../../../src/http/platform/health.ts';
-import type { Route } from '../../../src/http/platform/index.ts';
-import { bySpecificity } from '../../../src/http/platform/paths.ts';
+import { healthRoute } from '../../../src/platform/http/health.ts';
+import type { Route } from '../../../src/platform/http/index.ts';
+import { bySpecificity } from '../../../src/platform/http/paths.ts';
 import type { TestService } from '../../../test/support/service.ts';
-import { parkedEvents, type ParkedEvent } from '../../../src/readmodel/failures.ts';
+import { parkedEvents, type ParkedEvent } from '../../../src/platform/readmodel/failures.ts';
 import { lagZero } from '../lag.ts';
 import { signIn, type World } from '../world.ts';
 import { casesFor, uncovered, type FuzzCase } from './cases.ts';

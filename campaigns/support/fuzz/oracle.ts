@@ -1,5 +1,5 @@
 import { Ajv } from 'ajv';
-import type { Route } from '../../../src/http/platform/index.ts';
+import type { Route } from '../../../src/platform/http/index.ts';
 import type { FuzzCase } from './cases.ts';
 
 /** What came back for one case. */

@@ -1,8 +1,2 @@
-import { invoiceApprovals } from '../../../projections/approvals/projector.ts';
-import { approvalRoutes, type ApprovalRouteDeps } from '../../http/approvals.ts';
-import type { Module } from '../module.ts';
+// The approvals module's door: what other modules, the front doors and the composition root may use of it.
 
-/** Approvals: an invoice asks for approval and waits (pending_approval) until another admin or approver approves or rejects it. */
-export function approvalsModule(deps: ApprovalRouteDeps): Module {
-  return { routes: approvalRoutes(deps), projectors: [invoiceApprovals], reactors: [] };
-}

@@ -1,16 +1,2 @@
-import { bulkImportJobs } from '../../../projections/bulk-import-jobs/projector.ts';
-import { bulkImportReactor } from '../../bulk-import/reactor.ts';
-import { workerOptions, type WorkerDeps, type WorkerOptions } from '../../bulk-import/worker.ts';
-import { bulkImportRoutes, type BulkImportRouteDeps } from '../../http/bulk-import.ts';
-import type { Module } from '../module.ts';
-
-export type BulkImportDeps = BulkImportRouteDeps & WorkerDeps & { bulkImport?: WorkerOptions };
-
-/** Bulk CSV import (issue 19): the enqueue, status and template routes, the jobs read model, and the worker that creates the invoices. */
-export function bulkImportModule(deps: BulkImportDeps): Module {
-  return {
-    routes: bulkImportRoutes(deps),
-    projectors: [bulkImportJobs],
-    reactors: [bulkImportReactor(deps, deps.bulkImport ?? workerOptions(deps.config.bulkImport))],
-  };
-}
+// The bulk-import module's door: what other modules, the front doors and the composition root may use of it.
+export type { WorkerOptions } from './worker.ts';

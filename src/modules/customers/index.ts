@@ -1,10 +1,2 @@
-import { CustomerEntity } from '../../../projections/customer-directory/entity.ts';
-import { customerDirectory } from '../../../projections/customer-directory/projector.ts';
-import type { Core } from '../../core.ts';
-import { customerRoutes } from '../../http/customers.ts';
-import type { Module } from '../module.ts';
-
-/** The customer directory: buyers a company invoices, organisation-wide or of one company. */
-export function customersModule(deps: Core): Module {
-  return { routes: customerRoutes(deps), projectors: [customerDirectory], reactors: [], entities: [CustomerEntity] };
-}
+// The customers module's door: what other modules, the front doors and the composition root may use of it.
+export type { Registered } from './customers.ts';

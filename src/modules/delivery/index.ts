@@ -1,41 +1,15 @@
-import { confirmPeppolDelivery } from '../../application/delivery.ts';
-import type { InvoicingDeps } from '../../application/invoices.ts';
-import type { UsageCounts } from '../../application/usage.ts';
-import { invoiceDeliveryRoutes } from '../../http/invoice-delivery.ts';
-import { toolRoutes } from '../../http/tools.ts';
-import type { FsAuthority } from '../../network/fs-authority.ts';
-import type { ParticipantDirectory } from '../../network/participants.ts';
-import type { PeppolNetwork } from '../../network/peppol-network.ts';
-import { sandboxDeliveryStatusReactor } from '../../network/sandbox/delivery-status.ts';
-import { fsFilingReactor } from '../../reactors/delivery/fs-filing.ts';
-import { fsVerdictReactor } from '../../reactors/delivery/fs-verdicts.ts';
-import { peppolDeliveryReactor } from '../../reactors/delivery/peppol-delivery.ts';
-import type { ValidatorSource } from '../../validation/index.ts';
-import type { Module } from '../module.ts';
-
-export interface DeliveryDeps extends InvoicingDeps {
-  validator: ValidatorSource;
-  /** the Peppol network (corners 2-3) and the Financial Administration's corner 5 */
-  network: PeppolNetwork;
-  fs: FsAuthority;
-  /** participant lookup for POST /tools/peppol-check */
-  participants: ParticipantDirectory;
-  /** the monthly invoice counts a send adds to */
-  usage: UsageCounts;
-}
-
-/** Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the sandbox's delivery statuses. */
-export function deliveryModule(deps: DeliveryDeps): Module {
-  const { delivery } = deps.config;
-  const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
-  return {
-    routes: [...invoiceDeliveryRoutes(deps), ...toolRoutes(deps)],
-    projectors: [],
-    reactors: [
-      peppolDeliveryReactor({ ...deps, policy }),
-      fsFilingReactor({ ...deps, policy, config: delivery }),
-      fsVerdictReactor({ ...deps, pollMs: Math.max(10, Math.min(500, delivery.fsSandboxDelayMs)) }),
-      sandboxDeliveryStatusReactor({ clock: deps.clock, confirm: (status) => confirmPeppolDelivery(deps, status) }, delivery.sandboxDeliveryStatusDelayMs),
-    ],
-  };
-}
+// The delivery module's door: what other modules, the front doors and the composition root may use of it.
+export { type FsAuthority, FsTransportError } from './fs/fs-authority.ts';
+export { buildTdd, TddBuildError } from './fs/tax-data-document/index.ts';
+export { receivePeppolMessage } from './inbound.ts';
+export { BILLING_PROCESS_ID, documentTypeFor } from './peppol/identifiers.ts';
+export { type PeppolNetwork, PeppolRefusedError, PeppolRejectedError } from './peppol/peppol-network.ts';
+export { wrapInSbdh } from './peppol/sbdh.ts';
+export { smpParticipantDirectory } from './peppol/smp/index.ts';
+export { type AttemptPolicy, withAttempts } from './reactors/attempts.ts';
+export { awaitFsVerdict } from './reactors/await-fs-verdict.ts';
+export { TAX_AUTHORITY } from './reactors/fs-filing.ts';
+export { currentInvoice } from './reactors/load.ts';
+export { sandboxParticipantDirectory } from './sandbox/directory.ts';
+export { checkSandboxRules, sandbox } from './sandbox/index.ts';
+export type { ReceiveMessage } from './sandbox/peppol.ts';

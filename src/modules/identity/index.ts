@@ -1,28 +1,12 @@
-import { apiKeys } from '../../../projections/api-keys/projector.ts';
-import { identity } from '../../../projections/identity/projector.ts';
-import { tenancy } from '../../../projections/tenancy/projector.ts';
-import type { Core } from '../../core.ts';
-import { apiKeyRoutes } from '../../http/api-keys.ts';
-import { authRoutes } from '../../http/auth.ts';
-import { oauthRoutes } from '../../http/oauth.ts';
-import { securityEventRoutes } from '../../http/security-events.ts';
-import type { Credentials } from '../../identity/credentials.ts';
-import type { SigningKeys } from '../../identity/signing-keys.ts';
-import type { Limits } from '../../limits/limits.ts';
-import type { Module } from '../module.ts';
-
-export interface IdentityDeps extends Core {
-  auth: Credentials;
-  identity: SigningKeys;
-  /** the failure guard counts bad passwords and TOTP codes */
-  limits: Limits;
-}
-
-/** Tenancy and identity: organisations, companies, users, sign-in, API keys, OAuth clients, security events. */
-export function identityModule(deps: IdentityDeps): Module {
-  return {
-    routes: [...authRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...securityEventRoutes(deps)],
-    projectors: [tenancy, apiKeys, identity],
-    reactors: [],
-  };
-}
+// The identity module's door: what other modules, the front doors and the composition root may use of it.
+export { ApiKeyLookup } from './api-key-lookup.ts';
+export { callerResolver } from './caller.ts';
+export { matchesStoredHash } from './compare.ts';
+export { hashPassword, newApiKey, newSecret, sha256Hex } from './credential-secrets.ts';
+export type { Credentials } from './credentials.ts';
+export { InvalidToken } from './invalid-token.ts';
+export { LastUsed } from './last-used.ts';
+export { startRevocationFeed } from './revocation-feed.ts';
+export { Revocations } from './revocations.ts';
+export { loadSigningKeys, type SigningKeyRing, type SigningKeys } from './signing-keys.ts';
+export { jwks, verifyAccessToken } from './tokens.ts';

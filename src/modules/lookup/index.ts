@@ -1,23 +1,2 @@
-import type { Core } from '../../core.ts';
-import { lookupRoutes } from '../../http/lookup.ts';
-import { companyLookupService, configuredRegistries, type CompanyRegistry } from '../../lookup/index.ts';
-import type { Module } from '../module.ts';
-
-export type LookupModuleDeps = Pick<Core, 'config' | 'clock' | 'log' | 'readModels'> & {
-  /** the registers to ask; by default the ones COMPANY_REGISTRY names (a test passes a sandbox whose sources it can switch off) */
-  registries?: CompanyRegistry[];
-};
-
-/** Company lookup by IČO and search by name (issue 19 part 2, docs/lookup.md): reads registers, keeps no read model. */
-export function lookupModule(deps: LookupModuleDeps): Module {
-  const { lookup: config } = deps.config;
-  const lookup = companyLookupService({
-    registries: deps.registries ?? configuredRegistries(config, deps.readModels),
-    clock: deps.clock,
-    log: deps.log.child({ module: 'lookup' }),
-    timeoutsMs: config.timeoutsMs,
-    cacheTtlMs: config.cacheTtlMs,
-    cacheMaxEntries: config.cacheMaxEntries,
-  });
-  return { routes: lookupRoutes({ lookup }), projectors: [], reactors: [] };
-}
+// The lookup module's door: what other modules, the front doors and the composition root may use of it.
+export type { CompanyRegistry } from './registers/index.ts';

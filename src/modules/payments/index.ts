@@ -1,8 +1,2 @@
-import { payments } from '../../../projections/payments/projector.ts';
-import { paymentRoutes, type PaymentRouteDeps } from '../../http/payments.ts';
-import type { Module } from '../module.ts';
-
-/** Payments on invoices and refunds on credit notes (issue 16 item 8), with their read model. */
-export function paymentsModule(deps: PaymentRouteDeps): Module {
-  return { routes: paymentRoutes(deps), projectors: [payments], reactors: [] };
-}
+// The payments module's door: what other modules, the front doors and the composition root may use of it.
+export { freshSettlement, settledFrom, type SettlementFields, settlementReader, type SettlementReader } from './settlement.ts';

@@ -2,10 +2,10 @@
 // processes behind a balancer share (the database, Redis), and nothing else.
 import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
-import { loadConfig, type Config } from '../../../src/config.ts';
+import { loadConfig, type Config } from '../../../src/platform/config.ts';
 import { createDemo, type DemoCredentials } from '../../../src/demo/bootstrap.ts';
-import { createApp } from '../../../src/http/app.ts';
-import { ephemeralSigningKeyPem } from '../../../src/identity/ephemeral-key.ts';
+import { createApp } from '../../../src/doors/native/app.ts';
+import { ephemeralSigningKeyPem } from '../../../src/modules/identity/ephemeral-key.ts';
 import { openService, type Service } from '../../../src/service.ts';
 import { listen, type Running } from '../../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from '../../support/database.ts';

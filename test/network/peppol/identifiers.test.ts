@@ -11,7 +11,7 @@ import {
   normaliseParticipantId,
   parseParticipantId,
   sameParticipant,
-} from '../../../src/network/peppol/identifiers.ts';
+} from '../../../src/modules/delivery/peppol/identifiers.ts';
 
 describe('Peppol identifiers', () => {
   it('gives the BIS Billing 3.0 document type of each UBL root', () => {

@@ -7,8 +7,8 @@ import {
   INVOICE_DOCUMENT_TYPE_ID,
   SK_TAX_DATA_DOCUMENT_TYPE_ID,
   TAX_REPORTING_PROCESS_ID,
-} from '../../../src/network/peppol/identifiers.ts';
-import { SbdhError, checkEnvelope, checkSbdhAgainstDocument, readPayloadFacts, readSbdh, wrapInSbdh, type SbdhHeader } from '../../../src/network/peppol/sbdh.ts';
+} from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { SbdhError, checkEnvelope, checkSbdhAgainstDocument, readPayloadFacts, readSbdh, wrapInSbdh, type SbdhHeader } from '../../../src/modules/delivery/peppol/sbdh.ts';
 import { needArtifacts } from '../../validation/support/paths.ts';
 import { BASE_BUYER, BASE_SELLER, TDD_EXAMPLES, example, goodEnvelope, invoiceInput } from './support.ts';
 

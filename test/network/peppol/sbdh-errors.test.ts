@@ -1,10 +1,10 @@
 // Broken, hostile and inconsistent envelopes (and documents that cannot be enveloped) give an
 // SbdhError with a code, never a generic crash.
 import { expect } from 'chai';
-import type { XmlDocument, XmlElement } from '../../../src/xml/index.ts';
-import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../../src/network/peppol/identifiers.ts';
-import { SbdhError, readSbdh, wrapInSbdh, type SbdhErrorCode } from '../../../src/network/peppol/sbdh.ts';
-import { readUbl } from '../../../src/ubl/index.ts';
+import type { XmlDocument, XmlElement } from '../../../src/platform/xml/index.ts';
+import { CREDIT_NOTE_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { SbdhError, readSbdh, wrapInSbdh, type SbdhErrorCode } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { readUbl } from '../../../src/modules/invoices/ubl/index.ts';
 import { ENTITY_TEXT, encode, UTFS } from '../../validation/support/encodings.ts';
 import { needArtifacts } from '../../validation/support/paths.ts';
 import { NS, example, goodEnvelope, invoiceInput, mutate } from './support.ts';

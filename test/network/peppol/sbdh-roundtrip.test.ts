@@ -2,16 +2,16 @@
 // reader reads into the same model as the original.
 import fs from 'node:fs';
 import { expect } from 'chai';
-import { type XmlElement, parseTrusted } from '../../../src/xml/index.ts';
+import { type XmlElement, parseTrusted } from '../../../src/platform/xml/index.ts';
 import { computeTotals } from '../../../commands/invoices/totals.ts';
 import {
   CREDIT_NOTE_DOCUMENT_TYPE_ID,
   SK_TAX_DATA_DOCUMENT_TYPE_ID,
   TAX_REPORTING_PROCESS_ID,
   documentTypeFor,
-} from '../../../src/network/peppol/identifiers.ts';
-import { readSbdh, wrapInSbdh } from '../../../src/network/peppol/sbdh.ts';
-import { buildUbl, readUbl } from '../../../src/ubl/index.ts';
+} from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { readSbdh, wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { buildUbl, readUbl } from '../../../src/modules/invoices/ubl/index.ts';
 import { generateInvoice } from '../../ubl/support/generate.ts';
 import { SEED } from '../../ubl/support/matrix.ts';
 import { needArtifacts } from '../../validation/support/paths.ts';

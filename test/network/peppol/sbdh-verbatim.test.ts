@@ -3,9 +3,9 @@
 // hands them out byte for byte), and wrapInSbdh puts the document's own characters there.
 import { expect } from 'chai';
 import { computeTotals } from '../../../commands/invoices/totals.ts';
-import { documentTypeFor } from '../../../src/network/peppol/identifiers.ts';
-import { readSbdh, wrapInSbdh } from '../../../src/network/peppol/sbdh.ts';
-import { buildUbl } from '../../../src/ubl/index.ts';
+import { documentTypeFor } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { readSbdh, wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { buildUbl } from '../../../src/modules/invoices/ubl/index.ts';
 import { generateInvoice } from '../../ubl/support/generate.ts';
 import { SEED } from '../../ubl/support/matrix.ts';
 import { needArtifacts } from '../../validation/support/paths.ts';

@@ -1,9 +1,9 @@
 // Shared pieces of the SBDH tests: the official examples, canonical forms, and envelope surgery with libxml2.
 import fs from 'node:fs';
 import path from 'node:path';
-import { type XmlDocument, parseTrusted } from '../../../src/xml/index.ts';
-import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/network/peppol/identifiers.ts';
-import { SBDH_NS, wrapInSbdh, type SbdhInput } from '../../../src/network/peppol/sbdh.ts';
+import { type XmlDocument, parseTrusted } from '../../../src/platform/xml/index.ts';
+import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { SBDH_NS, wrapInSbdh, type SbdhInput } from '../../../src/modules/delivery/peppol/sbdh.ts';
 import { artifact } from '../../validation/support/paths.ts';
 
 export const EXAMPLES = artifact('examples/peppol-bis-3.0.21/rules/examples');

@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { sandboxFs, type FsSandbox } from '../../../src/network/sandbox/fs.ts';
-import { readModelsSource } from '../../../src/readmodel/data-source.ts';
+import { sandboxFs, type FsSandbox } from '../../../src/modules/delivery/sandbox/fs.ts';
+import { readModelsSource } from '../../../src/platform/readmodel/data-source.ts';
 import { freshDatabase, type TestDatabase } from '../../support/database.ts';
 
 const INVOICE = 'xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2"';

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { FsFiling } from '../../../src/network/fs-authority.ts';
-import type { OutboundPeppolMessage } from '../../../src/network/peppol-network.ts';
+import type { FsFiling } from '../../../src/modules/delivery/fs/fs-authority.ts';
+import type { OutboundPeppolMessage } from '../../../src/modules/delivery/peppol/peppol-network.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 

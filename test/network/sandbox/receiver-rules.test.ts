@@ -1,11 +1,11 @@
 import { expect } from 'chai';
 import { content } from '../../../commands/invoices/test-fixtures.ts';
 import { computeTotals } from '../../../commands/invoices/totals.ts';
-import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/network/peppol/identifiers.ts';
-import { wrapInSbdh } from '../../../src/network/peppol/sbdh.ts';
-import { PeppolRefusedError, PeppolRejectedError } from '../../../src/network/peppol-network.ts';
-import { SANDBOX_REJECTION_RULE, SANDBOX_REJECT_BUYER_REFERENCE, sandboxReceiverRejection } from '../../../src/network/sandbox/receiver-rules.ts';
-import { buildUbl } from '../../../src/ubl/index.ts';
+import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { PeppolRefusedError, PeppolRejectedError } from '../../../src/modules/delivery/peppol/peppol-network.ts';
+import { SANDBOX_REJECTION_RULE, SANDBOX_REJECT_BUYER_REFERENCE, sandboxReceiverRejection } from '../../../src/modules/delivery/sandbox/receiver-rules.ts';
+import { buildUbl } from '../../../src/modules/invoices/ubl/index.ts';
 
 const envelope = (buyerReference: string | null, note: string | null = null) => {
   const document = { ...content, buyer: { ...content.buyer, peppol_id: '9950:sk2020000004svctest' }, buyer_reference: buyerReference, note };

@@ -3,10 +3,10 @@
  * 127.0.0.1) and an SMP (HTTP, 127.0.0.1). Nothing leaves the machine.
  */
 import { expect } from 'chai';
-import { ParticipantLookupError, type ParticipantDirectory } from '../../../src/network/participants.ts';
-import { parseSmpParticipantId } from '../../../src/network/smp/participant-id.ts';
-import { smpParticipantDirectory } from '../../../src/network/smp/index.ts';
-import { smlHostName } from '../../../src/network/smp/sml-name.ts';
+import { ParticipantLookupError, type ParticipantDirectory } from '../../../src/modules/delivery/peppol/participants.ts';
+import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
+import { smpParticipantDirectory } from '../../../src/modules/delivery/peppol/smp/index.ts';
+import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
 import { smpNaptr, startFakeDns, type FakeDns } from './fake-dns.ts';
 import { startFakeSmp, type FakeSmp } from './fake-smp.ts';
 import { AS4, BILLING, CREDIT_NOTE, INVOICE, ORDER, groupPath, metadataPath, redirectMetadata, serviceGroup, signedServiceMetadata } from './smp-fixtures.ts';

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { applyUnaptrRegexp, chooseSmpUrl, type NaptrRecord } from '../../../src/network/smp/naptr-select.ts';
+import { applyUnaptrRegexp, chooseSmpUrl, type NaptrRecord } from '../../../src/modules/delivery/peppol/smp/naptr-select.ts';
 
 const record = (overrides: Partial<NaptrRecord>): NaptrRecord => ({
   flags: 'U',

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { ParticipantLookupError } from '../../../src/network/participants.ts';
-import { parseSmpParticipantId } from '../../../src/network/smp/participant-id.ts';
-import { participantHashLabel, smlHostName } from '../../../src/network/smp/sml-name.ts';
+import { ParticipantLookupError } from '../../../src/modules/delivery/peppol/participants.ts';
+import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
+import { participantHashLabel, smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
 
 const id = (text: string) => parseSmpParticipantId(text);
 

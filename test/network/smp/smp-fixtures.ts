@@ -1,5 +1,5 @@
 /** SMP 1.x XML as a Peppol SMP serves it, written for the tests (signatures are placeholders: not verified). */
-import { smpResourceUrl } from '../../../src/network/smp/smp-client.ts';
+import { smpResourceUrl } from '../../../src/modules/delivery/peppol/smp/smp-client.ts';
 
 export const INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
 export const CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';

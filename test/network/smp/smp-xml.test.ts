@@ -1,8 +1,8 @@
 import { expect } from 'chai';
-import { ParticipantLookupError } from '../../../src/network/participants.ts';
-import { documentTypeOfReference, readServiceGroup } from '../../../src/network/smp/service-group.ts';
-import { readServiceMetadata } from '../../../src/network/smp/service-metadata.ts';
-import { withSmpXml } from '../../../src/network/smp/smp-xml.ts';
+import { ParticipantLookupError } from '../../../src/modules/delivery/peppol/participants.ts';
+import { documentTypeOfReference, readServiceGroup } from '../../../src/modules/delivery/peppol/smp/service-group.ts';
+import { readServiceMetadata } from '../../../src/modules/delivery/peppol/smp/service-metadata.ts';
+import { withSmpXml } from '../../../src/modules/delivery/peppol/smp/smp-xml.ts';
 import { BILLING, INVOICE, redirectMetadata, serviceGroup, signedServiceMetadata } from './smp-fixtures.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);

@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { BILLING_PROCESS_ID, documentTypeFor } from '../../../src/network/peppol/identifiers.ts';
+import { BILLING_PROCESS_ID, documentTypeFor } from '../../../src/modules/delivery/peppol/identifiers.ts';
 import type { TestService } from '../../support/service.ts';
 
 

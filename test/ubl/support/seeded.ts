@@ -1,5 +1,5 @@
 // A small seeded PRNG (mulberry32), so a failing generated case reproduces from its seed.
-import { seededRandom } from '../../../src/seeded-random.ts';
+import { seededRandom } from '../../../src/platform/seeded-random.ts';
 
 export class Seeded {
   private readonly random: () => number;

@@ -2,7 +2,7 @@
 // order mark, so the safe parser can be tried on each.
 import fs from 'node:fs';
 import path from 'node:path';
-import { SLOVAK_SCHEMATRON } from '../../../src/validation/artifacts.ts';
+import { SLOVAK_SCHEMATRON } from '../../../src/platform/validation/artifacts.ts';
 
 export type Utf = 'UTF-16LE' | 'UTF-16BE' | 'UTF-32LE' | 'UTF-32BE';
 export const UTFS: readonly Utf[] = ['UTF-16LE', 'UTF-16BE', 'UTF-32LE', 'UTF-32BE'];

@@ -3,9 +3,9 @@
 // findings, in the same order, byte for byte.
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadRuleSet, type RuleSet } from '../../../src/validation/schematron/ruleset.ts';
-import type { Finding } from '../../../src/validation/types.ts';
-import { tddSchematronFile } from '../../../src/tdd/artifacts.ts';
+import { loadRuleSet, type RuleSet } from '../../../src/platform/validation/schematron/ruleset.ts';
+import type { Finding } from '../../../src/platform/validation/types.ts';
+import { tddSchematronFile } from '../../../src/modules/delivery/fs/tax-data-document/artifacts.ts';
 import { generateInvoice } from './generate-invoice.ts';
 import type { CorpusDocument } from './mutations.ts';
 import { listXmlFiles, readUnitTests } from './unit-tests.ts';

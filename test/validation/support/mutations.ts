@@ -7,9 +7,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { generateInvoice } from './generate-invoice.ts';
 import { listXmlFiles } from './unit-tests.ts';
-import { seededRandom } from '../../../src/seeded-random.ts';
+import { seededRandom } from '../../../src/platform/seeded-random.ts';
 
-/** mulberry32 (src/seeded-random.ts) */
+/** mulberry32 (src/platform/seeded-random.ts) */
 export const rng = seededRandom;
 
 export interface CorpusDocument {

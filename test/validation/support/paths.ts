@@ -1,7 +1,7 @@
 // Shared locations for the validation tests.
 import fs from 'node:fs';
 import path from 'node:path';
-import { defaultArtifactsDir, defaultCacheDir } from '../../../src/validation/artifacts.ts';
+import { defaultArtifactsDir, defaultCacheDir } from '../../../src/platform/validation/artifacts.ts';
 
 export const ARTIFACTS = defaultArtifactsDir();
 export const CACHE = defaultCacheDir();

@@ -1,8 +1,8 @@
 // Reads the official rule unit tests (VEFA validator format) and scores findings against them.
 import fs from 'node:fs';
 import path from 'node:path';
-import { XmlElement, type XmlTreeNode, parseTrusted } from '../../../src/xml/index.ts';
-import type { Finding } from '../../../src/validation/types.ts';
+import { XmlElement, type XmlTreeNode, parseTrusted } from '../../../src/platform/xml/index.ts';
+import type { Finding } from '../../../src/platform/validation/types.ts';
 
 const VEFA = 'http://difi.no/xsd/vefa/validator/1.0';
 

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import type { RecordedEvent } from '../../../src/eventstore/port.ts';
-import { webhookEventsFor } from '../../../src/webhooks/events/index.ts';
+import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
+import { webhookEventsFor } from '../../../src/modules/webhooks/events/index.ts';
 import { fixture, record } from './stories.ts';
 
 /** A store holding the stories' events: readStream by stream id, in order. */

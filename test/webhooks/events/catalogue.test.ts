@@ -3,11 +3,11 @@ import { existsSync } from 'node:fs';
 import { WEBHOOK_EVENT_SCHEMAS } from '../../../schemas/webhook-events.ts';
 import {
   DEFAULT_WEBHOOK_EVENTS, EMITTED_WEBHOOK_EVENT_TYPES, PARTNER_LIFECYCLE_EVENT_TYPES, WEBHOOK_CATALOGUE, WEBHOOK_EVENT_TYPES, WEBHOOK_SOURCE_EVENT_TYPES,
-} from '../../../src/webhooks/events/catalogue.ts';
-import { sourceInvoiceId } from '../../../src/webhooks/events/invoice-facts.ts';
-import { openApiWebhooks } from '../../../src/webhooks/events/openapi.ts';
-import type { RecordedEvent } from '../../../src/eventstore/port.ts';
-import { webhookEventsFor } from '../../../src/webhooks/events/index.ts';
+} from '../../../src/modules/webhooks/events/catalogue.ts';
+import { sourceInvoiceId } from '../../../src/modules/webhooks/events/invoice-facts.ts';
+import { openApiWebhooks } from '../../../src/modules/webhooks/events/openapi.ts';
+import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
+import { webhookEventsFor } from '../../../src/modules/webhooks/events/index.ts';
 import { fixture, record, sentInvoice } from './stories.ts';
 
 describe('webhook catalogue', () => {

@@ -1,11 +1,11 @@
 import type { TObject } from '@sinclair/typebox';
 import { expect } from 'chai';
 import { NO_INVOICE_ID, WEBHOOK_EVENT_SCHEMAS } from '../../../schemas/webhook-events.ts';
-import type { RecordedEvent } from '../../../src/eventstore/port.ts';
-import { createResponseAjv } from '../../../src/http/platform/ajv.ts';
-import { WEBHOOK_CATALOGUE, WEBHOOK_SOURCE_EVENT_TYPES, type EmittedWebhookEventType } from '../../../src/webhooks/events/catalogue.ts';
-import { fsVerdictEvent, testPingEvent, webhookEventsOf, type WebhookEventOut } from '../../../src/webhooks/events/envelopes.ts';
-import { invoiceFacts } from '../../../src/webhooks/events/invoice-facts.ts';
+import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
+import { createResponseAjv } from '../../../src/platform/http/ajv.ts';
+import { WEBHOOK_CATALOGUE, WEBHOOK_SOURCE_EVENT_TYPES, type EmittedWebhookEventType } from '../../../src/modules/webhooks/events/catalogue.ts';
+import { fsVerdictEvent, testPingEvent, webhookEventsOf, type WebhookEventOut } from '../../../src/modules/webhooks/events/envelopes.ts';
+import { invoiceFacts } from '../../../src/modules/webhooks/events/invoice-facts.ts';
 import { CREDIT_NOTE_ID, RECEIVED_ID, SENT_ID, fixture, last, receivedCopy, record, sentInvoice } from './stories.ts';
 
 const ORGANISATION = '880cfc62-c591-4fc0-b901-6d004d156bda';

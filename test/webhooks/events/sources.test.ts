@@ -1,9 +1,9 @@
 import { expect } from 'chai';
 import { invoiceStream, invoiceValidationStream } from '../../../events/invoices.ts';
-import type { RecordedEvent } from '../../../src/eventstore/port.ts';
-import { SANDBOX_REJECT_BUYER_REFERENCE } from '../../../src/network/sandbox/receiver-rules.ts';
-import { webhookEventsOf } from '../../../src/webhooks/events/envelopes.ts';
-import { invoiceFacts } from '../../../src/webhooks/events/invoice-facts.ts';
+import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
+import { SANDBOX_REJECT_BUYER_REFERENCE } from '../../../src/modules/delivery/sandbox/receiver-rules.ts';
+import { webhookEventsOf } from '../../../src/modules/webhooks/events/envelopes.ts';
+import { invoiceFacts } from '../../../src/modules/webhooks/events/invoice-facts.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { stableUuid } from '../../../commands/shared/stable-id.ts';
-import type { RecordedEvent } from '../../../src/eventstore/port.ts';
+import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
 
 /*
  * Streams for the webhook catalogue's tests, made of the stored event fixtures (events as the

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { sendWebhook } from '../../../src/webhooks/transport/sender.ts';
-import { legacySignature, svcSignature } from '../../../src/webhooks/transport/signatures.ts';
+import { sendWebhook } from '../../../src/modules/webhooks/transport/sender.ts';
+import { legacySignature, svcSignature } from '../../../src/modules/webhooks/transport/signatures.ts';
 import { eventually } from '../../support/poll.ts';
 
 /** The guide's code, run as a consumer would run it: the doc cannot drift from what we send. */

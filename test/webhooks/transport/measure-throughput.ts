@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { WebhookAgents } from '../../../src/webhooks/transport/agents.ts';
-import { sendWebhook } from '../../../src/webhooks/transport/sender.ts';
-import { legacySignature, svcSignature } from '../../../src/webhooks/transport/signatures.ts';
+import { WebhookAgents } from '../../../src/modules/webhooks/transport/agents.ts';
+import { sendWebhook } from '../../../src/modules/webhooks/transport/sender.ts';
+import { legacySignature, svcSignature } from '../../../src/modules/webhooks/transport/signatures.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 
 const posts = Number(process.argv[2] ?? 20_000);

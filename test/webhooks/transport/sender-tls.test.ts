@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { TLSSocket } from 'node:tls';
-import { sendWebhook } from '../../../src/webhooks/transport/sender.ts';
+import { sendWebhook } from '../../../src/modules/webhooks/transport/sender.ts';
 import { TEST_TLS_CERT, TEST_TLS_KEY, TEST_TLS_NAME } from './tls-fixture.ts';
 
 describe('webhook sender over TLS to a pinned address', () => {

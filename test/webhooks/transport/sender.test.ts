@@ -1,7 +1,7 @@
 import { expect } from 'chai';
-import { WebhookAgents } from '../../../src/webhooks/transport/agents.ts';
-import { RESPONSE_BODY_LIMIT, type WebhookRequest, sendWebhook } from '../../../src/webhooks/transport/sender.ts';
-import { legacySignature, svcSignature } from '../../../src/webhooks/transport/signatures.ts';
+import { WebhookAgents } from '../../../src/modules/webhooks/transport/agents.ts';
+import { RESPONSE_BODY_LIMIT, type WebhookRequest, sendWebhook } from '../../../src/modules/webhooks/transport/sender.ts';
+import { legacySignature, svcSignature } from '../../../src/modules/webhooks/transport/signatures.ts';
 import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 
 const SECRET = 'whsec_sender_test_secret_0123456789';

@@ -4,7 +4,7 @@ import {
   svcSignature,
   verifyLegacySignature,
   verifySvcSignature,
-} from '../../../src/webhooks/transport/signatures.ts';
+} from '../../../src/modules/webhooks/transport/signatures.ts';
 
 /** The published test vectors (the README's webhook guide); checked against `openssl dgst -sha256 -hmac`. */
 const VECTOR = {

@@ -1,0 +1,162 @@
+import { invoiceFor } from '../../../commands/invoices/access.ts';
+import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../../commands/invoices/numbering.ts';
+import type { KnownInvoice } from '../../../commands/invoices/state.ts';
+import { decideCreditNote, reserveCreditNote, type CreateCreditNote } from '../../../commands/credit-notes/create.ts';
+import { creditNoteDecider } from '../../../commands/credit-notes/decider.ts';
+import type { CreditNoteRequest } from '../../../commands/credit-notes/model.ts';
+import { creditNoteRail, type CreditNoteRail } from '../../../commands/credit-notes/rail.ts';
+import { checkCreditNoteRequest } from '../../../commands/credit-notes/request.ts';
+import { effectiveRole } from '../../../commands/identity/permissions.ts';
+import type { Actor } from '../../../commands/shared/actor.ts';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { claimStream } from '../../../events/claims.ts';
+import { invoiceSeriesStream, invoiceStream } from '../../../events/invoices.ts';
+import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
+import { WrongExpectedRevision, type Position } from '../../platform/eventstore/port.ts';
+import { toNewEvents } from '../../platform/handling/command-handler.ts';
+import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import type { InvoiceDeps } from '../invoices/index.ts';
+import { INVOICE_RETRIES } from '../invoices/index.ts';
+import { requestMetadata } from '../../platform/handling/metadata.ts';
+import { countInvoice, releaseInvoiceCount, type UsageCounts } from '../usage/index.ts';
+
+export type CreditNoteDeps = InvoiceDeps & { usage: UsageCounts };
+
+export interface CreditNoteRequestContext {
+  actor: Actor;
+  requestId: string;
+  company: CompanyRow;
+  invoiceId: string;
+  /** If-Match: the invoice version the caller read (required by the credit-note route; optional for a void) */
+  expectedVersion?: number;
+  /** POST …/void: a full reversal left as a draft the caller sends (counted only then) */
+  voidDraft?: boolean;
+  body: CreditNoteRequest;
+  /** whether the organisation has an admin or approver user (rule 7's pending_approval) */
+  organisationHasReviewer: boolean;
+}
+
+export interface CreatedCreditNote {
+  credit_note_id: string;
+  rail: CreditNoteRail;
+  /** the credit note as created */
+  state: KnownInvoice;
+  /** the credited invoice's new version (what a next If-Match names) */
+  invoice_version: number;
+  position: Position;
+}
+
+const NUMBER_ATTEMPTS = 200;
+
+/**
+ * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken:
+ * the request's values (422), the access rule (404), the If-Match version (412), and the decision
+ * itself (409 not_creditable, 422 credit_limit_exceeded or the document's rules), decided on the
+ * invoice stream at the revision the caller named. Then a credit-note number is reserved from the
+ * workspace's series, the quota counts it (402), and one append writes the reservation on the
+ * invoice's stream at that revision, the credit note's first events on its own new stream, and the
+ * number's claim in the organisation and tax year: on Postgres and PGlite all or nothing. A race
+ * lost at the append (another credit note took the revision) is a 412 and writes nothing; the
+ * number it had reserved stays unused (the series shows it reserved for a credit note that never
+ * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
+ */
+export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
+  // without If-Match (a void) a write that lands first is decided again on the newer state
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await createOnce(deps, request);
+    } catch (error) {
+      const raced = error instanceof WrongExpectedRevision && request.expectedVersion === undefined && error.streamId === invoiceStream(request.invoiceId);
+      if (!raced || attempt >= INVOICE_RETRIES) throw error;
+    }
+  }
+}
+
+/** A void's draft still waiting on the invoice (not sent, not discarded): a second void answers with it instead of making another. */
+export async function openVoidDraft(deps: Pick<CreditNoteDeps, 'store'>, scope: { organisationId: string; companyId: string }, invoiceId: string) {
+  const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
+  const invoice = invoiceFor(read.state, scope);
+  return { revision: read.revision, draft: invoice.credit_notes.find((c) => c.reason === 'full_reversal' && !c.counted && !c.released) ?? null };
+}
+
+async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
+  const { actor, company, invoiceId } = request;
+  checkCreditNoteRequest(request.body);
+  const scope = { organisationId: actor.organisationId, companyId: company.id };
+  const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
+  const invoice = invoiceFor(read.state, scope);
+  if (request.expectedVersion !== undefined && read.revision !== request.expectedVersion) {
+    throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+  }
+
+  const now = deps.clock.now();
+  const at = now.toISOString();
+  const issueDate = at.slice(0, 10);
+  const year = issueDate.slice(0, 4);
+  const creditNoteId = deps.ids.next();
+  const approvalId = deps.ids.next();
+  const rail: CreditNoteRail = request.voidDraft ? 'void_draft' : creditNoteRail(invoice, { role: effectiveRole(actor), organisationHasReviewer: request.organisationHasReviewer });
+  const command = (number: string): CreateCreditNote => ({
+    scope, credit_note_id: creditNoteId, credit_note_number: number, issue_date: issueDate, request: request.body, rail,
+    created_by: actor.id, peppol_message_id: deps.ids.next(), code_lists: deps.codeLists, approval_id: approvalId, at,
+  });
+  // the caps and creditability (409/422) refuse before a number is reserved; the document's own
+  // rules run with the number (a document made of rows that fit an issued invoice passes them)
+  const reservation = reserveCreditNote(command(''), read.state);
+
+  const metadata = requestMetadata(actor, request.requestId);
+  // a waiting credit note is counted when it is sent. The count and the first number are asked
+  // for at once (two group commits, each a round trip): a 402 then leaves that number unused.
+  const counting = rail === 'peppol' || rail === 'by_hand'
+    ? countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata)
+    : Promise.resolve(null);
+  try {
+    return await writeCreditNote();
+  } catch (error) {
+    // counted, then surely never written (a lost race at the append: 412; no number to be had): the
+    // count is taken back, so the client's retry on the reloaded invoice is counted once (found by
+    // the crash-effects campaign). After any other failure the append may have happened: the count
+    // stays, since a count too many is corrected by support and a credit note counted for free is not.
+    const nothingWritten = error instanceof WrongExpectedRevision || error instanceof DomainError;
+    const counted = nothingWritten ? await counting.catch(() => null) : null;
+    if (counted) await releaseInvoiceCount(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, month: counted.month }, metadata);
+    throw error;
+  }
+
+  async function writeCreditNote(): Promise<CreatedCreditNote> {
+    const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
+    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
+      const [reserved] = await Promise.all([
+        deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
+        counting,
+      ]);
+      const number = reserved.data.invoice_number;
+      const decision = decideCreditNote(command(number), read.state, reservation);
+      const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+      try {
+        const written = await deps.store.appendToStreams([
+          // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
+          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
+          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
+          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+        ]);
+        return {
+          credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
+          invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
+        };
+      } catch (error) {
+        // a number a client gave an invoice by hand: the series has moved past it, take the next
+        if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
+      }
+    }
+    throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+  }
+}
+
+/** The number's claim in the organisation and tax year, as invoice creates write it (a later invoice can never take it). */
+function numberClaim(number: string, organisationId: string, year: string, holderId: string, at: string) {
+  return invoiceNumberClaimDecider.decide({
+    type: 'ClaimValue', scope: invoiceNumberScope(organisationId, year), value: invoiceNumberKey(number), holder_id: holderId, holder_exists: false, at,
+  }, invoiceNumberClaimDecider.initialState);
+}
+

@@ -1,0 +1,93 @@
+import { invoiceDecider } from '../../../commands/invoices/decider.ts';
+import { inboxHandle, sapiInboxDecider } from '../../../commands/sapi/inbox.ts';
+import { stableUuid } from '../../../commands/shared/stable-id.ts';
+import type { InvoiceReceived } from '../../../events/delivery.ts';
+import { invoiceStream } from '../../../events/invoices.ts';
+import { sapiInboxStream, type SapiInboxDocumentReceived } from '../../../events/sapi-inbox.ts';
+import { companyHasSapiClient } from '../../../projections/sapi-inbox/queries.ts';
+import { findCompanyByParticipant } from '../../../projections/tenancy/queries.ts';
+import { WrongExpectedRevision, type StreamWrite } from '../../platform/eventstore/port.ts';
+import { toNewEvents } from '../../platform/handling/command-handler.ts';
+import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
+import { readSbdh } from './peppol/sbdh.ts';
+import type { Core } from '../../platform/core.ts';
+import { readUbl } from '../invoices/index.ts';
+import { systemMetadata } from '../invoices/index.ts';
+
+/** How often a receipt is decided again after a concurrent receipt of the same message won the append. */
+const RECEIPT_RETRIES = 3;
+
+/**
+ * Our Access Point's receiving side: a Peppol message for a company of this service becomes an
+ * inbound invoice of that company, built from the delivered UBL alone (never from the sender's
+ * JSON). The inbound copy's id is derived from the company and the message id, so the same
+ * message received twice (a sender retrying after a lost receipt) is one invoice.
+ * When the company has a SAPI-SK client (enabled or not: a disabled connector still collects, so
+ * nothing received meanwhile is lost), the SAPI-SK inbox gets its copy in the same append: a
+ * document whose handle is derived the same way, named by the invoice's provider_document_id.
+ * A message we cannot read, or for a participant we do not serve, is rejected for good
+ * (PeppolRejectedError: the receiving Access Point's answer, which the sender records as invoice.rejected).
+ */
+export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'>, message: OutboundPeppolMessage): Promise<{ invoice_id: string; provider_document_id: string | null }> {
+  let envelope;
+  let document;
+  try {
+    envelope = readSbdh(message.envelope);
+    document = readUbl(envelope.document);
+  } catch (error) {
+    throw new PeppolRejectedError(`the receiving Access Point refused the message: ${(error as Error).message}`);
+  }
+  const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);
+  if (!company) throw new PeppolRejectedError(`participant ${envelope.receiver} is not served by this Access Point`);
+  const invoiceId = stableUuid('peppol-inbound', company.id, envelope.instanceId);
+  const handle = inboxHandle(company.id, envelope.instanceId);
+  const collects = await companyHasSapiClient(deps.readModels, company.id);
+  const receivedAt = deps.clock.now().toISOString();
+  const metadata = systemMetadata('peppol-inbound', envelope.instanceId);
+  const received: InvoiceReceived['data'] = {
+    invoice_id: invoiceId, organisation_id: company.organisation_id, company_id: company.id,
+    workspace_id: company.workspace_id, source: 'peppol', peppol_message_id: envelope.instanceId, sender_participant_id: envelope.sender,
+    receiver_participant_id: envelope.receiver, document_type_id: envelope.documentTypeId, provider_document_id: collects ? handle : null,
+    invoice_number: document.content.invoice_number, supplier_vat_id: document.content.supplier.vat_id,
+    content: document.content, totals: document.totals, ubl: envelope.document, received_at: receivedAt,
+  };
+  const inboxCopy: SapiInboxDocumentReceived['data'] = {
+    document_id: handle, organisation_id: company.organisation_id, company_id: company.id, invoice_id: invoiceId,
+    peppol_message_id: envelope.instanceId, document_type_id: envelope.documentTypeId, process_id: envelope.processId,
+    sender_participant_id: envelope.sender, receiver_participant_id: envelope.receiver, creation_date_time: envelope.createdAt.toISOString(),
+    sender_document_id: document.content.invoice_number, payload: envelope.document, received_at: receivedAt,
+  };
+
+  for (let attempt = 0; ; attempt++) {
+    const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+    const invoiceEvents = invoiceDecider.decide({ type: 'ReceiveInvoice', ...received }, invoice.state);
+    // the inbox copy goes with the invoice that names it: this receipt's, or (a repeat, perhaps
+    // after a crash between the two streams on EventStoreDB) the one received before
+    const named = invoiceEvents.length > 0 ? received.provider_document_id : providerDocumentIdOf(invoice.events);
+    const writes: StreamWrite[] = [];
+    if (invoiceEvents.length > 0) writes.push({ streamId: invoiceStream(invoiceId), events: toNewEvents(deps, invoiceEvents, metadata), expected: invoice.revision < 0 ? 'no_stream' : invoice.revision });
+    if (named === handle) {
+      // a first receipt (no invoice yet) has no inbox copy yet either, as the copy is written with
+      // or after its invoice; should one be there all the same, its no_stream append conflicts and
+      // the next attempt reads it
+      const inbox = invoice.revision < 0 && attempt === 0 ? { state: sapiInboxDecider.initialState } : await readAndFold(deps.store, sapiInboxStream(handle), sapiInboxDecider);
+      const inboxEvents = sapiInboxDecider.decide({ type: 'ReceiveInboxDocument', data: inboxCopy }, inbox.state);
+      // the owner first (appendToStreams' rule): the invoice, then its inbox copy
+      if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), expected: 'no_stream' });
+    }
+    if (writes.length === 0) return { invoice_id: invoiceId, provider_document_id: named };
+    try {
+      await deps.store.appendToStreams(writes);
+      return { invoice_id: invoiceId, provider_document_id: named };
+    } catch (error) {
+      // the same message received at the same time: decided again, it is then a repeat
+      if (!(error instanceof WrongExpectedRevision) || attempt >= RECEIPT_RETRIES) throw error;
+    }
+  }
+}
+
+function providerDocumentIdOf(events: readonly { type: string; data: Record<string, unknown> }[]): string | null {
+  const found = events.find((e) => e.type === 'InvoiceReceived');
+  return found ? (found.data as InvoiceReceived['data']).provider_document_id : null;
+}

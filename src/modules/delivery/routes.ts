@@ -1,0 +1,95 @@
+import { Type } from '@sinclair/typebox';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { ErrorBody, InvoiceRulesBody, Uuid } from '../../../schemas/common/index.ts';
+import { Invoice } from '../../../schemas/invoices.ts';
+import { markInvoiceSent, sendInvoice, type DeliveryDeps } from './delivery.ts';
+import { companyOf } from '../invoices/index.ts';
+import { withCodeLists, type InvoicingDeps } from '../invoices/index.ts';
+import type { PeppolNetwork } from './peppol/peppol-network.ts';
+import type { FsAuthority } from './fs/fs-authority.ts';
+import type { UsageCounts } from '../usage/index.ts';
+import { getInvoice } from '../../../projections/invoices/queries.ts';
+import { invoiceBody } from '../invoices/index.ts';
+import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { idempotent } from '../idempotency/index.ts';
+import { recoverSend } from '../idempotency/index.ts';
+
+const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
+const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
+const SendAccepted = Type.Object({
+  invoice_id: Uuid,
+  status: Type.String({ description: '`queued`' }),
+  message: Type.String(),
+});
+const MarkSentBody = Type.Object({
+  delivered_at: Type.Optional(Type.String({ format: 'date-time', description: 'when the buyer got the invoice; default now' })),
+  note: Type.Optional(Type.String({ maxLength: 1000, description: 'how it was delivered (e-mail, paper, portal); kept in the history' })),
+}, { additionalProperties: false });
+
+const queuedAnswer = (invoiceId: string, status: string) => ({
+  status: 202, body: { invoice_id: invoiceId, status, message: 'Invoice queued for Peppol delivery and the FS copy' },
+});
+
+/** Send and mark-sent: the two ways an invoice leaves draft for good. */
+export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNetwork; fs: FsAuthority; usage: UsageCounts }): Route[] {
+  const delivering = (): DeliveryDeps => ({ ...withCodeLists(deps), network: deps.network, fs: deps.fs, usage: deps.usage });
+  const { projections, config, readModels } = deps;
+
+  return [
+    idempotent(deps, defineRoute({
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/send', operationId: 'sendInvoice', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
+      summary: 'Queue the invoice for Peppol delivery and the FS copy',
+      description: [
+        'From draft, validated or approved, when the business rules pass (and both parties have a Peppol ID): the invoice becomes `queued` (202),',
+        'an audit entry `sent_peppol` PENDING is written, and two background jobs start: Peppol delivery to the buyer and the tax data document to FS.',
+        'Follow the status: queued → sent_peppol → delivered → sent_fs → fs_acknowledged (both legs done); failed or rejected end it.',
+        '`peppol_delivery` and `c5` on the invoice show each leg. If-Match is optional (412 when stale).',
+        'Any other status: 409 invalid_status. When our Peppol or FS gateway cannot take documents right now: 502 peppol_delivery_failed /',
+        'fs_submission_failed, nothing is queued and the send is safe to retry.',
+      ].join(' '),
+      params: InvoiceParams,
+      responses: {
+        202: { description: 'queued', schema: SendAccepted },
+        404: notFound,
+        409: { description: '`invalid_status`', schema: ErrorBody },
+        412: { description: '`version_mismatch`', schema: ErrorBody },
+        422: { description: 'business rules fail: {message, errors[]}; nothing is queued', schema: InvoiceRulesBody },
+        502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
+      },
+      async handle({ params, actor, requestId, ifMatch }) {
+        await companyOf(deps, actor, params.company_id);
+        const sent = await sendInvoice(delivering(), { actor, requestId, companyId: params.company_id, invoiceId: params.invoice_id, expectedVersion: ifMatch });
+        if (sent.position) await projections.caughtUp(sent.position, config.readYourWritesTimeoutMs, ['invoices']);
+        return queuedAnswer(params.invoice_id, sent.status);
+      },
+    }), { recover: recoverSend(deps, (invoiceId) => queuedAnswer(invoiceId, 'queued')) }),
+    idempotent(deps, defineRoute({
+      method: 'POST', path: '/companies/{company_id}/invoices/{invoice_id}/mark-sent', operationId: 'markInvoiceSent', tags: ['delivery'], auth: 'api', permission: 'invoices.send',
+      summary: 'Record that the invoice reached the buyer outside Peppol; it becomes delivered',
+      description: [
+        'For an invoice finished by hand (e-mailed as PDF, handed over on paper): from draft, validated or approved, or failed when its Peppol',
+        'delivery failed. Nothing is sent over Peppol and no tax data document is filed by this route; the Peppol leg shows `manual`.',
+        'Marking again changes nothing. If-Match is optional (412 when stale). Other statuses: 409 invalid_status.',
+      ].join(' '),
+      params: InvoiceParams, body: MarkSentBody, bodyOptional: true,
+      responses: {
+        200: { description: 'the invoice, now delivered', schema: Invoice },
+        404: notFound,
+        409: { description: '`invalid_status`', schema: ErrorBody },
+        412: { description: '`version_mismatch`', schema: ErrorBody },
+      },
+      async handle({ params, body, actor, requestId, ifMatch }) {
+        await companyOf(deps, actor, params.company_id);
+        const scope = { organisationId: actor.organisationId, companyId: params.company_id };
+        const marked = await markInvoiceSent(delivering(), {
+          actor, requestId, companyId: params.company_id, invoiceId: params.invoice_id, expectedVersion: ifMatch, deliveredAt: body?.delivered_at ?? null, note: body?.note ?? null,
+        });
+        if (marked.position) await projections.caughtUp(marked.position, config.readYourWritesTimeoutMs, ['invoices']);
+        const row = await getInvoice(readModels, scope, params.invoice_id);
+        if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        const invoice = invoiceBody(row, await deps.settlement(row));
+        return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
+      },
+    })),
+  ];
+}

@@ -1,0 +1,73 @@
+import type { DataSource } from 'typeorm';
+import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
+import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
+import { sandboxReceiverRejection } from './receiver-rules.ts';
+
+/**
+ * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
+ * peppol_id) is reachable, and a message to it is handed to our own receiving side at once, as a
+ * receiving Access Point would take it. Anyone else is unknown. A document whose buyer reference is
+ * SANDBOX-REJECT is rejected by its receiver (receiver-rules.ts). Nothing leaves the machine.
+ *
+ * Every message that reaches a registered receiver is counted raw, per message id, in
+ * `peppol_sandbox_arrivals` (repeats included, before the receiving side drops a duplicate), so a
+ * campaign can tell a retransmission (the same id again: arrivals > 1) from a duplicate (a second id).
+ */
+export interface PeppolSandbox extends PeppolNetwork {
+  /** fault injection for tests: while down, send and ready throw PeppolTransportError */
+  faults: { down: boolean };
+  /** every message id that reached a receiver, with how often it arrived (repeats included) */
+  arrivals(): Promise<PeppolArrival[]>;
+}
+
+export interface PeppolArrival {
+  message_id: string;
+  sender_participant_id: string;
+  receiver_participant_id: string;
+  arrivals: number;
+}
+
+/** What the receiving side does with a message (src/modules/delivery/inbound.ts); it must be idempotent by message id. */
+export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
+
+export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date()): PeppolSandbox {
+  const faults = { down: false };
+  const up = () => {
+    if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
+  };
+  // made on first use, so the sandbox can be built before the read models are open
+  let table: Promise<unknown> | undefined;
+  const ready = () => (table ??= db.query(`CREATE TABLE IF NOT EXISTS peppol_sandbox_arrivals (
+    message_id varchar(200) PRIMARY KEY, sender_participant_id varchar(200) NOT NULL, receiver_participant_id varchar(200) NOT NULL,
+    arrivals integer NOT NULL, first_at timestamptz NOT NULL, last_at timestamptz NOT NULL)`).catch((error: unknown) => {
+    table = undefined;
+    throw error;
+  }));
+  return {
+    faults,
+    async ready() {
+      up();
+    },
+    async send(message: OutboundPeppolMessage): Promise<PeppolReceipt> {
+      up();
+      const receiver = await findCompanyByParticipant(db, message.receiver_participant_id);
+      if (!receiver) {
+        throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
+      }
+      await ready();
+      await db.query(
+        `INSERT INTO peppol_sandbox_arrivals (message_id, sender_participant_id, receiver_participant_id, arrivals, first_at, last_at) VALUES ($1, $2, $3, 1, $4, $4)
+         ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
+        [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
+      );
+      const rejection = sandboxReceiverRejection(message.envelope);
+      if (rejection) throw rejection;
+      await receive(message);
+      return { message_id: message.message_id, received_at: now().toISOString() };
+    },
+    async arrivals() {
+      await ready();
+      return db.query('SELECT message_id, sender_participant_id, receiver_participant_id, arrivals FROM peppol_sandbox_arrivals ORDER BY first_at, message_id');
+    },
+  };
+}

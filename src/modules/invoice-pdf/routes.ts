@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import { ErrorBody, Uuid } from '../../../schemas/common/index.ts';
+import { checkExportAllowed } from '../exports/index.ts';
+import { invoicePdf, type InvoicePdfDeps } from './invoice-pdf.ts';
+import { companyOf, type Lookups } from '../invoices/index.ts';
+import type { Core } from '../../platform/core.ts';
+import { defineRoute, type Route } from '../../doors/native/route.ts';
+
+const DESCRIPTION = `The document as a PDF for people: an invoice (380, "Faktúra"), a proforma (325, "Proforma faktúra", marked as not a tax
+document), a credit note (381, "Dobropis", with the credited invoice's number and date and the reason) or an inbound copy
+(marked as received over Peppol). A4, Slovak labels, Noto Sans embedded (every character of Slovak prints): number; issue,
+delivery and due dates; both parties with IČO, DIČ and IČ DPH; IBAN and variable symbol; the lines; the VAT breakdown per
+rate; the totals with the ZZZ rounding correction when there is one; the amount to pay; the note. A document not issued yet
+(draft, validated, pending_approval, approved) is stamped "NÁVRH", a voided invoice "STORNOVANÁ".
+
+**Not plan-gated.** The spec gates "CSV/PDF export"; one document's PDF is the document itself, which credit-note rule 7 has
+the caller hand the buyer (and which an invoice marked sent by hand needs), so every plan gets it. \`pdf_export\` is the
+feature of exporting PDFs in bulk, which is not offered yet; the register's CSV export is gated (\`csv_export\`).
+
+The same version always gives the same bytes (the PDF's creation date is the time that version was recorded). The ETag
+names the version; send it back in If-None-Match to get 304 while the document has not changed.`;
+
+const etagOf = (version: number) => `"pdf-${version}"`;
+const pdfHeaders = (etag: string) => ({ etag, 'cache-control': 'private, no-cache' });
+
+/** A filename header value: an ASCII fallback and the UTF-8 name (RFC 6266), from a client-chosen number. */
+function contentDisposition(disposition: 'inline' | 'attachment', title: string, invoiceNumber: string): string {
+  const name = `${title} ${invoiceNumber}.pdf`;
+  const ascii = name.normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^A-Za-z0-9._-]+/g, '_');
+  return `${disposition}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+const notModified = (ifNoneMatch: string | undefined, etag: string) =>
+  ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*' || tag.trim() === `W/${etag}`);
+
+/** GET …/invoices/{id}/pdf: the printed document of any invoice-stream document. */
+export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'> & { lookups: Lookups }): Route[] {
+  return [
+    defineRoute({
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/pdf', operationId: 'getInvoicePdf', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
+      summary: 'The invoice, proforma, credit note or inbound copy as a PDF (Slovak, A4)',
+      description: DESCRIPTION,
+      params: Type.Object({ company_id: Uuid, invoice_id: Uuid }),
+      query: Type.Object({
+        disposition: Type.Optional(Type.Union([Type.Literal('inline'), Type.Literal('attachment')], { description: 'Content-Disposition: inline (default, shown in the browser) or attachment (saved)' })),
+      }),
+      headerDocs: [{ name: 'If-None-Match', description: 'the ETag of a PDF fetched before: 304 while the document is at that version', schema: Type.String() }],
+      responses: {
+        200: { description: 'the PDF; ETag `"pdf-<version>"`', schema: Type.String({ format: 'binary' }), mediaType: 'application/pdf' },
+        304: { description: 'the document is still at the version of If-None-Match' },
+        404: { description: '`company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s)', schema: ErrorBody },
+      },
+      async handle({ params, query, actor, headers }) {
+        await checkExportAllowed(deps, actor, 'document_pdf');
+        const company = await companyOf(deps, actor, params.company_id);
+        const scope = { organisationId: actor.organisationId, companyId: company.id };
+        const pdf = await invoicePdf(deps, scope, params.invoice_id, (version) => notModified(headers['if-none-match'], etagOf(version)));
+        if (pdf.unchanged) return { status: 304, headers: pdfHeaders(etagOf(pdf.version)) };
+        const etag = etagOf(pdf.version);
+        return {
+          status: 200,
+          body: pdf.bytes,
+          headers: {
+            ...pdfHeaders(etag),
+            'content-type': 'application/pdf',
+            'content-disposition': contentDisposition(query.disposition ?? 'inline', pdf.title, pdf.invoiceNumber),
+          },
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,181 @@
+import { invoiceFor } from '../../../commands/invoices/access.ts';
+import type { CodeLists } from '../../../commands/invoices/code-lists.ts';
+import { toInvoiceContent, type ContentDefaults } from '../../../commands/invoices/content.ts';
+import { checkInvoiceContent, invoiceDecider, type InvoiceState } from '../../../commands/invoices/decider.ts';
+import type { InvoiceStreamEvent } from '../../../commands/invoices/state.ts';
+import type { Party } from '../../../commands/invoices/model.ts';
+import {
+  DEFAULT_PATTERNS,
+  invoiceNumberClaimDecider,
+  invoiceNumberKey,
+  invoiceNumberScope,
+  invoiceSeriesDecider,
+  previewNumber,
+  type SeriesKind,
+} from '../../../commands/invoices/numbering.ts';
+import { visibleTo, type RequestScope } from '../../../commands/shared/access.ts';
+import type { Actor } from '../../../commands/shared/actor.ts';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { invoiceSeriesStream, invoiceStream, type InvoiceCreated } from '../../../events/invoices.ts';
+import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
+import type { InvoiceRequest } from '../../../schemas/invoices.ts';
+import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
+import { handleCommand, type Handled } from '../../platform/handling/command-handler.ts';
+import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import type { Core } from '../../platform/core.ts';
+import type { Lookups } from './lookups.ts';
+import type { SeriesReservations } from './series-reservations.ts';
+import type { SettlementReader } from '../payments/index.ts';
+import { buyerOf } from './lookups.ts';
+import { requestMetadata } from '../../platform/handling/metadata.ts';
+
+export type InvoiceDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { series: SeriesReservations; lookups: Lookups; codeLists: CodeLists };
+
+/** What the invoice routes are given: the core, the number series, the lookups, and the code lists (null when they are not loaded). */
+export type InvoicingDeps = Core & {
+  series: SeriesReservations; lookups: Lookups; codeLists: CodeLists | null;
+  /** what single-document reads show of credit notes and payments (settlement.ts) */
+  settlement: SettlementReader;
+};
+
+/** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
+export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
+  const { codeLists } = deps;
+  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  return { ...deps, codeLists };
+}
+
+const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
+const taxYear = (issueDate: string) => issueDate.slice(0, 4);
+
+function companyParty(company: CompanyRow): Party {
+  return {
+    name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id,
+    street: '', city: '', postal_code: '', country_code: 'SK',
+  };
+}
+
+async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
+  const buyer = request.customer_id ? await buyerOf(deps, actor, company, request.customer_id) : null;
+  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
+}
+
+type Written = Handled<InvoiceStreamEvent, InvoiceState>;
+
+/**
+ * The next number of a series, written with the invoice (`write` claims it in the organisation
+ * and tax year). Not a conflict retry: a number a client already took (invoice_number_conflict)
+ * is skipped for good, the series has moved past it, and the write is tried with the next one.
+ */
+async function writeWithSeriesNumber(
+  deps: InvoiceDeps,
+  scope: { workspaceId: string; kind: SeriesKind; year: string; invoiceId: string },
+  metadata: EventMetadata,
+  write: (number: string) => Promise<Written>,
+): Promise<Written> {
+  const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const reserved = await deps.series.reserve(stream, {
+      type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
+      invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
+    }, metadata);
+    try {
+      return await write(reserved.data.invoice_number);
+    } catch (error) {
+      const numberTaken = error instanceof DomainError && error.code === 'invoice_number_conflict';
+      if (!numberTaken) throw error;
+    }
+  }
+  throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
+}
+
+export interface Created {
+  invoice_id: string;
+  version: number;
+  position: Position;
+  /** what was decided: the read model's row follows from it */
+  event: InvoiceCreated;
+}
+
+/**
+ * Creates a draft. The request is checked against the business rules before a number is
+ * reserved, so a refused request (422) consumes no number and writes nothing.
+ */
+export async function createInvoice(
+  deps: InvoiceDeps,
+  request: {
+    actor: Actor; requestId: string; company: CompanyRow; body: InvoiceRequest;
+    /** a deterministic id (a bulk import's invoice group); a fresh one by default */
+    invoiceId?: string;
+    /** runs once the content passed the rules, before a number is reserved (a bulk import counts the invoice against the quota here) */
+    beforeWrite?: () => Promise<void>;
+  },
+): Promise<Created> {
+  const { actor, company, body } = request;
+  const invoiceId = request.invoiceId ?? deps.ids.next();
+  const metadata = requestMetadata(actor, request.requestId);
+  const command = (content: ReturnType<typeof toInvoiceContent>) =>
+    ({
+      type: 'CreateInvoice', invoice_id: invoiceId, organisation_id: actor.organisationId, company_id: company.id,
+      workspace_id: company.workspace_id, created_by: actor.id, number_source: body.invoice_number ? 'client' : 'series',
+      content, code_lists: deps.codeLists, at: deps.clock.now().toISOString(),
+    }) as const;
+
+  const defaults = await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000');
+  const provisional = toInvoiceContent(body, defaults);
+  checkInvoiceContent(provisional, deps.codeLists); // refuses (422) before a number is reserved
+  await request.beforeWrite?.();
+
+  const year = taxYear(body.issue_date);
+  // The number is claimed in the organisation and tax year together with the invoice's first
+  // event: one append when the number is new. The lines do not depend on the number: keeping the
+  // checked ones keeps their computed totals.
+  const write = (number: string): Promise<Written> => {
+    const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
+    return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), {
+      metadata,
+      newStream: true,
+      claim: {
+        decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
+        holderId: invoiceId, holderStream: invoiceStream,
+      },
+    });
+  };
+  const written = body.invoice_number
+    ? await write(body.invoice_number)
+    : await writeWithSeriesNumber(deps, { workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata, write);
+  const event = written.events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
+  if (!event || written.position === null) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
+  return { invoice_id: invoiceId, version: written.version, position: written.position, event };
+}
+
+/**
+ * PUT: replaces the content of an editable invoice; If-Match is required (412 when stale). The
+ * decider's access rule runs first, before the content is built, so neither a version nor a
+ * customer lookup answers for an invoice the company may not see (404 invoice_not_found).
+ */
+export async function updateInvoice(
+  deps: InvoiceDeps,
+  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
+): Promise<{ version: number; position: Position | null }> {
+  const { actor, company, body, invoiceId } = request;
+  const scope = { organisationId: actor.organisationId, companyId: company.id };
+  const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, async (state: InvoiceState) => {
+    const { invoice_number } = invoiceFor(state, scope);
+    const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, invoice_number));
+    return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
+  }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
+  return { version: handled.version, position: handled.position };
+}
+
+/** Whether the invoice's stream exists and the scope may see it (from the events, not the register). */
+export async function invoiceVisibleTo(deps: Pick<Core, 'store'>, scope: RequestScope, invoiceId: string): Promise<boolean> {
+  const { state } = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+  return state.status !== 'none' && visibleTo(state, scope);
+}
+
+/** The number the next create would get (nothing is reserved). */
+export async function nextInvoiceNumber(deps: InvoiceDeps, company: CompanyRow, kind: SeriesKind, year: string): Promise<string> {
+  const { state } = await readAndFold(deps.store, invoiceSeriesStream(company.workspace_id, kind, year), invoiceSeriesDecider);
+  return previewNumber(DEFAULT_PATTERNS[kind], year, state);
+}

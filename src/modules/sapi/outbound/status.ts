@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import { SapiRefusal } from '../../../../commands/sapi/errors.ts';
+import { PARTICIPANT_HEADER, requireParticipantHeader } from '../../../../commands/sapi/participant.ts';
+import { requireScope } from '../../../../commands/sapi/scopes.ts';
+import type { SapiDocumentView } from '../../../../commands/sapi/document.ts';
+import { documentIdOf, sapiDocumentStream } from '../../../../events/sapi-documents.ts';
+import { SAPI_DOCUMENTS, findSapiDocument } from '../../../../projections/sapi-documents/queries.ts';
+import { readCurrent } from '../../../platform/readmodel/current-read.ts';
+import { SapiErrorBody } from '../../../../schemas/sapi/errors.ts';
+import { SapiStatusResponse } from '../../../../schemas/sapi/outbound.ts';
+import type { SapiDeps } from '../deps.ts';
+import { defineSapiRoute, type SapiRoute } from '../../../doors/sapi/route.ts';
+import { acceptedAlready } from './send.ts';
+
+/** The status answer of a document (sapi-sk.md, Status response). */
+export function statusOf(view: SapiDocumentView, now: Date): SapiStatusResponse {
+  return {
+    providerDocumentId: view.provider_document_id,
+    clientDocumentId: view.client_document_id,
+    status: view.status,
+    direction: 'outbound',
+    peppolMessageId: view.peppol_message_id,
+    fs: {
+      status: view.fs.status, submissionId: view.fs.submission_id, reportDeadline: view.fs.report_deadline, acknowledgedAt: view.fs.acknowledged_at,
+      errorMessage: view.fs.error_message,
+    },
+    updatedAt: view.updated_at,
+    timestamp: now.toISOString(),
+  };
+}
+
+const notFound = (id: string) =>
+  new SapiRefusal('SAPI-DOC-NOT-FOUND', 'no such document for this client', [{ field: 'providerDocumentId', issue: `unknown: ${id.slice(0, 80)}` }]);
+
+export function statusRoute(deps: SapiDeps): SapiRoute {
+  return defineSapiRoute({
+    method: 'GET',
+    path: '/document/status/{providerDocumentId}',
+    operationId: 'sapiDocumentStatus',
+    summary: "An outbound document's status: its Peppol leg and its FS filing",
+    description: 'Scope document:send and X-Peppol-Participant-Id. A document this client did not send (unknown, or another client\'s) is SAPI-DOC-NOT-FOUND. fs.reportDeadline is the UBL IssueDate + 5 calendar days (docs/sapi.md, Status).',
+    tags: ['SAPI documents'],
+    auth: 'api',
+    params: Type.Object({ providerDocumentId: Type.String({ maxLength: 200 }) }),
+    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String() }],
+    responses: {
+      200: { description: 'the document', schema: SapiStatusResponse },
+      400: { description: 'SAPI-VAL-001: the participant header is missing', schema: SapiErrorBody },
+      403: { description: 'SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT', schema: SapiErrorBody },
+      404: { description: 'SAPI-DOC-NOT-FOUND', schema: SapiErrorBody },
+      503: { description: 'SAPI-UNAVAILABLE (retryable, Retry-After): the document is stored but its read model has not shown it within the read-your-writes bound, or the database is out of reach', schema: SapiErrorBody },
+    },
+    async handle(req) {
+      const actor = req.actor;
+      requireScope(actor.scopes, 'document:send');
+      requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
+      const documentId = documentIdOf(req.params.providerDocumentId);
+      if (!documentId) throw notFound(req.params.providerDocumentId);
+      // a document accepted on another instance is shown, or refused 503 SAPI-UNAVAILABLE while its
+      // read model is behind, never 404. Once shown, its later steps come from the reactors, not
+      // from this client's commands: a document found is current enough, and a poll never waits on them.
+      const view = await readCurrent(deps, {
+        stream: sapiDocumentStream(documentId), projectors: [SAPI_DOCUMENTS], resource: 'document',
+        read: () => findSapiDocument(deps.readModels, actor.clientId, req.params.providerDocumentId),
+        foundIsCurrent: true,
+        visible: async () => (await acceptedAlready(deps, documentId))?.client_id === actor.clientId,
+      });
+      if (!view) throw notFound(req.params.providerDocumentId);
+      return { status: 200, body: statusOf(view, deps.clock.now()) };
+    },
+  });
+}

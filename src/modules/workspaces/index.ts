@@ -1,8 +1,0 @@
-import type { Core } from '../../core.ts';
-import { workspaceRoutes } from '../../http/workspaces.ts';
-import type { Module } from '../module.ts';
-
-/** Workspaces as callers see them: the companies of one, with the caller's role (issue 19 part 3). Reads the tenancy read model. */
-export function workspacesModule(deps: Pick<Core, 'readModels'>): Module {
-  return { routes: workspaceRoutes(deps), projectors: [], reactors: [] };
-}
