@@ -36,9 +36,9 @@ import { creditNotesModule } from './modules/credit-notes/wiring.ts';
 import { customersModule } from './modules/customers/wiring.ts';
 import { deliveryModule } from './modules/delivery/wiring.ts';
 import { identityModule } from './modules/identity/wiring.ts';
-import { invoiceExportModule } from './modules/exports/wiring.ts';
+import { exportsModule } from './modules/exports/wiring.ts';
 import { invoicePdfModule } from './modules/invoice-pdf/wiring.ts';
-import { invoicingModule } from './modules/invoices/wiring.ts';
+import { invoicesModule } from './modules/invoices/wiring.ts';
 import { paymentsModule } from './modules/payments/wiring.ts';
 import type { Module } from './modules/module.ts';
 import type { FsAuthority } from './modules/delivery/index.ts';
@@ -59,7 +59,7 @@ import { ProjectionRunner } from './platform/readmodel/projection-runner.ts';
 import { createValidator, type Validator, type ValidatorSource } from './platform/validation/index.ts';
 import { webhooksModule } from './modules/webhooks/wiring.ts';
 import { lookupModule } from './modules/lookup/wiring.ts';
-import { workspacesModule } from './modules/tenancy/wiring.ts';
+import { tenancyModule } from './modules/tenancy/wiring.ts';
 import type { CompanyRegistry } from './modules/lookup/index.ts';
 import { sapiModule } from './modules/sapi/wiring.ts';
 import type { SapiClientGate } from './modules/sapi/index.ts';
@@ -221,8 +221,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     identityModule(shared),
     customersModule(core),
     // before invoicing: its …/invoices/export.csv must match before …/invoices/{invoice_id}
-    invoiceExportModule(invoicing),
-    invoicingModule(invoicing),
+    exportsModule(invoicing),
+    invoicesModule(invoicing),
     invoicePdfModule(invoicing),
     deliveryModule(shared),
     creditNotesModule(shared),
@@ -231,7 +231,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     webhooksModule({ ...core, secrets, resolve: options.resolve, metrics }),
     sapiModule(shared),
     lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
-    workspacesModule(core),
+    tenancyModule(core),
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 

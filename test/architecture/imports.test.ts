@@ -39,7 +39,6 @@ const MODULE_EDGES = [
   'customers → idempotency',
   'delivery → credit-notes', 'delivery → idempotency', 'delivery → invoices', 'delivery → usage',
   'exports → invoices',
-  'idempotency → customers',
   'identity → idempotency', 'identity → tenancy',
   'invoice-pdf → exports', 'invoice-pdf → invoices',
   'invoices → idempotency', 'invoices → payments',

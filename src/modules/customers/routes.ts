@@ -14,7 +14,7 @@ import type { Core } from '../../platform/core.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
-import { recoverCustomerCreate } from '../idempotency/index.ts';
+import { recoverCustomerCreate } from './recovery.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 
 const iso = (d: Date) => d.toISOString();

@@ -12,7 +12,7 @@ import { getInvoice } from '../../../projections/invoices/queries.ts';
 import { invoiceBody } from '../invoices/index.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
-import { recoverSend } from '../idempotency/index.ts';
+import { recoverSend } from './recovery.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };

@@ -12,7 +12,7 @@ import type { Credentials } from './credentials.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
-import { recoverApiKeyCreate } from '../idempotency/index.ts';
+import { recoverApiKeyCreate } from './recovery.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 
 const KeyParams = Type.Object({ key_id: Uuid });

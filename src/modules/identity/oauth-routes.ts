@@ -12,7 +12,7 @@ import { forbiddenCharacter } from '../../platform/http/index.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
-import { recoverOAuthClientCreate } from '../idempotency/index.ts';
+import { recoverOAuthClientCreate } from './recovery.ts';
 
 const ClientCreate = Type.Object(
   {

@@ -20,7 +20,7 @@ import { readModelDegraded } from '../../platform/readmodel/failures.ts';
 import type { InvoicingDeps } from './invoices.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
-import { recoverInvoiceCreate } from '../idempotency/index.ts';
+import { recoverInvoiceCreate } from './recovery.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { loadInvoice, type LoadedInvoice } from './invoice-documents.ts';
 import { freshSettlement, type SettlementFields } from '../payments/index.ts';
