@@ -90,5 +90,3 @@ export type InvoiceNumberClaimed = DomainEvent<
 export const invoiceStream = (invoiceId: string) => `invoice-${invoiceId}`;
 export const invoiceValidationStream = (invoiceId: string) => `invoice_validation-${invoiceId}`;
 export const invoiceSeriesStream = (workspaceId: string, series: string, year: string) => `invoice_series-${workspaceId}-${series}-${year}`;
-export const invoiceNumberStream = (organisationId: string, taxYear: string, invoiceNumber: string) =>
-  `invoice_number-${organisationId}-${taxYear}-${invoiceNumber}`;

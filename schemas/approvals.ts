@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { Uuid } from './common/index.ts';
 
 const Status = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')], {
@@ -36,5 +36,3 @@ export const ApprovalAck = Type.Object({
 export const RejectBody = Type.Object({
   reason: Type.String({ minLength: 1, maxLength: 1000, pattern: '\\S', description: 'why it is rejected (1-1000 characters, not blank); kept on the record and shown to the requester' }),
 }, { additionalProperties: false });
-
-export type ApprovalRecordBody = Static<typeof ApprovalRecord>;

@@ -53,7 +53,6 @@ export const COLUMNS: readonly Column[] = [
   col('discount_amount', 'line', 'decimal', false, 'money off the line', ['', '', '']),
 ];
 
-export const COLUMN_NAMES = COLUMNS.map((c) => c.name);
 export const COLUMN_BY_NAME: ReadonlyMap<string, Column> = new Map(COLUMNS.map((c) => [c.name, c]));
 
 /** A header cell as it is compared: trimmed, case-insensitive, spaces and hyphens as underscores ("Unit Price" = unit_price). */

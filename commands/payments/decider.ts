@@ -8,7 +8,6 @@ import { checkFields } from '../shared/invalid-fields.ts';
 import { paymentAmount } from './amount.ts';
 import { paymentKind, type PaymentKind } from './payable.ts';
 
-export const PAYMENT_METHODS: readonly PaymentMethodPayload[] = ['bank_transfer', 'card', 'cash', 'offset', 'other'];
 export const REFERENCE_MAX_LENGTH = 140;
 export const REASON_MAX_LENGTH = 500;
 

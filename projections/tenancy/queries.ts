@@ -18,11 +18,6 @@ export async function listCompanies(db: DataSource, organisationId: string): Pro
   );
 }
 
-export async function countOrganisations(db: DataSource): Promise<number> {
-  const rows: { n: string }[] = await db.query('SELECT count(*) AS n FROM organisations');
-  return Number(rows[0]?.n ?? 0);
-}
-
 /**
  * The company a Peppol participant id belongs to, in any organisation (the Peppol directory is
  * public: anyone may address any participant). Participant ids compare case-insensitively.

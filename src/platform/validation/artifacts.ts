@@ -42,7 +42,3 @@ export function schematronFile(artifactsDir: string, set: SchematronSet): string
       return SLOVAK_SCHEMATRON;
   }
 }
-
-export function fileExists(file: string): boolean {
-  return fs.existsSync(file);
-}

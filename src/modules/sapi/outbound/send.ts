@@ -21,7 +21,6 @@ import { runIdempotently, type Outcome } from '../../idempotency/index.ts';
 import type { StoredAnswer } from '../../../../commands/idempotency/decider.ts';
 import type { EventMetadata } from '../../../platform/eventstore/port.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
-import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../delivery/index.ts';
 import { Type } from '@sinclair/typebox';
 import type { SapiDeps } from '../deps.ts';
@@ -179,9 +178,6 @@ async function sendOnce(deps: SapiDeps, actor: SapiActor, key: string, request: 
     return outcome.result.answered;
   }
 }
-
-/** The document stream's current state (reactors and status read it). */
-export const documentState = (deps: Pick<SapiDeps, 'store'>, documentId: string) => readAndFold(deps.store, sapiDocumentStream(documentId), sapiDocumentDecider);
 
 const headerDoc = (name: string, description: string) => ({ name, description, schema: Type.String() });
 

@@ -14,8 +14,6 @@ export type Axis =
   | 'following'
   | 'preceding';
 
-export const REVERSE_AXES: ReadonlySet<Axis> = new Set(['parent', 'ancestor', 'ancestor-or-self', 'preceding-sibling', 'preceding']);
-
 /** `uri`/`local` null means any (a wildcard). */
 export type NodeTest =
   | { kind: 'name'; uri: string | null; local: string | null }
