@@ -2,7 +2,7 @@ import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
-import { catchUpAndFold, keepSnapshot, readAndFold, type Upcast } from './read-and-fold.ts';
+import { catchUpAndFold, keepSnapshot, readAndFold } from './read-and-fold.ts';
 
 export interface Handled<Event, State> {
   events: Event[];
@@ -56,7 +56,6 @@ export interface DecideOptions<Event, State = unknown> {
    * idempotent: a conflict after it may decide and run it again.
    */
   beforeAppend?: (events: Event[]) => Promise<void>;
-  upcast?: Upcast;
 }
 
 const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
@@ -84,8 +83,8 @@ export async function decideAndAppend<Command, Event extends DomainEvent<string,
   let lastRead: Known<State> | undefined;
   const read = async (): Promise<Known<State>> => {
     lastRead = lastRead
-      ? await catchUpAndFold(deps.store, streamId, decider, lastRead, options.upcast)
-      : await readAndFold(deps.store, streamId, decider, options.upcast);
+      ? await catchUpAndFold(deps.store, streamId, decider, lastRead)
+      : await readAndFold(deps.store, streamId, decider);
     return lastRead;
   };
   for (let attempt = 0; ; attempt++) {

@@ -6,6 +6,7 @@ import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
 import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
 import { WrongExpectedRevision } from '../../src/eventstore/port.ts';
+import { upcastOnRead } from '../../src/eventstore/upcasting.ts';
 import { handleCommand } from '../../src/handling/command-handler.ts';
 import { readAndFold } from '../../src/handling/read-and-fold.ts';
 import { randomIds } from '../../src/ports/ids.ts';
@@ -126,12 +127,13 @@ describe('handleCommand: the one command path', function () {
     expect(await store.readStream(`holder-${loser}`)).to.deep.equal([]);
   });
 
-  it('readAndFold folds what the upcast makes of stored events', async () => {
-    // an older shape: { amount } where the decider now folds { n }
-    await store.append(stream, [{ id: crypto.randomUUID(), type: 'Added', data: { amount: 7 }, metadata: {} }], 0);
-    const upcast = (e: Awaited<ReturnType<EventStore['readStream']>>[number]) =>
-      'amount' in e.data ? { ...e, data: { n: e.data.amount } } : e;
-    const folded = await readAndFold(store, stream, counter, upcast);
+  it('readAndFold folds stored events as the store upcasts them', async () => {
+    // an older shape: { amount } (version 1, stored without a version) where the decider now folds { n } (version 2)
+    const upcasting = upcastOnRead(store, { versions: { Added: 2 }, upcasters: { Added: [({ amount, ...rest }) => ({ ...rest, n: amount })] } });
+    const old = `upcast-${crypto.randomUUID()}`;
+    await store.append(old, [{ id: crypto.randomUUID(), type: 'Added', data: { amount: 7 }, metadata: {} }], 'no_stream');
+    await upcasting.append(old, [added(1)], 0);
+    const folded = await readAndFold(upcasting, old, counter);
     expect(folded.state.total).to.equal(8);
     expect(folded.revision).to.equal(1);
     expect((await readAndFold(store, `missing-${crypto.randomUUID()}`, counter)).revision).to.equal(-1);
