@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceReceived } from '../../../events/delivery.ts';
 import type { Clock } from '../../ports/clock.ts';
-import type { Reactor } from '../../reactors/reactor.ts';
+import { defineReactor, type Reactor } from '../../reactors/reactor.ts';
 
 /** What the sending side does with a delivery status (src/application/delivery.ts confirmPeppolDelivery). */
 export type ConfirmDelivery = (status: { message_id: string; delivered_at: string }) => Promise<void>;
@@ -13,12 +13,12 @@ export type ConfirmDelivery = (status: { message_id: string; delivered_at: strin
  * the network to confirmPeppolDelivery.
  */
 export function sandboxDeliveryStatusReactor(deps: { clock: Clock; confirm: ConfirmDelivery }, delayMs: number): Reactor {
-  return {
+  return defineReactor<InvoiceReceived>({
     name: 'sandbox-delivery-status',
     handles: ['InvoiceReceived'],
     concurrency: 32,
     async react(event, signal) {
-      const received = event.data as InvoiceReceived['data'];
+      const received = event.data;
       const due = new Date(received.received_at).getTime() + delayMs - deps.clock.now().getTime();
       if (due > 0) await sleep(due, undefined, { signal });
       // the sender's copy may not be in the read model yet: give it a moment, then let the runner retry
@@ -32,5 +32,5 @@ export function sandboxDeliveryStatusReactor(deps: { clock: Clock; confirm: Conf
         }
       }
     },
-  };
+  });
 }

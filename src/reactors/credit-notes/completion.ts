@@ -5,7 +5,7 @@ import { invoiceStream } from '../../../events/invoices.ts';
 import { INVOICE_RETRIES, systemMetadata } from '../../application/invoice-commands.ts';
 import type { Core } from '../../core.ts';
 import { handleCommand } from '../../handling/command-handler.ts';
-import type { Reactor } from '../reactor.ts';
+import { defineReactor, type Reactor } from '../reactor.ts';
 
 const NAME = 'credit-note-completion';
 
@@ -20,12 +20,12 @@ const NAME = 'credit-note-completion';
  */
 export function creditNoteCompletionReactor(deps: Pick<Core, 'store' | 'ids' | 'clock'> & { graceMs: number }): Reactor {
   const written = async (creditNoteId: string) => (await deps.store.readStream(invoiceStream(creditNoteId))).length > 0;
-  return {
+  return defineReactor<CreditNoteReserved>({
     name: NAME,
     handles: ['CreditNoteReserved'],
     concurrency: 4,
     async react(event, signal) {
-      const reserved = event.data as CreditNoteReserved['data'];
+      const reserved = event.data;
       if (await written(reserved.credit_note_id)) return;
       const wait = Date.parse(reserved.reserved_at) + deps.graceMs - deps.clock.now().getTime();
       if (wait > 0) await sleep(wait, undefined, { signal });
@@ -34,5 +34,5 @@ export function creditNoteCompletionReactor(deps: Pick<Core, 'store' | 'ids' | '
         type: 'ReleaseCreditNote', credit_note_id: reserved.credit_note_id, why: 'discarded', at: deps.clock.now().toISOString(),
       }, { metadata: systemMetadata(NAME, event.id), retryOnConflict: INVOICE_RETRIES });
     },
-  };
+  });
 }
