@@ -7,6 +7,7 @@ import { refreshFamilyStream, securityEventStream, userCredentialsStream, type C
 import { activeSessions } from '../../projections/identity/queries.ts';
 import { findUser } from '../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../projections/tenancy/rows.ts';
+import { appendToLog } from '../handling/append.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { newTotpSecret, totpUri, verifyTotp } from '../identity/totp.ts';
 import type { Core } from '../core.ts';
@@ -49,7 +50,7 @@ async function checkedChange(
       const event = credentialCheckFailed({
         organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at: deps.clock.now().toISOString(),
       });
-      await deps.store.append(securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)), 'any');
+      await appendToLog(deps.store, securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)));
     }
     throw error;
   }

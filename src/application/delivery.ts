@@ -5,7 +5,7 @@ import { invoiceStream } from '../../events/invoices.ts';
 import { findSentInvoiceByMessage } from '../../projections/invoices/queries.ts';
 import { sapiDocumentIdByMessage } from '../../projections/sapi-documents/queries.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
-import { handleCommand } from '../handling/command-handler.ts';
+import { handleCommand, ifMatchOr } from '../handling/command-handler.ts';
 import type { Core } from '../core.ts';
 import type { FsAuthority } from '../network/fs-authority.ts';
 import type { PeppolNetwork } from '../network/peppol-network.ts';
@@ -50,7 +50,7 @@ async function issueForClient(
   });
   if (waiting) return waiting;
   const handled = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
-    metadata, expectedVersion: request.expectedVersion, beforeAppend, retryOnConflict: INVOICE_RETRIES,
+    metadata, beforeAppend, expected: ifMatchOr(request.expectedVersion, { retry: { onVersionConflict: INVOICE_RETRIES } }),
   });
   return { status: handled.state.status, position: handled.position };
 }

@@ -22,6 +22,7 @@ import type { InvoiceRequest } from '../../schemas/invoices.ts';
 import type { EventMetadata, Position } from '../eventstore/port.ts';
 import { handleCommand, type Handled } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
+import { retrying } from '../handling/retry.ts';
 import type { Core } from '../core.ts';
 import type { Lookups } from './lookups.ts';
 import type { SeriesReservations } from './series-cache.ts';
@@ -74,17 +75,17 @@ async function writeWithSeriesNumber(
   write: (number: string) => Promise<Written>,
 ): Promise<Written> {
   const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const reserved = await deps.series.reserve(stream, {
-      type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
-      invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
-    }, metadata);
-    try {
-      return await write(reserved.data.invoice_number);
-    } catch (error) {
-      const numberTaken = error instanceof DomainError && error.code === 'invoice_number_conflict';
-      if (!numberTaken) throw error;
-    }
+  const numberTaken = (error: unknown) => error instanceof DomainError && error.code === 'invoice_number_conflict';
+  try {
+    return await retrying(async () => {
+      const reserved = await deps.series.reserve(stream, {
+        type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
+        invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
+      }, metadata);
+      return write(reserved.data.invoice_number);
+    }, { retries: 199, retryIf: numberTaken });
+  } catch (error) {
+    if (!numberTaken(error)) throw error;
   }
   throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
 }
@@ -134,7 +135,7 @@ export async function createInvoice(
     const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
     return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), {
       metadata,
-      newStream: true,
+      expected: { newStream: true },
       claim: {
         decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
         holderId: invoiceId, holderStream: invoiceStream,
@@ -164,7 +165,7 @@ export async function updateInvoice(
     const { invoice_number } = invoiceFor(state, scope);
     const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, invoice_number));
     return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
-  }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: { ifMatch: request.expectedVersion } });
   return { version: handled.version, position: handled.position };
 }
 

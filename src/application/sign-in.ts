@@ -7,6 +7,7 @@ import { refreshFamilyStream, securityEventStream, userCredentialsStream } from 
 import { findOrganisationPlan, findUser, findUserByEmail } from '../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
+import { appendToLog } from '../handling/append.ts';
 import { handleCommand, toNewEvents } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from '../identity/login-challenge.ts';
@@ -59,7 +60,7 @@ export async function currentCredentials(deps: Pick<Core, 'store'>, userId: stri
 }
 
 async function record(deps: SignInDeps, organisationId: string | null, event: ReturnType<typeof loginFailed> | ReturnType<typeof loginSucceeded>) {
-  await deps.store.append(securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')), 'any');
+  await appendToLog(deps.store, securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')));
 }
 
 async function failed(deps: SignInDeps, attempt: { email: string; user: UserRow | null; ip: string; reason: LoginFailureReason }): Promise<never> {
@@ -78,7 +79,7 @@ async function startSession(deps: SignInDeps, user: UserRow, method: 'password' 
   await handleCommand(deps, refreshFamilyStream(familyId), refreshFamilyDecider, {
     type: 'StartFamily', family_id: familyId, user_id: user.id, organisation_id: user.organisation_id, token_hash: refresh.hash,
     expires_at: refreshTokenExpiry(now), at: now.toISOString(),
-  }, { metadata: userMetadata(user), newStream: true });
+  }, { metadata: userMetadata(user), expected: { newStream: true } });
   await record(deps, user.organisation_id, loginSucceeded({ email: user.email, organisation_id: user.organisation_id, user_id: user.id, ip, method, at: now.toISOString() }));
   return { ...(await accessFor(deps, user, familyId)), refresh_token: refresh.token };
 }

@@ -46,7 +46,7 @@ export async function enqueueImport(
       sha256: createHash('sha256').update(upload.bytes).digest('hex'), requested_at: deps.clock.now().toISOString(),
     },
     ...('text' in decoded ? { text: decoded.text } : { text: null, unreadable: decoded.error }),
-  }, { metadata: requestMetadata(actor, request.requestId), newStream: true });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: { newStream: true } });
   if (handled.position === null) throw new Error(`bulk import ${jobId}: nothing was written`);
   return { jobId, position: handled.position };
 }

@@ -100,7 +100,7 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
   if (state.status !== 'processing' || state.text === null) return;
   const metadata = systemMetadata('bulk-import', jobId);
   const record = (command: BulkImportCommand) =>
-    handleCommand(deps, stream, bulkImportDecider, command, { metadata, retryOnConflict: 3 });
+    handleCommand(deps, stream, bulkImportDecider, command, { metadata, expected: { retry: { onVersionConflict: 3 } } });
   const at = () => deps.clock.now().toISOString();
   const fail = (errors: BulkImportRowError[], totalRows: number) => record({ type: 'FailImport', job_id: jobId, total_rows: totalRows, errors, at: at() });
 

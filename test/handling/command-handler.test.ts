@@ -48,7 +48,7 @@ describe('handleCommand: the one command path', function () {
   after(() => close());
 
   it('decides again on the newer state when another write lands between the read and the append', async () => {
-    const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 3 } } });
     expect(decided).to.equal(2);
     expect(handled.state.total).to.equal(106);
     expect(handled.version).to.equal(2);
@@ -60,7 +60,7 @@ describe('handleCommand: the one command path', function () {
     const racingCounted = Object.assign(Object.create(racing(2)) as EventStore, {
       readStream: (id: string, from = 0) => (readsFrom.push(from), store.readStream(id, from)),
     });
-    const handled = await handleCommand({ store: racingCounted, ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    const handled = await handleCommand({ store: racingCounted, ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 3 } } });
     expect(handled.state.total).to.equal(206);
     expect(handled.version).to.equal(3);
     expect(readsFrom).to.deep.equal([0, 1, 2]); // the whole stream once, then each other writer's event
@@ -75,7 +75,7 @@ describe('handleCommand: the one command path', function () {
 
   it('with If-Match a lost race stays a conflict (412), never decided again', async () => {
     const error = await refusal(handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, {
-      metadata: {}, expectedVersion: 0, retryOnConflict: 3,
+      metadata: {}, expected: { ifMatch: 0 },
     }));
     expect(error).to.be.instanceOf(WrongExpectedRevision);
     expect(decided).to.equal(1);
@@ -91,7 +91,7 @@ describe('handleCommand: the one command path', function () {
         return counter.decide(command, state);
       },
     };
-    const stale = { metadata: {}, expectedVersion: 7 };
+    const stale = { metadata: {}, expected: { ifMatch: 7 } };
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: -1 }, stale))).to.be.instanceOf(NotFound);
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 0 }, stale))).to.be.instanceOf(WrongExpectedRevision);
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 5 }, stale))).to.be.instanceOf(WrongExpectedRevision);
@@ -99,7 +99,7 @@ describe('handleCommand: the one command path', function () {
   });
 
   it('gives up after the bounded number of retries', async () => {
-    const error = await refusal(handleCommand({ store: racing(10), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 2 }));
+    const error = await refusal(handleCommand({ store: racing(10), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 2 } } }));
     expect(error).to.be.instanceOf(WrongExpectedRevision);
     expect(decided).to.equal(3);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 100, 100]);
@@ -110,7 +110,7 @@ describe('handleCommand: the one command path', function () {
     const value = `v-${crypto.randomUUID()}`;
     const create = (holderId: string) => handleCommand(
       { store, ids: randomIds, clock: { now: () => new Date() } }, `holder-${holderId}`, counter, { type: 'Add', n: 1 },
-      { metadata: {}, newStream: true, claim: { decider: claimDecider, scope: 'test', value, holderId, holderStream: (h) => `holder-${h}` } },
+      { metadata: {}, expected: { newStream: true }, claim: { decider: claimDecider, scope: 'test', value, holderId, holderStream: (h) => `holder-${h}` } },
     );
     const outcomes = await Promise.allSettled([create('a'), create('b')]);
     const won = outcomes.filter((o) => o.status === 'fulfilled');

@@ -32,7 +32,7 @@ export function creditNoteCompletionReactor(deps: Pick<Core, 'store' | 'ids' | '
       if (await written(reserved.credit_note_id)) return;
       await handleCommand(deps, invoiceStream(reserved.invoice_id), creditNoteDecider, {
         type: 'ReleaseCreditNote', credit_note_id: reserved.credit_note_id, why: 'discarded', at: deps.clock.now().toISOString(),
-      }, { metadata: systemMetadata(NAME, event.id), retryOnConflict: INVOICE_RETRIES });
+      }, { metadata: systemMetadata(NAME, event.id), expected: { retry: { onVersionConflict: INVOICE_RETRIES } } });
     },
   };
 }

@@ -34,7 +34,7 @@ export function creditNoteOutcomeReactor(deps: Pick<Core, 'store' | 'ids' | 'clo
       const command = creditNoteOutcome(creditNote, deps.clock.now().toISOString());
       if (!command) return;
       await handleCommand(deps, invoiceStream(creditNote.credited_invoice.invoice_id), creditNoteDecider, command, {
-        metadata: systemMetadata(NAME, event.id), retryOnConflict: INVOICE_RETRIES,
+        metadata: systemMetadata(NAME, event.id), expected: { retry: { onVersionConflict: INVOICE_RETRIES } },
       });
     },
   };

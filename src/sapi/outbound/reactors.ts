@@ -35,9 +35,10 @@ async function load(deps: Pick<SapiDeps, 'store'>, documentId: string) {
  * newer state after a lost race.
  */
 function recorder(deps: SapiDeps, documentId: string, component: string, event: RecordedEvent, read?: { state: SapiDocumentState; revision: number }) {
-  const options = { metadata: systemMetadata(component, event.id), retryOnConflict: 20 };
-  if (read) return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, options);
-  return (command: SapiDocumentCommand) => handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, options);
+  const metadata = systemMetadata(component, event.id);
+  const retry = { onVersionConflict: 20 };
+  if (read) return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, { metadata, retry });
+  return (command: SapiDocumentCommand) => handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, { metadata, expected: { retry } });
 }
 
 /**

@@ -122,7 +122,7 @@ async function accept(deps: SapiDeps, actor: SapiActor, request: SendRequest, pa
     country_c1: facts.supplierCountry ?? 'SK', payload: request.payload, payload_sha256: payloadSha256,
     peppol_message_id: deps.ids.next(), overage, accepted_at: deps.clock.now().toISOString(),
   };
-  const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, { type: 'AcceptSapiDocument', data }, { metadata, newStream: true });
+  const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, { type: 'AcceptSapiDocument', data }, { metadata, expected: { newStream: true } });
   // read-your-writes: a status right after the 202 finds the document
   if (handled.position) await deps.projections.caughtUp(handled.position, deps.config.readYourWritesTimeoutMs, [SAPI_DOCUMENTS]);
   return answerOf(data, data.accepted_at);
