@@ -13,8 +13,10 @@ import { claimStream } from '../../events/claims.ts';
 import { invoiceSeriesStream, invoiceStream } from '../../events/invoices.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type Position } from '../eventstore/port.ts';
+import { appendAll, VersionMismatch } from '../handling/append.ts';
 import { toNewEvents } from '../handling/command-handler.ts';
 import { readAndFold } from '../handling/read-and-fold.ts';
+import { lostRace, retrying, retryOnConflict } from '../handling/retry.ts';
 import type { InvoiceDeps } from './invoices.ts';
 import { INVOICE_RETRIES } from './invoice-commands.ts';
 import { requestMetadata } from './metadata.ts';
@@ -61,15 +63,9 @@ const NUMBER_ATTEMPTS = 200;
  * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
  */
 export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
-  // without If-Match (a void) a write that lands first is decided again on the newer state
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await createOnce(deps, request);
-    } catch (error) {
-      const raced = error instanceof WrongExpectedRevision && request.expectedVersion === undefined && error.streamId === invoiceStream(request.invoiceId);
-      if (!raced || attempt >= INVOICE_RETRIES) throw error;
-    }
-  }
+  // without If-Match (a void) a write that lands first is decided again on the newer state; with
+  // it, the invoice's conflict is the client's VersionMismatch, which is never retried
+  return retryOnConflict(() => createOnce(deps, request), { retries: INVOICE_RETRIES, streamId: invoiceStream(request.invoiceId) });
 }
 
 /** A void's draft still waiting on the invoice (not sent, not discarded): a second void answers with it instead of making another. */
@@ -86,7 +82,7 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
   const invoice = invoiceFor(read.state, scope);
   if (request.expectedVersion !== undefined && read.revision !== request.expectedVersion) {
-    throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+    throw new VersionMismatch(invoiceStream(invoiceId), request.expectedVersion, read.revision < 0 ? 'no_stream' : read.revision);
   }
 
   const now = deps.clock.now();
@@ -125,29 +121,31 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
 
   async function writeCreditNote(): Promise<CreatedCreditNote> {
     const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
-    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
-      const [reserved] = await Promise.all([
-        deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
-        counting,
-      ]);
-      const number = reserved.data.invoice_number;
-      const decision = decideCreditNote(command(number), read.state, reservation);
-      const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
-      try {
-        const written = await deps.store.appendToStreams([
+    let claim = '';
+    try {
+      // a number a client gave an invoice by hand: the series has moved past it, take the next
+      return await retrying(async () => {
+        claim = '';
+        const [reserved] = await Promise.all([
+          deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
+          counting,
+        ]);
+        const number = reserved.data.invoice_number;
+        const decision = decideCreditNote(command(number), read.state, reservation);
+        claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+        const written = await appendAll(deps.store, [
           // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
-          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
-          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
-          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), at: request.expectedVersion === undefined ? { revision: read.revision } : { ifMatch: read.revision } },
+          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), at: { newStream: true } },
+          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), at: { newStream: true } },
         ]);
         return {
           credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
           invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
         };
-      } catch (error) {
-        // a number a client gave an invoice by hand: the series has moved past it, take the next
-        if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
-      }
+      }, { retries: NUMBER_ATTEMPTS - 1, retryIf: (error) => lostRace(error, claim) });
+    } catch (error) {
+      if (!lostRace(error, claim)) throw error;
     }
     throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
   }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceReceived } from '../../../events/delivery.ts';
 import type { Clock } from '../../ports/clock.ts';
+import { retrying } from '../../handling/retry.ts';
 import type { Reactor } from '../../reactors/reactor.ts';
 
 /** What the sending side does with a delivery status (src/application/delivery.ts confirmPeppolDelivery). */
@@ -22,15 +23,9 @@ export function sandboxDeliveryStatusReactor(deps: { clock: Clock; confirm: Conf
       const due = new Date(received.received_at).getTime() + delayMs - deps.clock.now().getTime();
       if (due > 0) await sleep(due, undefined, { signal });
       // the sender's copy may not be in the read model yet: give it a moment, then let the runner retry
-      for (let tries = 0; ; tries++) {
-        try {
-          await deps.confirm({ message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() });
-          return;
-        } catch (error) {
-          if (tries >= 20) throw error;
-          await sleep(50 * (tries + 1), undefined, { signal });
-        }
-      }
+      await retrying(() => deps.confirm({ message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() }), {
+        retries: 20, retryIf: () => true, backoff: (tries) => sleep(50 * (tries + 1), undefined, { signal }),
+      });
     },
   };
 }
