@@ -2,7 +2,8 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { InvalidFields } from '../../commands/shared/invalid-fields.ts';
 import { InvoiceRuleViolation } from '../../commands/invoices/rule-violation.ts';
 import { WrongExpectedRevision } from '../eventstore/port.ts';
-import { PlatformError, RequestValidationError, TooManyRequests, boundIssues, type ErrorRenderer, type FailedRequest, type RenderedError } from './platform/index.ts';
+import { VersionMismatch } from '../handling/append.ts';
+import { PlatformError, RequestValidationError, TooManyRequests, boundIssues, type ErrorRenderer, type RenderedError } from './platform/index.ts';
 
 /* The native API's error bodies (spec: `{detail: {error, message, ...}}`, the 422 lists, the 429). */
 
@@ -16,17 +17,21 @@ function refusal(err: DomainError | PlatformError): RenderedError {
   return { status: err.status, body: detail(err.code, err.message, err.extra), ...(headers ? { headers } : {}) };
 }
 
-function concurrency(err: WrongExpectedRevision, request: FailedRequest): RenderedError {
-  // with If-Match the client asserted a version: it is stale (412); without, two writers raced (409)
-  if (request.header('if-match') !== '') {
-    const current = typeof err.actual === 'number' ? { current_version: err.actual } : {};
+/**
+ * 412 only when the stream the client named by If-Match is no longer at that version (the command
+ * path's VersionMismatch); any other lost race, on that stream without If-Match or on another
+ * stream the command writes (a month's usage), is 409 whatever the headers say.
+ */
+function concurrency(err: WrongExpectedRevision): RenderedError {
+  if (err instanceof VersionMismatch) {
+    const current = err.current === null ? {} : { current_version: err.current };
     return { status: 412, body: detail('version_mismatch', 'the resource has changed since the version given in If-Match', current) };
   }
   return { status: 409, body: detail('concurrency_conflict', 'the resource was changed by a concurrent request; retry') };
 }
 
 export const nativeErrors: ErrorRenderer = {
-  render(err, request) {
+  render(err) {
     if (err instanceof DomainError || err instanceof PlatformError) return refusal(err);
     // the echo is bounded: a huge or deep request never makes a huge or deep answer
     if (err instanceof RequestValidationError) return { status: 422, body: { detail: boundIssues(err.issues) } };
@@ -34,7 +39,7 @@ export const nativeErrors: ErrorRenderer = {
     if (err instanceof InvalidFields) return { status: 422, body: { detail: boundIssues(err.problems) } };
     // the invoice-validation flavour: business-rule findings with rule ids and severities
     if (err instanceof InvoiceRuleViolation) return { status: 422, body: { detail: { message: err.message, errors: err.findings } } };
-    if (err instanceof WrongExpectedRevision) return concurrency(err, request);
+    if (err instanceof WrongExpectedRevision) return concurrency(err);
     if (err instanceof TooManyRequests) {
       // the spec's 429 is top level, not under `detail`
       return { status: 429, headers: { 'Retry-After': String(err.retryAfterSeconds) }, body: { error: 'rate_limit_exceeded', retry_after: err.retryAfterSeconds, ...err.body } };
