@@ -32,7 +32,7 @@ export const REQUESTABLE_STATUSES = ['draft', 'validated'] as const;
 export const MAX_REASON_LENGTH = 1000;
 
 const invalidStatus = (invoice: KnownInvoice, what: string) =>
-  new DomainError('invalid_status', 409, `${what} is not possible in status ${invoice.status}${invoice.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+  new DomainError('invalid_status', `${what} is not possible in status ${invoice.status}${invoice.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: invoice.status,
   });
 
@@ -45,7 +45,7 @@ function pendingRequest(state: ApprovalState, invoice: KnownInvoice, what: strin
 /** Four eyes: the requester never reviews their own request, whatever their role. */
 function assertOtherReviewer(request: ApprovalRecord, reviewer: string): void {
   if (request.requested_by === reviewer) {
-    throw new DomainError('self_review_not_allowed', 403, 'an approval request is reviewed by someone other than who asked for it', {
+    throw new DomainError('self_review_not_allowed', 'an approval request is reviewed by someone other than who asked for it', {
       approval_id: request.id, requested_by: request.requested_by,
     });
   }

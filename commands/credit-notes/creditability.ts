@@ -37,5 +37,5 @@ export function invoiceRefusal(invoice: KnownInvoice): string | null {
 export const NOTHING_LEFT = 'the invoice is fully credited: nothing is left to credit';
 
 export function notCreditable(refusal: string): DomainError {
-  return new DomainError('not_creditable', 409, refusal);
+  return new DomainError('not_creditable', refusal);
 }

@@ -49,7 +49,7 @@ const waitsFor = (queued: CreditNoteEntry) =>
 
 function entryOf(invoice: KnownInvoice, creditNoteId: string): CreditNoteEntry {
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNoteId);
-  if (!entry) throw new DomainError('credit_note_not_found', 404, 'no such credit note of this invoice');
+  if (!entry) throw new DomainError('credit_note_not_found', 'no such credit note of this invoice');
   return entry;
 }
 
@@ -75,7 +75,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
       if (entry.counted) return [];
-      if (entry.released) throw new DomainError('invalid_status', 409, 'the credit note was discarded');
+      if (entry.released) throw new DomainError('invalid_status', 'the credit note was discarded');
       // what was left when it was made may have been credited since: a full reversal takes what
       // is left now; any other keeps its rows, which must still fit
       let rows = entry.rows;

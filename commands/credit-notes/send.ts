@@ -27,7 +27,7 @@ export function waitsToCount(creditNote: KnownInvoice, invoice: InvoiceState): b
   if (!creditNote.credited_invoice || invoice.status === 'none') return false;
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNote.invoice_id);
   if (entry?.released) {
-    throw new DomainError('invalid_status', 409, `credit note ${entry.credit_note_number} gave its amount back (${creditNote.status}): make a new credit note instead`, { status: creditNote.status });
+    throw new DomainError('invalid_status', `credit note ${entry.credit_note_number} gave its amount back (${creditNote.status}): make a new credit note instead`, { status: creditNote.status });
   }
   return entry !== undefined && !entry.counted;
 }

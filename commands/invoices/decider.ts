@@ -75,7 +75,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
   decide(command, state) {
     switch (command.type) {
       case 'CreateInvoice': {
-        if (state.status !== 'none') throw new DomainError('invoice_exists', 409, 'invoice already exists');
+        if (state.status !== 'none') throw new DomainError('invoice_exists', 'invoice already exists');
         const { totals, warnings } = priced(command.content, command.code_lists);
         return [
           {
@@ -99,16 +99,16 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
         const invoice = invoiceFor(state, command.scope);
         // its rows were reserved from the invoice it credits: editing them would credit what was never checked
         if (invoice.credited_invoice) {
-          throw new DomainError('locked_credit_note', 409, `a credit note made through the credit-note route cannot be changed (it credits invoice ${invoice.credited_invoice.invoice_number})`, {
+          throw new DomainError('locked_credit_note', `a credit note made through the credit-note route cannot be changed (it credits invoice ${invoice.credited_invoice.invoice_number})`, {
             credited_invoice_id: invoice.credited_invoice.invoice_id,
           });
         }
         if (!isEditable(invoice)) {
           const why = invoice.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${invoice.status} cannot be changed`;
-          throw new DomainError('invalid_status', 409, why, { status: invoice.status });
+          throw new DomainError('invalid_status', why, { status: invoice.status });
         }
         if (command.content.invoice_number !== invoice.invoice_number) {
-          throw new DomainError('invoice_number_immutable', 409, 'the invoice number cannot be changed once reserved', {
+          throw new DomainError('invoice_number_immutable', 'the invoice number cannot be changed once reserved', {
             invoice_number: invoice.invoice_number,
           });
         }

@@ -57,7 +57,7 @@ export type DeliveryCommand =
 export const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
 const invalidStatus = (state: KnownInvoice, what: string) =>
-  new DomainError('invalid_status', 409, `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+  new DomainError('invalid_status', `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: state.status,
   });
 
@@ -170,7 +170,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       const { type: _type, ...data } = command;
       if (state.status !== 'none') {
         if (state.delivery.peppol.message_id === command.peppol_message_id) return []; // the same message again
-        throw new DomainError('invoice_exists', 409, 'invoice already exists');
+        throw new DomainError('invoice_exists', 'invoice already exists');
       }
       return [{ type: 'InvoiceReceived', data }];
     }

@@ -60,7 +60,7 @@ const TOTP_ISSUER = 'SK e-invoicing';
 
 async function signedInUser(deps: Deps, actor: Actor): Promise<UserRow> {
   const user = await findUser(deps.readModels, actor.id);
-  if (!user || user.organisation_id !== actor.organisationId) throw new DomainError('user_not_found', 404, 'the signed-in user no longer exists');
+  if (!user || user.organisation_id !== actor.organisationId) throw new DomainError('user_not_found', 'the signed-in user no longer exists');
   return user;
 }
 

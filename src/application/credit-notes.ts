@@ -149,7 +149,7 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
         if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
       }
     }
-    throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+    throw new DomainError('numbering_busy', 'could not reserve a credit-note number; retry');
   }
 }
 

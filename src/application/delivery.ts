@@ -60,12 +60,12 @@ async function gatewaysReady(deps: DeliveryDeps): Promise<void> {
   try {
     await deps.network.ready();
   } catch (error) {
-    throw new DomainError('peppol_delivery_failed', 502, `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
+    throw new DomainError('peppol_delivery_failed', `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
   }
   try {
     await deps.fs.ready();
   } catch (error) {
-    throw new DomainError('fs_submission_failed', 502, `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
+    throw new DomainError('fs_submission_failed', `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
   }
 }
 

@@ -115,7 +115,7 @@ export async function runIdempotently<T>(
     finished = await (options.seedResourceId ? withResourceSeed(held.seed, () => work(attempt)) : work(attempt));
   } catch (error) {
     // the kind of failure only: messages may carry values the events should not keep
-    await release(error instanceof DomainError ? `${error.status} ${error.code}` : error instanceof Error ? error.name : 'failed');
+    await release(error instanceof DomainError ? error.code : error instanceof Error ? error.name : 'failed');
     throw error;
   }
   if (!finished.record) {

@@ -41,7 +41,7 @@ export type InvoicingDeps = Core & {
 /** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
 export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
   const { codeLists } = deps;
-  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  if (!codeLists) throw new DomainError('code_lists_unavailable', 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
   return { ...deps, codeLists };
 }
 
@@ -86,7 +86,7 @@ async function writeWithSeriesNumber(
       if (!numberTaken) throw error;
     }
   }
-  throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
+  throw new DomainError('numbering_busy', 'could not reserve an invoice number; retry');
 }
 
 export interface Created {

@@ -35,7 +35,7 @@ export async function enqueueImport(
   await requireBulkImport(deps, actor);
   const company = await companyOf(deps, actor, request.companyId);
   codeListsOf(deps); // 503 code_lists_unavailable, as POST …/invoices answers: no invoice could be checked
-  if (upload.bytes.length === 0) throw new DomainError('file_empty', 422, 'the file is empty: send the CSV with its header row');
+  if (upload.bytes.length === 0) throw new DomainError('file_empty', 'the file is empty: send the CSV with its header row');
   const jobId = deps.ids.next();
   const decoded = decodeCsvFile(upload.bytes);
   const handled = await handleCommand(deps, bulkImportStream(jobId), bulkImportDecider, {

@@ -49,7 +49,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 50
 export type WorkerDeps = Omit<GroupDeps, 'codeLists'> & { codeLists: CodeLists | null } & Pick<Core, 'projections'>;
 
 export function codeListsOf(deps: { codeLists: CodeLists | null }): CodeLists {
-  if (!deps.codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  if (!deps.codeLists) throw new DomainError('code_lists_unavailable', 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
   return deps.codeLists;
 }
 

@@ -91,7 +91,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
         const company = await companyOf(deps, actor, params.company_id);
-        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are crediting');
+        if (ifMatch === undefined) throw new DomainError('if_match_required', 'send If-Match with the invoice version you are crediting');
         const created = await createCreditNote({ ...withCodeLists(deps), usage: deps.usage }, {
           actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: creditNoteRequestOf(body),
           // only an accountant's credit note may wait for a reviewer: nobody else's needs the question asked
@@ -163,7 +163,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
           visible: () => invoiceVisibleTo(deps, scope, params.invoice_id),
         });
         if (degraded) throw readModelDegraded('credit-note allowance');
-        if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        if (!found) throw new DomainError('invoice_not_found', 'invoice not found');
         return { status: 200, body: found.allowance, headers: { etag: `"${found.version}"` } };
       },
     }),

@@ -131,7 +131,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
       visible: () => invoiceVisibleTo(deps, scope, id),
     });
     if (degraded) throw readModelDegraded('invoice'); // missing or stale: neither a 404 nor the row would be true
-    if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+    if (!row) throw new DomainError('invoice_not_found', 'invoice not found');
     return invoiceBody(row, await deps.settlement(row));
   }
 
@@ -241,7 +241,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
         428: { description: '`if_match_required`', schema: ErrorBody },
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
-        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
+        if (ifMatch === undefined) throw new DomainError('if_match_required', 'send If-Match with the invoice version you are replacing');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });

@@ -117,7 +117,7 @@ const failures = [
     params: Type.Object({ invoice_id: Type.String() }),
     responses: { 202: { description: 'Accepted' }, 404: { description: 'Not found' } },
     async handle({ params }) {
-      throw new DomainError('invoice_not_found', 404, 'no such invoice', { invoice_id: params.invoice_id });
+      throw new DomainError('invoice_not_found', 'no such invoice', { invoice_id: params.invoice_id });
     },
   }),
   defineRoute({
@@ -166,7 +166,7 @@ async function resolveCaller({ headers, ip }: { headers: Record<string, string |
   const none: Caller = { credential: 'none', actor: null, refusal: null, rateKey: `ip:${ip}`, plan: null };
   if (key === undefined) return none;
   if (key === 'good') return { ...none, credential: 'api_key', actor: ACTOR, rateKey: 'key:good' };
-  return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 401, 'unknown API key') };
+  return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 'unknown API key') };
 }
 
 describe('HTTP platform (real HTTP)', () => {

@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import type { DomainErrorCode } from '../../commands/shared/error-codes.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
 import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
@@ -86,8 +87,8 @@ describe('handleCommand: the one command path', function () {
     const guarded: Decider<Add, Added, { total: number }> = {
       ...counter,
       decide: (command, state) => {
-        if (command.n < 0) throw new NotFound('counter_not_found', 'not yours');
-        if (command.n === 0) throw new DomainError('invalid_status', 409, 'nothing to add');
+        if (command.n < 0) throw new NotFound('counter_not_found' as DomainErrorCode, 'not yours');
+        if (command.n === 0) throw new DomainError('invalid_status', 'nothing to add');
         return counter.decide(command, state);
       },
     };
@@ -106,7 +107,7 @@ describe('handleCommand: the one command path', function () {
   });
 
   it('with a claim: of two concurrent creates with one value exactly one wins; the other writes nothing', async () => {
-    const claimDecider = uniqueClaimDecider((value, holder) => new DomainError('value_taken', 409, `${value} is held by ${holder}`));
+    const claimDecider = uniqueClaimDecider((value, holder) => new DomainError('value_taken' as DomainErrorCode, `${value} is held by ${holder}`));
     const value = `v-${crypto.randomUUID()}`;
     const create = (holderId: string) => handleCommand(
       { store, ids: randomIds, clock: { now: () => new Date() } }, `holder-${holderId}`, counter, { type: 'Add', n: 1 },

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import type { DomainErrorCode } from '../../commands/shared/error-codes.ts';
 import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
 import { handleCommand } from '../../src/handling/command-handler.ts';
 import { readAndFold } from '../../src/handling/read-and-fold.ts';
@@ -16,7 +17,7 @@ const balance: Decider<Move, Moved, { total: number }> = {
   decide: (command, state) => {
     if (command.type === 'Add') return [{ type: 'Moved', data: { n: command.n } }];
     if (command.type === 'Withdraw') {
-      if (state.total < command.n) throw new DomainError('insufficient', 409, `only ${state.total}`);
+      if (state.total < command.n) throw new DomainError('insufficient' as DomainErrorCode, `only ${state.total}`);
       return [{ type: 'Moved', data: { n: -command.n } }];
     }
     return state.total >= command.total ? [] : [{ type: 'Moved', data: { n: command.total - state.total } }];

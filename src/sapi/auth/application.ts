@@ -58,9 +58,9 @@ async function shown(deps: SapiAuthDeps, position: Position | null, clientId: st
  */
 export async function installSapiClient(deps: SapiAuthDeps, input: { actor: Actor; requestId: string; companyId: string }) {
   const company = await findCompany(deps.readModels, input.actor.organisationId, input.companyId);
-  if (!company) throw new DomainError('company_not_found', 404, 'company not found');
+  if (!company) throw new DomainError('company_not_found', 'company not found');
   if (!company.peppol_id?.trim()) {
-    throw new DomainError('company_has_no_participant', 409, 'the company has no Peppol participant ID to lock SAPI-SK credentials to');
+    throw new DomainError('company_has_no_participant', 'the company has no Peppol participant ID to lock SAPI-SK credentials to');
   }
   const clientId = `sapi_${deps.ids.next().replace(/-/g, '')}`;
   const secret = newSecret();

@@ -25,6 +25,7 @@ import { readAndFold } from '../../handling/read-and-fold.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../network/peppol/identifiers.ts';
 import { Type } from '@sinclair/typebox';
 import type { SapiDeps } from '../deps.ts';
+import { sapiStatusOf } from '../http/errors.ts';
 import { defineSapiRoute, type SapiActor, type SapiRoute } from '../http/route.ts';
 import { readPayloadFacts, validationOutcome } from './payload.ts';
 
@@ -154,7 +155,7 @@ async function sendOnce(deps: SapiDeps, actor: SapiActor, key: string, request: 
           return { result: { answered }, record: { status: answered.status, body: answered.body, headers: {}, withheld: [] } };
         } catch (error) {
           if (!remembered(error)) throw error;
-          return { result: { refused: error }, record: { status: error.status, body: { code: error.sapiCode, message: error.message, details: error.details }, headers: {}, withheld: [] } };
+          return { result: { refused: error }, record: { status: sapiStatusOf[error.sapiCode], body: { code: error.sapiCode, message: error.message, details: error.details }, headers: {}, withheld: [] } };
         }
       }, { seedResourceId: false });
     } catch (error) {
