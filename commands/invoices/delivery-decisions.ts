@@ -2,6 +2,7 @@ import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../e
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { existingInvoice, invoiceFor } from './access.ts';
 import type { CodeLists } from './code-lists.ts';
 import type { RuleFinding } from './model.ts';
@@ -56,8 +57,9 @@ export type DeliveryCommand =
 /** Statuses a send starts from (the spec's table). */
 export const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
+/** A status that allows no such step: it stands whatever version the client read (preconditions.ts). */
 const invalidStatus = (state: KnownInvoice, what: string) =>
-  new DomainError('invalid_status', `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+  new StandingRefusal('invalid_status', `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: state.status,
   });
 

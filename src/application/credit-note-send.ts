@@ -3,6 +3,7 @@ import { decideWaitingCreditNoteSend, waitsToCount, type SendWaitingCreditNote }
 import { invoiceFor } from '../../commands/invoices/access.ts';
 import { invoiceDecider } from '../../commands/invoices/decider.ts';
 import type { RequestScope } from '../../commands/shared/access.ts';
+import { StandingRefusal } from '../../commands/shared/preconditions.ts';
 import { invoiceStream } from '../../events/invoices.ts';
 import { WrongExpectedRevision, type EventMetadata, type Position } from '../eventstore/port.ts';
 import { toNewEvents } from '../handling/command-handler.ts';
@@ -36,10 +37,16 @@ export async function sendWaitingCreditNote(deps: Pick<Core, 'store' | 'ids'>, s
     const invoiceId = creditNote.state.credited_invoice.invoice_id;
     const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
     if (!waitsToCount(own, invoice.state)) return null;
-    if (send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision) {
-      throw new WrongExpectedRevision(invoiceStream(send.creditNoteId), send.expectedVersion, creditNote.revision);
+    // a stale If-Match is a 412, but for what refuses the send whatever the version (preconditions.ts)
+    const stale = send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision;
+    const refuseStale = () => new WrongExpectedRevision(invoiceStream(send.creditNoteId), send.expectedVersion ?? creditNote.revision, creditNote.revision);
+    let decision: ReturnType<typeof decideWaitingCreditNoteSend>;
+    try {
+      decision = decideWaitingCreditNoteSend(send.command, own, invoice.state);
+    } catch (error) {
+      throw stale && !(error instanceof StandingRefusal) ? refuseStale() : error;
     }
-    const decision = decideWaitingCreditNoteSend(send.command, own, invoice.state);
+    if (stale) throw refuseStale();
     await send.beforeAppend();
     try {
       const written = await deps.store.appendToStreams([

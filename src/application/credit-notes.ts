@@ -2,13 +2,14 @@ import { invoiceFor } from '../../commands/invoices/access.ts';
 import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../commands/invoices/numbering.ts';
 import type { KnownInvoice } from '../../commands/invoices/state.ts';
 import { decideCreditNote, reserveCreditNote, type CreateCreditNote } from '../../commands/credit-notes/create.ts';
-import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
+import { creditNoteDecider, creditableInvoice } from '../../commands/credit-notes/decider.ts';
 import type { CreditNoteRequest } from '../../commands/credit-notes/model.ts';
 import { creditNoteRail, type CreditNoteRail } from '../../commands/credit-notes/rail.ts';
 import { checkCreditNoteRequest } from '../../commands/credit-notes/request.ts';
 import { effectiveRole } from '../../commands/identity/permissions.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import { requireVersion } from '../../commands/shared/preconditions.ts';
 import { claimStream } from '../../events/claims.ts';
 import { invoiceSeriesStream, invoiceStream } from '../../events/invoices.ts';
 import type { CompanyRow } from '../../projections/tenancy/rows.ts';
@@ -49,10 +50,12 @@ export interface CreatedCreditNote {
 const NUMBER_ATTEMPTS = 200;
 
 /**
- * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken:
- * the request's values (422), the access rule (404), the If-Match version (412), and the decision
- * itself (409 not_creditable, 422 credit_limit_exceeded or the document's rules), decided on the
- * invoice stream at the revision the caller named. Then a credit-note number is reserved from the
+ * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken, in
+ * this order (commands/shared/preconditions.ts): the request's values (422), the access rule (404),
+ * an invoice that cannot be credited at all (409 not_creditable), then If-Match, required but for
+ * a void (428) and current (412), and then the decision on what is asked (409 not_creditable for a
+ * full reversal while another is queued, 422 credit_limit_exceeded or the document's rules),
+ * decided on the invoice stream at the revision the caller named. Then a credit-note number is reserved from the
  * workspace's series, the quota counts it (402), and one append writes the reservation on the
  * invoice's stream at that revision, the credit note's first events on its own new stream, and the
  * number's claim in the organisation and tax year: on Postgres and PGlite all or nothing. A race
@@ -84,7 +87,10 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   checkCreditNoteRequest(request.body);
   const scope = { organisationId: actor.organisationId, companyId: company.id };
   const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
-  const invoice = invoiceFor(read.state, scope);
+  // what no request could change is answered first: not found, not creditable at all
+  const invoice = creditableInvoice(read.state, scope);
+  // the credit-note route needs the version read (a void is decided on the invoice as it is)
+  if (!request.voidDraft) requireVersion(request.expectedVersion, 'the invoice version you are crediting');
   if (request.expectedVersion !== undefined && read.revision !== request.expectedVersion) {
     throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
   }

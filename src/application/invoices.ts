@@ -1,7 +1,7 @@
-import { invoiceFor } from '../../commands/invoices/access.ts';
 import type { CodeLists } from '../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../commands/invoices/content.ts';
-import { checkInvoiceContent, invoiceDecider, type InvoiceState } from '../../commands/invoices/decider.ts';
+import { checkInvoiceContent, invoiceDecider, replaceableInvoice, type InvoiceState } from '../../commands/invoices/decider.ts';
+import { requireVersion } from '../../commands/shared/preconditions.ts';
 import type { InvoiceStreamEvent } from '../../commands/invoices/state.ts';
 import type { Party } from '../../commands/invoices/model.ts';
 import {
@@ -156,12 +156,16 @@ export async function createInvoice(
  */
 export async function updateInvoice(
   deps: InvoiceDeps,
-  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
+  /** expectedVersion: the client's If-Match; a replacement without one is refused (428), after what refuses it whatever the version */
+  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number | undefined },
 ): Promise<{ version: number; position: Position | null }> {
   const { actor, company, body, invoiceId } = request;
   const scope = { organisationId: actor.organisationId, companyId: company.id };
   const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, async (state: InvoiceState) => {
-    const { invoice_number } = invoiceFor(state, scope);
+    // what can never be replaced is refused for that first; only then is a version asked for, and
+    // the body's own checks (its customer, its number) come after a stale one (preconditions.ts)
+    const { invoice_number } = replaceableInvoice(state, scope);
+    requireVersion(request.expectedVersion, 'the invoice version you are replacing');
     const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, invoice_number));
     return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
   }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });

@@ -1,4 +1,4 @@
-import { NotFound } from '../../commands/shared/access.ts';
+import { StandingRefusal } from '../../commands/shared/preconditions.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
@@ -141,15 +141,16 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   const refuseStale = () => {
     throw new WrongExpectedRevision(streamId, options.expectedVersion ?? current, current < 0 ? 'no_stream' : current);
   };
-  // A stale If-Match is a 412 whatever the decider would say, but for not found: what does not
-  // exist, or what the caller may not see (access.ts), is a 404 first, so a version never shows
-  // that another company's stream exists.
+  // A stale If-Match is a 412 whatever the decider would say, but for a standing refusal
+  // (commands/shared/preconditions.ts): what does not exist or the caller may not see is a 404
+  // first, so a version never shows that another company's stream exists; what its state refuses
+  // whatever the version (a locked credit note, a status) is that refusal first (RFC 9110 §13.2.1).
   const state = read.state;
   let events: Event[];
   try {
     events = decider.decide(await commandFor(command, state), state);
   } catch (error) {
-    if (stale && current >= 0 && !(error instanceof NotFound)) refuseStale();
+    if (stale && current >= 0 && !(error instanceof StandingRefusal)) refuseStale();
     throw error;
   }
   if (stale) refuseStale();

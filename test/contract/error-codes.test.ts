@@ -16,7 +16,7 @@ function sources(dir: string): string[] {
 }
 
 /**
- * Every code thrown in commands/ and src/, read from the source: a DomainError or NotFound made
+ * Every code thrown in commands/ and src/, read from the source: a DomainError, StandingRefusal or NotFound made
  * with a literal code, a DomainError subclass's literal `super(code`, and the participant lookup's
  * codes (its route passes them on). The types make a code outside DOMAIN_ERROR_CODES a compile
  * error; this catches what a cast would let through, and a declared code nothing throws any more.
@@ -26,7 +26,7 @@ function thrownCodes(): Map<string, string[]> {
   const note = (code: string, file: string) => found.set(code, [...(found.get(code) ?? []), file]);
   for (const file of [...sources('commands'), ...sources('src')]) {
     const text = readFileSync(join(root, file), 'utf8');
-    for (const m of text.matchAll(/new (?:DomainError|NotFound|ParticipantLookupError)\(\s*'([^']+)'/g)) note(m[1]!, file);
+    for (const m of text.matchAll(/new (?:DomainError|StandingRefusal|NotFound|ParticipantLookupError)\(\s*'([^']+)'/g)) note(m[1]!, file);
     if (/extends DomainError\b(?!<)/.test(text)) for (const m of text.matchAll(/super\(\s*'([^']+)'/g)) note(m[1]!, file);
   }
   return found;

@@ -3,6 +3,7 @@ import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import type { DomainErrorCode } from '../../commands/shared/error-codes.ts';
+import { StandingRefusal } from '../../commands/shared/preconditions.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
 import type { EventStore, NewEvent } from '../../src/eventstore/index.ts';
@@ -83,17 +84,19 @@ describe('handleCommand: the one command path', function () {
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100]);
   });
 
-  it('with a stale If-Match a refusal as not found comes first (404), any other refusal is the 412', async () => {
+  it('with a stale If-Match a refusal as not found comes first (404), and any other standing refusal; any other refusal is the 412', async () => {
     const guarded: Decider<Add, Added, { total: number }> = {
       ...counter,
       decide: (command, state) => {
         if (command.n < 0) throw new NotFound('counter_not_found' as DomainErrorCode, 'not yours');
         if (command.n === 0) throw new DomainError('invalid_status', 'nothing to add');
+        if (command.n > 1000) throw new StandingRefusal('invalid_status', 'the counter is closed');
         return counter.decide(command, state);
       },
     };
     const stale = { metadata: {}, expectedVersion: 7 };
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: -1 }, stale))).to.be.instanceOf(NotFound);
+    expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 1001 }, stale))).to.be.instanceOf(StandingRefusal).and.include({ message: 'the counter is closed' });
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 0 }, stale))).to.be.instanceOf(WrongExpectedRevision);
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 5 }, stale))).to.be.instanceOf(WrongExpectedRevision);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1]);
