@@ -50,15 +50,17 @@ export type StoredEvent =
 export type StoredEventType = StoredEvent['type'];
 
 /**
- * The payload version of each event type: the shape its type in `events/` declares. Stored events
- * carry no version field; everything stored so far is version 1, and a record without one is read
- * as version 1. test/contract/event-fixtures.test.ts reads a stored example of each type.
+ * The payload version of each event type: the shape its type in `events/` declares. An event's
+ * version is `version` in its metadata; everything stored so far is version 1 and has none, and a
+ * record without one is read as version 1. test/contract/event-fixtures.test.ts reads a stored
+ * example of each type.
  *
  * A breaking change (a field renamed, removed, retyped, or newly required) never edits a v1 shape.
  * Instead: declare the new shape beside the old (`InvoiceCreatedV1` keeps the old data), bump the
- * type here to 2, write `version: 2` into new events' metadata, add an upcaster v1 → v2 that the
- * stream read applies before evolve and projectors see an event, and add a v2 fixture next to the
- * v1 one (both must keep parsing). An added optional field is not breaking and stays version 1.
+ * type here to 2, add the upcaster v1 → v2 to `upcasters.ts`, and add a v2 fixture next to the v1
+ * one (both must keep parsing). The event store does the rest on every adapter: it writes
+ * `version: 2` into new events' metadata and upcasts every read, so deciders, projectors and
+ * reactors see only the v2 shape. An added optional field is not breaking and stays version 1.
  */
 export const EVENT_VERSIONS = {
   ValueClaimed: 1,

@@ -10,7 +10,7 @@ import { invoiceFor } from '../invoices/access.ts';
 import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from '../invoices/state.ts';
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
-import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { evolveApproval, isApprovalEvent, type ApprovalRecord } from './approval.ts';
 
@@ -31,8 +31,9 @@ export const REQUESTABLE_STATUSES = ['draft', 'validated'] as const;
 /** The longest rejection reason kept. */
 export const MAX_REASON_LENGTH = 1000;
 
+/** Refusals by the invoice's and the request's state, or by who asks: they stand whatever version the client read (preconditions.ts). */
 const invalidStatus = (invoice: KnownInvoice, what: string) =>
-  new DomainError('invalid_status', 409, `${what} is not possible in status ${invoice.status}${invoice.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+  new StandingRefusal('invalid_status', `${what} is not possible in status ${invoice.status}${invoice.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: invoice.status,
   });
 
@@ -45,7 +46,7 @@ function pendingRequest(state: ApprovalState, invoice: KnownInvoice, what: strin
 /** Four eyes: the requester never reviews their own request, whatever their role. */
 function assertOtherReviewer(request: ApprovalRecord, reviewer: string): void {
   if (request.requested_by === reviewer) {
-    throw new DomainError('self_review_not_allowed', 403, 'an approval request is reviewed by someone other than who asked for it', {
+    throw new StandingRefusal('self_review_not_allowed', 'an approval request is reviewed by someone other than who asked for it', {
       approval_id: request.id, requested_by: request.requested_by,
     });
   }

@@ -41,7 +41,7 @@ export const bulkImportDecider: Decider<BulkImportCommand, BulkImportEvent, Bulk
 
   decide(command, state) {
     if (command.type === 'RequestImport') {
-      if (state.status !== 'none') throw new DomainError('bulk_import_job_exists', 409, `job ${command.request.job_id} exists`);
+      if (state.status !== 'none') throw new DomainError('bulk_import_job_exists', `job ${command.request.job_id} exists`);
       const { request } = command;
       if (command.text === null) {
         const error = command.unreadable ?? { row: 1, column: null, message: 'the file cannot be read' };

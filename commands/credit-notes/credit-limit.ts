@@ -40,7 +40,7 @@ export type CreditLimitDetail = AmountCapDetail | ReturnCapDetail | RowCapDetail
 
 export class CreditLimitExceeded extends DomainError {
   constructor(readonly details: CreditLimitDetail[]) {
-    super('credit_limit_exceeded', 422, `the credit note does not fit what the invoice has left to credit (${details.length} finding(s))`, { details });
+    super('credit_limit_exceeded', `the credit note does not fit what the invoice has left to credit (${details.length} finding(s))`, { details });
     this.name = 'CreditLimitExceeded';
   }
 }

@@ -17,7 +17,8 @@
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { KnownInvoice } from '../invoices/decider.ts';
 import { isEditable } from '../invoices/editable.ts';
-import { DomainError } from '../shared/domain-error.ts';
+import type { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 
 const NOT_ISSUED: readonly InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval'];
 const GONE: readonly InvoiceStatus[] = ['voided', 'cancelled'];
@@ -36,6 +37,7 @@ export function invoiceRefusal(invoice: KnownInvoice): string | null {
 /** Refusal when nothing is left to credit: every bucket's left_gross is 0.00 or below. */
 export const NOTHING_LEFT = 'the invoice is fully credited: nothing is left to credit';
 
+/** The invoice itself cannot be credited: whatever is asked and whatever version the client read (preconditions.ts). */
 export function notCreditable(refusal: string): DomainError {
-  return new DomainError('not_creditable', 409, refusal);
+  return new StandingRefusal('not_creditable', refusal);
 }

@@ -11,8 +11,9 @@ import { evolveInvoice, initialInvoiceState, type CreditNoteEntry, type InvoiceS
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { allowanceOf } from './allowance.ts';
-import { notCreditable } from './creditability.ts';
+import { NOTHING_LEFT, notCreditable } from './creditability.ts';
 import { assertRowsFit } from './fit.ts';
 import type { Allowance, CreditNoteRequest } from './model.ts';
 import { creditNoteRows } from './rows.ts';
@@ -39,17 +40,30 @@ export const countingCreditNotes = (invoice: KnownInvoice): CreditNoteEntry[] =>
 /** What the invoice has left to credit, as the read model shows it too. */
 export const invoiceAllowance = (invoice: KnownInvoice): Allowance => allowanceOf(invoice, countingCreditNotes(invoice));
 
+/**
+ * The invoice a credit note is asked of, or the refusals that stand whatever the request asks and
+ * whatever version the client read: not found (or not the caller's), not creditable at all. They
+ * come before If-Match is asked for or compared (preconditions.ts); ReserveCreditNote makes them too.
+ */
+export function creditableInvoice(state: InvoiceState, scope: RequestScope): KnownInvoice {
+  const invoice = invoiceFor(state, scope);
+  const allowance = invoiceAllowance(invoice);
+  if (!allowance.creditable) throw notCreditable(allowance.refusal ?? NOTHING_LEFT);
+  return invoice;
+}
+
 /** Rule 10: a full_reversal waits for no one, so it is refused while another credit note is queued (counted, not issued yet). */
 function queuedCreditNote(invoice: KnownInvoice, except?: string): CreditNoteEntry | undefined {
   return countingCreditNotes(invoice).find((c) => !c.issued && c.credit_note_id !== except);
 }
 
+// not a standing refusal: it is about what the request asks for (a full reversal), so a stale If-Match comes first
 const waitsFor = (queued: CreditNoteEntry) =>
-  notCreditable(`credit note ${queued.credit_note_number} of this invoice is still queued: a full reversal waits until it is issued or released`);
+  new DomainError('not_creditable', `credit note ${queued.credit_note_number} of this invoice is still queued: a full reversal waits until it is issued or released`);
 
 function entryOf(invoice: KnownInvoice, creditNoteId: string): CreditNoteEntry {
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNoteId);
-  if (!entry) throw new DomainError('credit_note_not_found', 404, 'no such credit note of this invoice');
+  if (!entry) throw new DomainError('credit_note_not_found', 'no such credit note of this invoice');
   return entry;
 }
 
@@ -75,7 +89,7 @@ function decide(command: CreditNoteCommand, state: InvoiceState): CreditNoteEven
       const invoice = existingInvoice(state);
       const entry = entryOf(invoice, command.credit_note_id);
       if (entry.counted) return [];
-      if (entry.released) throw new DomainError('invalid_status', 409, 'the credit note was discarded');
+      if (entry.released) throw new StandingRefusal('invalid_status', 'the credit note was discarded');
       // what was left when it was made may have been credited since: a full reversal takes what
       // is left now; any other keeps its rows, which must still fit
       let rows = entry.rows;

@@ -13,7 +13,7 @@ import type { CodeLists } from '../invoices/code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from '../invoices/delivery-decisions.ts';
 import { checkInvoice } from '../invoices/rules.ts';
 import { evolveInvoice, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from '../invoices/state.ts';
-import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { creditNoteDecider } from './decider.ts';
 import { creditNoteDocument } from './document.ts';
 
@@ -27,7 +27,7 @@ export function waitsToCount(creditNote: KnownInvoice, invoice: InvoiceState): b
   if (!creditNote.credited_invoice || invoice.status === 'none') return false;
   const entry = invoice.credit_notes.find((c) => c.credit_note_id === creditNote.invoice_id);
   if (entry?.released) {
-    throw new DomainError('invalid_status', 409, `credit note ${entry.credit_note_number} gave its amount back (${creditNote.status}): make a new credit note instead`, { status: creditNote.status });
+    throw new StandingRefusal('invalid_status', `credit note ${entry.credit_note_number} gave its amount back (${creditNote.status}): make a new credit note instead`, { status: creditNote.status });
   }
   return entry !== undefined && !entry.counted;
 }

@@ -53,7 +53,7 @@ export function refusal(run: () => unknown): CreditLimitDetail[] {
   } catch (error) {
     expect(error).to.be.instanceOf(CreditLimitExceeded);
     const refused = error as CreditLimitExceeded;
-    expect(refused).to.deep.include({ code: 'credit_limit_exceeded', status: 422 });
+    expect(refused).to.deep.include({ code: 'credit_limit_exceeded' });
     expect(refused.extra).to.deep.equal({ details: refused.details });
     return refused.details;
   }

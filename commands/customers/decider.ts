@@ -32,7 +32,7 @@ export const customerDecider: Decider<CustomerCommand, CustomerEvent, CustomerSt
   decide(command, state) {
     switch (command.type) {
       case 'RegisterCustomer':
-        if (state.status !== 'none') throw new DomainError('customer_exists', 409, 'customer already exists');
+        if (state.status !== 'none') throw new DomainError('customer_exists', 'customer already exists');
         return [
           {
             type: 'CustomerRegistered',

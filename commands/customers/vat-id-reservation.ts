@@ -6,5 +6,5 @@ export const vatIdClaimScope = (organisationId: string) => `customer_vat_id-${or
 
 export const vatIdReservationDecider = uniqueClaimDecider(
   (vatId, holder) =>
-    new DomainError('customer_vat_id_conflict', 409, `a customer with VAT ID ${vatId} already exists`, { vat_id: vatId, customer_id: holder }),
+    new DomainError('customer_vat_id_conflict', `a customer with VAT ID ${vatId} already exists`, { vat_id: vatId, customer_id: holder }),
 );

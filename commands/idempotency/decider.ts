@@ -57,11 +57,11 @@ function claim(command: Extract<IdempotencyCommand, { type: 'ClaimIdempotencyKey
     return claimed(command.seed, new Date(ms(command.at) + RETENTION_MS).toISOString());
   }
   if (state.fingerprint !== command.fingerprint) {
-    throw new DomainError('idempotency_key_reused', 422, `this Idempotency-Key was used for another request (${state.operation}, or another body) in the last 24 hours; use a new key for a new request`);
+    throw new DomainError('idempotency_key_reused', `this Idempotency-Key was used for another request (${state.operation}, or another body) in the last 24 hours; use a new key for a new request`);
   }
   if (state.status === 'completed') return []; // a repeat: the stored answer is replayed
   if (state.status === 'in_flight' && ms(command.at) - ms(state.claimed_at) < LEASE_MS) {
-    throw new DomainError('idempotency_key_in_progress', 409, 'a request with this Idempotency-Key is still in progress; repeat it shortly to get its answer', {
+    throw new DomainError('idempotency_key_in_progress', 'a request with this Idempotency-Key is still in progress; repeat it shortly to get its answer', {
       retry_after: IN_PROGRESS_RETRY_AFTER_S,
     });
   }
@@ -79,7 +79,7 @@ export const idempotencyDecider: Decider<IdempotencyCommand, IdempotencyEvent, I
         if (state.status === 'completed' && state.claim_id === command.claim_id) return [];
         // the claim was taken over (this request outlived its lease): the taker answers for the key
         if (state.status !== 'in_flight' || state.claim_id !== command.claim_id) {
-          throw new DomainError('idempotency_claim_lost', 409, 'this request no longer holds its Idempotency-Key');
+          throw new DomainError('idempotency_claim_lost', 'this request no longer holds its Idempotency-Key');
         }
         return [{
           type: 'IdempotentRequestCompleted',

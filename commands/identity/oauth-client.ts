@@ -29,31 +29,31 @@ export type OAuthClientState =
 /** Parses the comma-separated scopes: trimmed, de-duplicated, each one the spec allows. */
 export function oauthClientScopes(scopes: string | null | undefined): string[] {
   const parsed = [...new Set((scopes ?? DEFAULT_OAUTH_CLIENT_SCOPES).split(',').map((s) => s.trim()).filter(Boolean))];
-  if (parsed.length === 0) throw new DomainError('scopes_required', 422, 'at least one scope is required');
+  if (parsed.length === 0) throw new DomainError('scopes_required', 'at least one scope is required');
   const invalid = parsed.filter((s) => !(OAUTH_CLIENT_SCOPES as readonly string[]).includes(s));
   if (invalid.length > 0) {
-    throw new DomainError('invalid_scope', 422, `unknown scopes: ${invalid.join(', ')}`, { invalid, allowed: [...OAUTH_CLIENT_SCOPES] });
+    throw new DomainError('invalid_scope', `unknown scopes: ${invalid.join(', ')}`, { invalid, allowed: [...OAUTH_CLIENT_SCOPES] });
   }
   return parsed;
 }
 
 function clientName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed === '') throw new DomainError('name_required', 422, 'the client name is required');
+  if (trimmed === '') throw new DomainError('name_required', 'the client name is required');
   if ([...trimmed].length > OAUTH_CLIENT_NAME_MAX) {
-    throw new DomainError('name_too_long', 422, `the client name is longer than ${OAUTH_CLIENT_NAME_MAX} characters`, { max_length: OAUTH_CLIENT_NAME_MAX });
+    throw new DomainError('name_too_long', `the client name is longer than ${OAUTH_CLIENT_NAME_MAX} characters`, { max_length: OAUTH_CLIENT_NAME_MAX });
   }
   return trimmed;
 }
 
-const notFound = () => new DomainError('oauth_client_not_found', 404, 'OAuth client not found');
+const notFound = () => new DomainError('oauth_client_not_found', 'OAuth client not found');
 
 export const oauthClientDecider: Decider<OAuthClientCommand, OAuthClientEvent, OAuthClientState> = {
   initialState: { status: 'none' },
   decide(command, state) {
     switch (command.type) {
       case 'IssueOAuthClient': {
-        if (state.status !== 'none') throw new DomainError('oauth_client_exists', 409, 'OAuth client already exists');
+        if (state.status !== 'none') throw new DomainError('oauth_client_exists', 'OAuth client already exists');
         // a plaintext secret here would end up in the event log forever
         if (!/^[0-9a-f]{64}$/.test(command.secret_hash)) throw new Error('secret_hash must be a SHA-256 hex digest');
         const { client_id, organisation_id, secret_hash, issued_by } = command;

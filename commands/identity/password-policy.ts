@@ -26,6 +26,6 @@ export function unmetPasswordRequirements(password: string): PasswordRequirement
 export function assertStrongPassword(password: string): void {
   const unmet = unmetPasswordRequirements(password);
   if (unmet.length > 0) {
-    throw new DomainError('weak_password', 422, `the new password does not meet: ${unmet.join(', ')}`, { unmet });
+    throw new DomainError('weak_password', `the new password does not meet: ${unmet.join(', ')}`, { unmet });
   }
 }

@@ -33,7 +33,7 @@ describe('permissions', () => {
       caught = error;
     }
     expect(caught).to.be.instanceOf(DomainError);
-    expect(caught).to.include({ code: 'insufficient_role', status: 403 });
+    expect(caught).to.include({ code: 'insufficient_role' });
     expect((caught as DomainError).extra).to.deep.equal({ required_roles: ['admin'], role: 'accountant' });
   });
   for (const action of ['api_keys.manage', 'oauth_clients.manage', 'webhooks.manage', 'security_events.read'] as const) {

@@ -56,9 +56,9 @@ export function authorize(actor: Pick<Actor, 'type' | 'role'>, action: Action): 
   if (mayPerform(actor, action)) return;
   const role = effectiveRole(actor);
   if (actor.type === 'oauth_client' && NOT_FOR_OAUTH_CLIENTS.has(action)) {
-    throw new DomainError('insufficient_role', 403, `an OAuth client may not perform ${action}: use an API key or sign in as an admin`, { required_roles: [...PERMISSIONS[action]], role });
+    throw new DomainError('insufficient_role', `an OAuth client may not perform ${action}: use an API key or sign in as an admin`, { required_roles: [...PERMISSIONS[action]], role });
   }
-  throw new DomainError('insufficient_role', 403, `the ${role} role may not perform ${action}`, {
+  throw new DomainError('insufficient_role', `the ${role} role may not perform ${action}`, {
     required_roles: [...PERMISSIONS[action]],
     role,
   });

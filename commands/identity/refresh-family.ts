@@ -23,7 +23,7 @@ export type RefreshFamilyState =
     };
 
 /** One answer for every refusal, so a caller learns nothing about why a token failed. */
-export const invalidRefreshToken = () => new DomainError('invalid_refresh_token', 401, 'the refresh token is invalid, expired or revoked');
+export const invalidRefreshToken = () => new DomainError('invalid_refresh_token', 'the refresh token is invalid, expired or revoked');
 
 /**
  * Reuse both writes and refuses: `decide` returns [RefreshFamilyRevoked] (not an error, which
@@ -43,7 +43,7 @@ export const refreshFamilyDecider: Decider<RefreshFamilyCommand, RefreshFamilyEv
   decide(command, state) {
     switch (command.type) {
       case 'StartFamily': {
-        if (state.status !== 'none') throw new DomainError('refresh_family_exists', 409, 'refresh token family already exists');
+        if (state.status !== 'none') throw new DomainError('refresh_family_exists', 'refresh token family already exists');
         if (!after(command.expires_at, command.at)) throw new Error('a refresh token family must expire after it starts');
         const { type: _type, at, ...data } = command;
         return [{ type: 'RefreshFamilyStarted', data: { ...data, started_at: at } }];

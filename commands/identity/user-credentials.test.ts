@@ -20,14 +20,9 @@ describe('user credentials', () => {
       const events = userCredentialsDecider.decide(changePassword(true), userCredentialsDecider.initialState);
       expect(JSON.stringify(events)).not.to.contain('Nové-heslo1');
     });
-    it('refuses a wrong current password with 401 invalid_credentials', () => {
-      const error = given([]).when(changePassword(false)).thenThrows('invalid_credentials');
-      expect(error.status).to.equal(401);
-    });
-    it('refuses a new password that breaks the policy with 422 weak_password', () => {
-      const error = given([]).when(changePassword(true, 'password')).thenThrows('weak_password', { unmet: ['uppercase', 'digit', 'special'] });
-      expect(error.status).to.equal(422);
-    });
+    it('refuses a wrong current password: invalid_credentials', () => given([]).when(changePassword(false)).thenThrows('invalid_credentials'));
+    it('refuses a new password that breaks the policy: weak_password', () =>
+      given([]).when(changePassword(true, 'password')).thenThrows('weak_password', { unmet: ['uppercase', 'digit', 'special'] }));
     it('refuses to store a hash that is not scrypt', () => {
       expect(() => userCredentialsDecider.decide({ ...changePassword(true), new_password_hash: 'Nové-heslo1' }, userCredentialsDecider.initialState)).to.throw(/scrypt/);
     });
@@ -43,14 +38,10 @@ describe('user credentials', () => {
     it('refuses enrolment while enabled', () => given([enrolled, enabled]).when({ type: 'EnrolTotp', user_id: 'u1', secret, at }).thenThrows('totp_already_enabled'));
     it('a valid code confirms the enrolment', () =>
       given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).then([enabled]));
-    it('refuses confirming without a pending enrolment with 409', () => {
-      const error = given([]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).thenThrows('totp_not_pending');
-      expect(error.status).to.equal(409);
-    });
-    it('refuses a wrong code with 401 invalid_totp_code', () => {
-      const error = given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: null, at }).thenThrows('invalid_totp_code');
-      expect(error.status).to.equal(401);
-    });
+    it('refuses confirming without a pending enrolment: totp_not_pending', () =>
+      given([]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).thenThrows('totp_not_pending'));
+    it('refuses a wrong code: invalid_totp_code', () =>
+      given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: null, at }).thenThrows('invalid_totp_code'));
     it('a login code of a later step is accepted and remembered', () =>
       given([enrolled, enabled]).when({ type: 'UseTotpCode', user_id: 'u1', matched_step: 101, at }).then([
         { type: 'TotpCodeUsed', data: { user_id: 'u1', step: 101, used_at: at } },

@@ -26,8 +26,8 @@ export interface UserCredentialsState {
 }
 
 /** 401 as the spec's `invalid_credentials`, though the caller is signed in: clients branch on the code, not the status. */
-const invalidCredentials = () => new DomainError('invalid_credentials', 401, 'the current password is wrong');
-const invalidCode = (message = 'the authenticator code is wrong') => new DomainError('invalid_totp_code', 401, message);
+const invalidCredentials = () => new DomainError('invalid_credentials', 'the current password is wrong');
+const invalidCode = (message = 'the authenticator code is wrong') => new DomainError('invalid_totp_code', message);
 
 /** Base32 of at least 160 bits (RFC 4226's recommended secret length). */
 const TOTP_SECRET = /^[A-Z2-7]{32,}$/;
@@ -51,18 +51,18 @@ export const userCredentialsDecider: Decider<UserCredentialsCommand, UserCredent
         if (!command.new_password_hash.startsWith('scrypt$')) throw new Error('new_password_hash must be a scrypt hash');
         return [{ type: 'PasswordChanged', data: { user_id, password_hash: command.new_password_hash, changed_at: at } }];
       case 'EnrolTotp':
-        if (state.totp.status === 'enabled') throw new DomainError('totp_already_enabled', 409, 'two-factor authentication is already enabled');
+        if (state.totp.status === 'enabled') throw new DomainError('totp_already_enabled', 'two-factor authentication is already enabled');
         if (!TOTP_SECRET.test(command.secret)) throw new Error('a TOTP secret must be base32 of at least 160 bits');
         // enrolling again while pending replaces the secret: the user may have lost the QR code
         return [{ type: 'TotpEnrolmentStarted', data: { user_id, secret: command.secret, started_at: at } }];
       case 'ConfirmTotp':
-        if (state.totp.status !== 'pending') throw new DomainError('totp_not_pending', 409, 'no two-factor enrolment is waiting for confirmation');
+        if (state.totp.status !== 'pending') throw new DomainError('totp_not_pending', 'no two-factor enrolment is waiting for confirmation');
         return [{ type: 'TotpEnabled', data: { user_id, step: acceptedStep(command.matched_step, state), enabled_at: at } }];
       case 'DisableTotp':
-        if (state.totp.status !== 'enabled') throw new DomainError('totp_not_enabled', 409, 'two-factor authentication is not enabled');
+        if (state.totp.status !== 'enabled') throw new DomainError('totp_not_enabled', 'two-factor authentication is not enabled');
         return [{ type: 'TotpDisabled', data: { user_id, step: acceptedStep(command.matched_step, state), disabled_at: at } }];
       case 'UseTotpCode':
-        if (state.totp.status !== 'enabled') throw new DomainError('totp_not_enabled', 409, 'two-factor authentication is not enabled');
+        if (state.totp.status !== 'enabled') throw new DomainError('totp_not_enabled', 'two-factor authentication is not enabled');
         return [{ type: 'TotpCodeUsed', data: { user_id, step: acceptedStep(command.matched_step, state), used_at: at } }];
     }
   },

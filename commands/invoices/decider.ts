@@ -1,6 +1,7 @@
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { invoiceFor } from './access.ts';
 import { checkBounds } from './bounds.ts';
 import type { CodeLists } from './code-lists.ts';
@@ -9,11 +10,32 @@ import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
 import { isEditable } from './editable.ts';
-import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent } from './state.ts';
+import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from './state.ts';
 import { computeTotals } from './totals.ts';
 import { validationPassed, type ValidationOutcome } from './validation.ts';
 
 export type { InvoiceState, KnownInvoice } from './state.ts';
+
+/**
+ * The invoice a replacement (PUT) is asked of, or the refusals that stand whatever is sent and
+ * whatever version the client read: not found (or not the caller's), a credit note made through
+ * the credit-note route (locked for good), a status that is not edited. They come before If-Match
+ * is asked for or compared (commands/shared/preconditions.ts); UpdateInvoice makes them first too.
+ */
+export function replaceableInvoice(state: InvoiceState, scope: RequestScope): KnownInvoice {
+  const invoice = invoiceFor(state, scope);
+  // its rows were reserved from the invoice it credits: editing them would credit what was never checked
+  if (invoice.credited_invoice) {
+    throw new StandingRefusal('locked_credit_note', `a credit note made through the credit-note route cannot be changed (it credits invoice ${invoice.credited_invoice.invoice_number})`, {
+      credited_invoice_id: invoice.credited_invoice.invoice_id,
+    });
+  }
+  if (!isEditable(invoice)) {
+    const why = invoice.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${invoice.status} cannot be changed`;
+    throw new StandingRefusal('invalid_status', why, { status: invoice.status });
+  }
+  return invoice;
+}
 
 export type InvoiceCommand =
   | {
@@ -75,7 +97,7 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
   decide(command, state) {
     switch (command.type) {
       case 'CreateInvoice': {
-        if (state.status !== 'none') throw new DomainError('invoice_exists', 409, 'invoice already exists');
+        if (state.status !== 'none') throw new DomainError('invoice_exists', 'invoice already exists');
         const { totals, warnings } = priced(command.content, command.code_lists);
         return [
           {
@@ -96,19 +118,9 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
         ];
       }
       case 'UpdateInvoice': {
-        const invoice = invoiceFor(state, command.scope);
-        // its rows were reserved from the invoice it credits: editing them would credit what was never checked
-        if (invoice.credited_invoice) {
-          throw new DomainError('locked_credit_note', 409, `a credit note made through the credit-note route cannot be changed (it credits invoice ${invoice.credited_invoice.invoice_number})`, {
-            credited_invoice_id: invoice.credited_invoice.invoice_id,
-          });
-        }
-        if (!isEditable(invoice)) {
-          const why = invoice.source === 'peppol' ? 'a received invoice is read-only' : `an invoice in status ${invoice.status} cannot be changed`;
-          throw new DomainError('invalid_status', 409, why, { status: invoice.status });
-        }
+        const invoice = replaceableInvoice(state, command.scope);
         if (command.content.invoice_number !== invoice.invoice_number) {
-          throw new DomainError('invoice_number_immutable', 409, 'the invoice number cannot be changed once reserved', {
+          throw new DomainError('invoice_number_immutable', 'the invoice number cannot be changed once reserved', {
             invoice_number: invoice.invoice_number,
           });
         }

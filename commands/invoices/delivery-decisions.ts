@@ -2,6 +2,7 @@ import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../e
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { StandingRefusal } from '../shared/preconditions.ts';
 import { existingInvoice, invoiceFor } from './access.ts';
 import type { CodeLists } from './code-lists.ts';
 import type { RuleFinding } from './model.ts';
@@ -56,8 +57,9 @@ export type DeliveryCommand =
 /** Statuses a send starts from (the spec's table). */
 export const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
+/** A status that allows no such step: it stands whatever version the client read (preconditions.ts). */
 const invalidStatus = (state: KnownInvoice, what: string) =>
-  new DomainError('invalid_status', 409, `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
+  new StandingRefusal('invalid_status', `${what} is not possible in status ${state.status}${state.source === 'peppol' ? ' (a received invoice is read-only)' : ''}`, {
     status: state.status,
   });
 
@@ -170,7 +172,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       const { type: _type, ...data } = command;
       if (state.status !== 'none') {
         if (state.delivery.peppol.message_id === command.peppol_message_id) return []; // the same message again
-        throw new DomainError('invoice_exists', 409, 'invoice already exists');
+        throw new DomainError('invoice_exists', 'invoice already exists');
       }
       return [{ type: 'InvoiceReceived', data }];
     }

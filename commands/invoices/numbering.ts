@@ -40,7 +40,7 @@ export const invoiceNumberKey = (invoiceNumber: string) => invoiceNumber.trim().
 
 export const invoiceNumberClaimDecider = uniqueClaimDecider(
   (number, holder) =>
-    new DomainError('invoice_number_conflict', 409, `invoice number ${number} is already used in this organisation and tax year`, {
+    new DomainError('invoice_number_conflict', `invoice number ${number} is already used in this organisation and tax year`, {
       invoice_number: number,
       invoice_id: holder,
     }),
@@ -60,7 +60,7 @@ export const invoiceSeriesDecider: Decider<ReserveNumber, InvoiceNumberReserved,
   initialState: { last_seq: 0 },
   decide(command, state) {
     const problem = patternProblem(command.pattern);
-    if (problem) throw new DomainError('invalid_numbering_pattern', 422, problem);
+    if (problem) throw new DomainError('invalid_numbering_pattern', problem);
     const seq = state.last_seq + 1;
     return [
       {

@@ -60,7 +60,7 @@ describe('plans', () => {
     }
     expect(caught).to.be.instanceOf(DomainError);
     const error = caught as DomainError;
-    expect([error.code, error.status]).to.deep.equal(['feature_not_available', 403]);
+    expect(error.code).to.equal('feature_not_available');
     expect(error.extra).to.deep.equal({ feature: 'csv_export', current_plan: 'Solo Free', upgrade_url: UPGRADE_URL });
   });
 });

@@ -101,7 +101,7 @@ export function hasFeature(plan: string | null | undefined, feature: Feature): b
 export function requireFeature(plan: string | null | undefined, feature: Feature): void {
   if (hasFeature(plan, feature)) return;
   const current = planLabel(plan);
-  throw new DomainError('feature_not_available', 403, `${feature} is not available on the ${current ?? 'current'} plan`, {
+  throw new DomainError('feature_not_available', `${feature} is not available on the ${current ?? 'current'} plan`, {
     feature,
     current_plan: current,
     upgrade_url: UPGRADE_URL,

@@ -99,7 +99,7 @@ export const usageDecider: Decider<UsageCommand, UsageEvent, UsageState> = {
     const { monthlyInvoices: limit, overage: overageAllowed } = planOf(command.plan);
     const over = !isUnlimited(limit) && state.count >= limit;
     if (over && !overageAllowed) {
-      throw new DomainError('usage_limit_exceeded', 402, `the monthly limit of ${limit} invoices on this plan is reached`, {
+      throw new DomainError('usage_limit_exceeded', `the monthly limit of ${limit} invoices on this plan is reached`, {
         current_plan: planLabel(command.plan),
         limit,
         current_usage: state.count,

@@ -29,7 +29,7 @@ export type SourceOutcome =
 
 export const companyNotFound = (ico: string) => new NotFound('company_not_found', `no company with IČO ${ico} in the registers`);
 
-/** 502: the registers that could answer did not (down, too slow, or answering nonsense); safe to retry. */
+/** `unavailable` (502 natively): the registers that could answer did not (down, too slow, or answering nonsense); safe to retry. */
 export function registryUnavailable(unavailable: readonly SourceName[]): DomainError {
-  return new DomainError('company_registry_unavailable', 502, 'the company registers did not answer; try again later', { unavailable: [...unavailable] });
+  return new DomainError('company_registry_unavailable', 'the company registers did not answer; try again later', { unavailable: [...unavailable] });
 }

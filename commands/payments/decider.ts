@@ -79,7 +79,7 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentsState
         });
         const kind = paymentKind(document);
         if (command.currency_code !== document.content.currency_code) {
-          throw new DomainError('currency_mismatch', 422, `the ${kind} is in ${command.currency_code}, the document in ${document.content.currency_code}`, {
+          throw new DomainError('currency_mismatch', `the ${kind} is in ${command.currency_code}, the document in ${document.content.currency_code}`, {
             currency_code: command.currency_code, document_currency_code: document.content.currency_code,
           });
         }

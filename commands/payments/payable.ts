@@ -17,7 +17,7 @@ export const ENDED: readonly InvoiceStatus[] = ['cancelled', 'voided'];
 export const isIssued = (status: InvoiceStatus): boolean => ISSUED_STATUSES.includes(status);
 
 const notPayable = (document: KnownInvoice, message: string) =>
-  new DomainError('not_payable', 409, message, { status: document.status, invoice_type: document.content.invoice_type });
+  new DomainError('not_payable', message, { status: document.status, invoice_type: document.content.invoice_type });
 
 /**
  * What money recorded on this document is, or 409 `not_payable`:

@@ -32,7 +32,7 @@ export interface SapiClientRecord {
 
 export type SapiClientState = { status: 'none' } | ({ status: 'active' } & SapiClientRecord);
 
-const notFound = () => new DomainError('sapi_client_not_found', 404, 'SAPI-SK client not found');
+const notFound = () => new DomainError('sapi_client_not_found', 'SAPI-SK client not found');
 
 /** One answer for an unknown client and a wrong secret: the caller learns nothing about which. */
 export const badCredentials = () => new SapiRefusal('SAPI-AUTH-001', 'the client credentials are not valid', [{ field: 'client_secret', issue: 'invalid' }]);
@@ -63,7 +63,7 @@ export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent
   decide(command, state) {
     switch (command.type) {
       case 'IssueSapiClient':
-        if (state.status !== 'none') throw new DomainError('sapi_client_exists', 409, 'SAPI-SK client already exists');
+        if (state.status !== 'none') throw new DomainError('sapi_client_exists', 'SAPI-SK client already exists');
         return [{ type: 'SapiClientIssued', data: command.data }];
       case 'RotateSapiClientSecret': {
         const client = own(state, command.organisation_id);

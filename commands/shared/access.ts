@@ -1,4 +1,5 @@
-import { DomainError } from './domain-error.ts';
+import type { DomainErrorCode } from './error-codes.ts';
+import { StandingRefusal } from './preconditions.ts';
 
 /** Whose a resource is: its organisation, and its company (null: organisation-wide, as a customer may be). */
 export interface Owner {
@@ -26,12 +27,13 @@ export function visibleTo(owner: Owner, scope: RequestScope): boolean {
 }
 
 /**
- * A resource that does not exist, or that the caller may not see: the same 404 with the resource's
- * not-found code for both, never a 403, so the answer never shows that it exists. A stale If-Match
- * does not come first either (the command handler lets this refusal through before a 412).
+ * A resource that does not exist, or that the caller may not see: the same refusal with the
+ * resource's not-found code for both (a 404), never a forbidden one, so the answer never shows
+ * that it exists. A standing refusal: a missing If-Match or a stale one does not come first
+ * either (preconditions.ts).
  */
-export class NotFound extends DomainError {
-  constructor(code: string, message: string) {
-    super(code, 404, message);
+export class NotFound extends StandingRefusal {
+  constructor(code: DomainErrorCode, message: string) {
+    super(code, message);
   }
 }

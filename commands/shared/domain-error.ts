@@ -1,11 +1,14 @@
+import type { DomainErrorCode } from './error-codes.ts';
+
 /**
- * A refusal by a business rule. `code` is the spec's `detail.error`; `status` the HTTP status the
- * spec gives it; `extra` lands beside `error` in the body. HTTP maps it; nothing else does.
+ * A refusal by a business rule. `code` is the spec's `detail.error` (declared in error-codes.ts);
+ * `extra` lands beside `error` in the body. It carries no HTTP status: each front door maps the
+ * code to its own status and envelope (src/doors/native/errors.ts, src/doors/sapi/errors.ts).
+ * `Code` is another vocabulary only for a door's own refusals (SapiRefusal's SAPI-SK codes).
  */
-export class DomainError extends Error {
+export class DomainError<Code extends string = DomainErrorCode> extends Error {
   constructor(
-    readonly code: string,
-    readonly status: number,
+    readonly code: NoInfer<Code>,
     message?: string,
     readonly extra: Record<string, unknown> = {},
   ) {

@@ -15,17 +15,17 @@ export type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; o
 
 const DAY_MS = 86_400_000;
 
-const notFound = () => new DomainError('api_key_not_found', 404, 'API key not found');
+const notFound = () => new DomainError('api_key_not_found', 'API key not found');
 
 function checkName(name: string): string {
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > API_KEY_NAME_MAX) throw new DomainError('invalid_name', 422, `name must be 1-${API_KEY_NAME_MAX} characters`);
+  if (trimmed.length === 0 || trimmed.length > API_KEY_NAME_MAX) throw new DomainError('invalid_name', `name must be 1-${API_KEY_NAME_MAX} characters`);
   return trimmed;
 }
 
 function checkScopes(scopes: string[]): string[] {
   const unknown = scopes.filter((s) => !(API_KEY_SCOPES as readonly string[]).includes(s));
-  if (unknown.length > 0) throw new DomainError('invalid_scope', 422, `unknown scopes: ${unknown.join(', ')}`, { allowed: API_KEY_SCOPES });
+  if (unknown.length > 0) throw new DomainError('invalid_scope', `unknown scopes: ${unknown.join(', ')}`, { allowed: API_KEY_SCOPES });
   return [...new Set(scopes)];
 }
 
@@ -38,10 +38,10 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
   decide(command, state) {
     switch (command.type) {
       case 'IssueApiKey': {
-        if (state.status !== 'none') throw new DomainError('api_key_exists', 409, 'API key already exists');
+        if (state.status !== 'none') throw new DomainError('api_key_exists', 'API key already exists');
         const days = command.expires_in_days;
         if (days !== null && (!Number.isInteger(days) || days < 1 || days > 365)) {
-          throw new DomainError('invalid_expiry', 422, 'expires_in_days must be 1-365 or null');
+          throw new DomainError('invalid_expiry', 'expires_in_days must be 1-365 or null');
         }
         const expires_at = days === null ? null : new Date(Date.parse(command.data.issued_at) + days * DAY_MS).toISOString();
         const data = { ...command.data, name: checkName(command.data.name), scopes: checkScopes(command.data.scopes) };
@@ -49,7 +49,7 @@ export const apiKeyDecider: Decider<ApiKeyCommand, ApiKeyEvent, ApiKeyState> = {
       }
       case 'UpdateApiKey': {
         if (state.status === 'none' || state.organisation_id !== command.organisation_id) throw notFound();
-        if (state.status === 'revoked') throw new DomainError('api_key_revoked', 409, 'a revoked API key cannot be changed');
+        if (state.status === 'revoked') throw new DomainError('api_key_revoked', 'a revoked API key cannot be changed');
         const name = command.name === undefined ? undefined : checkName(command.name);
         const scopes = command.scopes === undefined ? undefined : checkScopes(command.scopes);
         const changed = (name !== undefined && name !== state.name) || (scopes !== undefined && scopes.join() !== state.scopes.join());

@@ -44,7 +44,7 @@ export function companyFields(input: CompanyFields): CompanyFields {
 export const companyDecider: Decider<CompanyCommand, CompanyEvent, CompanyState> = {
   initialState: { exists: false },
   decide(command, state) {
-    if (state.exists) throw new DomainError('company_exists', 409, 'company already exists');
+    if (state.exists) throw new DomainError('company_exists', 'company already exists');
     return [
       {
         type: 'CompanyRegistered',

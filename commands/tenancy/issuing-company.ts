@@ -12,7 +12,6 @@ export function issuingCompany<C extends { vat_id: string }>(companies: readonly
   if (!company) {
     throw new DomainError(
       'company_not_found',
-      404,
       wanted ? `no company of this organisation has VAT ID ${wanted}` : 'give supplier.vat_id to choose the issuing company, or use /companies/{company_id}/invoices',
     );
   }

@@ -22,7 +22,7 @@ export type OrganisationState =
   | { exists: false }
   | { exists: true; workspaces: Set<string>; emails: Set<string>; plan: string };
 
-const notFound = () => new DomainError('organisation_not_found', 404, 'organisation not found');
+const notFound = () => new DomainError('organisation_not_found', 'organisation not found');
 
 export const organisationDecider: Decider<OrganisationCommand, OrganisationEvent, OrganisationState> = {
   initialState: { exists: false },
@@ -30,7 +30,7 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationEvent
   decide(command, state) {
     switch (command.type) {
       case 'CreateOrganisation':
-        if (state.exists) throw new DomainError('organisation_exists', 409, 'organisation already exists');
+        if (state.exists) throw new DomainError('organisation_exists', 'organisation already exists');
         return [
           {
             type: 'OrganisationCreated',
@@ -49,7 +49,7 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationEvent
       case 'AddUser': {
         if (!state.exists) throw notFound();
         const email = command.email.trim().toLowerCase();
-        if (state.emails.has(email)) throw new DomainError('user_exists', 409, `a user with e-mail ${email} already exists`);
+        if (state.emails.has(email)) throw new DomainError('user_exists', `a user with e-mail ${email} already exists`);
         return [
           {
             type: 'UserAdded',
@@ -67,7 +67,7 @@ export const organisationDecider: Decider<OrganisationCommand, OrganisationEvent
       }
       case 'ChangePlan': {
         if (!state.exists) throw notFound();
-        if (!command.plan.trim()) throw new DomainError('plan_required', 422, 'the plan must not be blank');
+        if (!command.plan.trim()) throw new DomainError('plan_required', 'the plan must not be blank');
         if (command.plan === state.plan) return []; // the same plan again changes nothing
         return [{ type: 'OrganisationPlanChanged', data: { organisation_id: command.organisation_id, plan: command.plan, previous_plan: state.plan, changed_at: command.at } }];
       }

@@ -7,7 +7,7 @@ export type SapiClientCommand = { type: 'IssueSapiClient'; data: SapiClientIssue
 export const sapiClientDecider: Decider<SapiClientCommand, SapiClientEvent, { exists: boolean }> = {
   initialState: { exists: false },
   decide(command, state) {
-    if (state.exists) throw new DomainError('sapi_client_exists', 409, 'SAPI-SK client already exists');
+    if (state.exists) throw new DomainError('sapi_client_exists', 'SAPI-SK client already exists');
     return [{ type: 'SapiClientIssued', data: command.data }];
   },
   evolve: () => ({ exists: true }),

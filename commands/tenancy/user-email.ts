@@ -9,5 +9,5 @@ export const USER_EMAIL_SCOPE = 'user_email';
 export const userEmailKey = (email: string) => email.trim().toLowerCase();
 
 export const userEmailClaimDecider = uniqueClaimDecider(
-  (email) => new DomainError('user_exists', 409, `a user with e-mail ${email} already exists`),
+  (email) => new DomainError('user_exists', `a user with e-mail ${email} already exists`),
 );

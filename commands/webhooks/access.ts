@@ -8,6 +8,6 @@ import { DomainError } from '../shared/domain-error.ts';
  */
 export function requireApiKey(actor: Pick<Actor, 'type'>): void {
   if (actor.type !== 'api_key') {
-    throw new DomainError('api_key_required', 401, 'webhook management takes an API key (X-Api-Key), not a user or OAuth token');
+    throw new DomainError('api_key_required', 'webhook management takes an API key (X-Api-Key), not a user or OAuth token');
   }
 }

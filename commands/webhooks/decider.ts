@@ -58,7 +58,7 @@ export interface WebhooksState {
 export const webhookNotFound = () => new NotFound('webhook_not_found', 'webhook endpoint not found');
 
 const inactive = (endpoint: WebhookEndpoint) =>
-  new DomainError('webhook_inactive', 409, 'the webhook endpoint was deactivated; create a new one', { webhook_id: endpoint.endpoint_id });
+  new DomainError('webhook_inactive', 'the webhook endpoint was deactivated; create a new one', { webhook_id: endpoint.endpoint_id });
 
 function findEndpoint(state: WebhooksState, endpointId: string): WebhookEndpoint {
   const endpoint = state.endpoints.find((e) => e.endpoint_id === endpointId);
@@ -115,13 +115,13 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
         if (state.endpoints.some((e) => e.endpoint_id === command.endpoint_id)) return [];
         const events = checkRegistration(command);
         if (!command.target.allowed) {
-          throw new DomainError('webhook_url_not_allowed', 422, `the webhook URL must resolve to public internet addresses only: ${command.target.reason}`, {
+          throw new DomainError('webhook_url_not_allowed', `the webhook URL must resolve to public internet addresses only: ${command.target.reason}`, {
             reason: command.target.reason,
           });
         }
         const active = activeEndpoints(state).length;
         if (active >= MAX_ACTIVE_ENDPOINTS) {
-          throw new DomainError('webhook_limit_reached', 409, `an organisation has at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints; delete one first`, {
+          throw new DomainError('webhook_limit_reached', `an organisation has at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints; delete one first`, {
             limit: MAX_ACTIVE_ENDPOINTS, active,
           });
         }

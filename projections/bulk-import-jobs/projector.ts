@@ -1,6 +1,6 @@
 import { BULK_IMPORT_LIMITS } from '../../commands/bulk-import/limits.ts';
 import type { BulkImportCompleted, BulkImportFailed, BulkImportProgressed, BulkImportRequested, BulkImportRowError } from '../../events/bulk-import.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { BulkImportJobs1764600000000 } from './migration.ts';
 import { BULK_IMPORT_JOBS } from './queries.ts';
 
@@ -16,7 +16,7 @@ const json = (errors: BulkImportRowError[]) => JSON.stringify(errors);
  * Bulk-import jobs for the status route: one row per job, moved by the worker's progress and its
  * end. A job's file (BulkImportFileStored) is not read here.
  */
-export const bulkImportJobs: Projector = {
+export const bulkImportJobs = defineProjector<BulkImportRequested | BulkImportProgressed | BulkImportCompleted | BulkImportFailed>({
   name: BULK_IMPORT_JOBS,
   handles: ['BulkImportRequested', 'BulkImportProgressed', 'BulkImportCompleted', 'BulkImportFailed'],
   tables: ['bulk_import_jobs'],
@@ -26,7 +26,7 @@ export const bulkImportJobs: Projector = {
     for (const event of events) {
       switch (event.type) {
         case 'BulkImportRequested': {
-          const d = eventData<BulkImportRequested>(event);
+          const d = event.data;
           await tx.query(
             `INSERT INTO bulk_import_jobs (id, organisation_id, company_id, status, file_name, size_bytes, requested_by, requested_at)
              VALUES ($1, $2, $3, 'processing', $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
@@ -35,12 +35,12 @@ export const bulkImportJobs: Projector = {
           break;
         }
         case 'BulkImportProgressed': {
-          const d = eventData<BulkImportProgressed>(event);
+          const d = event.data;
           await tx.query(`UPDATE bulk_import_jobs SET rows_processed = $3, created = $4, ${ADD_ERRORS} WHERE id = $1`, [d.job_id, json(d.errors), d.rows_processed, d.created]);
           break;
         }
         case 'BulkImportCompleted': {
-          const d = eventData<BulkImportCompleted>(event);
+          const d = event.data;
           await tx.query(
             `UPDATE bulk_import_jobs SET status = 'completed', total_rows = $2, rows_processed = $3, created = $4, finished_at = $5 WHERE id = $1`,
             [d.job_id, d.total_rows, d.rows_processed, d.created, d.completed_at],
@@ -48,11 +48,11 @@ export const bulkImportJobs: Projector = {
           break;
         }
         case 'BulkImportFailed': {
-          const d = eventData<BulkImportFailed>(event);
+          const d = event.data;
           await tx.query(`UPDATE bulk_import_jobs SET status = 'failed', total_rows = $3, finished_at = $4, ${ADD_ERRORS} WHERE id = $1`, [d.job_id, json(d.errors), d.total_rows, d.failed_at]);
           break;
         }
       }
     }
   },
-};
+});

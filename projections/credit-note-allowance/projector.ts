@@ -1,8 +1,7 @@
 import { creditNoteEntryChange, evolveCreditNotes, type CreditNoteEntry } from '../../commands/invoices/state.ts';
 import type { CreditNoteEvent } from '../../events/credit-notes.ts';
-import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
-import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
-import type { NewRows, Projector } from '../../src/platform/readmodel/projector.ts';
+import type { Recorded } from '../../src/platform/eventstore/port.ts';
+import { defineProjector, type NewRows } from '../../src/platform/readmodel/projector.ts';
 import { InvoiceCreditNotes1764200000100 } from './migration.ts';
 import { CREDIT_NOTE_ALLOWANCE } from './queries.ts';
 
@@ -25,13 +24,12 @@ interface Change {
  * decider's own evolveCreditNotes; an entry the row already holds receives its events' field
  * changes, which compose by merging (commands/invoices/state.ts), so SQL applies them with `||`.
  */
-function changesOf(events: readonly RecordedEvent[]): Change[] {
+function changesOf(events: readonly Recorded<CreditNoteEvent>[]): Change[] {
   const byInvoice = new Map<string, Change>();
-  for (const recorded of events) {
-    const event = domainEvent<CreditNoteEvent>(recorded);
+  for (const event of events) {
     const id = event.data.invoice_id;
     const row = byInvoice.get(id) ?? { invoice_id: id, version: 0, voided: false, credit_notes: [], changes: {} };
-    row.version = recorded.revision;
+    row.version = event.revision;
     row.voided ||= event.type === 'InvoiceVoided';
     row.credit_notes = evolveCreditNotes(row.credit_notes, event);
     const change = creditNoteEntryChange(event);
@@ -59,7 +57,7 @@ const writeChanges = (source: string) =>
  * which have none, cost nothing here. A batch is one statement (newRows): the runner writes it
  * together with its checkpoint.
  */
-export const creditNoteAllowance: Projector = {
+export const creditNoteAllowance = defineProjector<CreditNoteEvent>({
   name: CREDIT_NOTE_ALLOWANCE,
   handles: CREDIT_NOTE_EVENT_TYPES,
   tables: ['invoice_credit_notes'],
@@ -70,4 +68,4 @@ export const creditNoteAllowance: Projector = {
   },
 
   newRows: (events): NewRows => ({ rows: changesOf(events), insert: writeChanges }),
-};
+});

@@ -1,18 +1,15 @@
-import type { CustomerArchived, CustomerRegistered } from '../../events/customers.ts';
+import type { CustomerArchived, CustomerEvent } from '../../events/customers.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import type { Recorded } from '../../src/platform/eventstore/port.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { foldText } from '../shared/fold.ts';
 import { CustomerDirectory1763800001000 } from './migration.ts';
 
 /** Archivals of one phase (insertPhases) in one statement: each customer's last one is what the row keeps. */
-async function archive(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
+async function archive(events: readonly Recorded<CustomerArchived>[], tx: EntityManager): Promise<void> {
   if (events.length === 0) return;
-  const rows = foldByKey<{ id: string; at: string; version: number }>(events, (e) => eventData<CustomerArchived>(e).customer_id, (_, e) => {
-    const d = eventData<CustomerArchived>(e);
-    return { id: d.customer_id, at: d.archived_at, version: e.revision };
-  });
+  const rows = foldByKey<{ id: string; at: string; version: number }, Recorded<CustomerArchived>>(events, (e) => e.data.customer_id, (_, e) => ({ id: e.data.customer_id, at: e.data.archived_at, version: e.revision }));
   // the ids also as an array: the planner then reads the rows by key, never scans the table
   await tx.query(
     `UPDATE customers c SET is_active = false, updated_at = r.at, version = r.version
@@ -22,20 +19,17 @@ async function archive(events: readonly RecordedEvent[], tx: EntityManager): Pro
 }
 
 /** The customer directory: one row per customer; a batch is at most three statements (insertPhases). */
-export const customerDirectory: Projector = {
+export const customerDirectory = defineProjector<CustomerEvent>({
   name: 'customer-directory',
   handles: ['CustomerRegistered', 'CustomerArchived'],
   tables: ['customers'],
   migrations: [CustomerDirectory1763800001000],
 
   async apply(events, tx) {
-    const { early, inserts, late } = insertPhases(events, (e) => eventData<CustomerRegistered | CustomerArchived>(e).customer_id, (e) => e.type === 'CustomerRegistered');
+    const { early, inserts, late } = insertPhases(events, (e) => e.data.customer_id, (e) => e.type === 'CustomerRegistered');
     await archive(early, tx);
     if (inserts.length > 0) {
-      const rows = inserts.map((e) => {
-        const d = eventData<CustomerRegistered>(e);
-        return { ...d, id: d.customer_id, name_folded: foldText(d.name), version: e.revision };
-      });
+      const rows = inserts.map(({ data: d, revision }) => ({ ...d, id: d.customer_id, name_folded: foldText(d.name), version: revision }));
       await tx.query(
         `INSERT INTO customers (id, organisation_id, company_id, name, name_folded, vat_id, ico, dic, email, phone,
            street, city, postal_code, country_code, peppol_id, note, is_active, created_at, updated_at, version)
@@ -50,4 +44,4 @@ export const customerDirectory: Projector = {
     }
     await archive(late, tx);
   },
-};
+});

@@ -1,7 +1,10 @@
-import type { CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked, RefreshFamilyStarted, RefreshTokenRotated } from '../../events/identity.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import type {
+  CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked,
+  RefreshFamilyStarted, RefreshTokenRotated,
+} from '../../events/identity.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import type { Recorded } from '../../src/platform/eventstore/port.ts';
 import type { RevocationNotice } from '../shared/revocation-notice.ts';
 import { announceRevocations } from '../shared/revocations.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
@@ -12,12 +15,16 @@ interface LogRow {
   id: string; organisation_id: string | null; type: string; email: string | null; user_id: string | null; ip: string | null; detail: string | null; at: string;
 }
 
+type IdentityEvent =
+  | OAuthClientIssued | OAuthClientRevoked | LoginFailed | LoginSucceeded | RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked
+  | CredentialCheckFailed | PasswordChanged | TotpEnabled | TotpDisabled;
+
 /** OAuth clients issued and revoked, in at most three statements (insertPhases); a client's last revocation is what its row keeps. */
-async function writeClients(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
-  const { early, inserts, late } = insertPhases(events, (e) => eventData<OAuthClientIssued | OAuthClientRevoked>(e).client_id, (e) => e.type === 'OAuthClientIssued');
-  const revoke = async (phase: readonly RecordedEvent[]) => {
+async function writeClients(events: readonly Recorded<OAuthClientIssued | OAuthClientRevoked>[], tx: EntityManager): Promise<void> {
+  const { early, inserts, late } = insertPhases(events, (e) => e.data.client_id, (e) => e.type === 'OAuthClientIssued');
+  const revoke = async (phase: readonly Recorded<OAuthClientRevoked>[]) => {
     if (phase.length === 0) return;
-    const rows = foldByKey<OAuthClientRevoked['data']>(phase, (e) => eventData<OAuthClientRevoked>(e).client_id, (_, e) => eventData<OAuthClientRevoked>(e));
+    const rows = foldByKey<OAuthClientRevoked['data'], Recorded<OAuthClientRevoked>>(phase, (e) => e.data.client_id, (_, e) => e.data);
     await tx.query(
       `UPDATE oauth_clients c SET is_active = false, revoked_at = r.revoked_at
        FROM jsonb_to_recordset($1::jsonb) AS r(client_id text, revoked_at timestamptz) WHERE c.client_id = r.client_id AND c.client_id = ANY($2::text[])`,
@@ -31,7 +38,7 @@ async function writeClients(events: readonly RecordedEvent[], tx: EntityManager)
        SELECT r.client_id, r.organisation_id, r.name, ARRAY(SELECT jsonb_array_elements_text(r.scopes)), r.secret_hash, true, r.issued_at
        FROM jsonb_to_recordset($1::jsonb) AS r(client_id text, organisation_id uuid, name text, scopes jsonb, secret_hash text, issued_at timestamptz)
        ON CONFLICT DO NOTHING`,
-      [JSON.stringify(inserts.map((e) => eventData<OAuthClientIssued>(e)))],
+      [JSON.stringify(inserts.map((e) => e.data))],
     );
   }
   await revoke(late);
@@ -41,14 +48,14 @@ async function writeClients(events: readonly RecordedEvent[], tx: EntityManager)
 interface FamilyChange { family_id: string; rotated: boolean; expires_at: string | null; revoked: boolean; revoked_at: string | null }
 
 /** Sessions started, rotated and revoked, in at most three statements (insertPhases). */
-async function writeFamilies(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
-  const { early, inserts, late } = insertPhases(events, (e) => eventData<RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked>(e).family_id, (e) => e.type === 'RefreshFamilyStarted');
-  const change = async (phase: readonly RecordedEvent[]) => {
+async function writeFamilies(events: readonly Recorded<RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked>[], tx: EntityManager): Promise<void> {
+  const { early, inserts, late } = insertPhases(events, (e) => e.data.family_id, (e) => e.type === 'RefreshFamilyStarted');
+  const change = async (phase: readonly Recorded<RefreshTokenRotated | RefreshFamilyRevoked>[]) => {
     if (phase.length === 0) return;
-    const rows = foldByKey<FamilyChange>(phase, (e) => eventData<RefreshTokenRotated | RefreshFamilyRevoked>(e).family_id, (seen, e) => {
-      const row = seen ?? { family_id: eventData<RefreshTokenRotated>(e).family_id, rotated: false, expires_at: null, revoked: false, revoked_at: null };
-      if (e.type === 'RefreshTokenRotated') return { ...row, rotated: true, expires_at: eventData<RefreshTokenRotated>(e).expires_at };
-      return { ...row, revoked: true, revoked_at: eventData<RefreshFamilyRevoked>(e).revoked_at };
+    const rows = foldByKey<FamilyChange, Recorded<RefreshTokenRotated | RefreshFamilyRevoked>>(phase, (e) => e.data.family_id, (seen, e) => {
+      const row = seen ?? { family_id: e.data.family_id, rotated: false, expires_at: null, revoked: false, revoked_at: null };
+      if (e.type === 'RefreshTokenRotated') return { ...row, rotated: true, expires_at: e.data.expires_at };
+      return { ...row, revoked: true, revoked_at: e.data.revoked_at };
     });
     await tx.query(
       `UPDATE refresh_families f SET expires_at = CASE WHEN r.rotated THEN r.expires_at ELSE f.expires_at END,
@@ -65,7 +72,7 @@ async function writeFamilies(events: readonly RecordedEvent[], tx: EntityManager
        SELECT r.family_id, r.user_id, r.organisation_id, true, r.started_at, r.expires_at
        FROM jsonb_to_recordset($1::jsonb) AS r(family_id text, user_id uuid, organisation_id uuid, started_at timestamptz, expires_at timestamptz)
        ON CONFLICT DO NOTHING`,
-      [JSON.stringify(inserts.map((e) => eventData<RefreshFamilyStarted>(e)))],
+      [JSON.stringify(inserts.map((e) => e.data))],
     );
   }
   await change(late);
@@ -78,7 +85,7 @@ async function writeFamilies(events: readonly RecordedEvent[], tx: EntityManager
  * password change can end them. A revoked client or ended session is announced to every instance
  * from the same transaction (their access tokens are refused from then on).
  */
-export const identity: Projector = {
+export const identity = defineProjector<IdentityEvent>({
   name: 'identity',
   handles: [
     'OAuthClientIssued', 'OAuthClientRevoked', 'LoginFailed', 'LoginSucceeded', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked',
@@ -90,8 +97,8 @@ export const identity: Projector = {
   async apply(events, tx) {
     const log: LogRow[] = [];
     const notices: RevocationNotice[] = [];
-    const clients: RecordedEvent[] = [];
-    const families: RecordedEvent[] = [];
+    const clients: Recorded<OAuthClientIssued | OAuthClientRevoked>[] = [];
+    const families: Recorded<RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked>[] = [];
     for (const event of events) {
       const entry = (organisation_id: string | null, email: string | null, user_id: string | null, ip: string | null, detail: string | null, at: string) =>
         log.push({ id: event.id, organisation_id, type: event.type, email, user_id, ip, detail, at });
@@ -103,31 +110,31 @@ export const identity: Projector = {
       if (event.type === 'OAuthClientIssued') {
         clients.push(event);
       } else if (event.type === 'OAuthClientRevoked') {
-        const d = eventData<OAuthClientRevoked>(event);
+        const d = event.data;
         clients.push(event);
         notices.push({ kind: 'oauth_client', id: d.client_id, revoked_at: d.revoked_at });
       } else if (event.type === 'LoginFailed') {
-        const d = eventData<LoginFailed>(event);
+        const d = event.data;
         entry(d.organisation_id, d.email, d.user_id, d.ip, d.reason, d.at);
       } else if (event.type === 'LoginSucceeded') {
-        const d = eventData<LoginSucceeded>(event);
+        const d = event.data;
         entry(d.organisation_id, d.email, d.user_id, d.ip, d.method, d.at);
       } else if (event.type === 'CredentialCheckFailed') {
-        const d = eventData<CredentialCheckFailed>(event);
+        const d = event.data;
         entry(d.organisation_id, d.email, d.user_id, d.ip, `${d.action}:${d.reason}`, d.at);
       } else if (event.type === 'PasswordChanged') {
-        const d = eventData<PasswordChanged>(event);
+        const d = event.data;
         ownChange(d.user_id, d.changed_at);
       } else if (event.type === 'TotpEnabled') {
-        const d = eventData<TotpEnabled>(event);
+        const d = event.data;
         ownChange(d.user_id, d.enabled_at);
       } else if (event.type === 'TotpDisabled') {
-        const d = eventData<TotpDisabled>(event);
+        const d = event.data;
         ownChange(d.user_id, d.disabled_at);
       } else if (event.type === 'RefreshFamilyStarted' || event.type === 'RefreshTokenRotated') {
         families.push(event);
       } else if (event.type === 'RefreshFamilyRevoked') {
-        const d = eventData<RefreshFamilyRevoked>(event);
+        const d = event.data;
         families.push(event);
         notices.push({ kind: 'session', id: d.family_id, revoked_at: d.revoked_at });
         // a logout is routine; a reuse is what an admin must see
@@ -148,4 +155,4 @@ export const identity: Projector = {
     // every instance forgets the credentials once this commits (their caches would trust them for 5 s)
     await announceRevocations(tx, notices);
   },
-};
+});

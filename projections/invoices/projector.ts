@@ -1,11 +1,10 @@
 import { NO_DELIVERY, deliveryStatus, evolveDelivery, type Delivery } from '../../commands/invoices/delivery.ts';
-import type { CreditNoteCreated } from '../../events/credit-notes.ts';
+import type { CreditNoteCreated, CreditNoteEvent } from '../../events/credit-notes.ts';
 import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
 import { DELIVERY_EVENT_TYPES, type DeliveryEvent, type InvoiceReceived } from '../../events/delivery.ts';
-import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
 import type { InvoiceCreated, InvoiceUpdated, InvoiceValidated } from '../../events/invoices.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
-import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
+import type { Recorded } from '../../src/platform/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
@@ -50,13 +49,25 @@ const writeRows = (source: string) =>
      status = CASE WHEN EXCLUDED.status = 'voided' THEN 'voided' ELSE invoices.status END
    WHERE EXCLUDED.source = 'credit'`;
 
-const isNewInvoice = (type: string) => type === 'InvoiceCreated' || type === 'InvoiceReceived' || type === 'CreditNoteCreated';
+/** A document the register gets a new row for. */
+type NewDocument = InvoiceCreated | InvoiceReceived | CreditNoteCreated;
+/** Every event the register reads. */
+type RegisterEvent = NewDocument | InvoiceUpdated | InvoiceValidated | DeliveryEvent | CreditNoteEvent | ApprovalEvent;
+type Event = Recorded<RegisterEvent>;
+
+const isNewInvoice = (event: Event): event is Recorded<NewDocument> =>
+  event.type === 'InvoiceCreated' || event.type === 'InvoiceReceived' || event.type === 'CreditNoteCreated';
 
 /** What credit notes record on the invoice they credit: each moves its version (the next If-Match); a void also its status. */
-const CREDIT_NOTE_EVENT_TYPES = ['CreditNoteReserved', 'CreditNoteCounted', 'CreditNoteIssued', 'CreditNoteReleased', 'InvoiceVoided'];
+const CREDIT_NOTE_EVENT_TYPES: readonly CreditNoteEvent['type'][] = ['CreditNoteReserved', 'CreditNoteCounted', 'CreditNoteIssued', 'CreditNoteReleased', 'InvoiceVoided'];
+
+const isOneOf = <E extends RegisterEvent>(types: readonly E['type'][]) => (event: Event): event is Recorded<E> => (types as readonly string[]).includes(event.type);
+const isCreditMove = isOneOf<CreditNoteEvent>(CREDIT_NOTE_EVENT_TYPES);
+const isDelivery = isOneOf<DeliveryEvent>(DELIVERY_EVENT_TYPES);
+const isApproval = isOneOf<ApprovalEvent>(APPROVAL_EVENT_TYPES);
 
 /** Invoice list and detail: slim columns to filter and sort on, the whole document beside them. */
-export const invoiceRegister: Projector = {
+export const invoiceRegister = defineProjector<RegisterEvent>({
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
@@ -106,7 +117,7 @@ export const invoiceRegister: Projector = {
     const [only, ...more] = steps(rest, rows);
     return only && 'rows' in only && more.length === 0 ? { rows: only.rows, insert: writeRows } : null;
   },
-};
+});
 
 /**
  * A quick look before newRows folds anything: a batch can be one statement only if every event is
@@ -114,22 +125,20 @@ export const invoiceRegister: Projector = {
  * other event (an edit, a validation, a step of a stored document: most of a rebuild's batches)
  * makes steps() apply it alone, so the answer is null without mapping a single row.
  */
-function onlyNewRowsPossible(events: readonly RecordedEvent[]): boolean {
+function onlyNewRowsPossible(events: readonly Event[]): boolean {
   const opened = new Set<string>();
   for (const event of events) {
-    if (isNewInvoice(event.type)) opened.add(documentId(event));
-    else if (!CREDIT_NOTE_EVENT_TYPES.includes(event.type) && !(isDelivery(event.type) && opened.has(documentId(event)))) return false;
+    if (isNewInvoice(event)) opened.add(documentId(event));
+    else if (!isCreditMove(event) && !(isDelivery(event) && opened.has(documentId(event)))) return false;
   }
   return true;
 }
-
-const isDelivery = (type: string) => (DELIVERY_EVENT_TYPES as readonly string[]).includes(type);
 
 /** What credit notes record on an invoice they credit, a run of them at once: the version moves to the last of its events, a void also sets the status. */
 interface CreditRow { id: string; version: number; updated_at: string; voided: boolean; credit: true }
 
 /** One statement's rows (writeRows), or one event applied alone. */
-type Step = { rows: (NewRow | CreditRow)[] } | { event: RecordedEvent };
+type Step = { rows: (NewRow | CreditRow)[] } | { event: Event };
 
 /**
  * The batch as statements, keeping each row's own order (rows are independent of each other):
@@ -139,7 +148,7 @@ type Step = { rows: (NewRow | CreditRow)[] } | { event: RecordedEvent };
  * first. Any other change of a row not in the window is applied at once, ahead of it. So a batch
  * of credit notes (each a new row and its invoice's moves) costs one statement, not two per note.
  */
-function steps(events: readonly RecordedEvent[], folded: ReadonlyMap<RecordedEvent, NewRow>): Step[] {
+function steps(events: readonly Event[], folded: ReadonlyMap<Event, NewRow>): Step[] {
   const out: Step[] = [];
   let window = new Map<string, NewRow | CreditRow>();
   const flush = () => {
@@ -147,15 +156,15 @@ function steps(events: readonly RecordedEvent[], folded: ReadonlyMap<RecordedEve
     window = new Map();
   };
   for (const event of events) {
-    if (isNewInvoice(event.type)) {
+    if (isNewInvoice(event)) {
       const row = folded.get(event) ?? toNewRow(event);
       if (window.has(row.id)) flush();
       window.set(row.id, row);
       continue;
     }
-    const id = (event.data as { invoice_id: string }).invoice_id;
+    const id = event.data.invoice_id;
     const seen = window.get(id);
-    if (!CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
+    if (!isCreditMove(event)) {
       if (seen) flush();
       out.push({ event });
     } else if (seen && !('credit' in seen)) {
@@ -169,9 +178,9 @@ function steps(events: readonly RecordedEvent[], folded: ReadonlyMap<RecordedEve
   return out;
 }
 
-function creditRow(seen: CreditRow | undefined, event: RecordedEvent): CreditRow {
+function creditRow(seen: CreditRow | undefined, event: Recorded<CreditNoteEvent>): CreditRow {
   return {
-    id: (event.data as { invoice_id: string }).invoice_id, version: Math.max(seen?.version ?? -1, event.revision),
+    id: event.data.invoice_id, version: Math.max(seen?.version ?? -1, event.revision),
     updated_at: event.recordedAt.toISOString(), voided: (seen?.voided ?? false) || event.type === 'InvoiceVoided', credit: true,
   };
 }
@@ -182,39 +191,39 @@ function creditRow(seen: CreditRow | undefined, event: RecordedEvent): CreditRow
  * the new row before it is inserted, exactly as applyDelivery would apply them after, instead of a
  * read and an update each. Folding stops at the first other event of that document, so order holds.
  */
-function withDeliveryFolded(events: readonly RecordedEvent[]): { rows: Map<RecordedEvent, NewRow>; rest: RecordedEvent[] } {
-  const rows = new Map<RecordedEvent, NewRow>();
+function withDeliveryFolded(events: readonly Event[]): { rows: Map<Event, NewRow>; rest: Event[] } {
+  const rows = new Map<Event, NewRow>();
   const open = new Map<string, NewRow>();
-  const rest: RecordedEvent[] = [];
+  const rest: Event[] = [];
   for (const event of events) {
-    if (isNewInvoice(event.type)) {
+    if (isNewInvoice(event)) {
       const row = toNewRow(event);
       rows.set(event, row);
       open.set(row.id, row);
       rest.push(event);
       continue;
     }
-    const id = (event.data as { invoice_id?: string }).invoice_id;
-    const row = id === undefined ? undefined : open.get(id);
-    if (row && (DELIVERY_EVENT_TYPES as readonly string[]).includes(event.type)) {
-      const delivery = evolveDelivery(row.delivery, domainEvent<DeliveryEvent>(event));
+    const id = event.data.invoice_id;
+    const row = open.get(id);
+    if (row && isDelivery(event)) {
+      const delivery = evolveDelivery(row.delivery, event);
       Object.assign(row, {
         delivery, status: deliveryStatus(delivery) ?? row.status, peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id,
         version: event.revision, updated_at: event.recordedAt.toISOString(),
       });
       continue;
     }
-    if (id !== undefined) open.delete(id);
+    open.delete(id);
     rest.push(event);
   }
   return { rows, rest };
 }
 
-function toNewRow(event: RecordedEvent): NewRow {
-  if (event.type === 'InvoiceCreated') return createdRow(eventData<InvoiceCreated>(event), event.revision);
-  if (event.type === 'CreditNoteCreated') return creditNoteRow(eventData<CreditNoteCreated>(event), event.revision);
-  const d = eventData<InvoiceReceived>(event);
-  const delivery = evolveDelivery(NO_DELIVERY, domainEvent<InvoiceReceived>(event));
+function toNewRow(event: Recorded<NewDocument>): NewRow {
+  if (event.type === 'InvoiceCreated') return createdRow(event.data, event.revision);
+  if (event.type === 'CreditNoteCreated') return creditNoteRow(event.data, event.revision);
+  const d = event.data;
+  const delivery = evolveDelivery(NO_DELIVERY, event);
   return newRow(d.content, d.totals, {
     id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
@@ -223,9 +232,8 @@ function toNewRow(event: RecordedEvent): NewRow {
 }
 
 /** The id of the document an event of the register is about. */
-function documentId(event: RecordedEvent): string {
-  const d = event.data as { invoice_id?: string; credit_note_id?: string };
-  return (event.type === 'CreditNoteCreated' ? d.credit_note_id : d.invoice_id) as string;
+function documentId(event: Event): string {
+  return event.type === 'CreditNoteCreated' ? event.data.credit_note_id : event.data.invoice_id;
 }
 
 /**
@@ -310,10 +318,10 @@ const KEPT_ROWS = 20_000;
  * repeated create in the batch went into the row that was not written (`shadowed`, until another
  * event of that document). Returns the row it changed, if any.
  */
-function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: RecordedEvent): StoredRow | undefined {
+function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: Event): StoredRow | undefined {
   const id = documentId(event);
   const row = rows.get(id);
-  if (isNewInvoice(event.type)) {
+  if (isNewInvoice(event)) {
     if (row) {
       shadowed.add(id);
       return undefined;
@@ -323,28 +331,27 @@ function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: Re
     rows.set(id, created);
     return created;
   }
-  const delivery = (DELIVERY_EVENT_TYPES as readonly string[]).includes(event.type);
-  if (shadowed.has(id) && delivery) return undefined;
+  if (shadowed.has(id) && isDelivery(event)) return undefined;
   shadowed.delete(id);
   if (!row) return undefined;
   const at = event.recordedAt.toISOString();
-  if (CREDIT_NOTE_EVENT_TYPES.includes(event.type)) {
+  if (isCreditMove(event)) {
     Object.assign(row, { version: Math.max(row.version, event.revision), updated_at: at, status: event.type === 'InvoiceVoided' ? 'voided' : row.status });
   } else if (event.type === 'InvoiceUpdated') {
-    const d = eventData<InvoiceUpdated>(event);
+    const d = event.data;
     Object.assign(row, {
       ...contentFields(d.content, d.totals), status: 'draft', updated_at: d.updated_at, version: event.revision,
       document: { content: d.content, totals: d.totals, warnings: d.warnings }, delivery: NO_DELIVERY, peppol_message_id: null, fs_submission_id: null,
     });
   } else if (event.type === 'InvoiceValidated') {
-    Object.assign(row, { status: 'validated', updated_at: eventData<InvoiceValidated>(event).validated_at, version: event.revision });
-  } else if ((APPROVAL_EVENT_TYPES as readonly string[]).includes(event.type)) {
-    const approval = domainEvent<ApprovalEvent>(event);
+    Object.assign(row, { status: 'validated', updated_at: event.data.validated_at, version: event.revision });
+  } else if (isApproval(event)) {
+    const approval = event;
     const [status, updated] = approval.type === 'InvoiceApprovalRequested' ? ['pending_approval', approval.data.requested_at]
       : approval.type === 'InvoiceApproved' ? ['approved', approval.data.reviewed_at] : ['draft', approval.data.reviewed_at];
     Object.assign(row, { status, updated_at: updated, version: event.revision });
   } else {
-    const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, domainEvent<DeliveryEvent>(event));
+    const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, event);
     Object.assign(row, {
       delivery, status: row.status === 'voided' ? 'voided' : (deliveryStatus(delivery) ?? row.status),
       peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id, updated_at: at, version: event.revision,

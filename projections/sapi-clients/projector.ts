@@ -3,7 +3,7 @@ import type {
   SapiTokenFamilyRevoked, SapiTokenFamilyStarted, SapiTokenRenewed,
 } from '../../events/sapi-clients.ts';
 import type { SapiClientIssued } from '../../events/tenancy.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { SapiClients1764500000000 } from './migration.ts';
 
 /**
@@ -11,7 +11,7 @@ import { SapiClients1764500000000 } from './migration.ts';
  * request (enabled, allowlist, last rotation), and token families (revoked or not). Secrets and
  * refresh-token hashes stay on the write side.
  */
-export const sapiClients: Projector = {
+export const sapiClients = defineProjector<SapiClientIssued | SapiClientSecretRotated | SapiClientAllowlistSet | SapiClientDisabled | SapiClientEnabled | SapiClientLocked | SapiTokenFamilyStarted | SapiTokenRenewed | SapiTokenFamilyRevoked>({
   name: 'sapi-clients',
   handles: [
     'SapiClientIssued', 'SapiClientSecretRotated', 'SapiClientAllowlistSet', 'SapiClientDisabled', 'SapiClientEnabled', 'SapiClientLocked',
@@ -24,7 +24,7 @@ export const sapiClients: Projector = {
     for (const event of events) {
       switch (event.type) {
         case 'SapiClientIssued': {
-          const d = eventData<SapiClientIssued>(event);
+          const d = event.data;
           await tx.query(
             `INSERT INTO sapi_credentials (client_id, organisation_id, company_id, participant_id, enabled, allowlist, created_at, updated_at)
              VALUES ($1, $2, $3, $4, true, '{}', $5, $5) ON CONFLICT DO NOTHING`,
@@ -33,7 +33,7 @@ export const sapiClients: Projector = {
           break;
         }
         case 'SapiClientSecretRotated': {
-          const d = eventData<SapiClientSecretRotated>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_credentials SET secret_rotated_at = $2, updated_at = $2 WHERE client_id = $1', [d.client_id, d.rotated_at]);
           // a new secret ends every token family the old one opened
           await tx.query(
@@ -44,37 +44,37 @@ export const sapiClients: Projector = {
           break;
         }
         case 'SapiClientAllowlistSet': {
-          const d = eventData<SapiClientAllowlistSet>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_credentials SET allowlist = $2, updated_at = $3 WHERE client_id = $1', [d.client_id, d.cidrs, d.set_at]);
           break;
         }
         case 'SapiClientDisabled': {
-          const d = eventData<SapiClientDisabled>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_credentials SET enabled = false, updated_at = $2 WHERE client_id = $1', [d.client_id, d.disabled_at]);
           break;
         }
         case 'SapiClientEnabled': {
-          const d = eventData<SapiClientEnabled>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_credentials SET enabled = true, updated_at = $2 WHERE client_id = $1', [d.client_id, d.enabled_at]);
           break;
         }
         case 'SapiClientLocked': {
-          const d = eventData<SapiClientLocked>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_credentials SET locked_until = $2 WHERE client_id = $1', [d.client_id, d.locked_until]);
           break;
         }
         case 'SapiTokenFamilyStarted': {
-          const d = eventData<SapiTokenFamilyStarted>(event);
+          const d = event.data;
           await tx.query('INSERT INTO sapi_token_families (family_id, client_id, started_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING', [d.family_id, d.client_id, d.started_at]);
           break;
         }
         case 'SapiTokenRenewed': {
-          const d = eventData<SapiTokenRenewed>(event);
+          const d = event.data;
           await tx.query('UPDATE sapi_token_families SET renewed_at = $2 WHERE family_id = $1', [d.family_id, d.renewed_at]);
           break;
         }
         case 'SapiTokenFamilyRevoked': {
-          const d = eventData<SapiTokenFamilyRevoked>(event);
+          const d = event.data;
           // a family may be revoked without ever having started here (an access token minted elsewhere)
           await tx.query(
             `INSERT INTO sapi_token_families (family_id, client_id, revoked_at, revoke_reason) VALUES ($1, $2, $3, $4)
@@ -87,4 +87,4 @@ export const sapiClients: Projector = {
       }
     }
   },
-};
+});

@@ -1,7 +1,6 @@
 import { evolveSapiDocument, type SapiDocumentView } from '../../commands/sapi/document.ts';
 import { SAPI_DOCUMENT_EVENT_TYPES, type SapiDocumentEvent } from '../../events/sapi-documents.ts';
-import { domainEvent } from '../../src/platform/handling/read-and-fold.ts';
-import type { Projector } from '../../src/platform/readmodel/projector.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { SapiDocuments1764500000100 } from './migration.ts';
 import { SAPI_DOCUMENTS } from './queries.ts';
 
@@ -17,7 +16,7 @@ interface Row {
 }
 
 /** Each outbound SAPI document's status, folded with the decider's own evolve (so status shows what the legs decided). */
-export const sapiDocuments: Projector = {
+export const sapiDocuments = defineProjector<SapiDocumentEvent>({
   name: SAPI_DOCUMENTS,
   handles: SAPI_DOCUMENT_EVENT_TYPES,
   tables: ['sapi_documents'],
@@ -26,12 +25,11 @@ export const sapiDocuments: Projector = {
   async apply(events, tx) {
     const rows = new Map<string, Row>();
     // the stored views the batch may start from (any document with an event other than its acceptance), read at once
-    const ids = [...new Set(events.filter((e) => e.type !== 'SapiDocumentAccepted').map((e) => domainEvent<SapiDocumentEvent>(e).data.document_id))];
+    const ids = [...new Set(events.filter((e) => e.type !== 'SapiDocumentAccepted').map((e) => e.data.document_id))];
     const stored = new Map<string, SapiDocumentView>(ids.length === 0 ? [] : (await tx.query(
       'SELECT document_id::text AS document_id, view FROM sapi_documents WHERE document_id = ANY($1::uuid[])', [ids],
     ) as { document_id: string; view: SapiDocumentView }[]).map((r) => [r.document_id, r.view]));
-    for (const recorded of events) {
-      const event = domainEvent<SapiDocumentEvent>(recorded);
+    for (const event of events) {
       const id = event.data.document_id;
       // a document not yet folded in this batch starts from its stored view, unless the event is its acceptance
       const folded = rows.get(id);
@@ -40,7 +38,7 @@ export const sapiDocuments: Projector = {
       if (!view) continue;
       rows.set(id, {
         document_id: id, provider_document_id: view.provider_document_id, client_id: view.client_id, organisation_id: view.organisation_id,
-        company_id: view.company_id, peppol_message_id: view.peppol_message_id, version: recorded.revision, view,
+        company_id: view.company_id, peppol_message_id: view.peppol_message_id, version: event.revision, view,
       });
     }
     if (rows.size === 0) return;
@@ -52,4 +50,4 @@ export const sapiDocuments: Projector = {
       [JSON.stringify([...rows.values()])],
     );
   },
-};
+});

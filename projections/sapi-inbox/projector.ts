@@ -1,7 +1,7 @@
-import { SAPI_INBOX_EVENT_TYPES, type SapiInboxDocumentAcknowledged, type SapiInboxDocumentReceived } from '../../events/sapi-inbox.ts';
+import { SAPI_INBOX_EVENT_TYPES, type SapiInboxDocumentAcknowledged, type SapiInboxEvent } from '../../events/sapi-inbox.ts';
 import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from '../../src/platform/eventstore/port.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import type { Recorded } from '../../src/platform/eventstore/port.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { SapiInbox1764500000700 } from './migration.ts';
 import { SAPI_INBOX } from './queries.ts';
@@ -10,9 +10,9 @@ import { SAPI_INBOX } from './queries.ts';
  * Acknowledgements of one phase (insertPhases), one statement: only the first of a document's
  * applies (it moves the status off RECEIVED, which every later one requires).
  */
-async function acknowledge(events: readonly RecordedEvent[], tx: EntityManager): Promise<void> {
+async function acknowledge(events: readonly Recorded<SapiInboxDocumentAcknowledged>[], tx: EntityManager): Promise<void> {
   if (events.length === 0) return;
-  const rows = foldByKey<SapiInboxDocumentAcknowledged['data']>(events, (e) => eventData<SapiInboxDocumentAcknowledged>(e).document_id, (seen, e) => seen ?? eventData<SapiInboxDocumentAcknowledged>(e));
+  const rows = foldByKey<SapiInboxDocumentAcknowledged['data'], Recorded<SapiInboxDocumentAcknowledged>>(events, (e) => e.data.document_id, (seen, e) => seen ?? e.data);
   // the ids also as an array: the planner then reads the rows by key, never scans the table
   await tx.query(
     `UPDATE sapi_inbox_documents d SET status = 'ACKNOWLEDGED', acknowledged_at = r.acknowledged_at, acknowledged_by = r.acknowledged_by
@@ -27,17 +27,17 @@ async function acknowledge(events: readonly RecordedEvent[], tx: EntityManager):
  * its status. A received document is inserted once; an acknowledgement marks a RECEIVED one.
  * A batch is at most three statements (insertPhases), whatever its mix.
  */
-export const sapiInbox: Projector = {
+export const sapiInbox = defineProjector<SapiInboxEvent>({
   name: SAPI_INBOX,
   handles: SAPI_INBOX_EVENT_TYPES,
   tables: ['sapi_inbox_documents'],
   migrations: [SapiInbox1764500000700],
 
   async apply(events, tx) {
-    const { early, inserts, late } = insertPhases(events, (e) => eventData<SapiInboxDocumentReceived>(e).document_id, (e) => e.type === 'SapiInboxDocumentReceived');
+    const { early, inserts, late } = insertPhases(events, (e) => e.data.document_id, (e) => e.type === 'SapiInboxDocumentReceived');
     await acknowledge(early, tx);
     if (inserts.length > 0) {
-      const rows = inserts.map((e) => ({ ...eventData<SapiInboxDocumentReceived>(e), position: e.position }));
+      const rows = inserts.map((e) => ({ ...e.data, position: e.position }));
       await tx.query(
         `INSERT INTO sapi_inbox_documents (document_id, position, organisation_id, company_id, invoice_id, peppol_message_id, document_type_id, process_id,
            sender_participant_id, receiver_participant_id, creation_date_time, sender_document_id, payload, status, received_at)
@@ -52,4 +52,4 @@ export const sapiInbox: Projector = {
     }
     await acknowledge(late, tx);
   },
-};
+});

@@ -1,9 +1,9 @@
 import type { CompanyRegistered, OrganisationCreated, OrganisationPlanChanged, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { Tenancy1763800000500 } from './migration.ts';
 
 /** Organisations, workspaces, users and companies: few events, one statement each. */
-export const tenancy: Projector = {
+export const tenancy = defineProjector<OrganisationCreated | WorkspaceCreated | UserAdded | CompanyRegistered | OrganisationPlanChanged>({
   name: 'tenancy',
   handles: ['OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'OrganisationPlanChanged'],
   tables: ['organisations', 'workspaces', 'users', 'companies'],
@@ -13,26 +13,26 @@ export const tenancy: Projector = {
     for (const event of events) {
       switch (event.type) {
         case 'OrganisationCreated': {
-          const d = eventData<OrganisationCreated>(event);
+          const d = event.data;
           await tx.query('INSERT INTO organisations (id, name, plan, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
             d.organisation_id, d.name, d.plan, d.created_at,
           ]);
           break;
         }
         case 'OrganisationPlanChanged': {
-          const d = eventData<OrganisationPlanChanged>(event);
+          const d = event.data;
           await tx.query('UPDATE organisations SET plan = $2 WHERE id = $1', [d.organisation_id, d.plan]);
           break;
         }
         case 'WorkspaceCreated': {
-          const d = eventData<WorkspaceCreated>(event);
+          const d = event.data;
           await tx.query('INSERT INTO workspaces (id, organisation_id, name, created_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
             d.workspace_id, d.organisation_id, d.name, d.created_at,
           ]);
           break;
         }
         case 'UserAdded': {
-          const d = eventData<UserAdded>(event);
+          const d = event.data;
           await tx.query(
             `INSERT INTO users (id, organisation_id, email, name, role, password_hash, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
@@ -41,7 +41,7 @@ export const tenancy: Projector = {
           break;
         }
         case 'CompanyRegistered': {
-          const d = eventData<CompanyRegistered>(event);
+          const d = event.data;
           await tx.query(
             `INSERT INTO companies (id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, created_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
@@ -52,4 +52,4 @@ export const tenancy: Projector = {
       }
     }
   },
-};
+});

@@ -1,10 +1,10 @@
 import type { WebhookEndpointDeactivated, WebhookEndpointRegistered, WebhookSecretRotated } from '../../events/webhooks.ts';
-import { eventData, type Projector } from '../../src/platform/readmodel/projector.ts';
+import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import { WebhookEndpoints1764400000000 } from './migration.ts';
 import { WEBHOOK_ENDPOINTS } from './queries.ts';
 
 /** The organisation's webhook endpoints as the management routes list them and the delivery worker reads its target from. */
-export const webhookEndpoints: Projector = {
+export const webhookEndpoints = defineProjector<WebhookEndpointRegistered | WebhookEndpointDeactivated | WebhookSecretRotated>({
   name: WEBHOOK_ENDPOINTS,
   handles: ['WebhookEndpointRegistered', 'WebhookEndpointDeactivated', 'WebhookSecretRotated'],
   tables: ['webhook_endpoints'],
@@ -13,17 +13,17 @@ export const webhookEndpoints: Projector = {
   async apply(events, tx) {
     for (const event of events) {
       if (event.type === 'WebhookEndpointRegistered') {
-        const d = eventData<WebhookEndpointRegistered>(event);
+        const d = event.data;
         await tx.query(
           `INSERT INTO webhook_endpoints (id, organisation_id, workspace_id, url, events, description, is_active, created_at, secret_ciphertext)
            VALUES ($1, $2, $3, $4, $5, $6, true, $7, $8) ON CONFLICT DO NOTHING`,
           [d.endpoint_id, d.organisation_id, d.workspace_id, d.url, d.events, d.description, d.registered_at, d.secret_ciphertext],
         );
       } else if (event.type === 'WebhookEndpointDeactivated') {
-        const d = eventData<WebhookEndpointDeactivated>(event);
+        const d = event.data;
         await tx.query('UPDATE webhook_endpoints SET is_active = false, deactivated_at = $2 WHERE id = $1', [d.endpoint_id, d.deactivated_at]);
       } else if (event.type === 'WebhookSecretRotated') {
-        const d = eventData<WebhookSecretRotated>(event);
+        const d = event.data;
         await tx.query(
           `UPDATE webhook_endpoints SET previous_secret_ciphertext = secret_ciphertext, secret_ciphertext = $2, previous_valid_until = $3
            WHERE id = $1 AND secret_ciphertext <> $2`,
@@ -32,4 +32,4 @@ export const webhookEndpoints: Projector = {
       }
     }
   },
-};
+});

@@ -18,9 +18,9 @@ async function resolveCaller({ headers, ip }: { headers: Record<string, string |
   const none: Caller = { credential: 'none', actor: null, refusal: null, rateKey: `ip:${ip}`, plan: null };
   if (headers['x-api-key'] === 'good') return { ...none, credential: 'api_key', actor: keyActor };
   if (headers['x-api-key'] === 'blocked') return { ...none, credential: 'api_key', refusal: new TooManyRequests(42, { limit: null, plan: null }) };
-  if (headers['x-api-key']) return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 401, 'unknown') };
+  if (headers['x-api-key']) return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 'unknown') };
   if (headers.authorization === 'Bearer user') return { ...none, credential: 'bearer', actor: user };
-  if (headers.authorization) return { ...none, credential: 'bearer', refusal: new DomainError('invalid_token', 401, 'expired') };
+  if (headers.authorization) return { ...none, credential: 'bearer', refusal: new DomainError('invalid_token', 'expired') };
   return none;
 }
 

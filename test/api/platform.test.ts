@@ -7,6 +7,7 @@ import { DomainError } from '../../commands/shared/domain-error.ts';
 import { Page, PageQuery } from '../../schemas/common/page.ts';
 import { Uuid } from '../../schemas/common/uuid.ts';
 import { WrongExpectedRevision } from '../../src/platform/eventstore/port.ts';
+import { VersionMismatch } from '../../src/platform/handling/append.ts';
 import { createHttpApp } from '../../src/platform/http/app.ts';
 import { nativeErrors } from '../../src/doors/native/errors.ts';
 import { defineRoute, type Caller } from '../../src/doors/native/route.ts';
@@ -117,7 +118,7 @@ const failures = [
     params: Type.Object({ invoice_id: Type.String() }),
     responses: { 202: { description: 'Accepted' }, 404: { description: 'Not found' } },
     async handle({ params }) {
-      throw new DomainError('invoice_not_found', 404, 'no such invoice', { invoice_id: params.invoice_id });
+      throw new DomainError('invoice_not_found', 'no such invoice', { invoice_id: params.invoice_id });
     },
   }),
   defineRoute({
@@ -129,8 +130,10 @@ const failures = [
     auth: 'api',
     params: Type.Object({ invoice_id: Type.String() }),
     responses: { 200: { description: 'Updated' } },
-    async handle() {
-      throw new WrongExpectedRevision('invoice-1', 2, 5);
+    async handle({ ifMatch, headers }) {
+      // as the command path raises them: the client's stale If-Match, or a race lost on another stream
+      if (ifMatch !== undefined && headers['x-conflict-on'] !== 'usage') throw new VersionMismatch('invoice-1', ifMatch, 5);
+      throw new WrongExpectedRevision(ifMatch === undefined ? 'invoice-1' : 'usage-org-1-2026-11', 2, 5);
     },
   }),
   defineRoute({
@@ -166,7 +169,7 @@ async function resolveCaller({ headers, ip }: { headers: Record<string, string |
   const none: Caller = { credential: 'none', actor: null, refusal: null, rateKey: `ip:${ip}`, plan: null };
   if (key === undefined) return none;
   if (key === 'good') return { ...none, credential: 'api_key', actor: ACTOR, rateKey: 'key:good' };
-  return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 401, 'unknown API key') };
+  return { ...none, credential: 'api_key', refusal: new DomainError('invalid_api_key', 'unknown API key') };
 }
 
 describe('HTTP platform (real HTTP)', () => {
@@ -353,7 +356,7 @@ describe('HTTP platform (real HTTP)', () => {
       expect(await detailOf(res)).to.deep.equal({ error: 'invoice_not_found', message: 'no such invoice', invoice_id: 'inv-9' });
     });
 
-    it('WrongExpectedRevision → 412 version_mismatch with If-Match, 409 without', async () => {
+    it('VersionMismatch → 412 version_mismatch; any other WrongExpectedRevision → 409, If-Match or not', async () => {
       const put = (headers: Record<string, string>) => fetch(url('/invoices/inv-1'), { method: 'PUT', headers: { 'x-api-key': 'good', ...headers } });
       const stale = await put({ 'if-match': '"2"' });
       expect(stale.status).to.equal(412);
@@ -361,6 +364,11 @@ describe('HTTP platform (real HTTP)', () => {
       const raced = await put({});
       expect(raced.status).to.equal(409);
       expect(await detailOf(raced)).to.include({ error: 'concurrency_conflict' });
+      const elsewhere = await put({ 'if-match': '"5"', 'x-conflict-on': 'usage' });
+      expect(elsewhere.status).to.equal(409);
+      const body = await detailOf(elsewhere);
+      expect(body).to.include({ error: 'concurrency_conflict' });
+      expect(body).not.to.have.property('current_version');
     });
 
     it('If-Match: "3", W/"3" and 3 parse to 3; anything else is 400 invalid_if_match', async () => {

@@ -8,10 +8,10 @@ describe('bulk import upload: a multipart body cut short', () => {
 
   // found by the fuzz campaign: the file part's stream emitted 'error' with no listener, and the
   // whole service process ended on one request
-  it('is a 400 malformed_request, and the process goes on', async () => {
+  it('is a malformed_request, and the process goes on', async () => {
     const error = await readUpload(Buffer.from(whole.slice(0, -10)), `multipart/form-data; boundary=${boundary}`).then(() => undefined, (e: unknown) => e);
     expect(error).to.be.instanceOf(DomainError);
-    expect([(error as DomainError).code, (error as DomainError).status]).to.deep.equal(['malformed_request', 400]);
+    expect((error as DomainError).code).to.equal('malformed_request');
   });
 
   it('still reads the whole body', async () => {

@@ -16,6 +16,7 @@ import { paymentDecider } from '../../commands/payments/decider.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import type { DomainErrorCode } from '../../commands/shared/error-codes.ts';
 import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
 import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
@@ -60,7 +61,7 @@ function declaredEventTypes(): string[] {
   return [...names].sort();
 }
 
-const conflict = () => new DomainError('conflict', 409, 'taken');
+const conflict = () => new DomainError('conflict' as DomainErrorCode, 'taken');
 
 describe('frozen event contracts: stored fixtures of every event type', () => {
   it('every event type declared in events/ has a version and a fixture of each version up to it, and nothing else does', () => {

@@ -3,8 +3,10 @@ import pg from 'pg';
 import type { Subscription } from 'rxjs';
 import { createEsdbEventStore } from '../../src/platform/eventstore/esdb/index.ts';
 import {
+  EVENT_CONTRACTS,
   START,
   WrongExpectedRevision,
+  type EventContracts,
   type EventStore,
   type NewEvent,
   type NewStream,
@@ -34,7 +36,31 @@ async function rejection(promise: Promise<unknown>): Promise<unknown> {
   throw new Error('expected the promise to reject');
 }
 
-/** The one behaviour every adapter must have; `setup` gives a store for the whole suite. */
+/**
+ * A type of this suite only, at payload version 3 (every real type keeps its own contract): v1 kept
+ * `cents` as a number, v2 made it `amount`, a decimal string, v3 renamed `amount` to `total`.
+ * Every adapter's store is made with these contracts, so the suite sees its reads upcast.
+ */
+const RENAMED = 'ContractAmountRenamed';
+const SUITE_CONTRACTS: EventContracts = {
+  versions: { ...EVENT_CONTRACTS.versions, [RENAMED]: 3 },
+  upcasters: {
+    ...EVENT_CONTRACTS.upcasters,
+    [RENAMED]: [
+      ({ cents, ...rest }) => ({ ...rest, amount: (Number(cents) / 100).toFixed(2) }),
+      ({ amount, ...rest }) => ({ ...rest, total: amount }),
+    ],
+  },
+};
+
+/** An event of RENAMED as a release at `version` wrote it (the version in its metadata, as it is stored). */
+function renamed(version: 1 | 2 | 3, n: number): NewEvent {
+  const data = version === 1 ? { n, cents: 1250 } : version === 2 ? { n, amount: '12.50' } : { n, total: '12.50' };
+  const event = newEvent(RENAMED, data);
+  return { ...event, metadata: { ...event.metadata, version } };
+}
+
+/** The one behaviour every adapter must have; `setup` gives a store (made with SUITE_CONTRACTS) for the whole suite. */
 function eventStoreContract(setup: () => Promise<Harness>): void {
   let harness: Harness | undefined;
   let store: EventStore;
@@ -291,6 +317,70 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
     expect(ours[0]?.[0]?.data).to.deep.equal({ n: 1 });
     expect(ours[1]?.[1]?.data).to.deep.equal({ n: 2 });
     expect(ours[2]?.map((e) => e.data)).to.deep.equal([{ n: 1 }, { n: 2 }, { n: 3 }]);
+  });
+
+  describe('upcasting on every read', () => {
+    const current = (n: number) => ({ n, total: '12.50' });
+    let stream: string;
+    let after: Position;
+    let written: NewEvent[];
+
+    before(async () => {
+      stream = streamId('upcast');
+      after = await mark(store);
+      written = [renamed(1, 0), renamed(2, 1), renamed(3, 2), newEvent('Untouched', { cents: 1 })];
+      await store.append(stream, written, 'no_stream');
+      await readAllOf(store, after, [stream], written.length);
+    });
+
+    const expectCurrent = (events: RecordedEvent[], ns: number[]) => {
+      const ours = events.filter((e) => e.streamId === stream && e.type === RENAMED);
+      expect(ours.map((e) => e.data)).to.deep.equal(ns.map(current));
+      expect(ours.map((e) => e.metadata.version)).to.deep.equal(ns.map(() => 3));
+      for (const e of ours) expect(e.metadata).to.deep.include({ correlationId: written[e.revision]?.metadata.correlationId });
+    };
+
+    it('a stream read gives every old event at its current version, and other types as stored', async () => {
+      const events = await store.readStream(stream);
+      expectCurrent(events, [0, 1, 2]);
+      expect(events[3]?.data).to.deep.equal({ cents: 1 });
+      expect(events[3]?.metadata).to.deep.equal(written[3]?.metadata);
+    });
+
+    it('a stream read from a revision upcasts too', async () => {
+      expectCurrent(await store.readStream(stream, 1), [1, 2]);
+    });
+
+    it('a read of all events upcasts, with and without onlyDataOf, and a read of some types too', async () => {
+      expectCurrent(await store.readAll(after, 100), [0, 1, 2]);
+      expectCurrent(await store.readAll(after, 100, [RENAMED]), [0, 1, 2]);
+      if (store.readAllOfTypes) expectCurrent(await store.readAllOfTypes(after, 100, [RENAMED]), [0, 1, 2]);
+    });
+
+    it('a subscription upcasts', async () => {
+      const received: RecordedEvent[] = [];
+      const subscription = store.subscribe(after).subscribe((e) => {
+        if (e.streamId === stream) received.push(e);
+      });
+      try {
+        await eventually(async () => received.length, (n) => n >= written.length);
+      } finally {
+        subscription.unsubscribe();
+      }
+      expectCurrent(received, [0, 1, 2]);
+    });
+
+    it('writes a new event of a changed type with its current version in its metadata, and reads it back as written', async () => {
+      const fresh = streamId('upcast-new');
+      const event = newEvent(RENAMED, current(7));
+      await store.append(fresh, [event], 'no_stream');
+      await store.appendToStreams([{ streamId: fresh, events: [newEvent(RENAMED, current(8))], expected: 0 }]);
+      await store.appendToNewStreams([{ streamId: `${fresh}-b`, events: [newEvent(RENAMED, current(9))] }]);
+      const read = [...(await store.readStream(fresh)), ...(await store.readStream(`${fresh}-b`))];
+      expect(read.map((e) => e.data)).to.deep.equal([current(7), current(8), current(9)]);
+      expect(read.map((e) => e.metadata.version)).to.deep.equal([3, 3, 3]);
+      expect(read[0]?.metadata).to.deep.equal({ ...event.metadata, version: 3 });
+    });
   });
 
   it('emits on appended$ and appendedTypes$ every append made through it', async () => {
@@ -593,7 +683,7 @@ describe('event store contract', () => {
       const db = await freshDatabase();
       const pool = new pg.Pool({ connectionString: db.connectionString, max: 10 });
       // small pages and a short poll so the suite exercises paged catch-up and polling
-      const store = await createPostgresEventStore(pool, { pageSize: 2, pollIntervalMs: 50 });
+      const store = await createPostgresEventStore(pool, { pageSize: 2, pollIntervalMs: 50, contracts: SUITE_CONTRACTS });
       return {
         store,
         exactAppendPosition: true,
@@ -614,7 +704,7 @@ describe('event store contract', () => {
       return;
     }
     eventStoreContract(async () => {
-      const store = createEsdbEventStore(url);
+      const store = createEsdbEventStore(url, { contracts: SUITE_CONTRACTS });
       return { store, exactAppendPosition: false, atomicNewStreams: false, teardown: () => store.close() };
     });
   });

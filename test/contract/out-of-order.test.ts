@@ -1,8 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Subscription } from 'rxjs';
-import { START, type RecordedEvent } from '../../src/platform/eventstore/index.ts';
-import { appendStatement, createPostgresEventStore, type PostgresEventStore } from '../../src/platform/eventstore/postgres/index.ts';
+import { START, type EventStore, type RecordedEvent } from '../../src/platform/eventstore/index.ts';
+import { appendStatement, createPostgresEventStore } from '../../src/platform/eventstore/postgres/index.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { endPool, eventually, newEvent, sleep, streamId } from './support.ts';
 
@@ -22,7 +22,7 @@ describe('subscribers never skip an event that commits out of order', () => {
 
   let db: TestDatabase;
   let pool: pg.Pool;
-  let store: PostgresEventStore;
+  let store: EventStore;
   let holder: pg.Client;
 
   before(async () => {

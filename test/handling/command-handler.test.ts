@@ -2,10 +2,13 @@ import { expect } from 'chai';
 import { NotFound } from '../../commands/shared/access.ts';
 import type { Decider, DomainEvent } from '../../commands/shared/decider.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
+import type { DomainErrorCode } from '../../commands/shared/error-codes.ts';
+import { StandingRefusal } from '../../commands/shared/preconditions.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { claimStream } from '../../events/claims.ts';
 import type { EventStore, NewEvent } from '../../src/platform/eventstore/index.ts';
 import { WrongExpectedRevision } from '../../src/platform/eventstore/port.ts';
+import { upcastOnRead } from '../../src/platform/eventstore/upcasting.ts';
 import { handleCommand } from '../../src/platform/handling/command-handler.ts';
 import { readAndFold } from '../../src/platform/handling/read-and-fold.ts';
 import { randomIds } from '../../src/platform/ports/ids.ts';
@@ -48,7 +51,7 @@ describe('handleCommand: the one command path', function () {
   after(() => close());
 
   it('decides again on the newer state when another write lands between the read and the append', async () => {
-    const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    const handled = await handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 3 } } });
     expect(decided).to.equal(2);
     expect(handled.state.total).to.equal(106);
     expect(handled.version).to.equal(2);
@@ -60,7 +63,7 @@ describe('handleCommand: the one command path', function () {
     const racingCounted = Object.assign(Object.create(racing(2)) as EventStore, {
       readStream: (id: string, from = 0) => (readsFrom.push(from), store.readStream(id, from)),
     });
-    const handled = await handleCommand({ store: racingCounted, ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 3 });
+    const handled = await handleCommand({ store: racingCounted, ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 3 } } });
     expect(handled.state.total).to.equal(206);
     expect(handled.version).to.equal(3);
     expect(readsFrom).to.deep.equal([0, 1, 2]); // the whole stream once, then each other writer's event
@@ -75,42 +78,44 @@ describe('handleCommand: the one command path', function () {
 
   it('with If-Match a lost race stays a conflict (412), never decided again', async () => {
     const error = await refusal(handleCommand({ store: racing(1), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, {
-      metadata: {}, expectedVersion: 0, retryOnConflict: 3,
+      metadata: {}, expected: { ifMatch: 0 },
     }));
     expect(error).to.be.instanceOf(WrongExpectedRevision);
     expect(decided).to.equal(1);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100]);
   });
 
-  it('with a stale If-Match a refusal as not found comes first (404), any other refusal is the 412', async () => {
+  it('with a stale If-Match a refusal as not found comes first (404), and any other standing refusal; any other refusal is the 412', async () => {
     const guarded: Decider<Add, Added, { total: number }> = {
       ...counter,
       decide: (command, state) => {
-        if (command.n < 0) throw new NotFound('counter_not_found', 'not yours');
-        if (command.n === 0) throw new DomainError('invalid_status', 409, 'nothing to add');
+        if (command.n < 0) throw new NotFound('counter_not_found' as DomainErrorCode, 'not yours');
+        if (command.n === 0) throw new DomainError('invalid_status', 'nothing to add');
+        if (command.n > 1000) throw new StandingRefusal('invalid_status', 'the counter is closed');
         return counter.decide(command, state);
       },
     };
-    const stale = { metadata: {}, expectedVersion: 7 };
+    const stale = { metadata: {}, expected: { ifMatch: 7 } };
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: -1 }, stale))).to.be.instanceOf(NotFound);
+    expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 1001 }, stale))).to.be.instanceOf(StandingRefusal).and.include({ message: 'the counter is closed' });
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 0 }, stale))).to.be.instanceOf(WrongExpectedRevision);
     expect(await refusal(handleCommand({ store, ids: randomIds }, stream, guarded, { type: 'Add', n: 5 }, stale))).to.be.instanceOf(WrongExpectedRevision);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1]);
   });
 
   it('gives up after the bounded number of retries', async () => {
-    const error = await refusal(handleCommand({ store: racing(10), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, retryOnConflict: 2 }));
+    const error = await refusal(handleCommand({ store: racing(10), ids: randomIds }, stream, counter, { type: 'Add', n: 5 }, { metadata: {}, expected: { retry: { onVersionConflict: 2 } } }));
     expect(error).to.be.instanceOf(WrongExpectedRevision);
     expect(decided).to.equal(3);
     expect((await store.readStream(stream)).map((e) => e.data.n)).to.deep.equal([1, 100, 100, 100]);
   });
 
   it('with a claim: of two concurrent creates with one value exactly one wins; the other writes nothing', async () => {
-    const claimDecider = uniqueClaimDecider((value, holder) => new DomainError('value_taken', 409, `${value} is held by ${holder}`));
+    const claimDecider = uniqueClaimDecider((value, holder) => new DomainError('value_taken' as DomainErrorCode, `${value} is held by ${holder}`));
     const value = `v-${crypto.randomUUID()}`;
     const create = (holderId: string) => handleCommand(
       { store, ids: randomIds, clock: { now: () => new Date() } }, `holder-${holderId}`, counter, { type: 'Add', n: 1 },
-      { metadata: {}, newStream: true, claim: { decider: claimDecider, scope: 'test', value, holderId, holderStream: (h) => `holder-${h}` } },
+      { metadata: {}, expected: { newStream: true }, claim: { decider: claimDecider, scope: 'test', value, holderId, holderStream: (h) => `holder-${h}` } },
     );
     const outcomes = await Promise.allSettled([create('a'), create('b')]);
     const won = outcomes.filter((o) => o.status === 'fulfilled');
@@ -126,12 +131,13 @@ describe('handleCommand: the one command path', function () {
     expect(await store.readStream(`holder-${loser}`)).to.deep.equal([]);
   });
 
-  it('readAndFold folds what the upcast makes of stored events', async () => {
-    // an older shape: { amount } where the decider now folds { n }
-    await store.append(stream, [{ id: crypto.randomUUID(), type: 'Added', data: { amount: 7 }, metadata: {} }], 0);
-    const upcast = (e: Awaited<ReturnType<EventStore['readStream']>>[number]) =>
-      'amount' in e.data ? { ...e, data: { n: e.data.amount } } : e;
-    const folded = await readAndFold(store, stream, counter, upcast);
+  it('readAndFold folds stored events as the store upcasts them', async () => {
+    // an older shape: { amount } (version 1, stored without a version) where the decider now folds { n } (version 2)
+    const upcasting = upcastOnRead(store, { versions: { Added: 2 }, upcasters: { Added: [({ amount, ...rest }) => ({ ...rest, n: amount })] } });
+    const old = `upcast-${crypto.randomUUID()}`;
+    await store.append(old, [{ id: crypto.randomUUID(), type: 'Added', data: { amount: 7 }, metadata: {} }], 'no_stream');
+    await upcasting.append(old, [added(1)], 0);
+    const folded = await readAndFold(upcasting, old, counter);
     expect(folded.state.total).to.equal(8);
     expect(folded.revision).to.equal(1);
     expect((await readAndFold(store, `missing-${crypto.randomUUID()}`, counter)).revision).to.equal(-1);

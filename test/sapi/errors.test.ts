@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { SAPI_ERRORS, SapiRefusal } from '../../commands/sapi/errors.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { PlatformError, RequestValidationError, TooManyRequests, type FailedRequest } from '../../src/platform/http/index.ts';
-import { sapiErrors } from '../../src/doors/sapi/errors.ts';
+import { sapiErrors, sapiStatusOf } from '../../src/doors/sapi/errors.ts';
 
 const request: FailedRequest = { requestId: 'req-1', method: 'POST', path: '/sapi/document/send', header: () => '' };
 const render = (error: unknown) => {
@@ -15,17 +15,20 @@ describe('SAPI-SK error envelope', () => {
   it('gives every code of the table its status, category and retryable', () => {
     for (const [code, kind] of Object.entries(SAPI_ERRORS)) {
       const rendered = render(new SapiRefusal(code as keyof typeof SAPI_ERRORS, 'why', [{ field: 'f', issue: 'i' }]));
-      expect(rendered.status, code).to.equal(kind.status);
+      expect(rendered.status, code).to.equal(sapiStatusOf[code as keyof typeof SAPI_ERRORS]);
       expect(rendered.body.error).to.deep.equal({ category: kind.category, code, message: 'why', retryable: kind.retryable, correlation_id: 'req-1', details: [{ field: 'f', issue: 'i' }] });
       expect(rendered.headers?.['X-Correlation-Id']).to.equal('req-1');
     }
   });
 
   it('keeps the spec\'s given statuses: AUTH-001 401, DOC-NOT-FOUND 404, QUOTA 402, DISABLED 503 retryable', () => {
-    expect(SAPI_ERRORS['SAPI-AUTH-001'].status).to.equal(401);
-    expect(SAPI_ERRORS['SAPI-DOC-NOT-FOUND'].status).to.equal(404);
-    expect(SAPI_ERRORS['SAPI-QUOTA-INVOICE-LIMIT']).to.include({ status: 402, category: 'QUOTA' });
-    expect(SAPI_ERRORS['SAPI-DISABLED']).to.include({ status: 503, retryable: true });
+    const statusOf = (code: keyof typeof SAPI_ERRORS) => render(new SapiRefusal(code, 'why')).status;
+    expect(statusOf('SAPI-AUTH-001')).to.equal(401);
+    expect(statusOf('SAPI-DOC-NOT-FOUND')).to.equal(404);
+    expect(statusOf('SAPI-QUOTA-INVOICE-LIMIT')).to.equal(402);
+    expect(SAPI_ERRORS['SAPI-QUOTA-INVOICE-LIMIT']).to.include({ category: 'QUOTA' });
+    expect(statusOf('SAPI-DISABLED')).to.equal(503);
+    expect(SAPI_ERRORS['SAPI-DISABLED']).to.include({ retryable: true });
   });
 
   it('answers the platform\'s own refusals in SAPI words', () => {
@@ -50,8 +53,8 @@ describe('SAPI-SK error envelope', () => {
   });
 
   it('maps native refusals raised by shared code, and hides internals of the unknown', () => {
-    expect(render(new DomainError('invalid_token', 401, 'x')).body.error).to.include({ code: 'SAPI-AUTH-001' });
-    expect(render(new DomainError('usage_limit_exceeded', 402, 'x')).body.error).to.include({ code: 'SAPI-QUOTA-INVOICE-LIMIT' });
+    expect(render(new DomainError('invalid_token', 'x')).body.error).to.include({ code: 'SAPI-AUTH-001' });
+    expect(render(new DomainError('usage_limit_exceeded', 'x')).body.error).to.include({ code: 'SAPI-QUOTA-INVOICE-LIMIT' });
     expect(sapiErrors.render(new Error('boom'), request)).to.equal(undefined);
     const internal = sapiErrors.internal(request) as { status: number; body: { error: Record<string, unknown> } };
     expect(internal.status).to.equal(500);

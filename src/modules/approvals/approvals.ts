@@ -3,7 +3,7 @@ import { approvalDecider, type ApprovalCommand } from '../../../commands/approva
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { invoiceStream } from '../../../events/invoices.ts';
 import type { Position } from '../../platform/eventstore/port.ts';
-import { handleCommand } from '../../platform/handling/command-handler.ts';
+import { handleCommand, ifMatchOr } from '../../platform/handling/command-handler.ts';
 import type { Core } from '../../platform/core.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
@@ -41,7 +41,7 @@ export async function decideApproval(deps: ApprovalDeps, request: ApprovalReques
       : action.type === 'approve' ? { type: 'ApproveInvoice', ...common, reviewed_by: request.actor.id }
         : { type: 'RejectInvoice', ...common, reviewed_by: request.actor.id, reason: action.reason };
   const handled = await handleCommand(deps, invoiceStream(request.invoiceId), approvalDecider, command, {
-    metadata: requestMetadata(request.actor, request.requestId), expectedVersion: request.expectedVersion, retryOnConflict: INVOICE_RETRIES,
+    metadata: requestMetadata(request.actor, request.requestId), expected: ifMatchOr(request.expectedVersion, { retry: { onVersionConflict: INVOICE_RETRIES } }),
   });
   // every accepted action appends exactly one event, which leaves a record
   if (!handled.state.approval) throw new Error(`approval ${action.type} of ${request.invoiceId} left no record`);

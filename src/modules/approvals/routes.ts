@@ -129,7 +129,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
           visible: () => invoiceVisibleTo(deps, scope, params.invoice_id),
         });
         if (degraded) throw readModelDegraded('invoice approvals');
-        if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        if (!found) throw new DomainError('invoice_not_found', 'invoice not found');
         return { status: 200, body: { invoice_id: params.invoice_id, approval: found.approval }, headers: { etag: `"${found.version}"` } };
       },
     }),

@@ -35,7 +35,7 @@ export async function enqueueImport(
   await requireBulkImport(deps, actor);
   const company = await companyOf(deps, actor, request.companyId);
   codeListsOf(deps); // 503 code_lists_unavailable, as POST …/invoices answers: no invoice could be checked
-  if (upload.bytes.length === 0) throw new DomainError('file_empty', 422, 'the file is empty: send the CSV with its header row');
+  if (upload.bytes.length === 0) throw new DomainError('file_empty', 'the file is empty: send the CSV with its header row');
   const jobId = deps.ids.next();
   const decoded = decodeCsvFile(upload.bytes);
   const handled = await handleCommand(deps, bulkImportStream(jobId), bulkImportDecider, {
@@ -46,7 +46,7 @@ export async function enqueueImport(
       sha256: createHash('sha256').update(upload.bytes).digest('hex'), requested_at: deps.clock.now().toISOString(),
     },
     ...('text' in decoded ? { text: decoded.text } : { text: null, unreadable: decoded.error }),
-  }, { metadata: requestMetadata(actor, request.requestId), newStream: true });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: { newStream: true } });
   if (handled.position === null) throw new Error(`bulk import ${jobId}: nothing was written`);
   return { jobId, position: handled.position };
 }

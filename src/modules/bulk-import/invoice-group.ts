@@ -3,6 +3,7 @@ import { locate, type InvoiceGroup } from '../../../commands/bulk-import/groups.
 import { InvoiceRuleViolation } from '../../../commands/invoices/rule-violation.ts';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { isUnavailable } from '../../../commands/shared/error-codes.ts';
 import { InvalidFields } from '../../../commands/shared/invalid-fields.ts';
 import type { BulkImportRowError } from '../../../events/bulk-import.ts';
 import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
@@ -42,7 +43,7 @@ function refusalErrors(group: InvoiceGroup, error: unknown): BulkImportRowError[
     return error.findings.filter((f) => f.severity === 'fatal').map((f) => ({ ...locate(group, f.field ?? []), message: `${f.rule}: ${f.message}` }));
   }
   if (error instanceof InvalidFields) return error.problems.map((p) => ({ ...locate(group, p.loc), message: p.msg }));
-  if (error instanceof DomainError && error.status < 500) {
+  if (error instanceof DomainError && !isUnavailable(error.code)) {
     const field = FIELD_OF_CODE[error.code];
     return [{ ...locate(group, field ? [field] : []), message: `${error.code}: ${error.message}` }];
   }

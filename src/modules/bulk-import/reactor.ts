@@ -1,6 +1,5 @@
 import type { BulkImportRequested } from '../../../events/bulk-import.ts';
-import type { Reactor } from '../../platform/reactors/reactor.ts';
-import { eventData } from '../../platform/readmodel/projector.ts';
+import { defineReactor, type Reactor } from '../../platform/reactors/reactor.ts';
 import { runImportJob, type WorkerDeps, type WorkerOptions } from './worker.ts';
 
 /**
@@ -10,10 +9,10 @@ import { runImportJob, type WorkerDeps, type WorkerOptions } from './worker.ts';
  * several invoices at once, at a bounded pace (WorkerOptions).
  */
 export function bulkImportReactor(deps: WorkerDeps, options: WorkerOptions): Reactor {
-  return {
+  return defineReactor<BulkImportRequested>({
     name: 'bulk-import',
     handles: ['BulkImportRequested'],
     concurrency: 2,
-    react: (event, signal) => runImportJob(deps, eventData<BulkImportRequested>(event).job_id, signal, options),
-  };
+    react: (event, signal) => runImportJob(deps, event.data.job_id, signal, options),
+  });
 }

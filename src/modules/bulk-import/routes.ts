@@ -129,7 +129,7 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
       async handle({ params, actor }) {
         const company = await companyOf(deps, actor, params.company_id);
         const row = await getBulkImportJob(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, params.job_id);
-        if (!row) throw new DomainError('bulk_import_job_not_found', 404, 'bulk import job not found');
+        if (!row) throw new DomainError('bulk_import_job_not_found', 'bulk import job not found');
         return { status: 200, body: jobBody(row) };
       },
     }),

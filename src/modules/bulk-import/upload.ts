@@ -15,9 +15,9 @@ const CSV_TYPES = new Set(['text/csv', 'application/csv', 'text/plain', 'applica
 export const FILE_FIELD = 'file';
 
 const tooLarge = () =>
-  new DomainError('payload_too_large', 413, `the file exceeds ${BULK_IMPORT_LIMITS.maxFileBytes} bytes: split it`, { limit_bytes: BULK_IMPORT_LIMITS.maxFileBytes });
+  new DomainError('payload_too_large', `the file exceeds ${BULK_IMPORT_LIMITS.maxFileBytes} bytes: split it`, { limit_bytes: BULK_IMPORT_LIMITS.maxFileBytes });
 const unsupported = (got: string) =>
-  new DomainError('unsupported_content_type', 400, `send the CSV as Content-Type: text/csv (UTF-8), or as multipart/form-data with the file in the field "${FILE_FIELD}"; got ${got}`);
+  new DomainError('unsupported_content_type', `send the CSV as Content-Type: text/csv (UTF-8), or as multipart/form-data with the file in the field "${FILE_FIELD}"; got ${got}`);
 
 /**
  * The file of `POST …/invoices/bulk-import`: the body itself (text/csv), or the part named `file`
@@ -36,14 +36,14 @@ export async function readUpload(body: Buffer, contentTypeHeader: string | undef
   if (media.type === 'multipart/form-data') return readMultipart(body, contentTypeHeader as string);
   if (!CSV_TYPES.has(media.type)) throw unsupported(media.type);
   if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    throw new DomainError('unsupported_content_type', 400, `the CSV must be UTF-8, not ${charset}: save it as "CSV UTF-8"`);
+    throw new DomainError('unsupported_content_type', `the CSV must be UTF-8, not ${charset}: save it as "CSV UTF-8"`);
   }
   if (body.length > BULK_IMPORT_LIMITS.maxFileBytes) throw tooLarge();
   return { bytes: body, fileName: null };
 }
 
 async function readMultipart(body: Buffer, contentType: string): Promise<Upload> {
-  const malformed = (error: unknown) => new DomainError('malformed_request', 400, `unreadable multipart body: ${error instanceof Error ? error.message : String(error)}`);
+  const malformed = (error: unknown) => new DomainError('malformed_request', `unreadable multipart body: ${error instanceof Error ? error.message : String(error)}`);
   return new Promise<Upload>((resolve, reject) => {
     let found: Upload | undefined;
     let refusal: DomainError | undefined;
@@ -64,14 +64,14 @@ async function readMultipart(body: Buffer, contentType: string): Promise<Upload>
       stream.on('error', (error: unknown) => reject(malformed(error)));
       stream.on('end', () => {
         if (field !== FILE_FIELD) return;
-        if (found) refusal ??= new DomainError('malformed_request', 400, `send one file in the field "${FILE_FIELD}"`);
+        if (found) refusal ??= new DomainError('malformed_request', `send one file in the field "${FILE_FIELD}"`);
         found = { bytes: Buffer.concat(chunks), fileName: fileName || null };
       });
     });
     parser.on('error', (error: unknown) => reject(malformed(error)));
     parser.on('finish', () => {
       if (refusal) reject(refusal);
-      else if (!found) reject(new DomainError('file_missing', 422, `no file in the multipart field "${FILE_FIELD}"`));
+      else if (!found) reject(new DomainError('file_missing', `no file in the multipart field "${FILE_FIELD}"`));
       else resolve(found);
     });
     parser.end(body);

@@ -49,7 +49,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 50
 export type WorkerDeps = Omit<GroupDeps, 'codeLists'> & { codeLists: CodeLists | null } & Pick<Core, 'projections'>;
 
 export function codeListsOf(deps: { codeLists: CodeLists | null }): CodeLists {
-  if (!deps.codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  if (!deps.codeLists) throw new DomainError('code_lists_unavailable', 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
   return deps.codeLists;
 }
 
@@ -100,7 +100,7 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
   if (state.status !== 'processing' || state.text === null) return;
   const metadata = systemMetadata('bulk-import', jobId);
   const record = (command: BulkImportCommand) =>
-    handleCommand(deps, stream, bulkImportDecider, command, { metadata, retryOnConflict: 3 });
+    handleCommand(deps, stream, bulkImportDecider, command, { metadata, expected: { retry: { onVersionConflict: 3 } } });
   const at = () => deps.clock.now().toISOString();
   const fail = (errors: BulkImportRowError[], totalRows: number) => record({ type: 'FailImport', job_id: jobId, total_rows: totalRows, errors, at: at() });
 

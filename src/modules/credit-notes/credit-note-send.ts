@@ -3,10 +3,13 @@ import { decideWaitingCreditNoteSend, waitsToCount, type SendWaitingCreditNote }
 import { invoiceFor } from '../../../commands/invoices/access.ts';
 import { invoiceDecider } from '../../../commands/invoices/decider.ts';
 import type { RequestScope } from '../../../commands/shared/access.ts';
+import { StandingRefusal } from '../../../commands/shared/preconditions.ts';
 import { invoiceStream } from '../../../events/invoices.ts';
-import { WrongExpectedRevision, type EventMetadata, type Position } from '../../platform/eventstore/port.ts';
+import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
+import { appendAll, VersionMismatch } from '../../platform/handling/append.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import { lostRace, retrying } from '../../platform/handling/retry.ts';
 import type { Core } from '../../platform/core.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
 
@@ -28,28 +31,38 @@ export interface WaitingSend {
  * invoice in between (another credit note, a delivery step) is decided again on the newer state.
  */
 export async function sendWaitingCreditNote(deps: Pick<Core, 'store' | 'ids'>, send: WaitingSend): Promise<{ status: string; position: Position } | null> {
-  for (let attempt = 0; ; attempt++) {
+  // a write on the invoice in between is decided again; so is any lost race without If-Match. The
+  // credit note's own stale version, with If-Match, is the client's VersionMismatch: never retried.
+  let invoiceId = '';
+  return retrying(async () => {
     const creditNote = await readAndFold(deps.store, invoiceStream(send.creditNoteId), invoiceDecider);
     if (creditNote.state.status === 'none' || !creditNote.state.credited_invoice) return null;
     // the access rule first: nothing is said about another company's credit note
     const own = invoiceFor(creditNote.state, send.scope);
-    const invoiceId = creditNote.state.credited_invoice.invoice_id;
+    invoiceId = creditNote.state.credited_invoice.invoice_id;
     const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
     if (!waitsToCount(own, invoice.state)) return null;
-    if (send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision) {
-      throw new WrongExpectedRevision(invoiceStream(send.creditNoteId), send.expectedVersion, creditNote.revision);
-    }
-    const decision = decideWaitingCreditNoteSend(send.command, own, invoice.state);
-    await send.beforeAppend();
+    // a stale If-Match is a 412, but for what refuses the send whatever the version (preconditions.ts)
+    const stale = send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision;
+    const refuseStale = () => new VersionMismatch(invoiceStream(send.creditNoteId), send.expectedVersion ?? creditNote.revision, creditNote.revision < 0 ? 'no_stream' : creditNote.revision);
+    let decision: ReturnType<typeof decideWaitingCreditNoteSend>;
     try {
-      const written = await deps.store.appendToStreams([
-        { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, send.metadata), expected: invoice.revision },
-        { streamId: invoiceStream(send.creditNoteId), events: toNewEvents(deps, decision.creditNote, send.metadata), expected: creditNote.revision },
-      ]);
-      return { status: decision.state.status, position: written.position };
+      decision = decideWaitingCreditNoteSend(send.command, own, invoice.state);
     } catch (error) {
-      const retry = error instanceof WrongExpectedRevision && (error.streamId === invoiceStream(invoiceId) || send.expectedVersion === undefined);
-      if (!retry || attempt >= INVOICE_RETRIES) throw error;
+      throw stale && !(error instanceof StandingRefusal) ? refuseStale() : error;
     }
-  }
+    if (stale) throw refuseStale();
+    await send.beforeAppend();
+    const written = await appendAll(deps.store, [
+      { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, send.metadata), at: { revision: invoice.revision } },
+      {
+        streamId: invoiceStream(send.creditNoteId), events: toNewEvents(deps, decision.creditNote, send.metadata),
+        at: send.expectedVersion === undefined ? { revision: creditNote.revision } : { ifMatch: creditNote.revision },
+      },
+    ]);
+    return { status: decision.state.status, position: written.position };
+  }, {
+    retries: INVOICE_RETRIES,
+    retryIf: (error) => lostRace(error) && (error.streamId === invoiceStream(invoiceId) || send.expectedVersion === undefined),
+  });
 }

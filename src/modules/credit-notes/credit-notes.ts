@@ -2,19 +2,22 @@ import { invoiceFor } from '../../../commands/invoices/access.ts';
 import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../../commands/invoices/numbering.ts';
 import type { KnownInvoice } from '../../../commands/invoices/state.ts';
 import { decideCreditNote, reserveCreditNote, type CreateCreditNote } from '../../../commands/credit-notes/create.ts';
-import { creditNoteDecider } from '../../../commands/credit-notes/decider.ts';
+import { creditNoteDecider, creditableInvoice } from '../../../commands/credit-notes/decider.ts';
 import type { CreditNoteRequest } from '../../../commands/credit-notes/model.ts';
 import { creditNoteRail, type CreditNoteRail } from '../../../commands/credit-notes/rail.ts';
 import { checkCreditNoteRequest } from '../../../commands/credit-notes/request.ts';
 import { effectiveRole } from '../../../commands/identity/permissions.ts';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { requireVersion } from '../../../commands/shared/preconditions.ts';
 import { claimStream } from '../../../events/claims.ts';
 import { invoiceSeriesStream, invoiceStream } from '../../../events/invoices.ts';
 import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type Position } from '../../platform/eventstore/port.ts';
+import { appendAll, VersionMismatch } from '../../platform/handling/append.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import { lostRace, retrying, retryOnConflict } from '../../platform/handling/retry.ts';
 import type { InvoiceDeps } from '../invoices/index.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
@@ -49,10 +52,12 @@ export interface CreatedCreditNote {
 const NUMBER_ATTEMPTS = 200;
 
 /**
- * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken:
- * the request's values (422), the access rule (404), the If-Match version (412), and the decision
- * itself (409 not_creditable, 422 credit_limit_exceeded or the document's rules), decided on the
- * invoice stream at the revision the caller named. Then a credit-note number is reserved from the
+ * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken, in
+ * this order (commands/shared/preconditions.ts): the request's values (422), the access rule (404),
+ * an invoice that cannot be credited at all (409 not_creditable), then If-Match, required but for
+ * a void (428) and current (412), and then the decision on what is asked (409 not_creditable for a
+ * full reversal while another is queued, 422 credit_limit_exceeded or the document's rules),
+ * decided on the invoice stream at the revision the caller named. Then a credit-note number is reserved from the
  * workspace's series, the quota counts it (402), and one append writes the reservation on the
  * invoice's stream at that revision, the credit note's first events on its own new stream, and the
  * number's claim in the organisation and tax year: on Postgres and PGlite all or nothing. A race
@@ -61,15 +66,9 @@ const NUMBER_ATTEMPTS = 200;
  * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
  */
 export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
-  // without If-Match (a void) a write that lands first is decided again on the newer state
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await createOnce(deps, request);
-    } catch (error) {
-      const raced = error instanceof WrongExpectedRevision && request.expectedVersion === undefined && error.streamId === invoiceStream(request.invoiceId);
-      if (!raced || attempt >= INVOICE_RETRIES) throw error;
-    }
-  }
+  // without If-Match (a void) a write that lands first is decided again on the newer state; with
+  // it, the invoice's conflict is the client's VersionMismatch, which is never retried
+  return retryOnConflict(() => createOnce(deps, request), { retries: INVOICE_RETRIES, streamId: invoiceStream(request.invoiceId) });
 }
 
 /** A void's draft still waiting on the invoice (not sent, not discarded): a second void answers with it instead of making another. */
@@ -84,9 +83,12 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   checkCreditNoteRequest(request.body);
   const scope = { organisationId: actor.organisationId, companyId: company.id };
   const read = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
-  const invoice = invoiceFor(read.state, scope);
+  // what no request could change is answered first: not found, not creditable at all
+  const invoice = creditableInvoice(read.state, scope);
+  // the credit-note route needs the version read (a void is decided on the invoice as it is)
+  if (!request.voidDraft) requireVersion(request.expectedVersion, 'the invoice version you are crediting');
   if (request.expectedVersion !== undefined && read.revision !== request.expectedVersion) {
-    throw new WrongExpectedRevision(invoiceStream(invoiceId), request.expectedVersion, read.revision);
+    throw new VersionMismatch(invoiceStream(invoiceId), request.expectedVersion, read.revision < 0 ? 'no_stream' : read.revision);
   }
 
   const now = deps.clock.now();
@@ -125,31 +127,33 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
 
   async function writeCreditNote(): Promise<CreatedCreditNote> {
     const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
-    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt++) {
-      const [reserved] = await Promise.all([
-        deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
-        counting,
-      ]);
-      const number = reserved.data.invoice_number;
-      const decision = decideCreditNote(command(number), read.state, reservation);
-      const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
-      try {
-        const written = await deps.store.appendToStreams([
+    let claim = '';
+    try {
+      // a number a client gave an invoice by hand: the series has moved past it, take the next
+      return await retrying(async () => {
+        claim = '';
+        const [reserved] = await Promise.all([
+          deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
+          counting,
+        ]);
+        const number = reserved.data.invoice_number;
+        const decision = decideCreditNote(command(number), read.state, reservation);
+        claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+        const written = await appendAll(deps.store, [
           // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
-          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), expected: read.revision },
-          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), expected: 'no_stream' },
-          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), expected: 'no_stream' },
+          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), at: request.expectedVersion === undefined ? { revision: read.revision } : { ifMatch: read.revision } },
+          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), at: { newStream: true } },
+          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), at: { newStream: true } },
         ]);
         return {
           credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
           invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
         };
-      } catch (error) {
-        // a number a client gave an invoice by hand: the series has moved past it, take the next
-        if (!(error instanceof WrongExpectedRevision && error.streamId === claim)) throw error;
-      }
+      }, { retries: NUMBER_ATTEMPTS - 1, retryIf: (error) => lostRace(error, claim) });
+    } catch (error) {
+      if (!lostRace(error, claim)) throw error;
     }
-    throw new DomainError('numbering_busy', 503, 'could not reserve a credit-note number; retry');
+    throw new DomainError('numbering_busy', 'could not reserve a credit-note number; retry');
   }
 }
 

@@ -2,6 +2,7 @@
 
 export const CREATE_DESCRIPTION = [
   'Needs If-Match with the invoice version read (428 without it; 412 when the invoice changed since, e.g. another credit note was made: reload it).',
+  'An invoice that is not found, or cannot be credited at all (409 not_creditable: see below), is answered so first, before 428 and 412.',
   'The credit note is a document of its own (type 381, numbered from the credit-note series `DOB-{year}-{seq}`) whose UBL names the invoice',
   '(BillingReference); `credited_invoice` on its reads names it too. It cannot be edited (PUT: 409 locked_credit_note).',
   '`full_reversal` copies the invoice row for row, or after earlier credit notes credits what each VAT bucket has left;',

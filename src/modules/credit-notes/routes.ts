@@ -78,7 +78,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       summary: 'Credit an issued invoice: full reversal, partial credit, price correction or returned goods',
       description: CREATE_DESCRIPTION,
       params: InvoiceParams, body: CreditNoteBody,
-      headerDocs: [{ name: 'If-Match', description: 'required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale', schema: Type.String() }],
+      headerDocs: [{ name: 'If-Match', description: 'required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale, both after 404 and a 409 `not_creditable` of the invoice itself', schema: Type.String() }],
       responses: {
         201: { description: '`delivered` (handed to the buyer by hand: PDF) or `pending_approval` (waits for an approver); header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
         202: { description: '`queued` for Peppol delivery and the FS copy; header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
@@ -91,7 +91,6 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
         const company = await companyOf(deps, actor, params.company_id);
-        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are crediting');
         const created = await createCreditNote({ ...withCodeLists(deps), usage: deps.usage }, {
           actor, requestId, company, invoiceId: params.invoice_id, expectedVersion: ifMatch, body: creditNoteRequestOf(body),
           // only an accountant's credit note may wait for a reviewer: nobody else's needs the question asked
@@ -163,7 +162,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
           visible: () => invoiceVisibleTo(deps, scope, params.invoice_id),
         });
         if (degraded) throw readModelDegraded('credit-note allowance');
-        if (!found) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        if (!found) throw new DomainError('invoice_not_found', 'invoice not found');
         return { status: 200, body: found.allowance, headers: { etag: `"${found.version}"` } };
       },
     }),

@@ -42,7 +42,7 @@ export async function registerCustomer(
     customerStream(customerId),
     customerDecider,
     { type: 'RegisterCustomer', customer_id: customerId, organisation_id: organisationId, company_id: request.companyId, fields, at },
-    { metadata, newStream: true, claim },
+    { metadata, expected: { newStream: true }, claim },
   );
   return {
     customer_id: customerId,
@@ -69,7 +69,7 @@ export async function archiveCustomer(
       scope: { organisationId: request.actor.organisationId, companyId: request.companyId },
       at: deps.clock.now().toISOString(),
     },
-    { metadata: requestMetadata(request.actor, request.requestId), expectedVersion: request.expectedVersion },
+    { metadata: requestMetadata(request.actor, request.requestId), expected: request.expectedVersion === undefined ? undefined : { ifMatch: request.expectedVersion } },
   );
   return { position: handled.position, version: handled.version };
 }

@@ -44,7 +44,7 @@ export function customerRoutes(deps: Core): Route[] {
   /** A company of the caller's organisation, as the scope of its customers; 404 otherwise. */
   async function companyScope(actor: Actor, companyId: string): Promise<CustomerScope> {
     const company = await findCompany(readModels, actor.organisationId, companyId);
-    if (!company) throw new DomainError('company_not_found', 404, 'company not found');
+    if (!company) throw new DomainError('company_not_found', 'company not found');
     return { organisationId: actor.organisationId, companyId };
   }
 
@@ -128,7 +128,7 @@ export function customerRoutes(deps: Core): Route[] {
           versionOf: (found) => found?.version,
           visible: () => customerVisibleTo(deps, scope, params.customer_id),
         });
-        if (!row) throw new DomainError('customer_not_found', 404, 'customer not found');
+        if (!row) throw new DomainError('customer_not_found', 'customer not found');
         const body = customerBody(row);
         return { status: 200, body, headers: withVersion(body) };
       },
@@ -147,7 +147,7 @@ export function customerRoutes(deps: Core): Route[] {
         const scope = await companyScope(actor, params.company_id);
         const archived = await archiveCustomer(deps, { actor, requestId, companyId: scope.companyId, customerId: params.customer_id, expectedVersion: ifMatch });
         const row = await readAfter(archived.position, scope, params.customer_id);
-        if (!row) throw new DomainError('customer_not_found', 404, 'customer not found');
+        if (!row) throw new DomainError('customer_not_found', 'customer not found');
         const body = customerBody(row);
         return { status: 200, body, headers: withVersion(body) };
       },

@@ -5,7 +5,7 @@ import { invoiceStream } from '../../../events/invoices.ts';
 import { findSentInvoiceByMessage } from '../../../projections/invoices/queries.ts';
 import { sapiDocumentIdByMessage } from '../../../projections/sapi-documents/queries.ts';
 import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
-import { handleCommand } from '../../platform/handling/command-handler.ts';
+import { handleCommand, ifMatchOr } from '../../platform/handling/command-handler.ts';
 import type { Core } from '../../platform/core.ts';
 import type { FsAuthority } from './fs/fs-authority.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
@@ -50,7 +50,7 @@ async function issueForClient(
   });
   if (waiting) return waiting;
   const handled = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, command, {
-    metadata, expectedVersion: request.expectedVersion, beforeAppend, retryOnConflict: INVOICE_RETRIES,
+    metadata, beforeAppend, expected: ifMatchOr(request.expectedVersion, { retry: { onVersionConflict: INVOICE_RETRIES } }),
   });
   return { status: handled.state.status, position: handled.position };
 }
@@ -60,12 +60,12 @@ async function gatewaysReady(deps: DeliveryDeps): Promise<void> {
   try {
     await deps.network.ready();
   } catch (error) {
-    throw new DomainError('peppol_delivery_failed', 502, `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
+    throw new DomainError('peppol_delivery_failed', `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
   }
   try {
     await deps.fs.ready();
   } catch (error) {
-    throw new DomainError('fs_submission_failed', 502, `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
+    throw new DomainError('fs_submission_failed', `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
   }
 }
 

@@ -6,9 +6,10 @@ import { invoiceStream } from '../../../events/invoices.ts';
 import { sapiInboxStream, type SapiInboxDocumentReceived } from '../../../events/sapi-inbox.ts';
 import { companyHasSapiClient } from '../../../projections/sapi-inbox/queries.ts';
 import { findCompanyByParticipant } from '../../../projections/tenancy/queries.ts';
-import { WrongExpectedRevision, type StreamWrite } from '../../platform/eventstore/port.ts';
+import { appendAll, type Write } from '../../platform/handling/append.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
 import { readSbdh } from './peppol/sbdh.ts';
 import type { Core } from '../../platform/core.ts';
@@ -59,14 +60,15 @@ export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'r
     sender_document_id: document.content.invoice_number, payload: envelope.document, received_at: receivedAt,
   };
 
-  for (let attempt = 0; ; attempt++) {
+  // the same message received at the same time: decided again, it is then a repeat
+  return retryOnConflict(async (attempt) => {
     const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
     const invoiceEvents = invoiceDecider.decide({ type: 'ReceiveInvoice', ...received }, invoice.state);
     // the inbox copy goes with the invoice that names it: this receipt's, or (a repeat, perhaps
     // after a crash between the two streams on EventStoreDB) the one received before
     const named = invoiceEvents.length > 0 ? received.provider_document_id : providerDocumentIdOf(invoice.events);
-    const writes: StreamWrite[] = [];
-    if (invoiceEvents.length > 0) writes.push({ streamId: invoiceStream(invoiceId), events: toNewEvents(deps, invoiceEvents, metadata), expected: invoice.revision < 0 ? 'no_stream' : invoice.revision });
+    const writes: Write[] = [];
+    if (invoiceEvents.length > 0) writes.push({ streamId: invoiceStream(invoiceId), events: toNewEvents(deps, invoiceEvents, metadata), at: { revision: invoice.revision } });
     if (named === handle) {
       // a first receipt (no invoice yet) has no inbox copy yet either, as the copy is written with
       // or after its invoice; should one be there all the same, its no_stream append conflicts and
@@ -74,17 +76,11 @@ export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'r
       const inbox = invoice.revision < 0 && attempt === 0 ? { state: sapiInboxDecider.initialState } : await readAndFold(deps.store, sapiInboxStream(handle), sapiInboxDecider);
       const inboxEvents = sapiInboxDecider.decide({ type: 'ReceiveInboxDocument', data: inboxCopy }, inbox.state);
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
-      if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), expected: 'no_stream' });
+      if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), at: { newStream: true } });
     }
-    if (writes.length === 0) return { invoice_id: invoiceId, provider_document_id: named };
-    try {
-      await deps.store.appendToStreams(writes);
-      return { invoice_id: invoiceId, provider_document_id: named };
-    } catch (error) {
-      // the same message received at the same time: decided again, it is then a repeat
-      if (!(error instanceof WrongExpectedRevision) || attempt >= RECEIPT_RETRIES) throw error;
-    }
-  }
+    if (writes.length > 0) await appendAll(deps.store, writes);
+    return { invoice_id: invoiceId, provider_document_id: named };
+  }, { retries: RECEIPT_RETRIES });
 }
 
 function providerDocumentIdOf(events: readonly { type: string; data: Record<string, unknown> }[]): string | null {

@@ -86,7 +86,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         });
         if (marked.position) await projections.caughtUp(marked.position, config.readYourWritesTimeoutMs, ['invoices']);
         const row = await getInvoice(readModels, scope, params.invoice_id);
-        if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        if (!row) throw new DomainError('invoice_not_found', 'invoice not found');
         const invoice = invoiceBody(row, await deps.settlement(row));
         return { status: 200, body: invoice, headers: { etag: `"${invoice.version}"` } };
       },

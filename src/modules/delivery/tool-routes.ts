@@ -53,7 +53,7 @@ export function toolRoutes(deps: { participants: ParticipantDirectory }): Route[
           return { status: 200, body: await deps.participants.lookup(body.participant_id) };
         } catch (error) {
           if (!(error instanceof ParticipantLookupError)) throw error;
-          throw new DomainError(error.code, error.code === 'invalid_participant_id' ? 422 : 502, error.message);
+          throw new DomainError(error.code, error.message);
         }
       },
     }),

@@ -79,7 +79,7 @@ export function invoiceExportRoutes(deps: InvoiceExportDeps): Route[] {
           q: query.q, statuses: query.status?.split(','), fromDate: query.from_date, toDate: query.to_date, createdBy: query.created_by, sort: query.sort,
         }, maxRows);
         if (ids.length > maxRows) {
-          throw new DomainError('export_too_large', 422, `more than ${maxRows} invoices match: narrow from_date/to_date`, { max_rows: maxRows });
+          throw new DomainError('export_too_large', `more than ${maxRows} invoices match: narrow from_date/to_date`, { max_rows: maxRows });
         }
         const dialect = CSV_DIALECTS[query.dialect ?? 'rfc4180'];
         return {

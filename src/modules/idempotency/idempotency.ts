@@ -4,6 +4,7 @@ import { checkIdempotencyKey, idempotencyKeyHash } from '../../../commands/idemp
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { idempotencyStream } from '../../../events/idempotency.ts';
 import type { EventMetadata } from '../../platform/eventstore/port.ts';
+import { appendAt } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { keepCompletion, keptCompletion } from './answers.ts';
 import { resourceIdOf, withResourceSeed } from '../../platform/ports/ids.ts';
@@ -63,7 +64,7 @@ async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): P
   // before the key expires (idempotency-answers.ts); a replay, or idempotency_key_reused, without a read
   const kept = keptCompletion(deps.store, stream, deps.clock.now());
   if (kept && idempotencyDecider.decide(command(), kept).length === 0 && kept.answer) return copyOf(kept.answer);
-  const handled = await handleCommand(deps, stream, idempotencyDecider, command, { metadata: request.metadata, retryOnConflict: 2 });
+  const handled = await handleCommand(deps, stream, idempotencyDecider, command, { metadata: request.metadata, expected: { retry: { onVersionConflict: 2 } } });
   const claimed = handled.events[0];
   if (!claimed || claimed.type !== 'IdempotencyKeyClaimed') {
     if (handled.state.status === 'completed' && handled.state.answer) {
@@ -83,7 +84,7 @@ async function claim(deps: Deps, request: IdempotentRequest, keyHash: string): P
 async function settle(deps: Deps, held: Held, command: IdempotencyCommand, metadata: EventMetadata): Promise<void> {
   const events = idempotencyDecider.decide(command, held.state);
   if (events.length === 0) return;
-  await deps.store.append(held.stream, toNewEvents(deps, events, metadata), held.revision);
+  await appendAt(deps.store, { streamId: held.stream, events: toNewEvents(deps, events, metadata), at: { revision: held.revision } });
 }
 
 /**
@@ -115,7 +116,7 @@ export async function runIdempotently<T>(
     finished = await (options.seedResourceId ? withResourceSeed(held.seed, () => work(attempt)) : work(attempt));
   } catch (error) {
     // the kind of failure only: messages may carry values the events should not keep
-    await release(error instanceof DomainError ? `${error.status} ${error.code}` : error instanceof Error ? error.name : 'failed');
+    await release(error instanceof DomainError ? error.code : error instanceof Error ? error.name : 'failed');
     throw error;
   }
   if (!finished.record) {

@@ -61,7 +61,7 @@ function refusalAnswer(error: unknown, request: FailedRequest): StoredAnswer | n
 }
 
 const secretNotReplayable = (status: number, resource: unknown) =>
-  new DomainError('idempotency_key_secret_not_replayable', 409,
+  new DomainError('idempotency_key_secret_not_replayable',
     'the request with this Idempotency-Key was done (detail.resource), but its secret is shown only once and is not kept: revoke that credential and create another with a new key',
     { original_status: status, resource });
 

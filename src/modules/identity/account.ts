@@ -7,6 +7,7 @@ import { refreshFamilyStream, securityEventStream, userCredentialsStream, type C
 import { activeSessions } from '../../../projections/identity/queries.ts';
 import { findUser } from '../../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../../projections/tenancy/rows.ts';
+import { appendToLog } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
 import type { Core } from '../../platform/core.ts';
@@ -49,7 +50,7 @@ async function checkedChange(
       const event = credentialCheckFailed({
         organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at: deps.clock.now().toISOString(),
       });
-      await deps.store.append(securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)), 'any');
+      await appendToLog(deps.store, securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)));
     }
     throw error;
   }
@@ -60,7 +61,7 @@ const TOTP_ISSUER = 'SK e-invoicing';
 
 async function signedInUser(deps: Deps, actor: Actor): Promise<UserRow> {
   const user = await findUser(deps.readModels, actor.id);
-  if (!user || user.organisation_id !== actor.organisationId) throw new DomainError('user_not_found', 404, 'the signed-in user no longer exists');
+  if (!user || user.organisation_id !== actor.organisationId) throw new DomainError('user_not_found', 'the signed-in user no longer exists');
   return user;
 }
 

@@ -35,7 +35,7 @@ export function apiKeyRoutes(deps: Core & { auth: Credentials }): Route[] {
   async function readAfter(position: Position | null, actor: Actor, id: string): Promise<ApiKeyRecord> {
     if (position) await projections.caughtUp(position, config.readYourWritesTimeoutMs, ['api-keys']);
     const row = await getApiKey(readModels, actor.organisationId, id);
-    if (!row) throw new DomainError('api_key_not_found', 404, 'API key not found');
+    if (!row) throw new DomainError('api_key_not_found', 'API key not found');
     return row;
   }
 

@@ -58,7 +58,7 @@ export function callerResolver(deps: {
         const { blocked, retryAfterSeconds } = await deps.guard.check(ip);
         if (blocked) return refused(new TooManyRequests(retryAfterSeconds, { limit: deps.guard.maxFailures, plan: null, upgrade_url: UPGRADE_URL }));
         await deps.guard.failed(ip);
-        return refused(new DomainError('invalid_api_key', 401, 'the API key is unknown, revoked or expired'));
+        return refused(new DomainError('invalid_api_key', 'the API key is unknown, revoked or expired'));
       }
       deps.lastUsed.used(found.id, deps.clock.now());
       const actor: Actor = { type: 'api_key', id: found.id, organisationId: found.organisation_id, role: 'admin' };
@@ -71,11 +71,11 @@ export function callerResolver(deps: {
         if (deps.revocations.refuses(actor)) throw new InvalidToken('revoked');
         return { credential: 'bearer', actor, refusal: null, rateKey: `org:${actor.organisationId}`, plan };
       } catch (error) {
-        const refusal = error instanceof DomainError ? error : new DomainError('invalid_token', 401, `the access token is not valid${error instanceof Error ? `: ${error.message}` : ''}`);
+        const refusal = error instanceof DomainError ? error : new DomainError('invalid_token', `the access token is not valid${error instanceof Error ? `: ${error.message}` : ''}`);
         return { ...anonymous, credential: 'bearer', refusal };
       }
     }
-    if (headers.authorization) return { ...anonymous, refusal: new DomainError('invalid_token', 401, 'Authorization must be "Bearer <token>"') };
+    if (headers.authorization) return { ...anonymous, refusal: new DomainError('invalid_token', 'Authorization must be "Bearer <token>"') };
     return anonymous;
   };
 }

@@ -16,13 +16,13 @@ export type InvalidTokenReason =
   | 'revoked';
 
 /**
- * A refused JWT. A DomainError (401 `invalid_token`, the code authenticate.ts already answers) so
- * HTTP maps it unchanged; `reason` is for logs and tests and stays out of the body, which tells a
+ * A refused JWT. A DomainError (`invalid_token`, the code authenticate.ts already answers) so
+ * each door maps it unchanged; `reason` is for logs and tests and stays out of the body, which tells a
  * client only that the token is not good.
  */
 export class InvalidToken extends DomainError {
   constructor(readonly reason: InvalidTokenReason) {
-    super('invalid_token', 401, reason === 'expired' ? 'the token has expired' : 'the bearer token is not valid');
+    super('invalid_token', reason === 'expired' ? 'the token has expired' : 'the bearer token is not valid');
     this.name = 'InvalidToken';
   }
 }

@@ -24,7 +24,7 @@ export async function createOAuthClient(deps: Deps, request: Request & { name: s
   const handled = await handleCommand(deps, oauthClientStream(clientId), oauthClientDecider, {
     type: 'IssueOAuthClient', client_id: clientId, organisation_id: request.actor.organisationId, name: request.name, scopes: request.scopes,
     secret_hash: sha256Hex(secret), at: deps.clock.now().toISOString(), issued_by: request.actor.id,
-  }, { metadata: requestMetadata(request.actor, request.requestId), newStream: true });
+  }, { metadata: requestMetadata(request.actor, request.requestId), expected: { newStream: true } });
   return { client_id: clientId, client_secret: secret, position: handled.position as Position };
 }
 

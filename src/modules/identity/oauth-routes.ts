@@ -65,7 +65,7 @@ export function oauthRoutes(deps: Core & { auth: Credentials; identity: SigningK
         const created = await createOAuthClient(deps, { actor, requestId, name: body.name, scopes: body.scopes });
         await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['identity']);
         const row = await findOAuthClient(readModels, created.client_id);
-        if (!row || row.organisation_id !== actor.organisationId) throw new DomainError('oauth_client_not_found', 404, 'OAuth client not found');
+        if (!row || row.organisation_id !== actor.organisationId) throw new DomainError('oauth_client_not_found', 'OAuth client not found');
         return { status: 201, body: { ...clientBody(row), client_secret: created.client_secret } };
       },
     }), { secretFields: ['client_secret'], recover: recoverOAuthClientCreate(deps) }),

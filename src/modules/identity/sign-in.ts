@@ -7,6 +7,7 @@ import { refreshFamilyStream, securityEventStream, userCredentialsStream } from 
 import { findOrganisationPlan, findUser, findUserByEmail } from '../../../projections/tenancy/queries.ts';
 import type { UserRow } from '../../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type EventMetadata, type Position } from '../../platform/eventstore/port.ts';
+import { appendToLog } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from './login-challenge.ts';
@@ -40,12 +41,12 @@ export interface TwoFactorRequired {
   expires_in: number;
 }
 
-const invalidCredentials = () => new DomainError('invalid_credentials', 401, 'the e-mail or the password is wrong');
+const invalidCredentials = () => new DomainError('invalid_credentials', 'the e-mail or the password is wrong');
 
 /** 429 with Retry-After once an account or a challenge has had too many wrong tries. */
 export async function notLockedOut(deps: Pick<SignInDeps, 'attempts'>, key: string): Promise<void> {
   const { blocked, retryAfterSeconds } = await deps.attempts.check(key);
-  if (blocked) throw new DomainError('too_many_attempts', 429, 'too many failed attempts: wait before trying again', { retry_after: retryAfterSeconds });
+  if (blocked) throw new DomainError('too_many_attempts', 'too many failed attempts: wait before trying again', { retry_after: retryAfterSeconds });
 }
 /** One budget of wrong tries per account, whichever door they come through (sign-in or a credential change). */
 export const accountKey = (email: string) => `login:${email.trim().toLowerCase()}`;
@@ -59,7 +60,7 @@ export async function currentCredentials(deps: Pick<Core, 'store'>, userId: stri
 }
 
 async function record(deps: SignInDeps, organisationId: string | null, event: ReturnType<typeof loginFailed> | ReturnType<typeof loginSucceeded>) {
-  await deps.store.append(securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')), 'any');
+  await appendToLog(deps.store, securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')));
 }
 
 async function failed(deps: SignInDeps, attempt: { email: string; user: UserRow | null; ip: string; reason: LoginFailureReason }): Promise<never> {
@@ -67,7 +68,7 @@ async function failed(deps: SignInDeps, attempt: { email: string; user: UserRow 
     email: attempt.email, organisation_id: attempt.user?.organisation_id ?? null, user_id: attempt.user?.id ?? null, ip: attempt.ip,
     reason: attempt.reason, at: deps.clock.now().toISOString(),
   }));
-  throw attempt.reason === 'invalid_totp_code' ? new DomainError('invalid_totp_code', 401, 'the authenticator code is wrong or was already used') : invalidCredentials();
+  throw attempt.reason === 'invalid_totp_code' ? new DomainError('invalid_totp_code', 'the authenticator code is wrong or was already used') : invalidCredentials();
 }
 
 /** A new session: an access token and the first refresh token of a new family. */
@@ -78,7 +79,7 @@ async function startSession(deps: SignInDeps, user: UserRow, method: 'password' 
   await handleCommand(deps, refreshFamilyStream(familyId), refreshFamilyDecider, {
     type: 'StartFamily', family_id: familyId, user_id: user.id, organisation_id: user.organisation_id, token_hash: refresh.hash,
     expires_at: refreshTokenExpiry(now), at: now.toISOString(),
-  }, { metadata: userMetadata(user), newStream: true });
+  }, { metadata: userMetadata(user), expected: { newStream: true } });
   await record(deps, user.organisation_id, loginSucceeded({ email: user.email, organisation_id: user.organisation_id, user_id: user.id, ip, method, at: now.toISOString() }));
   return { ...(await accessFor(deps, user, familyId)), refresh_token: refresh.token };
 }
@@ -122,7 +123,7 @@ export async function login(deps: SignInDeps, request: { email: string; password
 
 /** POST /auth/login/totp: the second step. A code is accepted once (its time step is recorded). */
 export async function loginWithTotp(deps: SignInDeps, request: { challenge_token: string; code: string; ip: string }): Promise<TokenPair> {
-  const invalidChallenge = () => new DomainError('invalid_login_challenge', 401, 'the login challenge is invalid or has expired: sign in with the password again');
+  const invalidChallenge = () => new DomainError('invalid_login_challenge', 'the login challenge is invalid or has expired: sign in with the password again');
   let challenge;
   try {
     challenge = await verifyLoginChallenge(deps.ring, request.challenge_token, deps.clock.now());

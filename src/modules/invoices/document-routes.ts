@@ -93,7 +93,7 @@ export function invoiceDocumentRoutes(deps: InvoicingDeps & { validator: Validat
         const scope = await scopeOf(actor, params.company_id);
         if (query.as_of) {
           const asOf = new Date(query.as_of);
-          if (Number.isNaN(asOf.getTime())) throw new DomainError('invalid_as_of', 422, 'as_of must be an ISO 8601 timestamp');
+          if (Number.isNaN(asOf.getTime())) throw new DomainError('invalid_as_of', 'as_of must be an ISO 8601 timestamp');
           const loaded = await loadInvoice(deps, scope, params.invoice_id, asOf);
           return { status: 200, body: { invoice_id: params.invoice_id, as_of: asOf.toISOString(), invoice: invoiceAsOf(loaded) } };
         }

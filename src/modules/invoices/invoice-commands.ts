@@ -23,7 +23,7 @@ export const INVOICE_RETRIES = 20;
 export async function decideOnInvoice(
   deps: Deps, invoiceId: string, command: InvoiceCommand, metadata: EventMetadata, beforeAppend?: () => Promise<void>,
 ) {
-  return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, retryOnConflict: INVOICE_RETRIES });
+  return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command, { metadata, beforeAppend, expected: { retry: { onVersionConflict: INVOICE_RETRIES } } });
 }
 
 /**
@@ -31,5 +31,5 @@ export async function decideOnInvoice(
  * the previous step left, so the stream is read once (streamInTurn).
  */
 export function invoiceInTurn(deps: Deps, invoiceId: string, metadata: EventMetadata, read: { state: InvoiceState; revision: number }) {
-  return streamInTurn(deps, invoiceStream(invoiceId), invoiceDecider, read, { metadata, retryOnConflict: INVOICE_RETRIES });
+  return streamInTurn(deps, invoiceStream(invoiceId), invoiceDecider, read, { metadata, retry: { onVersionConflict: INVOICE_RETRIES } });
 }

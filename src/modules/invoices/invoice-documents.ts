@@ -7,6 +7,7 @@ import type { RequestScope } from '../../../commands/shared/access.ts';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { invoiceStream, invoiceValidationStream } from '../../../events/invoices.ts';
 import type { RecordedEvent } from '../../platform/eventstore/port.ts';
+import { appendToLog } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { foldRecorded } from '../../platform/handling/read-and-fold.ts';
 import type { Core } from '../../platform/core.ts';
@@ -50,7 +51,7 @@ const asRuleFinding = (f: Finding): RuleFinding & { location: string; source: st
 /**
  * The validate route: business rules on the content, then XSD + CEN/Peppol + Slovak rules on the
  * UBL the service would send. The outcome goes to the decider, which makes a passing draft
- * validated (at the version that was checked: a change in between makes it 412, never a stale
+ * validated (at the version that was checked: a change in between makes it 409, never a stale
  * validation); the answer reports the status the invoice has after it.
  */
 export async function validateInvoice(
@@ -69,13 +70,13 @@ export async function validateInvoice(
   const metadata = requestMetadata(request.actor, request.requestId);
   const { position, state } = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, {
     type: 'RecordValidation', invoice_id: request.invoiceId, scope, validated_by: request.actor.id, outcome, at,
-  }, { metadata, expectedVersion: invoice.version });
+  }, { metadata, expected: { atRevision: invoice.version } });
   // a failure changes nothing on the invoice: it is recorded beside it, so the invoice's version stays
   const failure = validationFailure(invoice.state, {
     outcome, validated_by: request.actor.id, at,
     errors: [...errors.map((f) => ({ rule: f.rule, message: f.message, location: f.field ?? null })), ...report.errors.map((f) => ({ rule: f.rule, message: f.message, location: f.location }))],
   });
-  if (failure) await deps.store.append(invoiceValidationStream(request.invoiceId), toNewEvents(deps, [failure], metadata), 'any');
+  if (failure) await appendToLog(deps.store, invoiceValidationStream(request.invoiceId), toNewEvents(deps, [failure], metadata));
   const response = {
     valid: validationPassed(outcome),
     errors,

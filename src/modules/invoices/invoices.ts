@@ -1,7 +1,7 @@
-import { invoiceFor } from '../../../commands/invoices/access.ts';
 import type { CodeLists } from '../../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../../commands/invoices/content.ts';
-import { checkInvoiceContent, invoiceDecider, type InvoiceState } from '../../../commands/invoices/decider.ts';
+import { checkInvoiceContent, invoiceDecider, replaceableInvoice, type InvoiceState } from '../../../commands/invoices/decider.ts';
+import { requireVersion } from '../../../commands/shared/preconditions.ts';
 import type { InvoiceStreamEvent } from '../../../commands/invoices/state.ts';
 import type { Party } from '../../../commands/invoices/model.ts';
 import {
@@ -20,8 +20,9 @@ import { invoiceSeriesStream, invoiceStream, type InvoiceCreated } from '../../.
 import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
 import type { InvoiceRequest } from '../../../schemas/invoices.ts';
 import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
-import { handleCommand, type Handled } from '../../platform/handling/command-handler.ts';
+import { handleCommand, ifMatchOr, type Handled } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
+import { retrying } from '../../platform/handling/retry.ts';
 import type { Core } from '../../platform/core.ts';
 import type { Lookups } from './lookups.ts';
 import type { SeriesReservations } from './series-reservations.ts';
@@ -41,7 +42,7 @@ export type InvoicingDeps = Core & {
 /** Invoice rules need the official code lists; without them invoices are refused, not half-checked. */
 export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
   const { codeLists } = deps;
-  if (!codeLists) throw new DomainError('code_lists_unavailable', 503, 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
+  if (!codeLists) throw new DomainError('code_lists_unavailable', 'the official code lists are not loaded (VALIDATION_ARTIFACTS_DIR); invoices cannot be checked');
   return { ...deps, codeLists };
 }
 
@@ -74,19 +75,19 @@ async function writeWithSeriesNumber(
   write: (number: string) => Promise<Written>,
 ): Promise<Written> {
   const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
-  for (let attempt = 0; attempt < 200; attempt++) {
-    const reserved = await deps.series.reserve(stream, {
-      type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
-      invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
-    }, metadata);
-    try {
-      return await write(reserved.data.invoice_number);
-    } catch (error) {
-      const numberTaken = error instanceof DomainError && error.code === 'invoice_number_conflict';
-      if (!numberTaken) throw error;
-    }
+  const numberTaken = (error: unknown) => error instanceof DomainError && error.code === 'invoice_number_conflict';
+  try {
+    return await retrying(async () => {
+      const reserved = await deps.series.reserve(stream, {
+        type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
+        invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
+      }, metadata);
+      return write(reserved.data.invoice_number);
+    }, { retries: 199, retryIf: numberTaken });
+  } catch (error) {
+    if (!numberTaken(error)) throw error;
   }
-  throw new DomainError('numbering_busy', 503, 'could not reserve an invoice number; retry');
+  throw new DomainError('numbering_busy', 'could not reserve an invoice number; retry');
 }
 
 export interface Created {
@@ -134,7 +135,7 @@ export async function createInvoice(
     const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
     return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), {
       metadata,
-      newStream: true,
+      expected: { newStream: true },
       claim: {
         decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
         holderId: invoiceId, holderStream: invoiceStream,
@@ -156,15 +157,19 @@ export async function createInvoice(
  */
 export async function updateInvoice(
   deps: InvoiceDeps,
-  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number },
+  /** expectedVersion: the client's If-Match; a replacement without one is refused (428), after what refuses it whatever the version */
+  request: { actor: Actor; requestId: string; company: CompanyRow; invoiceId: string; body: InvoiceRequest; expectedVersion: number | undefined },
 ): Promise<{ version: number; position: Position | null }> {
   const { actor, company, body, invoiceId } = request;
   const scope = { organisationId: actor.organisationId, companyId: company.id };
   const handled = await handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, async (state: InvoiceState) => {
-    const { invoice_number } = invoiceFor(state, scope);
+    // what can never be replaced is refused for that first; only then is a version asked for, and
+    // the body's own checks (its customer, its number) come after a stale one (preconditions.ts)
+    const { invoice_number } = replaceableInvoice(state, scope);
+    requireVersion(request.expectedVersion, 'the invoice version you are replacing');
     const content = toInvoiceContent(body, await contentDefaults(deps, actor, company, body, invoice_number));
     return { type: 'UpdateInvoice', invoice_id: invoiceId, scope, updated_by: actor.id, content, code_lists: deps.codeLists, at: deps.clock.now().toISOString() } as const;
-  }, { metadata: requestMetadata(actor, request.requestId), expectedVersion: request.expectedVersion });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: ifMatchOr(request.expectedVersion, undefined) });
   return { version: handled.version, position: handled.position };
 }
 

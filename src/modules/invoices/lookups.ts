@@ -34,7 +34,7 @@ type Deps = Pick<Core, 'readModels'> & { lookups: Lookups };
 /** The caller's company, or 404 (also for another organisation's). */
 export async function companyOf(deps: Deps, actor: Actor, companyId: string): Promise<CompanyRow> {
   const company = await deps.lookups.companies.get(companyId, () => findCompany(deps.readModels, actor.organisationId, companyId));
-  if (!company || company.organisation_id !== actor.organisationId) throw new DomainError('company_not_found', 404, 'company not found');
+  if (!company || company.organisation_id !== actor.organisationId) throw new DomainError('company_not_found', 'company not found');
   return company;
 }
 
@@ -46,6 +46,6 @@ export async function buyerOf(deps: Deps, actor: Actor, company: CompanyRow, cus
     return customer && { organisation_id: customer.organisation_id, company_id: customer.company_id, party: toParty(customer) };
   });
   // the cache holds customers by id, whoever asked: the rule decides again for this caller
-  if (!buyer || !visibleTo(buyer, scope)) throw new DomainError('customer_not_found', 404, 'customer_id names no customer of this company');
+  if (!buyer || !visibleTo(buyer, scope)) throw new DomainError('customer_not_found', 'customer_id names no customer of this company');
   return buyer.party;
 }

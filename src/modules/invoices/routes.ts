@@ -131,7 +131,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
       visible: () => invoiceVisibleTo(deps, scope, id),
     });
     if (degraded) throw readModelDegraded('invoice'); // missing or stale: neither a 404 nor the row would be true
-    if (!row) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+    if (!row) throw new DomainError('invoice_not_found', 'invoice not found');
     return invoiceBody(row, await deps.settlement(row));
   }
 
@@ -230,18 +230,17 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     defineRoute({
       method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Replace the request fields of a draft, validated or approved invoice (it becomes a draft again)',
-      description: 'If-Match with the version is required (428 without it, 412 when stale). An approved invoice needs approval again after it is replaced; one pending approval is not replaced. Other statuses: 409 invalid_status. The number cannot change (409 invoice_number_immutable).',
+      description: 'If-Match with the version is required (428 without it, 412 when stale). An approved invoice needs approval again after it is replaced; one pending approval is not replaced. Other statuses: 409 invalid_status. A credit note made through the credit-note route: 409 locked_credit_note. What can never be replaced (404, 409 invalid_status, 409 locked_credit_note) is answered so first, before 428 and 412; the body\'s own refusals come after them. The number cannot change (409 invoice_number_immutable).',
       params: InvoiceParams, body: InvoiceRequest,
       responses: {
         200: { description: 'the invoice as replaced', schema: Invoice },
         404: notFound,
-        409: { description: '`invalid_status`, `invoice_number_immutable`', schema: ErrorBody },
+        409: { description: '`invalid_status`, `locked_credit_note`, `invoice_number_immutable`', schema: ErrorBody },
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },
         422: ruleErrors,
         428: { description: '`if_match_required`', schema: ErrorBody },
       },
       async handle({ params, body, actor, requestId, ifMatch }) {
-        if (ifMatch === undefined) throw new DomainError('if_match_required', 428, 'send If-Match with the invoice version you are replacing');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         const updated = await updateInvoice(invoicing(), { actor, requestId, company, invoiceId: params.invoice_id, body, expectedVersion: ifMatch });

@@ -51,7 +51,7 @@ export async function recordPayment(deps: Deps, request: { actor: Actor; request
     type: 'RecordPayment', payment_id: paymentId, document: document.state, scope: { organisationId: actor.organisationId, companyId: null },
     amount: input.amount, currency_code: input.currency_code, paid_on: input.paid_on, method: input.method, reference: input.reference,
     recorded_by: actor.id, at: deps.clock.now().toISOString(),
-  }, { metadata: requestMetadata(actor, request.requestId), retryOnConflict: PAYMENT_RETRIES });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: { retry: { onVersionConflict: PAYMENT_RETRIES } } });
   return { payment: paymentIn(handled.state.payments, paymentId), position: handled.position };
 }
 
@@ -67,6 +67,6 @@ export async function reversePayment(deps: Deps, request: { actor: Actor; reques
   if (!known) throw paymentNotFound();
   const handled = await handleCommand(deps, paymentsStream(known.document_id), paymentDecider, {
     type: 'ReversePayment', payment_id: paymentId, scope, reason: request.reason, reversed_by: actor.id, at: deps.clock.now().toISOString(),
-  }, { metadata: requestMetadata(actor, request.requestId), retryOnConflict: PAYMENT_RETRIES });
+  }, { metadata: requestMetadata(actor, request.requestId), expected: { retry: { onVersionConflict: PAYMENT_RETRIES } } });
   return { payment: paymentIn(handled.state.payments, paymentId), position: handled.position };
 }

@@ -109,7 +109,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): Route[] {
       async handle({ params, query, actor }) {
         await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: params.company_id };
-        if (!(await documentVisible(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 404, 'invoice not found');
+        if (!(await documentVisible(readModels, scope, params.invoice_id))) throw new DomainError('invoice_not_found', 'invoice not found');
         return { status: 200, body: listPage(await listPayments(readModels, params.invoice_id, pageRequest(query)), query, paymentBody) };
       },
     }),

@@ -44,7 +44,7 @@ export async function createOrganisation(deps: Deps, name: string, plan: string,
 export async function changeOrganisationPlan(deps: Deps, organisationId: string, plan: string, metadata: EventMetadata) {
   const handled = await handleCommand(deps, organisationStream(organisationId), organisationDecider, {
     type: 'ChangePlan', organisation_id: organisationId, plan, at: now(deps),
-  }, { metadata, retryOnConflict: 5 });
+  }, { metadata, expected: { retry: { onVersionConflict: 5 } } });
   return { position: handled.position };
 }
 

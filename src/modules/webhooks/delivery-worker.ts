@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { WebhookConfig } from '../../platform/config.ts';
 import type { Clock } from '../../platform/ports/clock.ts';
+import { retrying } from '../../platform/handling/retry.ts';
 import { afterEffect } from '../../platform/reactors/fault.ts';
 import { webhookEndpointsById, type WebhookEndpointRow } from '../../../projections/webhook-endpoints/queries.ts';
 import type { DataSource } from 'typeorm';
@@ -260,17 +261,12 @@ export class WebhookDeliveryWorker {
     const batch = this.pending;
     this.pending = [];
     this.flushing = (async () => {
-      for (let tries = 0; ; tries++) {
-        try {
-          await this.deps.queue.record(batch);
-          return;
-        } catch (error) {
-          if (tries >= 5) {
-            this.deps.log.error({ err: error, attempts: batch.length }, 'could not record webhook attempts; their deliveries are made again after the lease');
-            return;
-          }
-          await new Promise((r) => setTimeout(r, 100 * 2 ** tries));
-        }
+      try {
+        await retrying(() => this.deps.queue.record(batch), {
+          retries: 5, retryIf: () => true, backoff: (tries) => new Promise((r) => setTimeout(r, 100 * 2 ** tries)),
+        });
+      } catch (error) {
+        this.deps.log.error({ err: error, attempts: batch.length }, 'could not record webhook attempts; their deliveries are made again after the lease');
       }
     })();
     await this.flushing;

@@ -6,6 +6,7 @@ import { webhookPingStream, webhooksStream } from '../../../events/webhooks.ts';
 import { workspaceExists } from '../../../projections/tenancy/queries.ts';
 import type { Core } from '../../platform/core.ts';
 import { WrongExpectedRevision, type Position } from '../../platform/eventstore/port.ts';
+import { appendAt } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { newWebhookSecret, type WebhookSecrets } from './secret-box.ts';
@@ -40,7 +41,7 @@ function endpointIn(endpoints: readonly WebhookEndpoint[], endpointId: string): 
 async function decide(deps: WebhookCommandDeps, request: EndpointRequest, command: WebhookCommand, endpointId: string, secret: string | null): Promise<EndpointChanged> {
   requireApiKey(request.actor);
   const handled = await handleCommand(deps, webhooksStream(request.actor.organisationId), webhookDecider, command, {
-    metadata: requestMetadata(request.actor, request.requestId), retryOnConflict: ENDPOINT_RETRIES,
+    metadata: requestMetadata(request.actor, request.requestId), expected: { retry: { onVersionConflict: ENDPOINT_RETRIES } },
   });
   const endpoint = endpointIn(handled.state.endpoints, endpointId);
   // a create resumed under its Idempotency-Key after its first run wrote it answers the secret that run stored
@@ -95,7 +96,7 @@ export async function requestTestPing(deps: WebhookCommandDeps, request: Endpoin
   }, state);
   const endpoint = endpointIn(state.endpoints, request.endpointId);
   try {
-    const appended = await deps.store.append(webhookPingStream(pingId), toNewEvents(deps, events, requestMetadata(request.actor, request.requestId)), 'no_stream');
+    const appended = await appendAt(deps.store, { streamId: webhookPingStream(pingId), events: toNewEvents(deps, events, requestMetadata(request.actor, request.requestId)), at: { newStream: true } });
     return { endpoint, secret: null, position: appended.position, pingId };
   } catch (error) {
     if (!(error instanceof WrongExpectedRevision)) throw error;

@@ -39,6 +39,16 @@ export interface RecordedEvent {
   recordedAt: Date;
 }
 
+/**
+ * A recorded event typed by the union of event contracts `E` its reader names (from `events/`):
+ * `type` discriminates `data`, so `switch (event.type)` narrows it. What projectors and reactors
+ * get: the store gives every event at its type's current version (upcasting.ts), the shape `E`
+ * declares, and their runners hand them only the types they name in `handles`.
+ */
+export type Recorded<E extends { type: string; data: object }> = E extends unknown
+  ? Omit<RecordedEvent, 'type' | 'data'> & { type: E['type']; data: E['data'] }
+  : never;
+
 /** -1 (or 'no_stream'): the stream must not exist; a number: the stream's last revision must be exactly this. */
 export type ExpectedRevision = number | 'no_stream' | 'any';
 

@@ -2,26 +2,37 @@ import type { Decider, DomainEvent } from '../../../commands/shared/decider.ts';
 import type { EventStore } from '../eventstore/port.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
-import { commandFor, decideAndAppend, toNewEvents, type CommandOf, type DecideOptions, type Handled } from './decide-and-append.ts';
+import {
+  commandFor, decideAndAppend, ifMatchOr, toNewEvents,
+  type AsRead, type AtRevision, type CommandOf, type DecideOptions, type Expected, type Handled, type IfMatch, type Known, type NewStream, type OnKnown, type Retry,
+} from './decide-and-append.ts';
 import { claimForNewHolder, type UniqueClaim } from './unique-claim.ts';
 
-export { toNewEvents, type CommandOf, type Handled };
+export { ifMatchOr, toNewEvents, type AsRead, type AtRevision, type CommandOf, type Expected, type Handled, type IfMatch, type Known, type NewStream, type OnKnown, type Retry };
 export type { UniqueClaim };
 
-export type CommandOptions<Event, State = unknown> = DecideOptions<Event, State> & {
-  /**
-   * A value the new stream must hold uniquely (an invoice number, a VAT ID): claimed in
-   * `claim-<scope>-<value>` together with the new stream, in one append where the store can.
-   * Needs `newStream`; a value another holder has refuses with the claim decider's conflict and
-   * writes nothing.
-   */
-  claim?: UniqueClaim;
-};
+/**
+ * A command's options: its metadata, `beforeAppend`, and the revision it expects (`expected`: one
+ * of If-Match, a new stream, as read with a bounded retry, on a state held, at a revision read
+ * beside it). `claim` goes only with a new stream: any other mix does not type-check.
+ */
+export type CommandOptions<Event, State = unknown> = Omit<DecideOptions<Event, State>, 'expected'> & (
+  | { expected?: Exclude<Expected<State>, NewStream>; claim?: never }
+  | {
+    expected: NewStream;
+    /**
+     * A value the new stream must hold uniquely (an invoice number, a VAT ID): claimed in
+     * `claim-<scope>-<value>` together with the new stream, in one append where the store can. A
+     * value another holder has refuses with the claim decider's conflict and writes nothing.
+     */
+    claim?: UniqueClaim;
+  }
+);
 
 /**
  * The one way a command is written: read and fold the stream (readAndFold), decide, append at the
- * revision read (see decideAndAppend for If-Match, conflicts and the bounded retry), and with
- * `claim` start the new stream together with its unique value's claim.
+ * revision its `expected` names (see decideAndAppend for If-Match, conflicts and the bounded
+ * retry), and with `claim` start the new stream together with its unique value's claim.
  */
 export async function handleCommand<Command, Event extends DomainEvent<string, object>, State>(
   deps: { store: EventStore; ids: Ids; clock?: Clock },
@@ -32,7 +43,7 @@ export async function handleCommand<Command, Event extends DomainEvent<string, o
 ): Promise<Handled<Event, State>> {
   const { claim } = options;
   if (!claim) return decideAndAppend(deps, streamId, decider, command, options);
-  if (!options.newStream || !deps.clock) throw new Error(`a claim goes with a new stream and a clock (${streamId})`);
+  if (!deps.clock) throw new Error(`a claim needs a clock (${streamId})`);
   const state = decider.initialState;
   const events = decider.decide(await commandFor(command, state), state);
   if (events.length === 0) return { events, version: -1, position: null, state };

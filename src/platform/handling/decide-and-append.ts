@@ -1,8 +1,10 @@
-import { NotFound } from '../../../commands/shared/access.ts';
+import { StandingRefusal } from '../../../commands/shared/preconditions.ts';
 import type { Decider, DomainEvent } from '../../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
-import { catchUpAndFold, keepSnapshot, readAndFold, type Upcast } from './read-and-fold.ts';
+import { appendAt, VersionMismatch, type WriteAt } from './append.ts';
+import { catchUpAndFold, keepSnapshot, readAndFold } from './read-and-fold.ts';
+import { jitter, retryOnConflict } from './retry.ts';
 
 export interface Handled<Event, State> {
   events: Event[];
@@ -31,41 +33,64 @@ export interface Known<State> {
   revision: number;
 }
 
+/** How often a command is decided again on the newer state when another write lands between its read and its append. */
+export interface Retry {
+  /** 0: the lost race is thrown (WrongExpectedRevision, a 409) */
+  onVersionConflict: number;
+}
+
+/** The client's If-Match: the stream must be at this version, else VersionMismatch (412); never retried. */
+export type IfMatch = { ifMatch: number; newStream?: never; retry?: never; known?: never; atRevision?: never };
+/** The stream is named by an id made for this command: nothing to read, no retry; it must not exist. */
+export type NewStream = { newStream: true; ifMatch?: never; retry?: never; known?: never; atRevision?: never };
+/** At the revision read; a lost race is decided again on the newer state up to `retry.onVersionConflict` times. */
+export type AsRead = { retry: Retry; ifMatch?: never; newStream?: never; known?: never; atRevision?: never };
+/**
+ * On the state the caller holds (it read the stream, or its own last command left it so): decided
+ * without reading the stream again. Only the append proves it current (it is made at that
+ * revision), so a conflict, a refusal or a decision of nothing on it is decided again on the
+ * stream as read, then as AsRead with `retry`.
+ */
+export type OnKnown<State> = { known: Known<State>; retry?: Retry; ifMatch?: never; newStream?: never; atRevision?: never };
+/**
+ * At a revision the server itself read beside the command (a validation of the version it
+ * checked): the stream is read and must still be there, else WrongExpectedRevision (409, not the
+ * client's 412); never retried.
+ */
+export type AtRevision = { atRevision: number; ifMatch?: never; newStream?: never; retry?: never; known?: never };
+
+/**
+ * The revision a command's append expects: exactly one of these. Left out: at the revision read,
+ * a lost race thrown (AsRead with no retry).
+ */
+export type Expected<State> = IfMatch | NewStream | AsRead | OnKnown<State> | AtRevision;
+
+/** The client's If-Match when it sent one, else `otherwise` (left out: at the revision read, not retried). */
+export function ifMatchOr<Otherwise extends Exclude<Expected<unknown>, IfMatch> | undefined = undefined>(
+  ifMatch: number | undefined,
+  otherwise?: Otherwise,
+): IfMatch | Otherwise {
+  return ifMatch === undefined ? (otherwise as Otherwise) : { ifMatch };
+}
+
+/** The options every command takes; which revision it expects is `expected`. */
 export interface DecideOptions<Event, State = unknown> {
   metadata: EventMetadata;
-  /**
-   * The state the caller holds (it read the stream, or its own last command left it so): decided
-   * on without reading the stream again. Only the append proves it current (it is made at that
-   * revision), so a conflict, a refusal or a decision of nothing on it is decided again on the
-   * stream as read. Not with If-Match, which is about the current version.
-   */
-  known?: Known<State>;
-  /** the client's If-Match: a conflict is then a 412, never retried */
-  expectedVersion?: number;
-  /** the stream is named by an id made for this command: nothing to read, and no retry */
-  newStream?: boolean;
-  /**
-   * How many times a command without If-Match is decided again on the newer state when another
-   * write lands between the read and the append (0: the conflict is thrown). For streams several
-   * writers share, where a decision is idempotent so a repeat decides nothing.
-   */
-  retryOnConflict?: number;
+  expected?: Expected<State>;
   /**
    * Runs once the decider has accepted and before the append; a throw refuses the command with
    * nothing appended (a quota is taken only for a command that will be written). It must be
-   * idempotent: a conflict after it may decide and run it again.
+   * idempotent: a conflict after it may decide and run it again. Its own lost races (another
+   * stream's) are WrongExpectedRevision whatever `expected` is: a 409, never the command's 412.
    */
   beforeAppend?: (events: Event[]) => Promise<void>;
-  upcast?: Upcast;
 }
 
-const pause = (attempt: number) => new Promise((r) => setTimeout(r, Math.random() * 5 * (attempt + 1)));
-
 /**
- * Read the stream, fold it, decide, append at the revision that was read. When the client sent
- * If-Match, its version must equal the current one (else WrongExpectedRevision → 412); a write
- * racing in between the read and the append fails the same way instead of being overwritten, or,
- * with `retryOnConflict` and no If-Match, is decided again on the newer state.
+ * Read the stream, fold it, decide, append at the revision that was read (see Expected for the
+ * revision it expects, and when a lost race is decided again). With If-Match the version must
+ * equal the current one, else VersionMismatch (412); a write racing in between the read and the
+ * append fails the same way instead of being overwritten.
  */
 export async function decideAndAppend<Command, Event extends DomainEvent<string, object>, State>(
   deps: { store: EventStore; ids: Ids },
@@ -74,28 +99,21 @@ export async function decideAndAppend<Command, Event extends DomainEvent<string,
   command: CommandOf<Command, State>,
   options: DecideOptions<Event, State>,
 ): Promise<Handled<Event, State>> {
-  if (options.known && (options.expectedVersion !== undefined || options.newStream)) throw new Error(`known state goes without If-Match and a new stream (${streamId})`);
-  if (options.known) {
-    const onKnown = await decideOnKnown(deps, streamId, decider, command, { ...options, known: options.known });
+  const expected = options.expected;
+  if (expected?.known) {
+    const onKnown = await decideOnKnown(deps, streamId, decider, command, expected.known, options);
     if (onKnown) return onKnown;
   }
-  const retries = options.expectedVersion === undefined && !options.newStream ? (options.retryOnConflict ?? 0) : 0;
+  const retries = expected?.retry?.onVersionConflict ?? 0;
   // a retry after a conflict reads only the events after the revision the last attempt read
   let lastRead: Known<State> | undefined;
   const read = async (): Promise<Known<State>> => {
     lastRead = lastRead
-      ? await catchUpAndFold(deps.store, streamId, decider, lastRead, options.upcast)
-      : await readAndFold(deps.store, streamId, decider, options.upcast);
+      ? await catchUpAndFold(deps.store, streamId, decider, lastRead)
+      : await readAndFold(deps.store, streamId, decider);
     return lastRead;
   };
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await decideOnce(deps, streamId, decider, command, options, read);
-    } catch (error) {
-      if (!(error instanceof WrongExpectedRevision) || attempt >= retries) throw error;
-      await pause(attempt);
-    }
-  }
+  return retryOnConflict(() => decideOnce(deps, streamId, decider, command, options, read), { retries, backoff: jitter });
 }
 
 /**
@@ -107,9 +125,10 @@ async function decideOnKnown<Command, Event extends DomainEvent<string, object>,
   streamId: string,
   decider: Decider<Command, Event, State>,
   command: CommandOf<Command, State>,
-  options: DecideOptions<Event, State> & { known: Known<State> },
+  known: Known<State>,
+  options: DecideOptions<Event, State>,
 ): Promise<Handled<Event, State> | null> {
-  const { state } = options.known;
+  const { state } = known;
   let events: Event[];
   try {
     events = decider.decide(await commandFor(command, state), state);
@@ -118,7 +137,7 @@ async function decideOnKnown<Command, Event extends DomainEvent<string, object>,
   }
   if (events.length === 0) return null;
   try {
-    return await appendDecided(deps, streamId, decider, events, options.known, options);
+    return await appendDecided(deps, streamId, decider, events, known, options);
   } catch (error) {
     if (error instanceof WrongExpectedRevision) return null;
     throw error;
@@ -133,23 +152,27 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   options: DecideOptions<Event, State>,
   readStream: () => Promise<Known<State>>,
 ): Promise<Handled<Event, State>> {
+  const expected = options.expected;
   // a stream named by an id generated for this command cannot exist yet: skip the read, and let
   // the no_stream append prove it
-  const read: Known<State> = options.newStream ? { state: decider.initialState, revision: -1 } : await readStream();
+  const read: Known<State> = expected?.newStream ? { state: decider.initialState, revision: -1 } : await readStream();
   const current = read.revision;
-  const stale = options.expectedVersion !== undefined && options.expectedVersion !== current;
+  const named = expected?.ifMatch ?? expected?.atRevision;
+  const stale = named !== undefined && named !== current;
   const refuseStale = () => {
-    throw new WrongExpectedRevision(streamId, options.expectedVersion ?? current, current < 0 ? 'no_stream' : current);
+    const actual = current < 0 ? 'no_stream' : current;
+    throw expected?.ifMatch !== undefined ? new VersionMismatch(streamId, expected.ifMatch, actual) : new WrongExpectedRevision(streamId, named ?? current, actual);
   };
-  // A stale If-Match is a 412 whatever the decider would say, but for not found: what does not
-  // exist, or what the caller may not see (access.ts), is a 404 first, so a version never shows
-  // that another company's stream exists.
+  // A stale If-Match is a 412 whatever the decider would say, but for a standing refusal
+  // (commands/shared/preconditions.ts): what does not exist or the caller may not see is a 404
+  // first, so a version never shows that another company's stream exists; what its state refuses
+  // whatever the version (a locked credit note, a status) is that refusal first (RFC 9110 §13.2.1).
   const state = read.state;
   let events: Event[];
   try {
     events = decider.decide(await commandFor(command, state), state);
   } catch (error) {
-    if (stale && current >= 0 && !(error instanceof NotFound)) refuseStale();
+    if (stale && current >= 0 && !(error instanceof StandingRefusal)) refuseStale();
     throw error;
   }
   if (stale) refuseStale();
@@ -164,10 +187,12 @@ async function appendDecided<Command, Event extends DomainEvent<string, object>,
   decider: Decider<Command, Event, State>,
   events: Event[],
   decidedOn: Known<State>,
-  options: Pick<DecideOptions<Event, State>, 'metadata' | 'beforeAppend'>,
+  options: Pick<DecideOptions<Event, State>, 'metadata' | 'beforeAppend' | 'expected'>,
 ): Promise<Handled<Event, State>> {
   await options.beforeAppend?.(events);
-  const appended = await deps.store.append(streamId, toNewEvents(deps, events, options.metadata), decidedOn.revision < 0 ? 'no_stream' : decidedOn.revision);
+  // with If-Match the append names the client's version (decidedOn is at it): losing the race is the client's 412
+  const at: WriteAt = options.expected?.ifMatch !== undefined ? { ifMatch: decidedOn.revision } : { revision: decidedOn.revision };
+  const appended = await appendAt(deps.store, { streamId, events: toNewEvents(deps, events, options.metadata), at });
   const state = events.reduce(decider.evolve, decidedOn.state);
   await keepSnapshot(deps.store, streamId, decider, { from: decidedOn.revision, to: appended.nextRevision, state });
   return { events, version: appended.nextRevision, position: appended.position, state };

@@ -1,8 +1,10 @@
 import type { Decider, DomainEvent } from '../../../commands/shared/decider.ts';
-import { WrongExpectedRevision, type EventMetadata, type EventStore } from '../eventstore/port.ts';
+import type { EventMetadata, EventStore } from '../eventstore/port.ts';
+import { appendAt } from './append.ts';
 import type { Ids } from '../ports/ids.ts';
 import { toNewEvents } from './command-handler.ts';
 import { catchUpAndFold, readAndFold } from './read-and-fold.ts';
+import { retryOnConflict } from './retry.ts';
 
 interface Known<State> {
   state: State;
@@ -72,7 +74,9 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
 
   private async appendGroup(stream: string, group: Waiting<Command, Event>[]): Promise<void> {
     let known = this.known.get(stream) ?? (await this.read(stream));
-    for (let attempt = 0; ; attempt++) {
+    await retryOnConflict(async (attempt) => {
+      // another instance wrote in between: only its events are read, not the month again
+      if (attempt > 0) known = await this.catchUp(stream, known);
       let state = known.state;
       const decided: { waiting: Waiting<Command, Event>; events: Event[] }[] = [];
       const refused: { waiting: Waiting<Command, Event>; error: unknown }[] = [];
@@ -88,19 +92,16 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
       const toAppend = decided.flatMap(({ waiting, events }) => toNewEvents(this.deps, events, waiting.metadata));
       try {
         if (toAppend.length > 0) {
-          const appended = await this.deps.store.append(stream, toAppend, known.revision < 0 ? 'no_stream' : known.revision);
+          const appended = await appendAt(this.deps.store, { streamId: stream, events: toAppend, at: { revision: known.revision } });
           this.remember(stream, { state, revision: appended.nextRevision });
         }
-        decided.forEach(({ waiting, events }) => waiting.resolve(events));
-        refused.forEach(({ waiting, error }) => waiting.reject(error));
-        return;
       } catch (error) {
         this.known.delete(stream);
-        if (!(error instanceof WrongExpectedRevision) || attempt >= 50) throw error;
-        // another instance wrote in between: only its events are read, not the month again
-        known = await this.catchUp(stream, known);
+        throw error;
       }
-    }
+      decided.forEach(({ waiting, events }) => waiting.resolve(events));
+      refused.forEach(({ waiting, error }) => waiting.reject(error));
+    }, { retries: 50 });
   }
 
   private remember(stream: string, known: Known<State>): void {

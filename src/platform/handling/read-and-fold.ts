@@ -3,15 +3,6 @@ import { fold } from '../../../commands/shared/decider.ts';
 import type { EventStore, RecordedEvent } from '../eventstore/port.ts';
 
 /**
- * Turns a stored event into the shape its decider folds today. Identity while every event type
- * is still at its first version; an event whose payload changes gets its upgrade here, in one
- * place, so no decider or projector ever sees an old shape.
- */
-export type Upcast = (event: RecordedEvent) => RecordedEvent;
-
-export const identityUpcast: Upcast = (event) => event;
-
-/**
  * The domain event a stored one stands for, typed by the union its reader names. The one place
  * raw data becomes a domain event: events are checked by their deciders before they are written.
  */
@@ -19,13 +10,12 @@ export function domainEvent<Event extends DomainEvent<string, object>>(recorded:
   return { type: recorded.type, data: recorded.data } as unknown as Event;
 }
 
-/** The state a decider folds from stored events (already read), through the upcast. */
+/** The state a decider folds from stored events (already read: the store gave them at their current versions). */
 export function foldRecorded<Event extends DomainEvent<string, object>, State>(
   decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState'>,
   recorded: readonly RecordedEvent[],
-  upcast: Upcast = identityUpcast,
 ): State {
-  return fold(decider, recorded.map((e) => domainEvent<Event>(upcast(e))));
+  return fold(decider, recorded.map((e) => domainEvent<Event>(e)));
 }
 
 export interface Folded<State> {
@@ -45,12 +35,11 @@ export async function readAndFold<Event extends DomainEvent<string, object>, Sta
   store: Pick<EventStore, 'readStream' | 'snapshots'>,
   streamId: string,
   decider: Pick<Decider<unknown, Event, State>, 'evolve' | 'initialState' | 'snapshot'>,
-  upcast: Upcast = identityUpcast,
 ): Promise<Folded<State>> {
   const snapshot = decider.snapshot && store.snapshots ? await store.snapshots.load(streamId, decider.snapshot.version) : null;
-  if (snapshot) return catchUpAndFold(store, streamId, decider, { state: snapshot.state as State, revision: snapshot.revision }, upcast);
+  if (snapshot) return catchUpAndFold(store, streamId, decider, { state: snapshot.state as State, revision: snapshot.revision });
   const events = await store.readStream(streamId);
-  const folded = { state: foldRecorded(decider, events, upcast), revision: events[events.length - 1]?.revision ?? -1, events };
+  const folded = { state: foldRecorded(decider, events), revision: events[events.length - 1]?.revision ?? -1, events };
   // a long stream read whole (written before its decider asked for snapshots): the next read starts here
   if (decider.snapshot && events.length >= decider.snapshot.every) await keepSnapshot(store, streamId, decider, { from: -1, to: folded.revision, state: folded.state });
   return folded;
@@ -84,9 +73,8 @@ export async function catchUpAndFold<Event extends DomainEvent<string, object>, 
   streamId: string,
   decider: Pick<Decider<unknown, Event, State>, 'evolve'>,
   held: { state: State; revision: number },
-  upcast: Upcast = identityUpcast,
 ): Promise<Folded<State>> {
   const events = await store.readStream(streamId, held.revision + 1);
-  const state = events.reduce((folded, recorded) => decider.evolve(folded, domainEvent<Event>(upcast(recorded))), held.state);
+  const state = events.reduce((folded, recorded) => decider.evolve(folded, domainEvent<Event>(recorded)), held.state);
   return { state, revision: events[events.length - 1]?.revision ?? held.revision, events };
 }

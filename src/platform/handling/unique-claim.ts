@@ -4,6 +4,7 @@ import { claimStream, type ValueClaimed } from '../../../events/claims.ts';
 import { WrongExpectedRevision, type AppendResult, type EventMetadata, type EventStore, type NewStream } from '../eventstore/port.ts';
 import type { Clock } from '../ports/clock.ts';
 import type { Ids } from '../ports/ids.ts';
+import { appendAll, appendAt } from './append.ts';
 import { decideAndAppend, toNewEvents } from './decide-and-append.ts';
 
 export type ClaimDeps = { store: EventStore; ids: Ids; clock: Clock };
@@ -31,14 +32,13 @@ export async function claimForNewHolder(deps: ClaimDeps, claim: UniqueClaim, hol
     events: toNewEvents(deps, claim.decider.decide(claimValue(deps, claim, false), claim.decider.initialState), metadata),
   };
   try {
-    const [, appended] = await deps.store.appendToNewStreams([claimed, holder]);
-    if (!appended) throw new Error(`appendToNewStreams gave no result for ${holder.streamId}`);
-    return appended;
+    const appended = await appendAll(deps.store, [{ ...claimed, at: { newStream: true } }, { ...holder, at: { newStream: true } }]);
+    return { nextRevision: appended.streams[1]?.nextRevision ?? holder.events.length - 1, position: appended.position };
   } catch (error) {
     if (!(error instanceof WrongExpectedRevision && error.streamId === claimed.streamId)) throw error;
   }
   await claimTaken(deps, claim, metadata);
-  return deps.store.append(holder.streamId, holder.events, 'no_stream');
+  return appendAt(deps.store, { ...holder, at: { newStream: true } });
 }
 
 /**
@@ -48,7 +48,7 @@ export async function claimForNewHolder(deps: ClaimDeps, claim: UniqueClaim, hol
  */
 export async function claimUnique(deps: ClaimDeps, claim: UniqueClaim, metadata: EventMetadata): Promise<void> {
   try {
-    await decideAndAppend(deps, claimStream(claim.scope, claim.value), claim.decider, claimValue(deps, claim, false), { metadata, newStream: true });
+    await decideAndAppend(deps, claimStream(claim.scope, claim.value), claim.decider, claimValue(deps, claim, false), { metadata, expected: { newStream: true } });
     return;
   } catch (error) {
     if (!(error instanceof WrongExpectedRevision)) throw error;
@@ -64,5 +64,5 @@ async function claimTaken(deps: ClaimDeps, claim: UniqueClaim, metadata: EventMe
   const holderExists = async (state: ClaimState) =>
     state.holder !== null && (await deps.store.readStream(claim.holderStream(state.holder))).length > 0;
   await decideAndAppend(deps, claimStream(claim.scope, claim.value), claim.decider,
-    async (state) => claimValue(deps, claim, await holderExists(state)), { metadata, retryOnConflict: 1 });
+    async (state) => claimValue(deps, claim, await holderExists(state)), { metadata, expected: { retry: { onVersionConflict: 1 } } });
 }

@@ -58,6 +58,8 @@ export interface FailedRequest {
   path: string;
   /** a request header, '' when absent */
   header(name: string): string;
+  /** a warning on the request's log line (a renderer that answers but wants a fix known) */
+  warn?(fields: Record<string, unknown>, message: string): void;
 }
 
 export interface RenderedError {
@@ -90,7 +92,9 @@ function exposedHttpError(err: unknown): PlatformError | undefined {
 const OUTAGE_WARNING_INTERVAL_MS = 5_000;
 
 function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown, outage: { warnedAt: number }): void {
-  const request: FailedRequest = { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, header: (name) => ctx.get(name) };
+  const request: FailedRequest = {
+    requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, header: (name) => ctx.get(name), warn: (fields, message) => ctx.state.log.warn(fields, message),
+  };
   let rendered = renderer.render(exposedHttpError(err) ?? err, request);
   if (!rendered && isDatabaseUnavailable(err)) {
     const now = Date.now();

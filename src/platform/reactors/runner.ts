@@ -6,6 +6,7 @@ import { START, type AppendedTypes, type EventStore, type Position } from '../ev
 import { WakeUp } from '../eventstore/wake-up.ts';
 import { SOLE_INSTANCE, type FollowerLeases } from '../followers/lease.ts';
 import { failureKind, park, parkedEvents, type ParkedEvent } from '../readmodel/failures.ts';
+import { retrying } from '../handling/retry.ts';
 import type { Reactor } from './reactor.ts';
 import type { RecordedEvent } from '../eventstore/port.ts';
 
@@ -237,39 +238,50 @@ export class ReactorRunner {
   /** Reacts until the reaction succeeds, is parked, or the runner stops; never throws. */
   private async reactUntilDone(reactor: Reactor, event: RecordedEvent): Promise<void> {
     let deterministic = 0;
-    for (let attempt = 0; this.running; attempt++) {
-      try {
+    let attempts = 0;
+    try {
+      const done = await retrying(async (attempt) => {
+        if (!this.running) return false; // stopped during the backoff: it runs again on restart
+        attempts = attempt + 1;
         await reactor.react(event, this.abort.signal);
-        this.observe(reactor.name, 'done');
-        return;
-      } catch (error) {
-        if (!this.running) return; // stopped mid-reaction (an aborted wait): it runs again on restart
-        if (failureKind(error) === 'deterministic') deterministic++;
-        if (deterministic >= this.maxAttempts) {
-          this.observe(reactor.name, 'parked');
-          return this.park(reactor, event, error, attempt + 1);
-        }
-        this.observe(reactor.name, 'failed');
-        this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
-        await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** attempt));
-      }
+        return true;
+      }, {
+        retries: Infinity,
+        retryIf: (error, attempt) => {
+          if (!this.running) return false; // stopped mid-reaction (an aborted wait): it runs again on restart
+          if (failureKind(error) === 'deterministic') deterministic++;
+          if (deterministic >= this.maxAttempts) return false;
+          this.observe(reactor.name, 'failed');
+          this.log.warn({ err: error, reactor: reactor.name, event_id: event.id, attempt }, 'reaction failed; retrying');
+          return true;
+        },
+        backoff: (attempt) => this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** attempt)),
+      });
+      if (done) this.observe(reactor.name, 'done');
+    } catch (error) {
+      if (!this.running) return;
+      this.observe(reactor.name, 'parked');
+      return this.park(reactor, event, error, attempts);
     }
   }
 
   /** Records the reaction as parked (retrying the record while the database is away), so the reactor may go on. */
   private async park(reactor: Reactor, event: RecordedEvent, error: unknown, attempts: number): Promise<void> {
-    for (let tries = 0; this.running; tries++) {
-      try {
-        await park(this.db, 'reactor_failures', reactor.name, event, error, attempts);
-        this.log.error(
-          { err: error, reactor: reactor.name, event_id: event.id, position: event.position, stream_id: event.streamId, type: event.type, attempts },
-          'reaction keeps failing: parked it and goes on',
-        );
-        return;
-      } catch (recordError) {
+    await retrying(async () => {
+      if (!this.running) return;
+      await park(this.db, 'reactor_failures', reactor.name, event, error, attempts);
+      this.log.error(
+        { err: error, reactor: reactor.name, event_id: event.id, position: event.position, stream_id: event.streamId, type: event.type, attempts },
+        'reaction keeps failing: parked it and goes on',
+      );
+    }, {
+      retries: Infinity,
+      retryIf: (recordError) => {
+        if (!this.running) return false;
         this.log.warn({ err: recordError, reactor: reactor.name, event_id: event.id }, 'could not park a failed reaction; retrying');
-        await this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** tries));
-      }
-    }
+        return true;
+      },
+      backoff: (tries) => this.wakeOf(reactor).backoff(Math.min(60_000, this.retryMs * 2 ** tries)),
+    }).catch(() => undefined); // only when the runner stopped: the reaction runs again on restart
   }
 }

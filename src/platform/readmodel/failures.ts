@@ -99,7 +99,7 @@ export async function parkedEvents(db: Pick<DataSource, 'query'>, table: Failure
  * it was before the parked event); every other resource is served as usual.
  */
 export function readModelDegraded(resource: string): DomainError {
-  return new DomainError('read_model_degraded', 503, `this ${resource} cannot be shown: the service could not bring its read model up to date`, {
+  return new DomainError('read_model_degraded', `this ${resource} cannot be shown: the service could not bring its read model up to date`, {
     hint: 'Its events are stored and every other resource is served as usual. The operator sees the event in `projections status` and repairs it; retrying will not help before that.',
   });
 }

@@ -5,7 +5,7 @@ import { invoiceStream } from '../../../../events/invoices.ts';
 import { INVOICE_RETRIES, systemMetadata } from '../../invoices/index.ts';
 import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
-import type { Reactor } from '../../../platform/reactors/reactor.ts';
+import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 
 const NAME = 'credit-note-completion';
 
@@ -20,19 +20,19 @@ const NAME = 'credit-note-completion';
  */
 export function creditNoteCompletionReactor(deps: Pick<Core, 'store' | 'ids' | 'clock'> & { graceMs: number }): Reactor {
   const written = async (creditNoteId: string) => (await deps.store.readStream(invoiceStream(creditNoteId))).length > 0;
-  return {
+  return defineReactor<CreditNoteReserved>({
     name: NAME,
     handles: ['CreditNoteReserved'],
     concurrency: 4,
     async react(event, signal) {
-      const reserved = event.data as CreditNoteReserved['data'];
+      const reserved = event.data;
       if (await written(reserved.credit_note_id)) return;
       const wait = Date.parse(reserved.reserved_at) + deps.graceMs - deps.clock.now().getTime();
       if (wait > 0) await sleep(wait, undefined, { signal });
       if (await written(reserved.credit_note_id)) return;
       await handleCommand(deps, invoiceStream(reserved.invoice_id), creditNoteDecider, {
         type: 'ReleaseCreditNote', credit_note_id: reserved.credit_note_id, why: 'discarded', at: deps.clock.now().toISOString(),
-      }, { metadata: systemMetadata(NAME, event.id), retryOnConflict: INVOICE_RETRIES });
+      }, { metadata: systemMetadata(NAME, event.id), expected: { retry: { onVersionConflict: INVOICE_RETRIES } } });
     },
-  };
+  });
 }

@@ -1,11 +1,12 @@
 import { creditNoteDecider } from '../../../../commands/credit-notes/decider.ts';
 import { creditNoteOutcome } from '../../../../commands/credit-notes/outcome.ts';
+import type { DeliveryEvent } from '../../../../events/delivery.ts';
 import { invoiceStream } from '../../../../events/invoices.ts';
 import { INVOICE_RETRIES, systemMetadata } from '../../invoices/index.ts';
 import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import { currentInvoice } from '../../delivery/index.ts';
-import type { Reactor } from '../../../platform/reactors/reactor.ts';
+import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 
 const NAME = 'credit-note-outcomes';
 
@@ -23,19 +24,19 @@ const OUTCOME_EVENTS = ['PeppolMessageSent', 'PeppolDeliveryConfirmed', 'PeppolD
  * client's If-Match then asks for a reload, as any change does).
  */
 export function creditNoteOutcomeReactor(deps: Pick<Core, 'store' | 'ids' | 'clock'>): Reactor {
-  return {
+  return defineReactor<Extract<DeliveryEvent, { type: (typeof OUTCOME_EVENTS)[number] }>>({
     name: NAME,
     handles: OUTCOME_EVENTS,
     concurrency: 8,
     async react(event) {
-      const { invoice_id } = event.data as { invoice_id: string };
+      const { invoice_id } = event.data;
       const creditNote = await currentInvoice(deps.store, invoice_id);
       if (!creditNote?.credited_invoice) return; // an invoice, or an inbound copy: nothing to bring back
       const command = creditNoteOutcome(creditNote, deps.clock.now().toISOString());
       if (!command) return;
       await handleCommand(deps, invoiceStream(creditNote.credited_invoice.invoice_id), creditNoteDecider, command, {
-        metadata: systemMetadata(NAME, event.id), retryOnConflict: INVOICE_RETRIES,
+        metadata: systemMetadata(NAME, event.id), expected: { retry: { onVersionConflict: INVOICE_RETRIES } },
       });
     },
-  };
+  });
 }

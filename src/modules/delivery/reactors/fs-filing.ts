@@ -6,7 +6,7 @@ import type { Core } from '../../../platform/core.ts';
 import { buildTdd, TddBuildError } from '../fs/tax-data-document/index.ts';
 import { buildUbl } from '../../invoices/index.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
-import { derivedId, type Reactor } from '../../../platform/reactors/reactor.ts';
+import { defineReactor, derivedId, type Reactor } from '../../../platform/reactors/reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { loadInvoice } from './load.ts';
 
@@ -27,12 +27,12 @@ export const TAX_AUTHORITY = { id: 'SK', name: 'Finančná správa Slovenskej re
  * leg at once. The verdict comes later (fs-verdicts).
  */
 export function fsFilingReactor(deps: Deps): Reactor {
-  return {
+  return defineReactor<InvoiceQueued | InvoiceReceived>({
     name: NAME,
     handles: ['InvoiceQueued', 'InvoiceReceived'],
     concurrency: 8,
     async react(event, signal) {
-      const { invoice_id } = event.data as InvoiceQueued['data'] | InvoiceReceived['data'];
+      const { invoice_id } = event.data;
       const loaded = await loadInvoice(deps.store, invoice_id);
       if (!loaded || loaded.invoice.delivery.fs.status !== 'pending') return; // filed already, or never to be
       const { invoice } = loaded;
@@ -78,5 +78,5 @@ export function fsFilingReactor(deps: Deps): Reactor {
         await fail(outcome.permanent ? outcome.reason : `gave up after ${deps.policy.maxAttempts} attempts: ${outcome.reason}`);
       }
     },
-  };
+  });
 }

@@ -1,6 +1,5 @@
 import type { InvoiceQueued } from '../../../../events/delivery.ts';
 import { invoiceInTurn, systemMetadata } from '../../invoices/index.ts';
-import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../peppol/identifiers.ts';
 import { PeppolRefusedError, PeppolRejectedError, type PeppolNetwork } from '../peppol/peppol-network.ts';
 import { wrapInSbdh } from '../peppol/sbdh.ts';
@@ -8,7 +7,7 @@ import type { Core } from '../../../platform/core.ts';
 import type { ValidatorSource } from '../../../platform/validation/index.ts';
 import { buildUbl } from '../../invoices/index.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
-import type { Reactor } from '../../../platform/reactors/reactor.ts';
+import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 import { withAttempts, type AttemptPolicy } from './attempts.ts';
 import { loadInvoice } from './load.ts';
 
@@ -26,16 +25,16 @@ const NAME = 'peppol-delivery';
  * Access Point drops the duplicate, so nothing arrives twice.
  */
 export function peppolDeliveryReactor(deps: Deps): Reactor {
-  const record = (invoiceId: string, event: RecordedEvent, read: Parameters<typeof invoiceInTurn>[3]) => ({
+  const record = (invoiceId: string, event: { id: string }, read: Parameters<typeof invoiceInTurn>[3]) => ({
     on: invoiceInTurn(deps, invoiceId, systemMetadata(NAME, event.id), read),
     at: () => deps.clock.now().toISOString(),
   });
-  return {
+  return defineReactor<InvoiceQueued>({
     name: NAME,
     handles: ['InvoiceQueued'],
     concurrency: 8,
     async react(event, signal) {
-      const queued = event.data as InvoiceQueued['data'];
+      const queued = event.data;
       const loaded = await loadInvoice(deps.store, queued.invoice_id);
       const invoice = loaded?.invoice;
       const { peppol } = invoice?.delivery ?? {};
@@ -98,5 +97,5 @@ export function peppolDeliveryReactor(deps: Deps): Reactor {
         await fail(outcome.permanent ? outcome.reason : `gave up after ${deps.policy.maxAttempts} attempts: ${outcome.reason}`);
       }
     },
-  };
+  });
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { InvoiceReceived } from '../../../../events/delivery.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import type { Reactor } from '../../../platform/reactors/reactor.ts';
+import { retrying } from '../../../platform/handling/retry.ts';
+import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 
 /** What the sending side does with a delivery status (src/modules/delivery/delivery.ts confirmPeppolDelivery). */
 export type ConfirmDelivery = (status: { message_id: string; delivered_at: string }) => Promise<void>;
@@ -13,24 +14,18 @@ export type ConfirmDelivery = (status: { message_id: string; delivered_at: strin
  * the network to confirmPeppolDelivery.
  */
 export function sandboxDeliveryStatusReactor(deps: { clock: Clock; confirm: ConfirmDelivery }, delayMs: number): Reactor {
-  return {
+  return defineReactor<InvoiceReceived>({
     name: 'sandbox-delivery-status',
     handles: ['InvoiceReceived'],
     concurrency: 32,
     async react(event, signal) {
-      const received = event.data as InvoiceReceived['data'];
+      const received = event.data;
       const due = new Date(received.received_at).getTime() + delayMs - deps.clock.now().getTime();
       if (due > 0) await sleep(due, undefined, { signal });
       // the sender's copy may not be in the read model yet: give it a moment, then let the runner retry
-      for (let tries = 0; ; tries++) {
-        try {
-          await deps.confirm({ message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() });
-          return;
-        } catch (error) {
-          if (tries >= 20) throw error;
-          await sleep(50 * (tries + 1), undefined, { signal });
-        }
-      }
+      await retrying(() => deps.confirm({ message_id: received.peppol_message_id, delivered_at: deps.clock.now().toISOString() }), {
+        retries: 20, retryIf: () => true, backoff: (tries) => sleep(50 * (tries + 1), undefined, { signal }),
+      });
     },
-  };
+  });
 }

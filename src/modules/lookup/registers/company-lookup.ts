@@ -4,6 +4,7 @@ import { icoInQuery, lookupIco } from '../../../../commands/lookup/ico.ts';
 import { dicFrom, mergeLookup, type CompanyLookup } from '../../../../commands/lookup/merge.ts';
 import { mergeSearch, type CompanySuggestion, type SearchOutcome } from '../../../../commands/lookup/search.ts';
 import { foldText, searchQuery } from '../../../../commands/lookup/text.ts';
+import { NotFound } from '../../../../commands/shared/access.ts';
 import { DomainError } from '../../../../commands/shared/domain-error.ts';
 import type { CompanyFacts, SourceName, SourceOutcome } from '../../../../commands/lookup/sources.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
@@ -85,7 +86,7 @@ export function companyLookupService(deps: CompanyLookupDeps): CompanyLookupServ
       if (!(error instanceof DomainError)) throw error;
       const result: Cached = { kind: 'refusal', error };
       // a not-found is kept a while; "every register is down" is never kept
-      if (error.status === 404) cache.set(`ico:${ico}`, result, cacheTtlMs('not_found', deps.cacheTtlMs));
+      if (error instanceof NotFound) cache.set(`ico:${ico}`, result, cacheTtlMs('not_found', deps.cacheTtlMs));
       return result;
     }
   }

@@ -58,9 +58,9 @@ async function shown(deps: SapiAuthDeps, position: Position | null, clientId: st
  */
 export async function installSapiClient(deps: SapiAuthDeps, input: { actor: Actor; requestId: string; companyId: string }) {
   const company = await findCompany(deps.readModels, input.actor.organisationId, input.companyId);
-  if (!company) throw new DomainError('company_not_found', 404, 'company not found');
+  if (!company) throw new DomainError('company_not_found', 'company not found');
   if (!company.peppol_id?.trim()) {
-    throw new DomainError('company_has_no_participant', 409, 'the company has no Peppol participant ID to lock SAPI-SK credentials to');
+    throw new DomainError('company_has_no_participant', 'the company has no Peppol participant ID to lock SAPI-SK credentials to');
   }
   const clientId = `sapi_${deps.ids.next().replace(/-/g, '')}`;
   const secret = newSecret();
@@ -70,7 +70,7 @@ export async function installSapiClient(deps: SapiAuthDeps, input: { actor: Acto
       client_id: clientId, organisation_id: company.organisation_id, company_id: company.id, participant_id: company.peppol_id,
       secret_hash: sha256Hex(secret), issued_at: deps.clock.now().toISOString(),
     },
-  }, { metadata: requestMetadata(input.actor, input.requestId), newStream: true });
+  }, { metadata: requestMetadata(input.actor, input.requestId), expected: { newStream: true } });
   await shown(deps, handled.position, clientId);
   return { client_id: clientId, client_secret: secret };
 }
@@ -79,7 +79,7 @@ type Manage = { actor: Actor; requestId: string; clientId: string };
 
 async function manage(deps: SapiAuthDeps, input: Manage, command: (at: string) => Parameters<typeof sapiClientDecider.decide>[0]) {
   const handled = await handleCommand(deps, sapiClientStream(input.clientId), sapiClientDecider, command(deps.clock.now().toISOString()), {
-    metadata: requestMetadata(input.actor, input.requestId), retryOnConflict: RETRIES,
+    metadata: requestMetadata(input.actor, input.requestId), expected: { retry: { onVersionConflict: RETRIES } },
   });
   await shown(deps, handled.position, input.clientId);
 }
@@ -135,7 +135,7 @@ export async function issueSapiToken(
     // an unknown client is compared against a stand-in hash too, so both refusals take as long
     const secretMatches = matchesStoredHash(input.clientSecret, state.status === 'active' ? state.secret_hash : UNKNOWN_CLIENT_HASH) && known;
     return { type: 'AuthenticateSapiClient' as const, client_id: input.clientId, secret_matches: secretMatches, ip: input.ip, at };
-  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: input.clientId }), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: input.clientId }), expected: { retry: { onVersionConflict: RETRIES } } });
   assertAuthenticated(handled.events);
   const client = handled.state;
   if (client.status !== 'active') throw badCredentials();
@@ -145,7 +145,7 @@ export async function issueSapiToken(
   await handleCommand(deps, sapiTokenFamilyStream(familyId), sapiTokenFamilyDecider, {
     type: 'StartSapiTokenFamily', family_id: familyId, client_id: client.client_id, organisation_id: client.organisation_id, scopes,
     refresh_hash: refresh.hash, refresh_expires_at: refreshExpiry(deps.clock.now()), at,
-  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: client.client_id }), newStream: true });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: client.client_id }), expected: { newStream: true } });
   return tokenPair(deps, client, familyId, scopes, refresh.token);
 }
 
@@ -175,7 +175,7 @@ export async function renewSapiToken(deps: SapiAuthDeps, input: { refreshToken: 
       type: 'RenewSapiToken' as const, presented_hash: presented.hash, new_hash: renewal.hash, new_expires_at: refreshExpiry(now),
       secret_rotated_at: read.state.secret_rotated_at, at: now.toISOString(),
     };
-  }, { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), expected: { retry: { onVersionConflict: RETRIES } } });
   // a reuse revoked the family: the gate refuses its newer tokens once this refusal is answered
   const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
   if (revoked) await shown(deps, handled.position, revoked.data.client_id);
@@ -199,7 +199,7 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
     const handled = await handleCommand(deps, sapiTokenFamilyStream(presented.familyId), sapiTokenFamilyDecider, (family) => ({
       type: 'RevokeSapiTokenFamily' as const, family_id: presented.familyId, client_id: family.status === 'none' ? '' : family.client_id,
       presented_hash: presented.hash, at: at.toISOString(),
-    }), { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), retryOnConflict: RETRIES });
+    }), { metadata: sapiMetadata(input.requestId, { sapi_token_family_id: presented.familyId }), expected: { retry: { onVersionConflict: RETRIES } } });
     const revoked = handled.events.find((e) => e.type === 'SapiTokenFamilyRevoked');
     if (revoked) await shown(deps, handled.position, revoked.data.client_id);
     return;
@@ -212,6 +212,6 @@ export async function revokeSapiToken(deps: SapiAuthDeps, input: { token: string
   }
   const handled = await handleCommand(deps, sapiTokenFamilyStream(claims.family_id), sapiTokenFamilyDecider, {
     type: 'RevokeSapiTokenFamily', family_id: claims.family_id, client_id: claims.client_id, at: at.toISOString(),
-  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: claims.client_id }), retryOnConflict: RETRIES });
+  }, { metadata: sapiMetadata(input.requestId, { sapi_client_id: claims.client_id }), expected: { retry: { onVersionConflict: RETRIES } } });
   await shown(deps, handled.position, claims.client_id);
 }

@@ -49,7 +49,7 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
   });
   async function read(actor: Actor, clientId: string): Promise<SapiClientRow> {
     const row = await getSapiClient(readModels, actor.organisationId, clientId);
-    if (!row) throw new DomainError('sapi_client_not_found', 404, 'SAPI-SK client not found');
+    if (!row) throw new DomainError('sapi_client_not_found', 'SAPI-SK client not found');
     return row;
   }
   const base = (headers: Record<string, string | undefined>) => baseUrl(headers, config.identity.trustProxy);
@@ -80,7 +80,7 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
       params: CompanyParams, query: PagingQuery,
       responses: { 200: { description: 'oldest first, disabled ones included', schema: SapiClientList }, 403: forbidden, 404: { description: '`company_not_found`', schema: ErrorBody } },
       async handle({ params, query, actor, headers }) {
-        if (!(await findCompany(readModels, actor.organisationId, params.company_id))) throw new DomainError('company_not_found', 404, 'company not found');
+        if (!(await findCompany(readModels, actor.organisationId, params.company_id))) throw new DomainError('company_not_found', 'company not found');
         const found = await listSapiClients(readModels, actor.organisationId, params.company_id, pageRequest(query));
         return { status: 200, body: listPage(found, query, (r) => view(r, base(headers))) };
       },

@@ -157,7 +157,7 @@ export function inboxRoutes(deps: SapiDeps): SapiRoute[] {
           type: 'AcknowledgeInboxDocument', document_id: params.documentId, company_id: actor.companyId, client_id: actor.clientId, at: clock.now().toISOString(),
         }, {
           metadata: { causationId: requestId, correlationId: requestId, actor: { type: 'system', id: 'sapi-inbox', organisationId: actor.organisationId }, sapi_client_id: actor.clientId },
-          retryOnConflict: 3,
+          expected: { retry: { onVersionConflict: 3 } },
         });
         // read-your-writes: the list right after shows it ACKNOWLEDGED
         if (handled.position) await projections.caughtUp(handled.position, config.readYourWritesTimeoutMs, [SAPI_INBOX]);

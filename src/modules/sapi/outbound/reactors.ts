@@ -1,7 +1,6 @@
 import { sapiDocumentDecider, type SapiDocumentCommand, type SapiDocumentState } from '../../../../commands/sapi/document.ts';
 import { sapiDocumentStream, type SapiDocumentAccepted, type SapiDocumentSent, type SapiFsSubmitted } from '../../../../events/sapi-documents.ts';
 import { systemMetadata } from '../../invoices/index.ts';
-import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
@@ -13,7 +12,7 @@ import { withAttempts, type AttemptPolicy } from '../../delivery/index.ts';
 import { awaitFsVerdict } from '../../delivery/index.ts';
 import { TAX_AUTHORITY } from '../../delivery/index.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
-import { derivedId, type Reactor } from '../../../platform/reactors/reactor.ts';
+import { defineReactor, derivedId, type Reactor } from '../../../platform/reactors/reactor.ts';
 import { buildTdd, TddBuildError } from '../../delivery/index.ts';
 import type { SapiDeps } from '../deps.ts';
 
@@ -34,10 +33,11 @@ async function load(deps: Pick<SapiDeps, 'store'>, documentId: string) {
  * read or its last outcome left (`read`: none for a reaction that did not read), and again on a
  * newer state after a lost race.
  */
-function recorder(deps: SapiDeps, documentId: string, component: string, event: RecordedEvent, read?: { state: SapiDocumentState; revision: number }) {
-  const options = { metadata: systemMetadata(component, event.id), retryOnConflict: 20 };
-  if (read) return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, options);
-  return (command: SapiDocumentCommand) => handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, options);
+function recorder(deps: SapiDeps, documentId: string, component: string, event: { id: string }, read?: { state: SapiDocumentState; revision: number }) {
+  const metadata = systemMetadata(component, event.id);
+  const retry = { onVersionConflict: 20 };
+  if (read) return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, { metadata, retry });
+  return (command: SapiDocumentCommand) => handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, command, { metadata, expected: { retry } });
 }
 
 /**
@@ -49,12 +49,12 @@ function recorder(deps: SapiDeps, documentId: string, component: string, event: 
  * which the receiving Access Point drops as a duplicate.
  */
 export function sapiPeppolReactor(deps: SapiDeps, policy: AttemptPolicy): Reactor {
-  return {
+  return defineReactor<SapiDocumentAccepted>({
     name: PEPPOL,
     handles: ['SapiDocumentAccepted'],
     concurrency: 8,
     async react(event, signal) {
-      const { document_id } = event.data as SapiDocumentAccepted['data'];
+      const { document_id } = event.data;
       const { state, revision, accepted } = await load(deps, document_id);
       if (!state || !accepted || state.status === 'SENT' || state.status === 'FAILED') return;
       const on = recorder(deps, document_id, PEPPOL, event, { state, revision });
@@ -102,7 +102,7 @@ export function sapiPeppolReactor(deps: SapiDeps, policy: AttemptPolicy): Reacto
         });
       }
     },
-  };
+  });
 }
 
 /**
@@ -112,12 +112,12 @@ export function sapiPeppolReactor(deps: SapiDeps, policy: AttemptPolicy): Reacto
  * TDD can be built from fails the leg at once (fs.status FAILED with the reason).
  */
 export function sapiFsFilingReactor(deps: SapiDeps, policy: AttemptPolicy): Reactor {
-  return {
+  return defineReactor<SapiDocumentSent>({
     name: FS_FILING,
     handles: ['SapiDocumentSent'],
     concurrency: 8,
     async react(event, signal) {
-      const { document_id } = event.data as SapiDocumentSent['data'];
+      const { document_id } = event.data;
       const { state, revision, accepted } = await load(deps, document_id);
       if (!state || !accepted || state.fs.status !== 'NOT_SUBMITTED') return;
       const on = recorder(deps, document_id, FS_FILING, event, { state, revision });
@@ -154,22 +154,22 @@ export function sapiFsFilingReactor(deps: SapiDeps, policy: AttemptPolicy): Reac
       if (outcome.ok) await on({ type: 'RecordSapiFsSubmitted', fs_submission_id: outcome.value.submission_id, tdd_uuid: tddUuid, at: at() });
       else await on({ type: 'RecordSapiFsFailed', reason: outcome.permanent ? outcome.reason : `gave up after ${policy.maxAttempts} attempts: ${outcome.reason}`, at: at() });
     },
-  };
+  });
 }
 
 /** Waits for FS's verdict on each filed TDD and records it, as the native verdicts do (never failed for FS being slow). */
 export function sapiFsVerdictReactor(deps: SapiDeps, pollMs: number): Reactor {
-  return {
+  return defineReactor<SapiFsSubmitted>({
     name: FS_VERDICTS,
     handles: ['SapiFsSubmitted'],
     concurrency: 32,
     async react(event, signal) {
-      const submitted = event.data as SapiFsSubmitted['data'];
+      const submitted = event.data;
       const verdict = await awaitFsVerdict(deps.fs, submitted.fs_submission_id, { pollMs, log: deps.log, signal });
       await recorder(deps, submitted.document_id, FS_VERDICTS, event)({
         type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
         mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
       });
     },
-  };
+  });
 }

@@ -24,6 +24,7 @@ import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../delivery/index.ts';
 import { Type } from '@sinclair/typebox';
 import type { SapiDeps } from '../deps.ts';
+import { sapiStatusOf } from '../../../doors/sapi/errors.ts';
 import { defineSapiRoute, type SapiActor, type SapiRoute } from '../../../doors/sapi/route.ts';
 import { readPayloadFacts, validationOutcome } from './payload.ts';
 
@@ -121,7 +122,7 @@ async function accept(deps: SapiDeps, actor: SapiActor, request: SendRequest, pa
     country_c1: facts.supplierCountry ?? 'SK', payload: request.payload, payload_sha256: payloadSha256,
     peppol_message_id: deps.ids.next(), overage, accepted_at: deps.clock.now().toISOString(),
   };
-  const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, { type: 'AcceptSapiDocument', data }, { metadata, newStream: true });
+  const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, { type: 'AcceptSapiDocument', data }, { metadata, expected: { newStream: true } });
   // read-your-writes: a status right after the 202 finds the document
   if (handled.position) await deps.projections.caughtUp(handled.position, deps.config.readYourWritesTimeoutMs, [SAPI_DOCUMENTS]);
   return answerOf(data, data.accepted_at);
@@ -153,7 +154,7 @@ async function sendOnce(deps: SapiDeps, actor: SapiActor, key: string, request: 
           return { result: { answered }, record: { status: answered.status, body: answered.body, headers: {}, withheld: [] } };
         } catch (error) {
           if (!remembered(error)) throw error;
-          return { result: { refused: error }, record: { status: error.status, body: { code: error.sapiCode, message: error.message, details: error.details }, headers: {}, withheld: [] } };
+          return { result: { refused: error }, record: { status: sapiStatusOf[error.sapiCode], body: { code: error.sapiCode, message: error.message, details: error.details }, headers: {}, withheld: [] } };
         }
       }, { seedResourceId: false });
     } catch (error) {

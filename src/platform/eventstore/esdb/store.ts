@@ -29,6 +29,7 @@ import {
 } from '../port.ts';
 import { fromCurrentRevision, isSystemEvent, toEventData, toExpectedRevision, toRecordedEvent } from './mapping.ts';
 import { encodePosition, toReadPosition } from './position.ts';
+import { upcastOnRead, type EventContracts } from '../upcasting.ts';
 
 /** How many $all records one readAll request asks for at least (system events are skipped client-side). */
 const MIN_BATCH = 100;
@@ -198,7 +199,11 @@ export class EsdbEventStore implements EventStore {
   }
 }
 
-/** A store over a new client for `connectionString` (esdb://...); close() disposes the client. */
-export function createEsdbEventStore(connectionString: string): EsdbEventStore {
-  return new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), true);
+/**
+ * A store over a new client for `connectionString` (esdb://...); close() disposes the client. Its
+ * reads give every event at its type's current payload version (upcasting.ts); `contracts` names
+ * the versions and upcasters, by default those of `events/`.
+ */
+export function createEsdbEventStore(connectionString: string, options: { contracts?: EventContracts } = {}): EventStore {
+  return upcastOnRead(new EsdbEventStore(EventStoreDBClient.connectionString(connectionString), true), options.contracts);
 }
