@@ -6,6 +6,7 @@ import { DOMAIN_ERROR_CODES, isUnavailable, type DomainErrorCode } from '../../c
 import { nativeErrors, nativeStatusOf, UNMAPPED_REFUSAL_STATUS } from '../../src/doors/native/errors.ts';
 import type { FailedRequest } from '../../src/platform/http/index.ts';
 import { sapiCodeOf, sapiErrors, sapiStatusOf } from '../../src/doors/sapi/errors.ts';
+import { WrongExpectedRevision } from '../../src/platform/eventstore/port.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 
@@ -87,5 +88,11 @@ describe('domain error codes: declared once, each mapped by each front door', ()
     const sapi = sapiErrors.render(stray, request(warnings)) as { status: number; body: { error: { code: string; details: unknown[] } } };
     expect([sapi.status, sapi.body.error.code, sapi.body.error.details]).to.deep.equal([400, 'SAPI-VAL-001', [{ field: '', issue: 'not_declared_anywhere' }]]);
     expect(warnings).to.deep.equal([{ code: 'not_declared_anywhere' }, { code: 'not_declared_anywhere' }]);
+  });
+
+  it('a race lost after the retries is a retryable SAPI-UNAVAILABLE under /sapi, not a 500', () => {
+    const rendered = sapiErrors.render(new WrongExpectedRevision('sapi_document-1', 3, 4), request()) as { status: number; headers?: Record<string, string>; body: { error: { code: string; category: string; retryable: boolean } } };
+    expect([rendered.status, rendered.body.error.code, rendered.body.error.category, rendered.body.error.retryable]).to.deep.equal([503, 'SAPI-UNAVAILABLE', 'TEMPORARY', true]);
+    expect(rendered.headers?.['Retry-After']).to.equal('1');
   });
 });

@@ -3,6 +3,7 @@ import { DomainError } from '../../../commands/shared/domain-error.ts';
 import type { DomainErrorCode } from '../../../commands/shared/error-codes.ts';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import type { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
+import { WrongExpectedRevision } from '../../platform/eventstore/port.ts';
 import { PlatformError, RequestValidationError, TooManyRequests, boundIssues, type ErrorRenderer, type FailedRequest, type RenderedError } from '../../platform/http/index.ts';
 
 /** The correlation id is the request id: in the envelope, in this header, and on the log line. */
@@ -199,6 +200,9 @@ export const sapiErrors: ErrorRenderer = {
       return envelope('SAPI-RATE-LIMIT', 'too many requests for this client; retry after the Retry-After seconds', details, request, err.retryAfterSeconds);
     }
     if (err instanceof DomainError) return domainRefusal(err, request);
+    // a write that kept losing races to other writers on its streams after its bounded retries:
+    // nothing is wrong with the request, so it is temporary and retryable, never a 500
+    if (err instanceof WrongExpectedRevision) return envelope('SAPI-UNAVAILABLE', 'the document was changed by concurrent requests; retry', [], request, 1);
     return undefined;
   },
   internal: (request) => envelope('SAPI-INTERNAL', 'internal error; quote the correlation id to support', [], request),
