@@ -75,9 +75,9 @@ import type { Resolver } from './modules/webhooks/index.ts';
  */
 
 /** The networks delivery talks to: the sandbox by default; a test harness passes its own to turn the sandbox's fault switches. */
-export type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage) => { peppol: PeppolNetwork; fs: FsAuthority };
+type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage) => { peppol: PeppolNetwork; fs: FsAuthority };
 
-export interface ServiceOptions {
+interface ServiceOptions {
   log?: Logger;
   /** false: one-shot CLI commands that drive projectors themselves (no runners, no revocation feed) */
   runProjections?: boolean;

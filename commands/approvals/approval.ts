@@ -1,7 +1,7 @@
 import { APPROVAL_EVENT_TYPES, type ApprovalEvent } from '../../events/approvals.ts';
 
 /** The spec's approval status: what the request-approval, approve and reject routes produce. */
-export type ApprovalStatus = 'pending' | 'approved' | 'rejected';
+type ApprovalStatus = 'pending' | 'approved' | 'rejected';
 
 /** The spec's approval record: the latest request of an invoice and its review. */
 export interface ApprovalRecord {

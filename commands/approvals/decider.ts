@@ -26,10 +26,10 @@ export interface ApprovalState {
 }
 
 /** Statuses approval may be asked from: nothing has left the service and nobody approved it yet. */
-export const REQUESTABLE_STATUSES = ['draft', 'validated'] as const;
+const REQUESTABLE_STATUSES = ['draft', 'validated'] as const;
 
 /** The longest rejection reason kept. */
-export const MAX_REASON_LENGTH = 1000;
+const MAX_REASON_LENGTH = 1000;
 
 /** Refusals by the invoice's and the request's state, or by who asks: they stand whatever version the client read (preconditions.ts). */
 const invalidStatus = (invoice: KnownInvoice, what: string) =>

@@ -4,8 +4,8 @@
  * every row; a repeated value must be the same (else a row error), an empty one takes the value
  * given before. The supplier is always the company the import is for.
  */
-export type ColumnKind = 'text' | 'decimal' | 'date' | 'code';
-export type ColumnLevel = 'ref' | 'invoice' | 'line';
+type ColumnKind = 'text' | 'decimal' | 'date' | 'code';
+type ColumnLevel = 'ref' | 'invoice' | 'line';
 
 export interface Column {
   name: string;

@@ -29,7 +29,7 @@ export interface InvoiceGroup {
 const parserOf: Record<Column['kind'], (cell: string) => Parsed> = { text: parseText, decimal: parseDecimal, date: parseDate, code: parseCode };
 
 /** The id of the invoice a group makes: the same job and ref give the same id, on every run. */
-export const groupInvoiceId = (jobId: string, ref: string | null, firstRow: number) =>
+const groupInvoiceId = (jobId: string, ref: string | null, firstRow: number) =>
   stableUuid('bulk-import', jobId, ref === null ? `row:${firstRow}` : `ref:${ref}`);
 
 const isBlank = (cells: readonly string[]) => cells.every((c) => c.trim() === '');

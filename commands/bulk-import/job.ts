@@ -22,9 +22,9 @@ export type BulkImportCommand =
   | { type: 'CompleteImport'; job_id: string; total_rows: number; at: string }
   | { type: 'FailImport'; job_id: string; total_rows: number; errors: BulkImportRowError[]; at: string };
 
-export type BulkImportStatus = 'processing' | 'completed' | 'failed';
+type BulkImportStatus = 'processing' | 'completed' | 'failed';
 
-export type BulkImportState =
+type BulkImportState =
   | { status: 'none' }
   | {
       status: BulkImportStatus;

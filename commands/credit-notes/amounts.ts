@@ -44,7 +44,7 @@ export function amountRows(amounts: readonly CreditAmount[], allowance: Pick<All
  * picks the bucket at that category and rate without a code, else the only bucket there, else
  * none (two buckets under different codes: the caller must name one).
  */
-export function resolveBucket(amount: CreditAmount, buckets: readonly AllowanceBucket[]): AllowanceBucket | 'vat_rate' | 'vat_category_code' | 'vat_exemption_reason_code' {
+function resolveBucket(amount: CreditAmount, buckets: readonly AllowanceBucket[]): AllowanceBucket | 'vat_rate' | 'vat_category_code' | 'vat_exemption_reason_code' {
   const rate = decimal(amount.vat_rate);
   const category = amount.vat_category_code ?? 'S';
   const code = amount.vat_exemption_reason_code?.trim() ? amount.vat_exemption_reason_code.trim().toUpperCase() : null;

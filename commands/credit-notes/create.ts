@@ -36,7 +36,7 @@ export interface CreateCreditNote {
   at: string;
 }
 
-export interface CreditNoteDecision {
+interface CreditNoteDecision {
   /** the invoice's stream: the reservation */
   invoice: CreditNoteEvent[];
   /** the credit note's own stream: its document, then queued, delivered by hand, or up for approval */

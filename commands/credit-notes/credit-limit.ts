@@ -7,7 +7,7 @@ import { DomainError } from '../shared/domain-error.ts';
 import type { VatBucketKey } from './model.ts';
 
 /** amounts[i].gross above what the bucket has left. */
-export interface AmountCapDetail extends VatBucketKey {
+interface AmountCapDetail extends VatBucketKey {
   rule: 'vat_rate_cap';
   field: string;
   left_base: string;
@@ -15,7 +15,7 @@ export interface AmountCapDetail extends VatBucketKey {
 }
 
 /** The returned rows' base or VAT above what their bucket has left (each line in that bucket). */
-export interface ReturnCapDetail {
+interface ReturnCapDetail {
   rule: 'vat_rate_cap';
   field: string;
   left_base: string;
@@ -24,14 +24,14 @@ export interface ReturnCapDetail {
 }
 
 /** lines[i].quantity above the row's left_quantity. */
-export interface RowCapDetail {
+interface RowCapDetail {
   rule: 'row_cap';
   field: string;
   left_quantity: string;
 }
 
 /** A rate, category or exemption code the invoice lacks; two amounts in one bucket; an unknown or repeated row. */
-export interface PlainDetail {
+interface PlainDetail {
   rule: 'vat_rate_not_on_invoice' | 'vat_rate_repeated' | 'row_not_on_invoice' | 'row_repeated';
   field: string;
 }

@@ -29,7 +29,7 @@ export const stepArb = fc.oneof(
 );
 export type Step = typeof stepArb extends fc.Arbitrary<infer S> ? S : never;
 
-export interface Made {
+interface Made {
   request: CreditNoteRequest;
   rows: CreditRow[];
 }

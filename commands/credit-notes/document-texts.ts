@@ -31,7 +31,7 @@ const CATEGORY_TEXTS: Partial<Record<VatCategoryCode, string>> = {
 };
 
 /** "DPH 23 %", "DPH 0 %" (Z), or the words of an exempt category. */
-export function bucketLabel(bucket: Pick<VatBucketKey, 'vat_rate' | 'vat_category_code'>): string {
+function bucketLabel(bucket: Pick<VatBucketKey, 'vat_rate' | 'vat_category_code'>): string {
   return CATEGORY_TEXTS[bucket.vat_category_code] ?? `DPH ${bucket.vat_rate} %`;
 }
 

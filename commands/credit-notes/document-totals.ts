@@ -39,7 +39,7 @@ interface Bucket {
 }
 
 /** BR-CO-17 / BR-S-09: a tax amount must be within (strictly) one unit of taxable × rate. */
-export const VAT_TOLERANCE = decimal('1');
+const VAT_TOLERANCE = decimal('1');
 
 /**
  * The totals of `rows`, whose lines are `lines`; `breakdown` is the invoice's VAT breakdown, which

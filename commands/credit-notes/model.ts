@@ -49,7 +49,7 @@ export interface VatBucketKey {
  *   between per-line and per-bucket VAT), credited with the copies, or the return that takes the
  *   last net and VAT of the bucket's rows.
  */
-export type CreditRowKind = 'copy' | 'return' | 'amount' | 'rest' | 'rounding';
+type CreditRowKind = 'copy' | 'return' | 'amount' | 'rest' | 'rounding';
 
 /**
  * One row of a credit note: what it credits in one VAT bucket. Plain JSON, so events can carry it.

@@ -44,7 +44,7 @@ export function checkCreditNoteRequest(request: CreditNoteRequest): void {
 }
 
 /** The body as it comes over the wire: every shape's fields optional, `reason` choosing which are read. */
-export interface CreditNoteWireBody {
+interface CreditNoteWireBody {
   reason: CreditNoteRequest['reason'];
   amounts?: { vat_rate: string; vat_category_code?: string; vat_exemption_reason_code?: string | null; gross: string }[];
   lines?: { source_line_id: string; quantity: string }[];

@@ -40,7 +40,7 @@ export interface SendWaitingCreditNote {
   at: string;
 }
 
-export interface WaitingCreditNoteSent {
+interface WaitingCreditNoteSent {
   invoice: CreditNoteEvent[];
   creditNote: InvoiceStreamEvent[];
   state: KnownInvoice;

@@ -14,7 +14,7 @@
 import type { Decimal } from 'decimal.js';
 import { HUNDRED, round2 } from '../invoices/money.ts';
 
-export interface Split {
+interface Split {
   base: Decimal;
   vat: Decimal;
 }

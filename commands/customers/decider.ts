@@ -3,7 +3,7 @@ import { NotFound, visibleTo, type RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
-export type CustomerCommand =
+type CustomerCommand =
   | {
       type: 'RegisterCustomer';
       customer_id: string;
@@ -20,7 +20,7 @@ export type CustomerCommand =
       at: string;
     };
 
-export type CustomerState =
+type CustomerState =
   | { status: 'none' }
   | { status: 'active' | 'archived'; customer_id: string; organisation_id: string; company_id: string | null };
 

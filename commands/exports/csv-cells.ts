@@ -12,7 +12,7 @@
  *   (semicolon, decimal comma: what Excel in a Slovak locale opens with a double click, amounts
  *   still numeric there).
  */
-export type CsvDialectName = 'rfc4180' | 'excel-sk';
+type CsvDialectName = 'rfc4180' | 'excel-sk';
 export interface CsvDialect {
   name: CsvDialectName;
   delimiter: ',' | ';';

@@ -20,7 +20,7 @@ export const INVOICE_CSV_COLUMNS = [
   { name: 'total_gross', kind: 'amount' },
 ] as const satisfies readonly { name: string; kind: CsvCellKind }[];
 
-export type InvoiceCsvColumn = (typeof INVOICE_CSV_COLUMNS)[number]['name'];
+type InvoiceCsvColumn = (typeof INVOICE_CSV_COLUMNS)[number]['name'];
 export type InvoiceCsvSource = Record<InvoiceCsvColumn, string | null>;
 
 export const invoiceCsvHeader = (): string[] => INVOICE_CSV_COLUMNS.map((c) => c.name);

@@ -49,7 +49,7 @@ export interface PrintedLine {
   gross: string;
 }
 
-export interface PrintedVatRow {
+interface PrintedVatRow {
   rate: string;
   base: string;
   vat: string;
@@ -153,7 +153,7 @@ export function formatUnitPrice(value: string): string {
   return slovakNumber(d.decimalPlaces() < 2 ? d.toFixed(2) : d.toString());
 }
 
-export const formatRate = (rate: string) => `${formatQuantity(rate)}${NBSP}%`;
+const formatRate = (rate: string) => `${formatQuantity(rate)}${NBSP}%`;
 
 /** 2026-03-05 → 05.03.2026; anything else as it came. */
 export function formatDate(iso: string): string {

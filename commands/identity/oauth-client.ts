@@ -4,7 +4,7 @@ import { DomainError } from '../shared/domain-error.ts';
 
 export const OAUTH_CLIENT_SCOPES = ['invoices:read', 'invoices:write', 'invoices:send', 'validate:only'] as const;
 /** The spec's default when the create body omits scopes. */
-export const DEFAULT_OAUTH_CLIENT_SCOPES = 'invoices:read,invoices:write,invoices:send';
+const DEFAULT_OAUTH_CLIENT_SCOPES = 'invoices:read,invoices:write,invoices:send';
 export const OAUTH_CLIENT_NAME_MAX = 255;
 
 export type OAuthClientCommand =
@@ -22,12 +22,12 @@ export type OAuthClientCommand =
     }
   | { type: 'RevokeOAuthClient'; client_id: string; organisation_id: string; at: string; revoked_by: string };
 
-export type OAuthClientState =
+type OAuthClientState =
   | { status: 'none' }
   | { status: 'active' | 'revoked'; organisation_id: string };
 
 /** Parses the comma-separated scopes: trimmed, de-duplicated, each one the spec allows. */
-export function oauthClientScopes(scopes: string | null | undefined): string[] {
+function oauthClientScopes(scopes: string | null | undefined): string[] {
   const parsed = [...new Set((scopes ?? DEFAULT_OAUTH_CLIENT_SCOPES).split(',').map((s) => s.trim()).filter(Boolean))];
   if (parsed.length === 0) throw new DomainError('scopes_required', 'at least one scope is required');
   const invalid = parsed.filter((s) => !(OAUTH_CLIENT_SCOPES as readonly string[]).includes(s));

@@ -1,10 +1,10 @@
 import { DomainError } from '../shared/domain-error.ts';
 
 /** The spec's new-password rule: 8-128 characters, upper, lower, digit and special character. */
-export const PASSWORD_MIN_LENGTH = 8;
+const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
 
-export type PasswordRequirement = 'min_length' | 'max_length' | 'uppercase' | 'lowercase' | 'digit' | 'special';
+type PasswordRequirement = 'min_length' | 'max_length' | 'uppercase' | 'lowercase' | 'digit' | 'special';
 
 /**
  * What a candidate password lacks, empty when it passes. Counted in code points and Unicode

@@ -9,7 +9,7 @@ export type RefreshFamilyCommand =
   /** `presented_hash` when a user logs out with the token; omitted when the server ends the session */
   | { type: 'Revoke'; reason: RefreshRevocationReason; presented_hash?: string; at: string };
 
-export type RefreshFamilyState =
+type RefreshFamilyState =
   | { status: 'none' }
   | {
       status: 'active' | 'revoked';

@@ -9,7 +9,7 @@ import { assertStrongPassword } from './password-policy.ts';
  * `verifyTotp` matched, null for a wrong code). `new_password` is the plaintext only so the
  * decider itself enforces the policy; it never goes into an event.
  */
-export type UserCredentialsCommand =
+type UserCredentialsCommand =
   | { type: 'ChangePassword'; user_id: string; current_password_verified: boolean; new_password: string; new_password_hash: string; at: string }
   | { type: 'EnrolTotp'; user_id: string; secret: string; at: string }
   | { type: 'ConfirmTotp'; user_id: string; matched_step: number | null; at: string }

@@ -55,7 +55,7 @@ export type DeliveryCommand =
   | ({ type: 'ReceiveInvoice' } & InvoiceReceived['data']);
 
 /** Statuses a send starts from (the spec's table). */
-export const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
+const SENDABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
 /** A status that allows no such step: it stands whatever version the client read (preconditions.ts). */
 const invalidStatus = (state: KnownInvoice, what: string) =>

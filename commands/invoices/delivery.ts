@@ -16,7 +16,7 @@ import type { InvoiceStatus } from '../../events/invoices.ts';
  * faster. A failed leg makes the invoice `failed`; an FS rejection makes it `rejected` (the
  * document needs correcting). The detail of each leg stays readable beside the status.
  */
-export interface PeppolLeg {
+interface PeppolLeg {
   status: 'not_sent' | 'queued' | 'sent' | 'delivered' | 'failed' | 'manual' | 'received';
   message_id: string | null;
   receiver_participant_id: string | null;
@@ -30,7 +30,7 @@ export interface PeppolLeg {
 }
 
 /** The FS filing detail (the spec's `c5`). */
-export interface FsLeg {
+interface FsLeg {
   status: 'not_submitted' | 'pending' | 'submitted' | 'acknowledged' | 'rejected' | 'failed';
   reporter_role: 'C2' | 'C3' | null;
   submission_id: string | null;

@@ -7,7 +7,7 @@ import type { KnownInvoice } from './state.ts';
  * needs approval again). Not while approval is pending: the reviewer would approve what they did
  * not see.
  */
-export const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
+const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
 /**
  * Whether PUT may replace the content: a draft, validated or approved invoice; or a failed one whose

@@ -46,7 +46,7 @@ import {
   skIbanProblem,
 } from '../shared/slovak-identifiers.ts';
 
-export const SOFT_LINE_CAP = 200;
+const SOFT_LINE_CAP = 200;
 
 type Emit = (rule: string, message: string, field?: string) => void;
 

@@ -50,7 +50,7 @@ import { CENT, HUNDRED, ZERO, decimal, formatDecimal, formatMoney, percentOf, ro
 export const ZZZ_REASON_CODE = 'ZZZ';
 export const ZZZ_REASON = 'Rounding correction';
 
-export interface LineMoney {
+interface LineMoney {
   before: Decimal;
   discount: Decimal;
   net: Decimal;
@@ -192,7 +192,7 @@ function computeTotalsNow(content: Pick<InvoiceContent, 'lines'>): InvoiceTotals
  * with net by 1 or 2 cents per cent (rate ≤ 100 %), so the answer lies within a cent or two of
  * difference / (1 + rate): a small window around it is searched exhaustively.
  */
-export function reconcile(net: Decimal, rate: Decimal, linesGross: Decimal): { correction: Decimal; remainder: Decimal } {
+function reconcile(net: Decimal, rate: Decimal, linesGross: Decimal): { correction: Decimal; remainder: Decimal } {
   const groupGross = (taxable: Decimal) => taxable.plus(percentOf(taxable, rate));
   const difference = linesGross.minus(groupGross(net));
   if (difference.isZero()) return { correction: ZERO, remainder: ZERO };

@@ -8,7 +8,7 @@ import { DomainError } from '../shared/domain-error.ts';
 export type Feature = 'csv_export' | 'pdf_export' | 'bulk_import' | 'analytics';
 
 /** The spec's marker for "no limit", used for rates and quotas alike. */
-export const UNLIMITED = -1;
+const UNLIMITED = -1;
 
 /** Where a refused caller can upgrade; sent in 402, 403 and 429 bodies. */
 export const UPGRADE_URL = 'https://app.example.sk/billing/upgrade';
@@ -71,7 +71,7 @@ const normalise = (name: string) => name.trim().toLowerCase().replace(/[\s_-]+/g
 const BY_NAME = new Map(PLANS.map((p) => [normalise(p.name), p]));
 
 /** The plan of that name, or undefined when the name is unknown. */
-export function findPlan(name: string | null | undefined): Plan | undefined {
+function findPlan(name: string | null | undefined): Plan | undefined {
   return name ? BY_NAME.get(normalise(name)) : undefined;
 }
 

@@ -5,10 +5,10 @@
  * a company registered today is found soon; a name search's suggestions ten minutes too. A refusal because every source was down is never
  * kept. A TTL of 0 turns the cache off.
  */
-export type CachedKind = 'complete' | 'partial' | 'not_found' | 'search';
+type CachedKind = 'complete' | 'partial' | 'not_found' | 'search';
 
-export const PARTIAL_TTL_MS = 60_000;
-export const NOT_FOUND_TTL_MS = 10 * 60_000;
+const PARTIAL_TTL_MS = 60_000;
+const NOT_FOUND_TTL_MS = 10 * 60_000;
 
 export function cacheTtlMs(kind: CachedKind, configuredMs: number): number {
   if (kind === 'partial') return Math.min(PARTIAL_TTL_MS, configuredMs);

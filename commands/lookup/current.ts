@@ -10,7 +10,7 @@ export interface Dated {
 const day = (value: string | null | undefined): string | null => (value ? value.slice(0, 10) : null);
 
 /** In force on `today` (YYYY-MM-DD): started (or no start given) and not ended (validTo is the last day it held). */
-export function inForce(entry: Dated, today: string): boolean {
+function inForce(entry: Dated, today: string): boolean {
   const from = day(entry.validFrom);
   const to = day(entry.validTo);
   return (from === null || from <= today) && (to === null || to >= today);

@@ -18,7 +18,7 @@ export interface CompanyLookup {
   sources: SourceName[];
 }
 
-export interface MergedLookup {
+interface MergedLookup {
   answer: CompanyLookup;
   /** every source answered (none down or timed out): worth caching for long */
   complete: boolean;

@@ -8,8 +8,8 @@ import { checkFields } from '../shared/invalid-fields.ts';
 import { paymentAmount } from './amount.ts';
 import { paymentKind, type PaymentKind } from './payable.ts';
 
-export const REFERENCE_MAX_LENGTH = 140;
-export const REASON_MAX_LENGTH = 500;
+const REFERENCE_MAX_LENGTH = 140;
+const REASON_MAX_LENGTH = 500;
 
 export type PaymentCommand =
   | {
@@ -50,7 +50,7 @@ export interface Payment {
 }
 
 /** The payments of one document, oldest first. */
-export interface PaymentsState {
+interface PaymentsState {
   payments: Payment[];
 }
 

@@ -9,10 +9,10 @@ export type PaymentKind = 'payment' | 'refund';
 export const ISSUED_STATUSES: readonly InvoiceStatus[] = ['sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged'];
 
 /** Not issued yet: still being written or approved, nobody has it, so nobody owes it. */
-export const NOT_ISSUED_YET: readonly InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval'];
+const NOT_ISSUED_YET: readonly InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval'];
 
 /** Ended for good: nothing is owed on it any more (a voided invoice's money goes back through its credit note). */
-export const ENDED: readonly InvoiceStatus[] = ['cancelled', 'voided'];
+const ENDED: readonly InvoiceStatus[] = ['cancelled', 'voided'];
 
 export const isIssued = (status: InvoiceStatus): boolean => ISSUED_STATUSES.includes(status);
 

@@ -33,7 +33,7 @@ export interface InvoiceFacts {
   credit_notes: readonly CreditNoteFacts[];
 }
 
-export interface InvoiceSettlement {
+interface InvoiceSettlement {
   credited_amount: string;
   paid: string;
   refunded: string;

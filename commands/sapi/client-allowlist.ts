@@ -44,7 +44,7 @@ function canonicalCidr(entry: string): string | null {
 }
 
 /** An address as compared: an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`, how Node reports IPv4 on a dual-stack socket) is its IPv4. */
-export function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 | null {
   try {
     const parsed = ipaddr.parse(address.trim());
     return parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress() ? (parsed as ipaddr.IPv6).toIPv4Address() : parsed;

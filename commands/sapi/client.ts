@@ -17,7 +17,7 @@ export type SapiClientCommand =
   /** POST /sapi/auth/token: `secret_matches` is the constant-time comparison's answer */
   | { type: 'AuthenticateSapiClient'; client_id: string; secret_matches: boolean; ip: string; at: string };
 
-export interface SapiClientRecord {
+interface SapiClientRecord {
   client_id: string;
   organisation_id: string;
   company_id: string;
@@ -127,7 +127,7 @@ export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent
   },
 };
 
-export const lockedOut = (seconds: number) =>
+const lockedOut = (seconds: number) =>
   new SapiRefusal('SAPI-AUTH-LOCKED', `the client is locked after repeated failed authentication; retry in ${seconds} s`, [{ field: 'client_id', issue: 'locked' }], seconds);
 
 /**

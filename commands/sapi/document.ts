@@ -3,9 +3,9 @@ import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
 /** sapi-sk.md, States: the outbound document's Peppol leg. */
-export type SapiDocumentStatus = 'ACCEPTED' | 'PROCESSING' | 'SENT' | 'FAILED';
+type SapiDocumentStatus = 'ACCEPTED' | 'PROCESSING' | 'SENT' | 'FAILED';
 /** sapi-sk.md, States: the tax authority leg, reported apart in `fs.status`. */
-export type SapiFsStatus = 'NOT_SUBMITTED' | 'SUBMITTED' | 'ACKNOWLEDGED' | 'FAILED';
+type SapiFsStatus = 'NOT_SUBMITTED' | 'SUBMITTED' | 'ACKNOWLEDGED' | 'FAILED';
 
 /**
  * reportDeadline: the day by which the document's tax data must reach FS, our rule until FS
@@ -13,7 +13,7 @@ export type SapiFsStatus = 'NOT_SUBMITTED' | 'SUBMITTED' | 'ACKNOWLEDGED' | 'FAI
  * calendar days. The service files right after delivery, so a document normally is acknowledged
  * long before it; the date tells a client how long a FAILED filing may wait for a fix.
  */
-export const REPORT_DEADLINE_DAYS = 5;
+const REPORT_DEADLINE_DAYS = 5;
 
 export function reportDeadline(issueDate: string): string {
   const day = new Date(`${issueDate}T00:00:00Z`);

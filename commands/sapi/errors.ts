@@ -1,9 +1,9 @@
 import { DomainError } from '../shared/domain-error.ts';
 
 /** The SAPI-SK error categories (sapi-sk.md, Errors). A client retries only what says `retryable`. */
-export type SapiCategory = 'AUTH' | 'VALIDATION' | 'PROCESSING' | 'QUOTA' | 'TEMPORARY' | 'PERMANENT';
+type SapiCategory = 'AUTH' | 'VALIDATION' | 'PROCESSING' | 'QUOTA' | 'TEMPORARY' | 'PERMANENT';
 
-export interface SapiErrorKind {
+interface SapiErrorKind {
   category: SapiCategory;
   retryable: boolean;
 }

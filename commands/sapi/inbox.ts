@@ -4,7 +4,7 @@ import { stableUuid } from '../shared/stable-id.ts';
 import { SapiRefusal } from './errors.ts';
 
 /** sapi-sk.md, Inbound list item: the inbox handle's prefix. */
-export const INBOX_HANDLE_PREFIX = 'svc_sapi_in_';
+const INBOX_HANDLE_PREFIX = 'svc_sapi_in_';
 const HANDLE = /^svc_sapi_in_[0-9a-f]{32}$/;
 
 /**
@@ -36,7 +36,7 @@ export type SapiInboxCommand =
   | { type: 'ReceiveInboxDocument'; data: SapiInboxDocumentReceived['data'] }
   | { type: 'AcknowledgeInboxDocument'; document_id: string; company_id: string; client_id: string; at: string };
 
-export type SapiInboxState =
+type SapiInboxState =
   | { status: 'none' }
   | { status: InboxStatus; documentId: string; companyId: string; receivedAt: string; acknowledgedAt: string | null };
 

@@ -6,7 +6,7 @@ import { SapiRefusal, type SapiDetail } from './errors.ts';
  */
 
 /** MB as binary megabytes: 1 MB = 1,048,576 bytes, so the payload limit is 10,485,760 bytes of UTF-8. */
-export const MEGABYTE = 1024 * 1024;
+const MEGABYTE = 1024 * 1024;
 export const MAX_PAYLOAD_BYTES = 10 * MEGABYTE;
 /**
  * The JSON body may be larger than the payload it carries: escaping grows it (`"` → `\"`, a
@@ -17,7 +17,7 @@ export const SEND_BODY_LIMIT_BYTES = 3 * MAX_PAYLOAD_BYTES + MEGABYTE;
 
 /** The header that names a send; see docs/sapi.md, Sending. */
 export const SAPI_IDEMPOTENCY_HEADER = 'Idempotency-Key';
-export const SAPI_KEY_MAX_LENGTH = 255;
+const SAPI_KEY_MAX_LENGTH = 255;
 
 export interface SendMetadata {
   documentId: string;

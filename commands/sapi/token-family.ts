@@ -3,7 +3,7 @@ import type { Decider } from '../shared/decider.ts';
 import { SapiRefusal } from './errors.ts';
 
 /** Commands name refresh tokens by their SHA-256 (hex) only; plaintext never reaches a decider. */
-export type SapiTokenFamilyCommand =
+type SapiTokenFamilyCommand =
   | { type: 'StartSapiTokenFamily'; family_id: string; client_id: string; organisation_id: string; scopes: string[]; refresh_hash: string; refresh_expires_at: string; at: string }
   /** `secret_rotated_at`: the client's last rotation, which ends every family started before it */
   | { type: 'RenewSapiToken'; presented_hash: string; new_hash: string; new_expires_at: string; secret_rotated_at: string | null; at: string }
@@ -13,7 +13,7 @@ export type SapiTokenFamilyCommand =
    */
   | { type: 'RevokeSapiTokenFamily'; family_id: string; client_id: string; presented_hash?: string; at: string };
 
-export interface SapiTokenFamily {
+interface SapiTokenFamily {
   family_id: string;
   client_id: string;
   organisation_id: string;
@@ -25,7 +25,7 @@ export interface SapiTokenFamily {
   started_at: string;
 }
 
-export type SapiTokenFamilyState =
+type SapiTokenFamilyState =
   | { status: 'none' }
   | ({ status: 'active' } & SapiTokenFamily)
   /** revoked; `family` is null when an access token's family was revoked without ever having a stream (a token minted outside POST /auth/token) */

@@ -97,7 +97,7 @@ export const DOMAIN_ERROR_CODES = {
 
 export type DomainErrorCode = keyof typeof DOMAIN_ERROR_CODES;
 
-export const isDomainErrorCode = (code: string): code is DomainErrorCode => Object.hasOwn(DOMAIN_ERROR_CODES, code);
+const isDomainErrorCode = (code: string): code is DomainErrorCode => Object.hasOwn(DOMAIN_ERROR_CODES, code);
 
 /** Whether the same request may succeed later (the service could not do it now), rather than being refused. */
 export const isUnavailable = (code: string): boolean => isDomainErrorCode(code) && DOMAIN_ERROR_CODES[code] === 'unavailable';

@@ -10,7 +10,7 @@ import type { DomainError } from './domain-error.ts';
  * older than ORPHANED_AFTER_MS and its holder still does not exist (read by the handler). A younger
  * one may belong to a creation still in flight, so it blocks like any other.
  */
-export const ORPHANED_AFTER_MS = 60_000;
+const ORPHANED_AFTER_MS = 60_000;
 
 export type ClaimValue = {
   type: 'ClaimValue';

@@ -6,12 +6,12 @@ export const API_KEY_SCOPES = ['invoices:read', 'invoices:write', 'invoices:send
 export const DEFAULT_API_KEY_SCOPES = ['invoices:read', 'invoices:write', 'invoices:send'];
 export const API_KEY_NAME_MAX = 100;
 
-export type ApiKeyCommand =
+type ApiKeyCommand =
   | { type: 'IssueApiKey'; data: Omit<ApiKeyIssued['data'], 'expires_at'>; expires_in_days: number | null }
   | { type: 'UpdateApiKey'; api_key_id: string; organisation_id: string; name?: string; scopes?: string[]; at: string }
   | { type: 'RevokeApiKey'; api_key_id: string; organisation_id: string; at: string };
 
-export type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; organisation_id: string; name: string; scopes: string[] };
+type ApiKeyState = { status: 'none' } | { status: 'active' | 'revoked'; organisation_id: string; name: string; scopes: string[] };
 
 const DAY_MS = 86_400_000;
 

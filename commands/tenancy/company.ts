@@ -11,7 +11,7 @@ import {
   skIbanProblem,
 } from '../shared/slovak-identifiers.ts';
 
-export type CompanyCommand = {
+type CompanyCommand = {
   type: 'RegisterCompany';
   company_id: string;
   organisation_id: string;
@@ -19,7 +19,7 @@ export type CompanyCommand = {
   fields: CompanyFields;
   at: string;
 };
-export type CompanyState = { exists: boolean };
+type CompanyState = { exists: boolean };
 
 /** A company issues invoices, so every identifier must be valid and the VAT ID must be SK + DIČ. */
 export function companyFields(input: CompanyFields): CompanyFields {

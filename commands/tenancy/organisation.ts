@@ -3,7 +3,7 @@ import type { Role } from '../shared/actor.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
-export type OrganisationCommand =
+type OrganisationCommand =
   | { type: 'CreateOrganisation'; organisation_id: string; name: string; plan: string; at: string }
   | { type: 'CreateWorkspace'; organisation_id: string; workspace_id: string; name: string; at: string }
   | {
@@ -18,7 +18,7 @@ export type OrganisationCommand =
     }
   | { type: 'ChangePlan'; organisation_id: string; plan: string; at: string };
 
-export type OrganisationState =
+type OrganisationState =
   | { exists: false }
   | { exists: true; workspaces: Set<string>; emails: Set<string>; plan: string };
 

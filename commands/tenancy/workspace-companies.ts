@@ -1,7 +1,7 @@
 import type { Actor, Role } from '../shared/actor.ts';
 import { effectiveRole } from '../identity/permissions.ts';
 
-export interface WorkspaceCompany {
+interface WorkspaceCompany {
   id: string;
   name: string;
   /** the caller's role in this company: roles are the organisation's, so the same for every company of it; an API key is admin */

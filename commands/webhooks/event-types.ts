@@ -10,7 +10,7 @@
  */
 export const DEFAULT_EVENT_TYPES = ['invoice.delivered', 'invoice.rejected', 'invoice.fs_acknowledged', 'invoice.fs_rejected'] as const;
 
-export const MAX_SUBSCRIBED_EVENTS = 50;
+const MAX_SUBSCRIBED_EVENTS = 50;
 const EVENT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 /** `events` as sent (a comma-separated string) to the stored list, or the problem with it. */

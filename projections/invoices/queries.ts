@@ -9,7 +9,7 @@ export const INVOICE_REGISTER = 'invoices';
 
 export const INVOICE_SORT_COLUMNS = ['issue_date', 'due_date', 'invoice_number', 'status', 'total_gross', 'buyer_name', 'created_at', 'updated_at'] as const;
 type SortColumn = (typeof INVOICE_SORT_COLUMNS)[number];
-export const DEFAULT_INVOICE_SORT = '-issue_date,-created_at';
+const DEFAULT_INVOICE_SORT = '-issue_date,-created_at';
 
 export interface InvoiceScope {
   organisationId: string;
@@ -17,7 +17,7 @@ export interface InvoiceScope {
   companyId: string | null;
 }
 
-export interface InvoiceListFilter {
+interface InvoiceListFilter {
   page: number;
   pageSize: number;
   q?: string;

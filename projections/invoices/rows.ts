@@ -46,7 +46,7 @@ export interface InvoiceDocument {
   credited_invoice?: CreditedInvoice;
 }
 
-export interface CreditedInvoice {
+interface CreditedInvoice {
   invoice_id: string;
   invoice_number: string;
   issue_date: string;

@@ -34,7 +34,7 @@ export async function listPayments(db: DataSource, documentId: string, page: { p
   return { items: rows.map(payment), total: count[0]?.n ?? 0 };
 }
 
-export interface PaymentTotals {
+interface PaymentTotals {
   /** payments recorded on the document (an invoice), not reversed */
   paid: string;
   /** refunds recorded on the document (a credit note), not reversed */

@@ -9,7 +9,7 @@ import type { EntityManager } from 'typeorm';
 export const REVOCATION_CHANNEL = 'credential_revoked';
 
 /** What was revoked: an API key (by id), an OAuth client (client_id) or a user session (refresh family id). */
-export type RevocationKind = 'api_key' | 'oauth_client' | 'session';
+type RevocationKind = 'api_key' | 'oauth_client' | 'session';
 
 export interface RevocationNotice {
   kind: RevocationKind;

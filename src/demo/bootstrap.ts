@@ -34,14 +34,14 @@ export interface DemoCredentials {
   second_organisation: { organisation_id: string; api_key: string; company_id: string };
 }
 
-export const DEMO_PLAN = 'Team Business';
+const DEMO_PLAN = 'Team Business';
 const metadata = systemMetadata('demo-bootstrap');
 
 /** A password that meets the spec's policy: upper, lower, digit and special character. */
 const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
 
 /** What the demo writes with: the store, and the read models it waits for before it answers. */
-export type DemoDeps = Pick<Core, 'store' | 'ids' | 'clock'> & { projections: Pick<ProjectionRunner, 'shown'> };
+type DemoDeps = Pick<Core, 'store' | 'ids' | 'clock'> & { projections: Pick<ProjectionRunner, 'shown'> };
 
 async function sandboxCompany(services: DemoDeps, organisationId: string, workspaceId: string, name: string, positions: (Position | null)[]): Promise<DemoCompany> {
   const identity = randomSandboxIdentity();

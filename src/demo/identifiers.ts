@@ -4,7 +4,7 @@ import { icoCheckDigit, sandboxPeppolId, skIban } from '../../commands/shared/sl
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('');
 
 /** A random DIČ of a legal person (starts with 20) that is divisible by 11, so SK + it is a valid IČ DPH. */
-export function randomDic(): string {
+function randomDic(): string {
   for (;;) {
     const stem = `20${digits(7)}`;
     const last = (11 - (Number(BigInt(stem) * 10n % 11n))) % 11;
@@ -13,7 +13,7 @@ export function randomDic(): string {
 }
 
 /** A random IČO with a correct check digit. */
-export function randomIco(): string {
+function randomIco(): string {
   const stem = `${randomInt(3, 6)}${digits(6)}`;
   return `${stem}${icoCheckDigit(stem)}`;
 }

@@ -5,7 +5,7 @@ import { pino, type DestinationStream, type Logger } from 'pino';
  * and response bodies that carry passwords, keys, tokens and secrets. Handlers log ids, never
  * bodies; this is the net under that rule.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'req.headers.authorization', 'req.headers["x-api-key"]', 'req.headers.cookie',
   'headers.authorization', 'headers["x-api-key"]',
   '*.password', '*.current_password', '*.new_password', '*.password_hash',

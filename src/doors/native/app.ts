@@ -25,7 +25,7 @@ import { SAPI_PREFIX, type SapiRoute } from '../sapi/route.ts';
 import type { Route } from './route.ts';
 
 /** The native API's front door: the modules' routes, and how it knows callers and renders errors. */
-export interface AppDeps {
+interface AppDeps {
   /** every module's routes, in the root's order */
   routes: Route[];
   /** the SAPI-SK connector's routes and gate (its module's); served under /sapi */

@@ -8,7 +8,7 @@ import { rateLimiter } from '../../platform/limits/rate-limiter.ts';
 import { CORRELATION_HEADER, sapiErrors } from './errors.ts';
 import { SAPI_PREFIX, type SapiActor, type SapiResolveCaller, type SapiRoute } from './route.ts';
 
-export interface SapiAppDeps {
+interface SapiAppDeps {
   routes: SapiRoute[];
   resolveCaller: SapiResolveCaller;
   limits: Limits | null;

@@ -10,7 +10,7 @@ import { requestMetadata } from '../../platform/handling/metadata.ts';
 
 export type ApprovalDeps = Pick<Core, 'store' | 'ids' | 'clock'>;
 
-export interface ApprovalRequest {
+interface ApprovalRequest {
   actor: Actor;
   requestId: string;
   /** the company of the route: another company's invoice is not found (the decider's access rule) */
@@ -22,7 +22,7 @@ export interface ApprovalRequest {
 
 export type ApprovalAction = { type: 'request' } | { type: 'approve' } | { type: 'reject'; reason: string };
 
-export interface ApprovalOutcome {
+interface ApprovalOutcome {
   approval: ApprovalRecord;
   /** the invoice stream's version after the action (the new ETag) */
   version: number;

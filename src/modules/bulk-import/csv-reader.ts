@@ -22,7 +22,7 @@ function* pieces(text: string): Generator<string> {
   for (let at = 0; at < text.length; at += PIECE) yield text.slice(at, at + PIECE);
 }
 
-export type CsvRead = { records: CsvRecord[] } | { errors: BulkImportRowError[]; dataRows: number };
+type CsvRead = { records: CsvRecord[] } | { errors: BulkImportRowError[]; dataRows: number };
 
 /**
  * Every record of a file with its 1-based row number (the header is row 1; a quoted cell's line

@@ -50,7 +50,7 @@ function refusalErrors(group: InvoiceGroup, error: unknown): BulkImportRowError[
   return null;
 }
 
-export interface GroupContext {
+interface GroupContext {
   actor: Actor;
   company: CompanyRow;
   jobId: string;

@@ -48,7 +48,7 @@ Template: GET /invoices/bulk-import/template.csv.
 ${COLUMN_TABLE}`;
 
 /** The template: the header and three example rows (two invoices), as Slovak Excel opens it (BOM, ;, CRLF). */
-export function bulkImportTemplate(): string {
+function bulkImportTemplate(): string {
   const rows = [0, 1, 2].map((i) => COLUMNS.map((c) => c.example[i] ?? ''));
   return `\uFEFF${stringify([COLUMNS.map((c) => c.name), ...rows], { delimiter: ';', record_delimiter: 'windows' })}`;
 }

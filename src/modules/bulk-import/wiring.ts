@@ -4,7 +4,7 @@ import { workerOptions, type WorkerDeps, type WorkerOptions } from './worker.ts'
 import { bulkImportRoutes, type BulkImportRouteDeps } from './routes.ts';
 import type { Module } from '../module.ts';
 
-export type BulkImportDeps = BulkImportRouteDeps & WorkerDeps & { bulkImport?: WorkerOptions };
+type BulkImportDeps = BulkImportRouteDeps & WorkerDeps & { bulkImport?: WorkerOptions };
 
 /** Bulk CSV import (issue 19): the enqueue, status and template routes, the jobs read model, and the worker that creates the invoices. */
 export function bulkImportModule(deps: BulkImportDeps): Module {

@@ -43,7 +43,7 @@ export function workerOptions(config: BulkImportConfig): WorkerOptions {
   return { concurrency: config.concurrency, chunk: 50, registerWaitMs: 10_000, maxInvoicesPerSecond: config.maxInvoicesPerSecond };
 }
 
-export const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 50 };
+const DEFAULT_WORKER_OPTIONS: WorkerOptions = { concurrency: 8, chunk: 50 };
 
 /** What the worker is given: the invoice path's dependencies, the code lists possibly not loaded. */
 export type WorkerDeps = Omit<GroupDeps, 'codeLists'> & { codeLists: CodeLists | null } & Pick<Core, 'projections'>;
@@ -53,7 +53,7 @@ export function codeListsOf(deps: { codeLists: CodeLists | null }): CodeLists {
   return deps.codeLists;
 }
 
-export class JobStopped extends Error {
+class JobStopped extends Error {
   constructor() {
     super('the bulk-import worker stopped; the job resumes on the next start');
     this.name = 'JobStopped';

@@ -13,7 +13,7 @@ import { lostRace, retrying } from '../../platform/handling/retry.ts';
 import type { Core } from '../../platform/core.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
 
-export interface WaitingSend {
+interface WaitingSend {
   creditNoteId: string;
   scope: RequestScope;
   /** the client's If-Match on the credit note (412 when stale) */

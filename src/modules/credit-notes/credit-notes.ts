@@ -23,9 +23,9 @@ import { INVOICE_RETRIES } from '../invoices/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 import { countInvoice, releaseInvoiceCount, type UsageCounts } from '../usage/index.ts';
 
-export type CreditNoteDeps = InvoiceDeps & { usage: UsageCounts };
+type CreditNoteDeps = InvoiceDeps & { usage: UsageCounts };
 
-export interface CreditNoteRequestContext {
+interface CreditNoteRequestContext {
   actor: Actor;
   requestId: string;
   company: CompanyRow;
@@ -39,7 +39,7 @@ export interface CreditNoteRequestContext {
   organisationHasReviewer: boolean;
 }
 
-export interface CreatedCreditNote {
+interface CreatedCreditNote {
   credit_note_id: string;
   rail: CreditNoteRail;
   /** the credit note as created */

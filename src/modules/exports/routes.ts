@@ -13,7 +13,7 @@ import { InvoiceListQuery } from '../invoices/index.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
 /** One export lists at most this many invoices; more need a narrower date range (422 export_too_large). */
-export const EXPORT_MAX_ROWS = 100_000;
+const EXPORT_MAX_ROWS = 100_000;
 /** Rows read and written per step of the stream. */
 const CHUNK_ROWS = 500;
 

@@ -1,7 +1,7 @@
 import { invoiceExportRoutes, type InvoiceExportDeps } from './routes.ts';
 import type { Module } from '../module.ts';
 
-export type ExportsModuleDeps = InvoiceExportDeps;
+type ExportsModuleDeps = InvoiceExportDeps;
 
 /**
  * The invoice register as a CSV file (plan-gated, streamed). Listed before the invoicing module:

@@ -19,7 +19,7 @@ import type { EventStore } from '../../platform/eventstore/port.ts';
 export const EXPIRY_MARGIN_MS = 5 * 60_000;
 export const MAX_KEPT = 10_000;
 
-export type CompletedState = Exclude<IdempotencyState, { status: 'unused' }> & { status: 'completed' };
+type CompletedState = Exclude<IdempotencyState, { status: 'unused' }> & { status: 'completed' };
 
 const memos = new WeakMap<EventStore, Map<string, CompletedState>>();
 

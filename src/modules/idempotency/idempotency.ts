@@ -13,7 +13,7 @@ import type { Core } from '../../platform/core.ts';
 type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 
 /** One request under an Idempotency-Key: the key is scoped (an organisation; SAPI-SK names its own). */
-export interface IdempotentRequest {
+interface IdempotentRequest {
   scope: string;
   /** as the client sent it; checked here (422 at loc header/idempotency-key) */
   key: string;

@@ -25,7 +25,7 @@ type Ran = { answered: RouteResult } | { refused: unknown };
  */
 export type Recover = (request: { params: Record<string, string>; actor: Actor; resourceId: string }) => Promise<RouteResult | null>;
 
-export interface IdempotentOptions {
+interface IdempotentOptions {
   /** answer fields shown once (a new API key, a client secret): never stored, so never replayed */
   secretFields?: string[];
   /**

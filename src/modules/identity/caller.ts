@@ -12,11 +12,11 @@ import { TooManyRequests, type Headers } from '../../platform/http/index.ts';
 import type { Caller, ResolveCaller } from '../../doors/native/route.ts';
 
 /** A bearer token that is not an API key: a user's or an OAuth client's access token. */
-export type VerifyBearer = (token: string) => Promise<{ actor: Actor; plan: string | null }>;
+type VerifyBearer = (token: string) => Promise<{ actor: Actor; plan: string | null }>;
 
 
 /** The API key a request presents: `X-Api-Key`, or `Authorization: Bearer svc_...`. */
-export function presentedApiKey(headers: Headers): string | null {
+function presentedApiKey(headers: Headers): string | null {
   const header = headers['x-api-key']?.trim();
   if (header) return header;
   const bearer = bearerToken(headers);

@@ -6,10 +6,10 @@ import type { SigningKeyRing } from './signing-keys.ts';
  * and typ mean no access-token check accepts it, and no challenge check accepts an access token.
  */
 export const LOGIN_CHALLENGE_AUDIENCE = 'sk-einvoicing:login-challenge';
-export const LOGIN_CHALLENGE_TYP = 'login-challenge+jwt';
+const LOGIN_CHALLENGE_TYP = 'login-challenge+jwt';
 export const LOGIN_CHALLENGE_LIFETIME_SECONDS = 300;
 
-export interface LoginChallenge {
+interface LoginChallenge {
   user_id: string;
   organisation_id: string;
   /** unique per challenge: lets the caller count or forbid repeated code attempts on one challenge */

@@ -1,7 +1,7 @@
 import { newSecret, sha256Hex } from './credential-secrets.ts';
 
 /** Spec: a login refresh token lives 30 days. */
-export const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 86_400;
+const REFRESH_TOKEN_LIFETIME_SECONDS = 30 * 86_400;
 
 const FAMILY_ID = /^[A-Za-z0-9_-]{1,128}$/;
 /** rt_<family>.<43 base64url characters: 256 random bits> */

@@ -7,7 +7,7 @@ import type { Revocations } from './revocations.ts';
 
 const RECONNECT_MS = 1_000;
 
-export interface RevocationFeed {
+interface RevocationFeed {
   /** 'listen': Postgres LISTEN; 'in_process': PGlite, where this process is the only instance */
   readonly mode: 'listen' | 'in_process';
   close(): Promise<void>;

@@ -26,7 +26,7 @@ import { systemMetadata } from '../tenancy/index.ts';
  * guard's buckets: 10 at once, then one more every 30 s), so guessing is slow even from many
  * addresses; the per-address rate limit alone would not stop a distributed guess.
  */
-export type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
+type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
 
 export interface TokenPair {
   access_token: string;

@@ -35,7 +35,7 @@ export interface PublicSigningJwk {
 }
 
 /** Claims a caller chooses. iss, iat, nbf, exp and jti belong to the ring and are always set by it. */
-export type SignableClaims = { sub: string; aud: string } & Record<string, unknown>;
+type SignableClaims = { sub: string; aud: string } & Record<string, unknown>;
 
 export interface SigningKeyRing {
   /** kid of the key that signs new tokens; the ring also holds previous keys for verification */
@@ -50,7 +50,7 @@ export interface SigningKeyRing {
   jwks(): { keys: PublicSigningJwk[] };
 }
 
-export interface SigningKeyOptions {
+interface SigningKeyOptions {
   /** where the embedded default keeps its generated key */
   dataDir: string;
   /** the self-contained default: may generate and keep its own key */
@@ -95,7 +95,7 @@ interface SigningKey extends VerificationKey {
 }
 
 /** How many verified tokens a ring remembers (the oldest go first); each is a few hundred bytes. */
-export const VERIFIED_TOKENS_KEPT = 10_000;
+const VERIFIED_TOKENS_KEPT = 10_000;
 
 /**
  * The time checks of jwtVerify (nbf and exp, with the clock tolerance), for a token whose signature

@@ -13,7 +13,7 @@ export const USER_AUDIENCE = 'sk-einvoicing:user';
 export const OAUTH_CLIENT_AUDIENCE = 'sk-einvoicing:oauth-client';
 const ACCESS_TOKEN_TYP = 'JWT';
 
-export type TokenUse = 'user' | 'oauth_client';
+type TokenUse = 'user' | 'oauth_client';
 const AUDIENCE: Record<TokenUse, string> = { user: USER_AUDIENCE, oauth_client: OAUTH_CLIENT_AUDIENCE };
 const ROLES: readonly Role[] = ['admin', 'approver', 'accountant'];
 
@@ -31,7 +31,7 @@ export interface AccessTokenSubject {
   session_id?: string;
 }
 
-export interface AccessTokenClaims {
+interface AccessTokenClaims {
   iss: string;
   aud: string;
   sub: string;

@@ -11,7 +11,7 @@ import type { SigningKeys } from './signing-keys.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
 import type { Module } from '../module.ts';
 
-export interface IdentityDeps extends Core {
+interface IdentityDeps extends Core {
   auth: Credentials;
   identity: SigningKeys;
   /** the failure guard counts bad passwords and TOTP codes */

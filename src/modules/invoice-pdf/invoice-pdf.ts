@@ -10,7 +10,7 @@ export interface InvoicePdfDeps extends Pick<Core, 'store'> {
   pdfCache: PdfCache;
 }
 
-export type InvoicePdf =
+type InvoicePdf =
   | { unchanged: false; bytes: Buffer; version: number; invoiceNumber: string; title: string }
   /** the caller already has this version (`unchangedIf` said so): nothing was rendered */
   | { unchanged: true; version: number };

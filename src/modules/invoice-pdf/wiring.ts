@@ -5,7 +5,7 @@ import { PdfCache } from './render/cache.ts';
 import { createPdfRenderer, type PdfRenderer, type PdfRendererOptions } from './render/index.ts';
 import type { Module } from '../module.ts';
 
-export interface InvoicePdfModuleDeps extends Pick<Core, 'store' | 'readModels'> {
+interface InvoicePdfModuleDeps extends Pick<Core, 'store' | 'readModels'> {
   lookups: Lookups;
   /** the renderer's threads (default: min(2, CPUs), started with the first PDF asked for) */
   renderer?: PdfRendererOptions;

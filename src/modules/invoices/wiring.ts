@@ -5,7 +5,7 @@ import { invoiceRoutes } from './routes.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
 import type { Module } from '../module.ts';
 
-export interface InvoicesModuleDeps extends InvoicingDeps {
+interface InvoicesModuleDeps extends InvoicingDeps {
   /** UBL validation (XSD, EN16931, Peppol and Slovak rules) for the validate route */
   validator: ValidatorSource;
 }

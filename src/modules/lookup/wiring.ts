@@ -3,7 +3,7 @@ import { lookupRoutes } from './routes.ts';
 import { companyLookupService, configuredRegistries, type CompanyRegistry } from './registers/index.ts';
 import type { Module } from '../module.ts';
 
-export type LookupModuleDeps = Pick<Core, 'config' | 'clock' | 'log' | 'readModels'> & {
+type LookupModuleDeps = Pick<Core, 'config' | 'clock' | 'log' | 'readModels'> & {
   /** the registers to ask; by default the ones COMPANY_REGISTRY names (a test passes a sandbox whose sources it can switch off) */
   registries?: CompanyRegistry[];
 };

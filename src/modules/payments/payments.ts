@@ -16,7 +16,7 @@ type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'>;
 /** Payments of one document from several requests at once: decided again on the newer stream, never a lost one. */
 const PAYMENT_RETRIES = 5;
 
-export interface PaymentInput {
+interface PaymentInput {
   document_id: string;
   amount: string;
   currency_code: string;

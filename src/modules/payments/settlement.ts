@@ -8,7 +8,7 @@ import { invoiceSettlementFacts, paymentTotals, type InvoiceSettlementFacts } fr
 import type { Core } from '../../platform/core.ts';
 
 /** A credit note of an invoice as the invoice's read lists it. */
-export interface CreditNoteSummary {
+interface CreditNoteSummary {
   id: string;
   credit_note_number: string;
   reason: string;

@@ -15,7 +15,7 @@ import { WebhookAgents } from './transport/agents.ts';
 import type { sendWebhook } from './transport/sender.ts';
 import type { TargetCheck } from './transport/target-guard.ts';
 
-export interface DeliveryWorkerDeps {
+interface DeliveryWorkerDeps {
   db: DataSource;
   queue: WebhookQueue;
   clock: Clock;

@@ -13,7 +13,7 @@ import { newWebhookSecret, type WebhookSecrets } from './secret-box.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 
 /** Checks a URL's host the way every delivery will (src/modules/webhooks/transport/target-guard.ts). */
-export type CheckTarget = (url: string) => Promise<TargetVerdict>;
+type CheckTarget = (url: string) => Promise<TargetVerdict>;
 
 export type WebhookCommandDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { secrets: WebhookSecrets; checkTarget: CheckTarget };
 
@@ -27,7 +27,7 @@ export interface EndpointChanged {
   position: Position | null;
 }
 
-export interface EndpointRequest {
+interface EndpointRequest {
   actor: Actor;
   requestId: string;
 }

@@ -17,7 +17,7 @@ const SOURCE_TYPES = new Set(WEBHOOK_SOURCE_EVENT_TYPES);
 /** The source events that begin an invoice's stream and name its organisation. */
 const FIRST_EVENTS = new Set(['InvoiceCreated', 'CreditNoteCreated', 'InvoiceReceived']);
 
-export interface FanOutDeps {
+interface FanOutDeps {
   store: EventStore;
   clock: Clock;
   queue: WebhookQueue;

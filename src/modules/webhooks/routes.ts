@@ -20,7 +20,7 @@ import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
-export type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue };
+type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue };
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 

@@ -12,7 +12,7 @@ import { checkTarget, systemResolver, type Resolver } from './transport/target-g
 import type { Metrics } from '../../platform/metrics/metrics.ts';
 import type { Module } from '../module.ts';
 
-export type WebhooksDeps = Pick<Core, 'config' | 'store' | 'ids' | 'clock' | 'readModels' | 'projections'> & {
+type WebhooksDeps = Pick<Core, 'config' | 'store' | 'ids' | 'clock' | 'readModels' | 'projections'> & {
   log: Logger;
   secrets: WebhookSecrets;
   /** DNS for the SSRF guard: the system's, or a test's stub */

@@ -4,7 +4,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ExtendedQueryQueue } from './pglite-queue.ts';
 import { withWasmOptimisingPutOff } from './wasm-tiering.ts';
 
-export interface ServedPglite {
+interface ServedPglite {
   /** the loopback port the socket server listens on */
   port: number;
   close(): Promise<void>;

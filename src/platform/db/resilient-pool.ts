@@ -10,7 +10,7 @@ import type { Logger } from 'pino';
  * discarded on release), the pool connects anew for the next one. Every client is marked when it
  * is first checked out, so clients made before this call are covered too (TypeORM's pool).
  */
-export function hearConnectionErrors(pool: pg.Pool, onLost: (error: Error) => void): void {
+function hearConnectionErrors(pool: pg.Pool, onLost: (error: Error) => void): void {
   const heard = new WeakSet<pg.PoolClient>();
   if (pool.listenerCount('error') === 0) pool.on('error', onLost);
   pool.on('acquire', (client) => {
@@ -21,7 +21,7 @@ export function hearConnectionErrors(pool: pg.Pool, onLost: (error: Error) => vo
 }
 
 /** One warning per outage, not one per connection. */
-export function lostConnectionWarning(log: Pick<Logger, 'warn'>, what: string): (error: Error) => void {
+function lostConnectionWarning(log: Pick<Logger, 'warn'>, what: string): (error: Error) => void {
   let lastWarnAt = -Infinity;
   return (error) => {
     if (Date.now() - lastWarnAt < 5_000) return;

@@ -6,7 +6,7 @@ import type { EventContracts } from './upcasting.ts';
 export * from './port.ts';
 export { EVENT_CONTRACTS, payloadVersion, type EventContracts } from './upcasting.ts';
 
-export interface CreateEventStoreOptions {
+interface CreateEventStoreOptions {
   /** the Postgres (or embedded PGlite) pool; stays the caller's to end */
   pool: pg.Pool;
   /** EVENTSTORE_URL: when set, events live in that EventStoreDB instead of Postgres */

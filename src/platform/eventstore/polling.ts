@@ -1,9 +1,9 @@
 import { Observable } from 'rxjs';
 import type { Position, RecordedEvent } from './port.ts';
 
-export type ReadPage = (after: Position, limit: number) => Promise<RecordedEvent[]>;
+type ReadPage = (after: Position, limit: number) => Promise<RecordedEvent[]>;
 
-export interface PollingOptions {
+interface PollingOptions {
   /** events fetched per query while catching up */
   pageSize: number;
   /** how long to sleep when caught up, unless `wake$` fires first */

@@ -5,7 +5,7 @@ import { Subject, type Observable, type Subscription } from 'rxjs';
 import type { AppendedTypes, Position } from '../eventstore/port.ts';
 
 /** The channel instances on one database tell each other about appends and projector positions. */
-export const FOLLOWER_CHANNEL = 'svc_followers';
+const FOLLOWER_CHANNEL = 'svc_followers';
 
 /** How often an instance says it is there, and how long a peer counts as there after it last spoke. */
 const HELLO_MS = 1_000;
@@ -65,7 +65,7 @@ export const NO_FEED: FollowerFeed = {
   close: async () => {},
 };
 
-export interface FollowerFeedOptions {
+interface FollowerFeedOptions {
   url: string;
   log: Logger;
   /** this instance's own appends, to tell the others */

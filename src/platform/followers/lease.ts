@@ -43,7 +43,7 @@ export const SOLE_INSTANCE: FollowerLeases = {
 /** The advisory-lock key space of follower leases (the first half of the two-int key); the second is hashtext(name). */
 export const LEASE_LOCK_SPACE = 0x5f4c5345; // '_LSE'
 
-export interface AdvisoryLeaseOptions {
+interface AdvisoryLeaseOptions {
   url: string;
   log: Logger;
   /** how often a lease not held is tried again, and the holder's connection checked (default 500 ms) */

@@ -1,7 +1,7 @@
 import { WrongExpectedRevision } from '../eventstore/port.ts';
 import { VersionMismatch } from './append.ts';
 
-export interface RetryPolicy {
+interface RetryPolicy {
   /** how many runs may follow the first (Infinity: until `retryIf` says no) */
   retries: number;
   /** whether this failure of run `attempt` (0-based) is worth another run; when not, it is thrown */

@@ -7,9 +7,9 @@ import type { Ids } from '../ports/ids.ts';
 import { appendAll, appendAt } from './append.ts';
 import { decideAndAppend, toNewEvents } from './decide-and-append.ts';
 
-export type ClaimDeps = { store: EventStore; ids: Ids; clock: Clock };
+type ClaimDeps = { store: EventStore; ids: Ids; clock: Clock };
 
-export type ClaimDecider = Decider<ClaimValue, ValueClaimed, ClaimState>;
+type ClaimDecider = Decider<ClaimValue, ValueClaimed, ClaimState>;
 
 /** A value to claim in `claim-<scope>-<value>` for `holderId`, whose stream is `holderStream(holderId)`. */
 export type UniqueClaim = { decider: ClaimDecider; scope: string; value: string; holderId: string; holderStream: (holder: string) => string };

@@ -39,14 +39,14 @@ export class TooManyRequests extends Error {
 }
 
 /** Seconds a client is told to wait when the database cannot be reached (Retry-After). */
-export const DATABASE_RETRY_AFTER_SECONDS = 5;
+const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /**
  * The database could not be reached: 503 with Retry-After, not a 500, since the request itself is
  * fine. A write cut off this way may or may not have landed; retrying with the same
  * Idempotency-Key (or after reading the resource) is safe.
  */
-export const databaseUnavailable = (): PlatformError =>
+const databaseUnavailable = (): PlatformError =>
   new PlatformError('service_unavailable', 503, 'the service cannot reach its database; retry after the Retry-After seconds (a write may have landed: retry with the same Idempotency-Key, or read first)', {
     retry_after: DATABASE_RETRY_AFTER_SECONDS,
   });

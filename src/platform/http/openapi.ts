@@ -177,7 +177,7 @@ function schemasOf(route: Route): TSchema[] {
   return [route.params, route.query, route.body, ...responses, ...raw].filter((s): s is TSchema => s !== undefined);
 }
 
-export interface OpenApiOptions {
+interface OpenApiOptions {
   prefix: string;
   door: OpenApiDoor;
   /** schemas with an `$id` that routes reach through `Type.Ref`; listed as components */

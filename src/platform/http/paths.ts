@@ -3,7 +3,7 @@ import type { Route } from './route.ts';
 const SEGMENT = /^(?:[A-Za-z0-9._~-]+|\{[A-Za-z_][A-Za-z0-9_]*\})$/;
 
 /** Names of `{param}` segments of an OpenAPI-style path. */
-export function pathParamNames(path: string): string[] {
+function pathParamNames(path: string): string[] {
   return [...path.matchAll(/\{([A-Za-z_][A-Za-z0-9_]*)\}/g)].map((m) => m[1] ?? '');
 }
 

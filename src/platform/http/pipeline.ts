@@ -51,7 +51,7 @@ function applyResult(ctx: ParameterizedContext<PlatformState>, result: RouteResu
   if (result.body !== undefined) ctx.body = result.body;
 }
 
-export interface PipelineOptions<Who extends PlatformActor> {
+interface PipelineOptions<Who extends PlatformActor> {
   bodyLimitBytes: number;
   /** throws (403) when the actor may not do what the route's `permission` names */
   authorize(actor: Who, permission: string): void;

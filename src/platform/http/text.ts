@@ -9,7 +9,7 @@ import type { LocRoot } from './issues.ts';
 // eslint-disable-next-line no-control-regex -- matching control characters is the point
 const FORBIDDEN = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export const FORBIDDEN_CHARACTER_TYPE = 'string_forbidden_character';
+const FORBIDDEN_CHARACTER_TYPE = 'string_forbidden_character';
 
 /** The first forbidden character of `s` and where it is, or undefined when `s` is fine. */
 export function forbiddenCharacter(s: string): { character: string; position: number } | undefined {

@@ -66,7 +66,7 @@ export function compileRoute(route: Route, ajvs: { strings: Ajv; body: Ajv; resp
 }
 
 /** A handler answered outside its declared responses: the OpenAPI document would be lying. */
-export class ResponseContractError extends Error {
+class ResponseContractError extends Error {
   constructor(route: Route, status: number, problems: string) {
     super(`${route.operationId} answered ${status} outside its declared responses: ${problems}`);
     this.name = 'ResponseContractError';
@@ -74,7 +74,7 @@ export class ResponseContractError extends Error {
 }
 
 /** Checks a handler's result against the route's `responses` (opt-in: for tests and development). */
-export function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown) => void {
+function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown) => void {
   const checks = new Map<number, ((body: unknown) => string | undefined) | undefined>();
   for (const [status, doc] of Object.entries(route.responses)) {
     // no body, or one that is not JSON (a PDF, a streamed CSV): nothing for a JSON schema to check

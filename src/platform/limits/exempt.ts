@@ -1,5 +1,5 @@
 /** Paths the spec exempts from rate limiting: probes, docs and metrics must answer whatever a caller did. */
-export const EXEMPT_PATHS = ['/api/v1/health', '/docs', '/redoc', '/openapi.json', '/metrics'] as const;
+const EXEMPT_PATHS = ['/api/v1/health', '/docs', '/redoc', '/openapi.json', '/metrics'] as const;
 
 // the documentation pages load their assets from below themselves
 const WITH_SUBPATHS = new Set(['/docs', '/redoc']);

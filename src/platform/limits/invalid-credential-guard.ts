@@ -1,7 +1,7 @@
 import type { BucketStore } from './bucket-store.ts';
 import { throttledWarning, type WarnLog } from './throttled-warning.ts';
 
-export interface InvalidCredentialGuardOptions {
+interface InvalidCredentialGuardOptions {
   store: BucketStore;
   log: WarnLog;
   /** failures an IP may have in a row before it is refused (default 10) */
@@ -19,7 +19,7 @@ export interface InvalidCredentialGuard {
   readonly maxFailures: number;
 }
 
-export const INVALID_CREDENTIAL_PREFIX = 'badkey:';
+const INVALID_CREDENTIAL_PREFIX = 'badkey:';
 
 /**
  * "Repeated invalid API keys from one IP give 429" (spec, authentication rule 8), as a token bucket

@@ -1,7 +1,7 @@
 import { fullAtMs, isUnlimitedRate, peek, take, type Bucket } from '../../../commands/limits/token-bucket.ts';
 import type { BucketStore } from './bucket-store.ts';
 
-export interface MemoryStoreOptions {
+interface MemoryStoreOptions {
   /** most buckets kept; beyond it the least recently used is dropped (default 100 000: some 20 MB at most) */
   maxKeys?: number;
   /** milliseconds clock, for tests */

@@ -6,7 +6,7 @@ import { answerRateLimited } from './rate-limited.ts';
 import { throttledWarning, type WarnLog } from './throttled-warning.ts';
 
 /** Whose bucket a request takes from, and the plan that sizes it. */
-export interface RateLimitIdentity {
+interface RateLimitIdentity {
   /**
    * Chosen by the wiring in the spec's order: 'key:<api key id>', 'org:<organisation id>' (JWT),
    * 'sapi:<client id>', else 'ip:<address>' (use ctx.ip with app.proxy and maxIpsCount set, so a
@@ -17,7 +17,7 @@ export interface RateLimitIdentity {
   plan: string | null;
 }
 
-export interface RateLimiterOptions<State = DefaultState> {
+interface RateLimiterOptions<State = DefaultState> {
   store: BucketStore;
   log: WarnLog;
   /** who is calling; null leaves the request unlimited. May throw (401): the error passes on untouched. */
@@ -33,7 +33,7 @@ export interface RateLimiterOptions<State = DefaultState> {
 }
 
 /** Bucket keys of the limiter, apart from the invalid-key guard's 'badkey:' ones. */
-export const REQUEST_BUCKET_PREFIX = 'req:';
+const REQUEST_BUCKET_PREFIX = 'req:';
 
 /**
  * The spec's rate limit: one token per request from the caller's bucket, sized by its plan; an

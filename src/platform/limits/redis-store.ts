@@ -46,7 +46,7 @@ interface WithTake {
   ratelimitTake(key: string, rpm: number, burst: number, cost: number): Promise<[number, number]>;
 }
 
-export interface RedisStoreOptions {
+interface RedisStoreOptions {
   /** e.g. 'redis://127.0.0.1:6379' */
   url: string;
   /** prepended to every bucket key, so several apps or test runs can share a Redis */
@@ -55,14 +55,14 @@ export interface RedisStoreOptions {
   commandTimeoutMs?: number;
 }
 
-export const DEFAULT_KEY_PREFIX = 'ratelimit:';
+const DEFAULT_KEY_PREFIX = 'ratelimit:';
 
 /**
  * The rate limiter sits in front of every request, so a down or hung Redis must fail a take at
  * once (the limiter then lets the request through) rather than queue it; and the client must come
  * back by itself when Redis does.
  */
-export function failFastRedisOptions(commandTimeoutMs = 500): RedisOptions {
+function failFastRedisOptions(commandTimeoutMs = 500): RedisOptions {
   return {
     enableOfflineQueue: false, // while disconnected a command fails at once instead of waiting
     maxRetriesPerRequest: 0, // a command caught by a dropped connection fails rather than being resent

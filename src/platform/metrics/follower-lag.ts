@@ -1,9 +1,9 @@
 import type { EventStore, Position, RecordedEvent } from '../eventstore/port.ts';
 import type { FollowerLag } from './metrics.ts';
 
-export const LAG_CAP = 1000;
+const LAG_CAP = 1000;
 
-export interface Follower {
+interface Follower {
   kind: FollowerLag['kind'];
   name: string;
   position: Position;

@@ -24,7 +24,7 @@ export function withResourceSeed<T>(seed: string, work: () => Promise<T>): Promi
 export const resourceIdOf = (seed: string): string => stableUuid('idempotent-resource', seed);
 
 /** `base`, except for the first id taken under withResourceSeed. */
-export function seededIds(base: Ids): Ids {
+function seededIds(base: Ids): Ids {
   return {
     next() {
       const scope = requestSeed.getStore();

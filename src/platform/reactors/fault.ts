@@ -33,7 +33,7 @@ export function parseFaultSpec(spec: string): Map<Effect, Rule> {
   return rules;
 }
 
-export type AfterEffect = (effect: Effect, detail?: string) => void;
+type AfterEffect = (effect: Effect, detail?: string) => void;
 
 const noop: AfterEffect = () => undefined;
 

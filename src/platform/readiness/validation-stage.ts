@@ -7,7 +7,7 @@ import type { ValidatorSource } from '../validation/index.ts';
  * is missing (no artifacts: invoice creates answer 503 code_lists_unavailable and nothing is
  * called valid). `not_started` until the first use or the background start.
  */
-export type ValidationState = 'not_started' | 'compiling' | 'ready' | 'unavailable';
+type ValidationState = 'not_started' | 'compiling' | 'ready' | 'unavailable';
 
 export interface ValidationStage {
   state: ValidationState;

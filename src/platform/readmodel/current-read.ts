@@ -3,7 +3,7 @@ import type { Core } from '../core.ts';
 import type { Position } from '../eventstore/port.ts';
 
 /** One resource's read that must show its stream as it stands. */
-export interface CurrentRead<T> {
+interface CurrentRead<T> {
   /** the resource's event stream */
   stream: string;
   /** the read models the read comes from */
@@ -70,7 +70,7 @@ export async function readCurrent<T>(deps: Pick<Core, 'store' | 'projections' | 
 }
 
 /** The read model has not shown a resource's last change within the read-your-writes bound. */
-export function readModelBehind(resource: string, version: number): DomainError {
+function readModelBehind(resource: string, version: number): DomainError {
   return new DomainError('read_model_behind', `this ${resource} is stored at version ${version}, and its read model did not show that version within the read-your-writes bound`, {
     version, retry_after: 1,
     hint: 'Nothing is lost: the change is stored. The read model is catching up (for example after a service instance went down); read it again after retry_after seconds.',

@@ -19,7 +19,7 @@ import type { RecordedEvent } from '../eventstore/port.ts';
  * anything with a `syscall`) and the pg client's connection errors are transient. Anything else,
  * classes 22 (data) and 23 (constraint) included, is deterministic.
  */
-export type FailureKind = 'transient' | 'deterministic';
+type FailureKind = 'transient' | 'deterministic';
 
 const TRANSIENT_CLASSES = new Set(['08', '40', '53', '57', '58', 'XX', '25', '28', '3D', '42', '0A']);
 const TRANSIENT_STATES = new Set(['55P03']);
@@ -38,7 +38,7 @@ function isTransient(error: unknown, depth: number): boolean {
   return wrappedErrors(e).some((inner) => isTransient(inner, depth + 1));
 }
 
-export type FailureTable = 'projection_failures' | 'reactor_failures';
+type FailureTable = 'projection_failures' | 'reactor_failures';
 
 /** One parked event as the operator sees it. */
 export interface ParkedEvent {
@@ -53,7 +53,7 @@ export interface ParkedEvent {
   failedAt: Date;
 }
 
-export const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 2000);
+const errorText = (error: unknown): string => (error instanceof Error ? `${error.name}: ${error.message}` : String(error)).slice(0, 2000);
 
 /** The organisation an event belongs to, when it says: its data, or the actor who caused it. */
 function organisationOf(event: RecordedEvent): string | null {

@@ -8,7 +8,7 @@ import { failureKind, park, parkedEvents, type ParkedEvent } from './failures.ts
 import { restoreIndexes, setAsideIndexes } from './set-aside-indexes.ts';
 import type { NewRows, Projector } from './projector.ts';
 
-export interface ProjectorStatus {
+interface ProjectorStatus {
   name: string;
   position: Position;
   /** events after the checkpoint, counted up to `lagCap` */

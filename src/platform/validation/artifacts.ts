@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { SchematronSet } from './types.ts';
 
 /** The release the service runs: Peppol BIS Billing 3.0.21 with CEN EN16931 artefacts 1.3.16. */
-export const PEPPOL_RELEASE = 'peppol-bis-3.0.21';
+const PEPPOL_RELEASE = 'peppol-bis-3.0.21';
 
 /** The nearest folder with a package.json: the repository, from src/ (tsx) and from the compiled dist/src/ alike. */
 export function packageRoot(): string {

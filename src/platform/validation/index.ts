@@ -40,7 +40,7 @@ export type { DocumentType, Finding, FindingSource, SchemasAvailable, StageTimin
 export { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
 export { defaultEngine, type ValidationEngineName } from './schematron/ruleset.ts';
 
-export interface ValidatorOptions {
+interface ValidatorOptions {
   /** Official artifacts (xsd/, schematron/); default VALIDATION_ARTIFACTS_DIR or ../shared/validation. */
   artifactsDir?: string;
   /** Where compiled SEF files are cached; default `.cache/validation` in the repo. */

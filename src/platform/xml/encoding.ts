@@ -11,7 +11,7 @@
  * names are refused (TextDecoder has no decoder for them, and Peppol documents are UTF-8 anyway).
  */
 
-export type Decoded = { ok: true; text: string } | { ok: false; rule: 'XML-ENCODING-UNSUPPORTED' | 'XML-MALFORMED'; message: string };
+type Decoded = { ok: true; text: string } | { ok: false; rule: 'XML-ENCODING-UNSUPPORTED' | 'XML-MALFORMED'; message: string };
 
 type Detected = { encoding: 'utf-8' | 'utf-16le' | 'utf-16be'; bom: number } | { declared: true } | { unsupported: string };
 

@@ -6,7 +6,7 @@
 // default namespace declared as an attribute. Anything else gives null, and ./write.ts lets
 // xmlbuilder2 build and write it as before. test/xml/write.test.ts holds the two to the same bytes.
 
-export type RecordedChild = { kind: 'element'; element: RecordedElement } | { kind: 'text'; text: string } | { kind: 'comment'; text: string };
+type RecordedChild = { kind: 'element'; element: RecordedElement } | { kind: 'text'; text: string } | { kind: 'comment'; text: string };
 
 export interface RecordedElement {
   namespace: string;

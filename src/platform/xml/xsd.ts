@@ -32,7 +32,7 @@ function schemaPath(url: string): string | null {
  * Lets libxml2 read the schema's imports from disk, but only below the artifacts directory: the
  * provider is the schema loader, so untrusted documents can never make it open anything else.
  */
-export function registerSchemaReader(root: string): void {
+function registerSchemaReader(root: string): void {
   const dir = path.resolve(root) + path.sep;
   if (providerRoots.includes(dir)) return;
   providerRoots.push(dir);

@@ -5,7 +5,7 @@ import { retrying } from '../../../platform/handling/retry.ts';
 import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 
 /** What the sending side does with a delivery status (src/modules/delivery/delivery.ts confirmPeppolDelivery). */
-export type ConfirmDelivery = (status: { message_id: string; delivered_at: string }) => Promise<void>;
+type ConfirmDelivery = (status: { message_id: string; delivered_at: string }) => Promise<void>;
 
 /**
  * The sandbox's receiving Access Point answering with a delivery status: some time after an

@@ -29,7 +29,7 @@ const TDD_NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
 };
 
-export interface FsSandboxOptions {
+interface FsSandboxOptions {
   /** how long FS "processes" a TDD before its verdict is ready */
   delayMs: number;
   /** the rules it enforces (FS_SANDBOX_REJECT_RULES) */

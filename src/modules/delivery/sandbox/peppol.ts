@@ -20,7 +20,7 @@ export interface PeppolSandbox extends PeppolNetwork {
   arrivals(): Promise<PeppolArrival[]>;
 }
 
-export interface PeppolArrival {
+interface PeppolArrival {
   message_id: string;
   sender_participant_id: string;
   receiver_participant_id: string;

@@ -9,7 +9,7 @@ import { create, type Font } from 'fontkit';
  * cannot draw. Parsed once per thread and shared by every document (parsing Noto's layout tables
  * for each one was most of a render); pdfkit embeds a subset of the glyphs a document uses.
  */
-export interface PdfFonts {
+interface PdfFonts {
   regular: Font;
   bold: Font;
 }

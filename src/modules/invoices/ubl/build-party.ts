@@ -23,7 +23,7 @@ import { ICD_SK_ICO, TAX_SCHEME_DIC } from './ubl-names.ts';
 import { cac, cbc, type Node } from './xml-writer.ts';
 
 /** `0245:2020273893` → { scheme: '0245', id: '2020273893' }; null when there is no colon. */
-export function splitPeppolId(peppolId: string): { scheme: string; id: string } | null {
+function splitPeppolId(peppolId: string): { scheme: string; id: string } | null {
   const colon = peppolId.indexOf(':');
   if (colon <= 0) return null;
   return { scheme: peppolId.slice(0, colon), id: peppolId.slice(colon + 1) };

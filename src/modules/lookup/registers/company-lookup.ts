@@ -11,7 +11,7 @@ import type { Clock } from '../../../platform/ports/clock.ts';
 import type { CompanyRegistry, LookupKey } from './port.ts';
 import { TtlCache } from './ttl-cache.ts';
 
-export interface CompanyLookupDeps {
+interface CompanyLookupDeps {
   registries: readonly CompanyRegistry[];
   clock: Clock;
   log: Logger;

@@ -6,9 +6,9 @@
 import { readLimited } from '../../../platform/http-client/read-limited.ts';
 
 /** A register's answer is a few KB; a broad RPO name search can list hundreds of entities with their history. */
-export const MAX_REGISTER_RESPONSE_BYTES = 8 * 1024 * 1024;
+const MAX_REGISTER_RESPONSE_BYTES = 8 * 1024 * 1024;
 
-export type JsonAnswer = { status: 'ok'; body: unknown } | { status: 'not_found' };
+type JsonAnswer = { status: 'ok'; body: unknown } | { status: 'not_found' };
 
 export async function getJson(fetcher: typeof fetch, url: string, signal: AbortSignal): Promise<JsonAnswer> {
   const response = await fetcher(url, { headers: { accept: 'application/json' }, signal, redirect: 'error' });

@@ -11,7 +11,7 @@ import type { CompanyRegistry, LookupKey } from './port.ts';
  * earliest date lists them all), `uctovna-jednotka?id=` gives one: ico, dic, nazovUJ, ulica,
  * mesto, psc, pravnaForma, datumZrusenia. It cannot search by name.
  */
-export interface RegisterUzOptions {
+interface RegisterUzOptions {
   baseUrl: string;
   fetch?: typeof fetch;
 }

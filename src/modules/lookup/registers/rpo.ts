@@ -12,7 +12,7 @@ import type { CompanyRegistry, LookupKey, SearchKey } from './port.ts';
  * validFrom/validTo: the current one is taken (commands/lookup/current.ts). Its name search ignores
  * diacritics itself.
  */
-export interface RpoOptions {
+interface RpoOptions {
   baseUrl: string;
   fetch?: typeof fetch;
 }

@@ -8,7 +8,7 @@ import { getJson, isObject, str } from './http-json.ts';
  * Slovak or EU service that did not answer (MS_UNAVAILABLE, TIMEOUT, SERVICE_UNAVAILABLE,
  * *_MAX_CONCURRENT_REQ, …: the source is unavailable, and the lookup goes on without it).
  */
-export interface ViesOptions {
+interface ViesOptions {
   baseUrl: string;
   fetch?: typeof fetch;
 }

@@ -4,7 +4,7 @@ import { defineSapiRoute, type SapiRoute } from '../../../doors/sapi/route.ts';
 import { issueSapiToken, renewSapiToken, revokeSapiToken, type SapiAuthDeps } from './application.ts';
 
 /** Seconds before expiry from which token status says should_refresh (sapi-sk.md, Endpoints). */
-export const SHOULD_REFRESH_BELOW_SECONDS = 180;
+const SHOULD_REFRESH_BELOW_SECONDS = 180;
 
 const error = (description: string) => ({ description, schema: SapiErrorBody });
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };

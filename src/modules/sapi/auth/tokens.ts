@@ -11,7 +11,7 @@ export const SAPI_AUDIENCE = 'sk-einvoicing:sapi';
 const TYP = 'JWT';
 
 /** Everything a /sapi request needs to know of its caller, carried by the access token. */
-export interface SapiTokenSubject {
+interface SapiTokenSubject {
   client_id: string;
   organisation_id: string;
   company_id: string;

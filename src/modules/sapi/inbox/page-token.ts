@@ -6,10 +6,10 @@ import type { SigningKeyRing } from '../../identity/index.ts';
 const AUDIENCE = 'sk-einvoicing:sapi-inbox-page';
 const TYP = 'sapi-page+jwt';
 /** A listing is resumed within a day; after that the client starts again from the top. */
-export const PAGE_TOKEN_SECONDS = 24 * 3600;
+const PAGE_TOKEN_SECONDS = 24 * 3600;
 
 /** Where the next page starts: after `after` (a read-model position) in `status`, for one company. */
-export interface PageCursor {
+interface PageCursor {
   companyId: string;
   status: InboxStatus;
   after: string;

@@ -29,7 +29,7 @@ import { defineSapiRoute, type SapiActor, type SapiRoute } from '../../../doors/
 import { readPayloadFacts, validationOutcome } from './payload.ts';
 
 /** How long a repeat of a send still running waits for its answer before SAPI-IDEMPOTENCY-IN-PROGRESS. */
-export const IN_FLIGHT_WAIT_MS = 30_000;
+const IN_FLIGHT_WAIT_MS = 30_000;
 const OPERATION = 'sapiSendDocument';
 
 // a lone surrogate has no UTF-8 encoding (String.prototype.isWellFormed is not in the ES2022 lib)

@@ -5,7 +5,7 @@ import { domainEvent } from '../../../platform/handling/read-and-fold.ts';
 import { fsVerdictEvent, type WebhookEventOut } from './envelopes.ts';
 
 /** The domain events of a SAPI-SK document (no mirror invoice) that raise an FS verdict webhook. */
-export const C5_SUBMISSION_SOURCES = ['SapiFsAcknowledged', 'SapiFsRejected'] as const;
+const C5_SUBMISSION_SOURCES = ['SapiFsAcknowledged', 'SapiFsRejected'] as const;
 
 export const isC5SubmissionSource = (type: string): boolean => (C5_SUBMISSION_SOURCES as readonly string[]).includes(type);
 

@@ -5,7 +5,7 @@ import { DEFAULT_EVENT_TYPES } from '../../../../commands/webhooks/event-types.t
  * Events table, made checkable: envelopes.ts builds each from its sources, schemas/webhook-events.ts
  * describes each body, and openapi.ts documents them.
  */
-export interface CatalogueEntry {
+interface CatalogueEntry {
   envelope: 'svc.event.v1' | 'legacy';
   /** the domain event types that raise it (none: raised another way) */
   sources: readonly string[];

@@ -60,7 +60,7 @@ function numberOf(facts: InvoiceFacts): string {
 }
 
 /** What an FS verdict webhook concerns: one company's copy of an invoice, or a SAPI-SK document without a mirror invoice. */
-export interface FsVerdictSubject extends Scope {
+interface FsVerdictSubject extends Scope {
   /** null for a SAPI-SK document with no mirror invoice: resource is then the c5_submission */
   invoice_id: string | null;
   invoice_number: string | null;
@@ -70,7 +70,7 @@ export interface FsVerdictSubject extends Scope {
   reporter_role: 'C2' | 'C3';
 }
 
-export interface FsVerdictOutcome {
+interface FsVerdictOutcome {
   state: 'acknowledged' | 'rejected';
   tdd_uuid: string;
   mls_response_code: string;

@@ -4,7 +4,7 @@ import { pageOf, type PageOf, type PageRequest } from '../../../../projections/s
 /** What an attempt came to (the deliveries route shows it per attempt). */
 export type AttemptOutcome = 'success' | 'non_2xx' | 'timeout' | 'connection' | 'redirect' | 'blocked';
 /** pending: an attempt is due (now or at next_attempt_at); the others are final. */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'blocked' | 'cancelled';
+type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'blocked' | 'cancelled';
 
 export interface QueuedDelivery {
   endpoint_id: string;
@@ -35,7 +35,7 @@ export interface AttemptRecord {
   status: DeliveryStatus;
 }
 
-export interface AttemptRow {
+interface AttemptRow {
   delivery_id: string;
   event_id: string;
   event_type: string;

@@ -15,7 +15,7 @@ export interface AddressInfo {
   embedded?: { form: EmbeddingForm; ipv4: string };
 }
 
-export type EmbeddingForm = 'ipv4_mapped' | 'ipv4_translated' | 'nat64' | '6to4' | 'teredo';
+type EmbeddingForm = 'ipv4_mapped' | 'ipv4_translated' | 'nat64' | '6to4' | 'teredo';
 
 /** IANA global unicast: the only IPv6 space that is public at all. Anything outside it is refused. */
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');

@@ -2,7 +2,7 @@ import type pg from 'pg';
 
 /** Named so the append can tell a revision conflict from a duplicate event id. */
 export const STREAM_REVISION_CONSTRAINT = 'events_stream_revision_key';
-export const EVENT_ID_CONSTRAINT = 'events_event_id_key';
+const EVENT_ID_CONSTRAINT = 'events_event_id_key';
 
 // Any constant works: it only keeps two processes from running the DDL at the same moment.
 const MIGRATION_LOCK = 7_406_113_201;

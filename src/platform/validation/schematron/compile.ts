@@ -27,7 +27,7 @@ const XSL_NS = 'http://www.w3.org/1999/XSL/Transform';
 const XS_NS = 'http://www.w3.org/2001/XMLSchema';
 const ERR_NS = 'http://www.w3.org/2005/xqt-errors';
 
-export function escapeAttr(s: string): string {
+function escapeAttr(s: string): string {
   return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
 }
 

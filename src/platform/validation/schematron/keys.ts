@@ -10,7 +10,7 @@
 // expression is left as written.
 
 export const ELEMENT_KEY = 'skv:elements';
-export const ATTRIBUTE_KEY = 'skv:attributes';
+const ATTRIBUTE_KEY = 'skv:attributes';
 
 // Keyed by local name only: building the index is one pass per document, and a built `Q{ns}name`
 // string per element doubled its cost. Each lookup adds `[namespace-uri() eq '...']` to be exact.

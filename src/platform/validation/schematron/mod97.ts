@@ -4,7 +4,7 @@
 // exact; anything that is not a plain digit string falls back to the original expression, so errors and
 // empty sequences behave as before.
 
-export const MOD97_FUNCTION = 'skv:mod97';
+const MOD97_FUNCTION = 'skv:mod97';
 
 /** XSLT declaration of the exact remainder; 15 digits always fit in a double exactly. */
 export const MOD97_DECLARATION = `<xsl:function name="${MOD97_FUNCTION}" as="xs:integer">

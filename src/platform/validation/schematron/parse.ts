@@ -6,7 +6,7 @@ import type { MessagePart, SchCheck, SchLet, SchPattern, SchRule, SchSchema } fr
 const SCH = 'http://purl.oclc.org/dsdl/schematron';
 const XSL = 'http://www.w3.org/1999/XSL/Transform';
 
-export class SchematronSyntaxError extends Error {}
+class SchematronSyntaxError extends Error {}
 
 function children(el: XmlElement): XmlElement[] {
   const out: XmlElement[] = [];

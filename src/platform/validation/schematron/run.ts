@@ -5,7 +5,7 @@ import { saxonJs, type SefNode } from './saxon.ts';
 import type { Finding } from '../types.ts';
 import { parseXml, type XDocument } from '../compiled/tree.ts';
 
-export function parseFindingLine<S extends string>(line: string, source: S, checks: SchCheck[] = []): Finding<S> {
+function parseFindingLine<S extends string>(line: string, source: S, checks: SchCheck[] = []): Finding<S> {
   if (line.startsWith('f') || line.startsWith('e')) {
     // Compact form: kind, index of the check, location[, dynamic message | error text].
     const [kind, index = '', location = '', ...rest] = line.split(FIELD_SEPARATOR);

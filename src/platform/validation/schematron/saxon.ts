@@ -21,7 +21,7 @@ export interface TransformOptions {
   [key: string]: unknown;
 }
 
-export interface TransformResult {
+interface TransformResult {
   principalResult: unknown;
 }
 
@@ -33,7 +33,7 @@ interface XdmMapLike {
   inSituPut(key: unknown, value: unknown[]): void;
 }
 
-export interface SaxonJsApi {
+interface SaxonJsApi {
   transform(options: TransformOptions, mode?: 'sync'): TransformResult;
   getResource(options: { text: string; type: 'xml' }): Promise<unknown>;
   checkOptions(options: TransformOptions): CheckedOptions;
@@ -45,7 +45,7 @@ export interface SaxonJsApi {
   getProcessorInfo(): { productVersion: string };
 }
 
-export interface DomDocumentLike {
+interface DomDocumentLike {
   _saxonBaseUri?: string;
   firstChild: unknown;
 }

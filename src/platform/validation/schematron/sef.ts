@@ -81,7 +81,7 @@ function parseXslt(xslt: string, baseUri: string): unknown {
 }
 
 /** Compiles XSLT text to a signed SEF tree (slow: seconds to tens of seconds). */
-export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematron.xsl'): Promise<SefNode> {
+async function compileXsltToSef(xslt: string, baseUri = 'file:///schematron.xsl'): Promise<SefNode> {
   const saxon = saxonJs();
   const options = saxon.checkOptions(compilerOptions(true));
   saxon.internalTransform(loadCompiler(), parseXslt(xslt, baseUri), options);
@@ -93,7 +93,7 @@ export async function compileXsltToSef(xslt: string, baseUri = 'file:///schematr
  * The same, synchronously (SaxonJS runs its compiler synchronously when not asked for a promise).
  * The compiled engine uses it to load its SaxonJS fallback only when a document first needs it.
  */
-export function compileXsltToSefSync(xslt: string, baseUri = 'file:///schematron.xsl'): SefNode {
+function compileXsltToSefSync(xslt: string, baseUri = 'file:///schematron.xsl'): SefNode {
   const saxon = saxonJs();
   const options = saxon.checkOptions(compilerOptions(false)) as unknown as { principalResult?: unknown };
   saxon.internalTransform(loadCompiler(), parseXslt(xslt, baseUri), options as never);
@@ -125,7 +125,7 @@ async function withLock<T>(lockFile: string, fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export interface CachedSef {
+interface CachedSef {
   file: string;
   sef: SefNode;
   fromCache: boolean;

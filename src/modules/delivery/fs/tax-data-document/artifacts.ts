@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { TddSchematronSet } from '../../../../platform/validation/types.ts';
 
 /** Peppol SK TDD 1.0.0, final release of 2026-04-14. */
-export const TDD_BUNDLE = path.join('sk-tdd', 'bundle-2026-04-14', 'trn-tdd');
+const TDD_BUNDLE = path.join('sk-tdd', 'bundle-2026-04-14', 'trn-tdd');
 
 export function tddXsdFile(artifactsDir: string): string {
   return path.join(artifactsDir, TDD_BUNDLE, 'xsd', 'Peppol-Slovak Republic-TDD.xsd');

@@ -27,7 +27,7 @@ function attributes(source: XmlNode, keep: readonly string[]): Record<string, st
   return Object.keys(attrs).length > 0 ? attrs : undefined;
 }
 
-export interface CopyOptions {
+interface CopyOptions {
   /** Attributes to carry (none by default). */
   attrs?: readonly string[];
   /** Where the value is in the UBL, when not `cbc:<name>` (a credit note's CreditedQuantity). */

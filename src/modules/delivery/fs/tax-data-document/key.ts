@@ -5,7 +5,7 @@ import { withUbl } from './source.ts';
 import { reportedDocumentUuid, type ReportedDocumentKey } from './uuid.ts';
 
 /** XPath of BT-3 in an Invoice or a CreditNote. */
-export function typeCodePath(creditNote: boolean): string {
+function typeCodePath(creditNote: boolean): string {
   return creditNote ? 'cbc:CreditNoteTypeCode' : 'cbc:InvoiceTypeCode';
 }
 

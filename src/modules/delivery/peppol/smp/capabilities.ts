@@ -15,12 +15,12 @@ import {
 import type { DocumentCapability } from '../participants.ts';
 import type { ServiceInformation, SmpEndpoint, SmpProcess } from './service-metadata.ts';
 
-export const KNOWN_DOCUMENT_TYPES: Readonly<Record<string, string>> = {
+const KNOWN_DOCUMENT_TYPES: Readonly<Record<string, string>> = {
   [INVOICE_DOCUMENT_TYPE_ID]: 'Peppol BIS Billing 3.0 Invoice',
   [CREDIT_NOTE_DOCUMENT_TYPE_ID]: 'Peppol BIS Billing 3.0 Credit Note',
 };
 
-export interface Capabilities {
+interface Capabilities {
   document_types: DocumentCapability[];
   can_receive_invoice: boolean;
   can_receive_credit_note: boolean;

@@ -21,7 +21,7 @@ export interface NaptrRecord {
   preference: number;
 }
 
-export type SmpUrlChoice =
+type SmpUrlChoice =
   | { kind: 'none' } // no Meta:SMP U-record: the SML does not know the participant
   | { kind: 'found'; url: string }
   | { kind: 'unusable'; reason: string }; // Meta:SMP records, but none we can turn into a URL

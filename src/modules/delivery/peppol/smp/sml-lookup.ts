@@ -7,7 +7,7 @@ import { Resolver } from 'node:dns/promises';
 import { ParticipantLookupError } from '../participants.ts';
 import { chooseSmpUrl, type NaptrRecord } from './naptr-select.ts';
 
-export interface SmlLookupOptions {
+interface SmlLookupOptions {
   /** `ip` or `ip:port`; the system's resolvers when absent */
   dnsServers?: string[];
   timeoutMs: number;

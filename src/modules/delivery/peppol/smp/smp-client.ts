@@ -16,10 +16,10 @@ import { getSmpResource, type SmpHttpOptions } from './smp-http.ts';
 import { failed, withSmpXml, type SmpIdentifier } from './smp-xml.ts';
 
 /** More than any real participant publishes; bounds the requests one lookup can cause. */
-export const MAX_DOCUMENT_TYPES = 200;
+const MAX_DOCUMENT_TYPES = 200;
 const PARALLEL_REQUESTS = 8;
 
-export type SmpParticipant = { registered: false } | { registered: true; services: ServiceInformation[] };
+type SmpParticipant = { registered: false } | { registered: true; services: ServiceInformation[] };
 
 export async function readParticipantFromSmp(smpUrl: string, id: ParticipantId, options: SmpHttpOptions): Promise<SmpParticipant> {
   const groupUrl = smpResourceUrl(smpUrl, qualifiedParticipantId(id));

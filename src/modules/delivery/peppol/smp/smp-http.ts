@@ -8,14 +8,14 @@ import { ParticipantLookupError } from '../participants.ts';
 import { failed } from './smp-xml.ts';
 
 /** An SMP answer is a few KB; a ServiceGroup listing hundreds of document types stays far below this. */
-export const MAX_SMP_RESPONSE_BYTES = 2 * 1024 * 1024;
+const MAX_SMP_RESPONSE_BYTES = 2 * 1024 * 1024;
 
 export interface SmpHttpOptions {
   fetch: typeof fetch;
   timeoutMs: number;
 }
 
-export type SmpResponse = { status: 'ok'; body: Uint8Array } | { status: 'not_found' };
+type SmpResponse = { status: 'ok'; body: Uint8Array } | { status: 'not_found' };
 
 export async function getSmpResource(url: string, options: SmpHttpOptions): Promise<SmpResponse> {
   const signal = AbortSignal.timeout(options.timeoutMs);

@@ -9,7 +9,7 @@ import { parseUntrusted } from '../../../../platform/xml/index.ts';
 import { ParticipantLookupError } from '../participants.ts';
 
 /** Peppol SMP 1.x (the BusDox namespaces), the only SMP protocol the Peppol network uses. */
-export const SMP_NS = {
+const SMP_NS = {
   smp: 'http://busdox.org/serviceMetadata/publishing/1.0/',
   ids: 'http://busdox.org/transport/identifiers/1.0/',
   wsa: 'http://www.w3.org/2005/08/addressing',
