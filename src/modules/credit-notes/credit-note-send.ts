@@ -3,10 +3,10 @@ import { decideWaitingCreditNoteSend, waitsToCount, type SendWaitingCreditNote }
 import { invoiceFor } from '../../../commands/invoices/access.ts';
 import { invoiceDecider } from '../../../commands/invoices/decider.ts';
 import type { RequestScope } from '../../../commands/shared/access.ts';
-import { StandingRefusal } from '../../../commands/shared/preconditions.ts';
 import { invoiceStream } from '../../../events/invoices.ts';
 import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
 import { appendAll, VersionMismatch } from '../../platform/handling/append.ts';
+import { decideBeforeStale } from '../../platform/handling/decide-before-stale.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { lostRace, retrying } from '../../platform/handling/retry.ts';
@@ -43,15 +43,9 @@ export async function sendWaitingCreditNote(deps: Pick<Core, 'store' | 'ids'>, s
     const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), creditNoteDecider);
     if (!waitsToCount(own, invoice.state)) return null;
     // a stale If-Match is a 412, but for what refuses the send whatever the version (preconditions.ts)
-    const stale = send.expectedVersion !== undefined && send.expectedVersion !== creditNote.revision;
-    const refuseStale = () => new VersionMismatch(invoiceStream(send.creditNoteId), send.expectedVersion ?? creditNote.revision, creditNote.revision < 0 ? 'no_stream' : creditNote.revision);
-    let decision: ReturnType<typeof decideWaitingCreditNoteSend>;
-    try {
-      decision = decideWaitingCreditNoteSend(send.command, own, invoice.state);
-    } catch (error) {
-      throw stale && !(error instanceof StandingRefusal) ? refuseStale() : error;
-    }
-    if (stale) throw refuseStale();
+    const stale = send.expectedVersion === undefined || send.expectedVersion === creditNote.revision ? null
+      : new VersionMismatch(invoiceStream(send.creditNoteId), send.expectedVersion, creditNote.revision < 0 ? 'no_stream' : creditNote.revision);
+    const decision = await decideBeforeStale(stale, true, () => decideWaitingCreditNoteSend(send.command, own, invoice.state));
     await send.beforeAppend();
     const written = await appendAll(deps.store, [
       { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, send.metadata), at: { revision: invoice.revision } },

@@ -1,8 +1,8 @@
-import { StandingRefusal } from '../../../commands/shared/preconditions.ts';
 import type { Decider, DomainEvent } from '../../../commands/shared/decider.ts';
 import { WrongExpectedRevision, type EventMetadata, type EventStore, type NewEvent, type Position } from '../eventstore/port.ts';
 import type { Ids } from '../ports/ids.ts';
 import { appendAt, VersionMismatch, type WriteAt } from './append.ts';
+import { decideBeforeStale } from './decide-before-stale.ts';
 import { catchUpAndFold, keepSnapshot, readAndFold } from './read-and-fold.ts';
 import { jitter, retryOnConflict } from './retry.ts';
 
@@ -158,24 +158,11 @@ async function decideOnce<Command, Event extends DomainEvent<string, object>, St
   const read: Known<State> = expected?.newStream ? { state: decider.initialState, revision: -1 } : await readStream();
   const current = read.revision;
   const named = expected?.ifMatch ?? expected?.atRevision;
-  const stale = named !== undefined && named !== current;
-  const refuseStale = () => {
-    const actual = current < 0 ? 'no_stream' : current;
-    throw expected?.ifMatch !== undefined ? new VersionMismatch(streamId, expected.ifMatch, actual) : new WrongExpectedRevision(streamId, named ?? current, actual);
-  };
-  // A stale If-Match is a 412 whatever the decider would say, but for a standing refusal
-  // (commands/shared/preconditions.ts): what does not exist or the caller may not see is a 404
-  // first, so a version never shows that another company's stream exists; what its state refuses
-  // whatever the version (a locked credit note, a status) is that refusal first (RFC 9110 §13.2.1).
+  const actual = current < 0 ? 'no_stream' : current;
+  const stale = named === undefined || named === current ? null
+    : expected?.ifMatch !== undefined ? new VersionMismatch(streamId, expected.ifMatch, actual) : new WrongExpectedRevision(streamId, named, actual);
   const state = read.state;
-  let events: Event[];
-  try {
-    events = decider.decide(await commandFor(command, state), state);
-  } catch (error) {
-    if (stale && current >= 0 && !(error instanceof StandingRefusal)) refuseStale();
-    throw error;
-  }
-  if (stale) refuseStale();
+  const events = await decideBeforeStale(stale, current >= 0, async () => decider.decide(await commandFor(command, state), state));
   if (events.length === 0) return { events, version: current, position: null, state };
   return appendDecided(deps, streamId, decider, events, read, options);
 }
