@@ -37,6 +37,14 @@ describe('invoice numbering', () => {
       given([first]).when(reserve).then([
         { type: 'InvoiceNumberReserved', data: { series: 'invoice', seq: 2, invoice_number: '2026000002', invoice_id: 'i2', reserved_at: at } },
       ]));
+    it('skips the numbers the document found taken (a client gave them to invoices of theirs), whatever their case', () =>
+      given([first]).when({ ...reserve, taken: ['2026000002', ' 2026000003 '] }).then([
+        { type: 'InvoiceNumberReserved', data: { series: 'invoice', seq: 4, invoice_number: '2026000004', invoice_id: 'i2', reserved_at: at } },
+      ]));
+    it('a taken number behind the series changes nothing', () =>
+      given([first]).when({ ...reserve, taken: ['2026000001'] }).then([
+        { type: 'InvoiceNumberReserved', data: { series: 'invoice', seq: 2, invoice_number: '2026000002', invoice_id: 'i2', reserved_at: at } },
+      ]));
     it('refuses a broken pattern', () => given([]).when({ ...reserve, pattern: 'FA' }).thenThrows('invalid_numbering_pattern'));
     it('previews without reserving', () => expect(previewNumber(DEFAULT_PATTERNS.invoice, '2026', { last_seq: 41 })).to.equal('2026000042'));
   });

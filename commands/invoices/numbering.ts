@@ -46,6 +46,14 @@ export const invoiceNumberClaimDecider = uniqueClaimDecider(
     }),
 );
 
+/** The events that claim a series number for the document taking it (a number a series hands out was never claimed before: else it is taken). */
+export function claimSeriesNumber(claim: { number: string; organisationId: string; year: string; holderId: string; at: string }) {
+  return invoiceNumberClaimDecider.decide({
+    type: 'ClaimValue', scope: invoiceNumberScope(claim.organisationId, claim.year), value: invoiceNumberKey(claim.number), holder_id: claim.holderId,
+    holder_exists: false, at: claim.at,
+  }, invoiceNumberClaimDecider.initialState);
+}
+
 export type ReserveNumber = {
   type: 'ReserveNumber';
   series: string;
@@ -53,6 +61,8 @@ export type ReserveNumber = {
   year: string;
   invoice_id: string;
   at: string;
+  /** numbers this document found already taken (by a client, for an invoice of theirs): skipped, never handed out */
+  taken?: readonly string[];
 };
 export type SeriesState = { last_seq: number };
 
@@ -61,7 +71,9 @@ export const invoiceSeriesDecider: Decider<ReserveNumber, InvoiceNumberReserved,
   decide(command, state) {
     const problem = patternProblem(command.pattern);
     if (problem) throw new DomainError('invalid_numbering_pattern', problem);
-    const seq = state.last_seq + 1;
+    const taken = new Set((command.taken ?? []).map(invoiceNumberKey));
+    let seq = state.last_seq + 1;
+    while (taken.has(invoiceNumberKey(renderNumber(command.pattern, command.year, seq)))) seq++;
     return [
       {
         type: 'InvoiceNumberReserved',

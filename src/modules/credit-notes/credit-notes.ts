@@ -1,5 +1,5 @@
 import { invoiceFor } from '../../../commands/invoices/access.ts';
-import { DEFAULT_PATTERNS, invoiceNumberClaimDecider, invoiceNumberKey, invoiceNumberScope } from '../../../commands/invoices/numbering.ts';
+import { claimSeriesNumber, DEFAULT_PATTERNS, invoiceNumberKey, invoiceNumberScope } from '../../../commands/invoices/numbering.ts';
 import type { KnownInvoice } from '../../../commands/invoices/state.ts';
 import { decideCreditNote, reserveCreditNote, type CreateCreditNote } from '../../../commands/credit-notes/create.ts';
 import { creditNoteDecider, creditableInvoice } from '../../../commands/credit-notes/decider.ts';
@@ -14,10 +14,10 @@ import { claimStream } from '../../../events/claims.ts';
 import { invoiceSeriesStream, invoiceStream } from '../../../events/invoices.ts';
 import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
 import { WrongExpectedRevision, type Position } from '../../platform/eventstore/port.ts';
-import { appendAll, VersionMismatch } from '../../platform/handling/append.ts';
+import { revisionIn, VersionMismatch } from '../../platform/handling/append.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
-import { lostRace, retrying, retryOnConflict } from '../../platform/handling/retry.ts';
+import { retryOnConflict } from '../../platform/handling/retry.ts';
 import type { InvoiceDeps } from '../invoices/index.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
@@ -49,21 +49,18 @@ interface CreatedCreditNote {
   position: Position;
 }
 
-const NUMBER_ATTEMPTS = 200;
-
 /**
  * POST …/invoices/{id}/credit-notes. Everything that can refuse runs before a number is taken, in
  * this order (commands/shared/preconditions.ts): the request's values (422), the access rule (404),
  * an invoice that cannot be credited at all (409 not_creditable), then If-Match, required but for
  * a void (428) and current (412), and then the decision on what is asked (409 not_creditable for a
  * full reversal while another is queued, 422 credit_limit_exceeded or the document's rules),
- * decided on the invoice stream at the revision the caller named. Then a credit-note number is reserved from the
- * workspace's series, the quota counts it (402), and one append writes the reservation on the
- * invoice's stream at that revision, the credit note's first events on its own new stream, and the
- * number's claim in the organisation and tax year: on Postgres and PGlite all or nothing. A race
- * lost at the append (another credit note took the revision) is a 412 and writes nothing; the
- * number it had reserved stays unused (the series shows it reserved for a credit note that never
- * existed). A number a client took by hand for an invoice is skipped, as invoice creates do.
+ * decided on the invoice stream at the revision the caller named. Then the quota counts it (402),
+ * and one append writes the next number's reservation in the workspace's series, the reservation
+ * on the invoice's stream at that revision, the credit note's first events on its own new stream,
+ * and the number's claim in the organisation and tax year: on Postgres and PGlite all or nothing.
+ * A race lost at the append (another credit note took the revision) is a 412 and writes nothing,
+ * no number either. A number a client took by hand for an invoice is skipped, as invoice creates do.
  */
 export async function createCreditNote(deps: CreditNoteDeps, request: CreditNoteRequestContext): Promise<CreatedCreditNote> {
   // without If-Match (a void) a write that lands first is decided again on the newer state; with
@@ -107,11 +104,10 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
   const reservation = reserveCreditNote(command(''), read.state);
 
   const metadata = requestMetadata(actor, request.requestId);
-  // a waiting credit note is counted when it is sent. The count and the first number are asked
-  // for at once (two group commits, each a round trip): a 402 then leaves that number unused.
-  const counting = rail === 'peppol' || rail === 'by_hand'
-    ? countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata)
-    : Promise.resolve(null);
+  // a waiting credit note is counted when it is sent; the quota refuses (402) before a number is taken
+  const counted = rail === 'peppol' || rail === 'by_hand'
+    ? await countInvoice(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, source: 'api' }, metadata)
+    : null;
   try {
     return await writeCreditNote();
   } catch (error) {
@@ -120,47 +116,34 @@ async function createOnce(deps: CreditNoteDeps, request: CreditNoteRequestContex
     // the crash-effects campaign). After any other failure the append may have happened: the count
     // stays, since a count too many is corrected by support and a credit note counted for free is not.
     const nothingWritten = error instanceof WrongExpectedRevision || error instanceof DomainError;
-    const counted = nothingWritten ? await counting.catch(() => null) : null;
-    if (counted) await releaseInvoiceCount(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, month: counted.month }, metadata);
+    if (counted && nothingWritten) await releaseInvoiceCount(deps, { organisationId: actor.organisationId, invoiceId: creditNoteId, month: counted.month }, metadata);
     throw error;
   }
 
-  async function writeCreditNote(): Promise<CreatedCreditNote> {
-    const series = invoiceSeriesStream(company.workspace_id, 'credit_note', year);
-    let claim = '';
-    try {
-      // a number a client gave an invoice by hand: the series has moved past it, take the next
-      return await retrying(async () => {
-        claim = '';
-        const [reserved] = await Promise.all([
-          deps.series.reserve(series, { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at }, metadata),
-          counting,
-        ]);
-        const number = reserved.data.invoice_number;
-        const decision = decideCreditNote(command(number), read.state, reservation);
-        claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
-        const written = await appendAll(deps.store, [
-          // the owning stream first (EventStoreDB writes in this order and stops at the first conflict)
-          { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, decision.invoice, metadata), at: request.expectedVersion === undefined ? { revision: read.revision } : { ifMatch: read.revision } },
-          { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), at: { newStream: true } },
-          { streamId: claim, events: toNewEvents(deps, numberClaim(number, actor.organisationId, year, creditNoteId, at), metadata), at: { newStream: true } },
-        ]);
-        return {
-          credit_note_id: creditNoteId, rail, state: decision.state, position: written.position,
-          invoice_version: written.streams[0]?.nextRevision ?? read.revision + decision.invoice.length,
-        };
-      }, { retries: NUMBER_ATTEMPTS - 1, retryIf: (error) => lostRace(error, claim) });
-    } catch (error) {
-      if (!lostRace(error, claim)) throw error;
-    }
-    throw new DomainError('numbering_busy', 'could not reserve a credit-note number; retry');
+  /** The series' next number, reserved in one append with the invoice's reservation, the credit note's first events and the number's claim. */
+  function writeCreditNote(): Promise<CreatedCreditNote> {
+    const creditedInvoice = invoiceStream(invoiceId);
+    return deps.series.write(
+      invoiceSeriesStream(company.workspace_id, 'credit_note', year),
+      { type: 'ReserveNumber', series: 'credit_note', pattern: DEFAULT_PATTERNS.credit_note, year, invoice_id: creditNoteId, at },
+      metadata,
+      {
+        decide: (number) => {
+          const decision = decideCreditNote(command(number), read.state, reservation);
+          const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+          return {
+            claim,
+            writes: [
+              // the owning stream first after the series (EventStoreDB writes in this order and stops at the first conflict)
+              { streamId: creditedInvoice, events: toNewEvents(deps, decision.invoice, metadata), at: request.expectedVersion === undefined ? { revision: read.revision } : { ifMatch: read.revision } },
+              { streamId: invoiceStream(creditNoteId), events: toNewEvents(deps, decision.creditNote, metadata), at: { newStream: true } },
+              { streamId: claim, events: toNewEvents(deps, claimSeriesNumber({ number, organisationId: actor.organisationId, year, holderId: creditNoteId, at }), metadata), at: { newStream: true } },
+            ],
+            done: (appended) => ({ credit_note_id: creditNoteId, rail, state: decision.state, position: appended.position, invoice_version: revisionIn(appended, creditedInvoice) }),
+          };
+        },
+      },
+    );
   }
-}
-
-/** The number's claim in the organisation and tax year, as invoice creates write it (a later invoice can never take it). */
-function numberClaim(number: string, organisationId: string, year: string, holderId: string, at: string) {
-  return invoiceNumberClaimDecider.decide({
-    type: 'ClaimValue', scope: invoiceNumberScope(organisationId, year), value: invoiceNumberKey(number), holder_id: holderId, holder_exists: false, at,
-  }, invoiceNumberClaimDecider.initialState);
 }
 

@@ -6,6 +6,7 @@ import type { InvoiceStreamEvent } from '../../../commands/invoices/state.ts';
 import type { Party } from '../../../commands/invoices/model.ts';
 import {
   DEFAULT_PATTERNS,
+  claimSeriesNumber,
   invoiceNumberClaimDecider,
   invoiceNumberKey,
   invoiceNumberScope,
@@ -19,10 +20,11 @@ import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { invoiceSeriesStream, invoiceStream, type InvoiceCreated } from '../../../events/invoices.ts';
 import type { CompanyRow } from '../../../projections/tenancy/rows.ts';
 import type { InvoiceRequest } from '../../../schemas/invoices.ts';
-import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
-import { handleCommand, ifMatchOr, type Handled } from '../../platform/handling/command-handler.ts';
+import type { Position } from '../../platform/eventstore/port.ts';
+import { revisionIn } from '../../platform/handling/append.ts';
+import { claimStream } from '../../../events/claims.ts';
+import { handleCommand, ifMatchOr, toNewEvents, type Handled } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
-import { retrying } from '../../platform/handling/retry.ts';
 import type { Core } from '../../platform/core.ts';
 import type { Lookups } from './lookups.ts';
 import type { SeriesReservations } from './series-reservations.ts';
@@ -63,33 +65,6 @@ async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: Company
 
 type Written = Handled<InvoiceStreamEvent, InvoiceState>;
 
-/**
- * The next number of a series, written with the invoice (`write` claims it in the organisation
- * and tax year). Not a conflict retry: a number a client already took (invoice_number_conflict)
- * is skipped for good, the series has moved past it, and the write is tried with the next one.
- */
-async function writeWithSeriesNumber(
-  deps: InvoiceDeps,
-  scope: { workspaceId: string; kind: SeriesKind; year: string; invoiceId: string },
-  metadata: EventMetadata,
-  write: (number: string) => Promise<Written>,
-): Promise<Written> {
-  const stream = invoiceSeriesStream(scope.workspaceId, scope.kind, scope.year);
-  const numberTaken = (error: unknown) => error instanceof DomainError && error.code === 'invoice_number_conflict';
-  try {
-    return await retrying(async () => {
-      const reserved = await deps.series.reserve(stream, {
-        type: 'ReserveNumber', series: scope.kind, pattern: DEFAULT_PATTERNS[scope.kind], year: scope.year,
-        invoice_id: scope.invoiceId, at: deps.clock.now().toISOString(),
-      }, metadata);
-      return write(reserved.data.invoice_number);
-    }, { retries: 199, retryIf: numberTaken });
-  } catch (error) {
-    if (!numberTaken(error)) throw error;
-  }
-  throw new DomainError('numbering_busy', 'could not reserve an invoice number; retry');
-}
-
 export interface Created {
   invoice_id: string;
   version: number;
@@ -99,8 +74,9 @@ export interface Created {
 }
 
 /**
- * Creates a draft. The request is checked against the business rules before a number is
- * reserved, so a refused request (422) consumes no number and writes nothing.
+ * Creates a draft. The request is checked against the business rules before it is numbered, and
+ * a series number is reserved in the same append as the invoice (SeriesReservations): a refused
+ * request, whatever refuses it, takes no number and writes nothing.
  */
 export async function createInvoice(
   deps: InvoiceDeps,
@@ -131,20 +107,42 @@ export async function createInvoice(
   // The number is claimed in the organisation and tax year together with the invoice's first
   // event: one append when the number is new. The lines do not depend on the number: keeping the
   // checked ones keeps their computed totals.
-  const write = (number: string): Promise<Written> => {
-    const content = { ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines };
-    return handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(content), {
-      metadata,
-      expected: { newStream: true },
-      claim: {
-        decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
-        holderId: invoiceId, holderStream: invoiceStream,
+  const contentFor = (number: string) => ({ ...toInvoiceContent(body, { ...defaults, invoice_number: number }), lines: provisional.lines });
+  // a number the client chose: claimed with the invoice (a claim whose holder was never written is taken over)
+  const withClientNumber = (number: string): Promise<Written> => handleCommand(deps, invoiceStream(invoiceId), invoiceDecider, command(contentFor(number)), {
+    metadata,
+    expected: { newStream: true },
+    claim: {
+      decider: invoiceNumberClaimDecider, scope: invoiceNumberScope(actor.organisationId, year), value: invoiceNumberKey(number),
+      holderId: invoiceId, holderStream: invoiceStream,
+    },
+  });
+  // the series' next number: reserved, claimed and written with the invoice in one append
+  const kind = seriesKind(provisional.invoice_type);
+  const at = deps.clock.now().toISOString();
+  const withSeriesNumber = (): Promise<Written> => deps.series.write(
+    invoiceSeriesStream(company.workspace_id, kind, year),
+    { type: 'ReserveNumber', series: kind, pattern: DEFAULT_PATTERNS[kind], year, invoice_id: invoiceId, at },
+    metadata,
+    {
+      decide: (number) => {
+        const events = invoiceDecider.decide(command(contentFor(number)), invoiceDecider.initialState);
+        const claim = claimStream(invoiceNumberScope(actor.organisationId, year), invoiceNumberKey(number));
+        return {
+          claim,
+          writes: [
+            { streamId: claim, events: toNewEvents(deps, claimSeriesNumber({ number, organisationId: actor.organisationId, year, holderId: invoiceId, at }), metadata), at: { newStream: true } },
+            { streamId: invoiceStream(invoiceId), events: toNewEvents(deps, events, metadata), at: { newStream: true } },
+          ],
+          done: (appended) => ({
+            events, version: revisionIn(appended, invoiceStream(invoiceId)), position: appended.position,
+            state: events.reduce(invoiceDecider.evolve, invoiceDecider.initialState),
+          }),
+        };
       },
-    });
-  };
-  const written = body.invoice_number
-    ? await write(body.invoice_number)
-    : await writeWithSeriesNumber(deps, { workspaceId: company.workspace_id, kind: seriesKind(provisional.invoice_type), year, invoiceId }, metadata, write);
+    },
+  );
+  const written = body.invoice_number ? await withClientNumber(body.invoice_number) : await withSeriesNumber();
   const event = written.events.find((e): e is InvoiceCreated => e.type === 'InvoiceCreated');
   if (!event || written.position === null) throw new Error(`invoice ${invoiceId}: the create decided no InvoiceCreated`);
   return { invoice_id: invoiceId, version: written.version, position: written.position, event };

@@ -84,6 +84,13 @@ export async function appendAll(store: Pick<EventStore, 'appendToNewStreams' | '
   }
 }
 
+/** A stream's last revision after a multi-stream append. */
+export function revisionIn(appended: StreamsAppendResult, streamId: string): number {
+  const written = appended.streams.find((s) => s.streamId === streamId);
+  if (!written) throw new Error(`${streamId} was not in the append`);
+  return written.nextRevision;
+}
+
 /**
  * The one append outside the command path: a log stream that only ever grows, whose events no
  * decider folds and no command decides on (the security log, an invoice's failed validations).
