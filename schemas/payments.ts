@@ -14,7 +14,8 @@ export const PaymentCreate = Type.Object({
   document_id: Uuid,
   amount: Type.String({
     pattern: '^\\d{1,12}(\\.\\d{1,2})?$', examples: ['123.00'],
-    description: 'positive decimal string, at most 2 decimal places and 999999999999.99; 0 is refused (422 on `amount`)',
+    description: 'positive decimal string, at most 2 decimal places and 999999999999.99; 0 is refused (422 on `amount`). A refund (on a credit note) is at most '
+      + 'its settlement\'s refund_remaining (else 422 `refund_exceeds_remaining`); the payments on one invoice add up to at most 999999999999.99',
   }),
   currency_code: Type.String({ pattern: '^[A-Z]{3}$', description: 'ISO 4217; must be the document\'s currency (else 422 `currency_mismatch`)' }),
   paid_on: IsoDate({ description: 'the day the money moved' }),

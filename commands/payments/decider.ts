@@ -1,12 +1,16 @@
+import type { Decimal } from 'decimal.js';
 import type { PaymentEvent, PaymentMethodPayload } from '../../events/payments.ts';
 import { invoiceFor } from '../invoices/access.ts';
+import { Dec, sum } from '../invoices/money.ts';
 import type { InvoiceState } from '../invoices/state.ts';
 import { NotFound, visibleTo, type RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { paymentAmount } from './amount.ts';
+import { checkPaymentsTotal, checkRefund } from './caps.ts';
 import { paymentKind, type PaymentKind } from './payable.ts';
+import type { InvoiceFacts } from './settlement.ts';
 
 const REFERENCE_MAX_LENGTH = 140;
 const REASON_MAX_LENGTH = 500;
@@ -17,6 +21,12 @@ export type PaymentCommand =
       payment_id: string;
       /** the document paid (or refunded), as its own stream folds: read beside this stream */
       document: InvoiceState;
+      /**
+       * for a credit note made against an invoice: that invoice as its streams hold it (payable,
+       * credit notes, the payments on it and the refunds on each credit note), read beside this
+       * stream; null otherwise, or when the service does not hold that invoice
+       */
+      credited_invoice: InvoiceFacts | null;
       /** the caller's scope: a document it may not see is 404 invoice_not_found */
       scope: RequestScope;
       amount: string;
@@ -58,9 +68,15 @@ export const paymentNotFound = () => new NotFound('payment_not_found', 'payment 
 
 const findPayment = (state: PaymentsState, paymentId: string) => state.payments.find((p) => p.payment_id === paymentId);
 
+/** What the payments (or refunds) of one document that still count add up to: recorded, not reversed. */
+export const recordedTotal = (payments: readonly Payment[], kind: PaymentKind): Decimal =>
+  sum(payments.filter((p) => p.kind === kind && p.status === 'recorded').map((p) => new Dec(p.amount)));
+
 /**
  * Payments and refunds of one document (stream payments-{document_id}). The document's own state
  * comes in with the command: what it is decides whether money may be recorded on it and what kind.
+ * How much is capped (caps.ts) by what this stream already holds: a refund by what its credit note
+ * has left to refund (with its invoice's side, read beside it), payments by the largest amount.
  */
 export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentsState> = {
   initialState: { payments: [] },
@@ -83,6 +99,9 @@ export const paymentDecider: Decider<PaymentCommand, PaymentEvent, PaymentsState
             currency_code: command.currency_code, document_currency_code: document.content.currency_code,
           });
         }
+        // decided on this stream as read: a lost race is decided again on the newer one
+        if (kind === 'refund') checkRefund(document, recordedTotal(state.payments, 'refund'), command.credited_invoice, amount);
+        else checkPaymentsTotal(recordedTotal(state.payments, 'payment'), amount);
         return [{
           type: 'PaymentRecorded',
           data: {

@@ -7,9 +7,18 @@
  *   amount_due      = total_gross − credited_amount − paid + refunded
  *
  * amount_due is negative when the buyer paid more than it now owes: a refund is due. Overpayment
- * is accepted when recorded, so an invoice paid twice shows it here the same way.
+ * is accepted when recorded, so an invoice paid twice (or more than it asks) shows it here the
+ * same way: amount_due is minus what was overpaid, payment_status `refund_due`.
+ *
+ * Every amount shown lies within ±999,999,999,999.99 (bounds.ts MAX_AMOUNT), whatever the stream
+ * holds: sums are computed exactly and only what is shown is capped at the bound. The write side
+ * keeps new payments and refunds within it (decider.ts), but a store may hold sums from before it
+ * did (refunds beyond their credit note, payments adding up past a trillion), and a read must
+ * still answer them.
  */
 import type { Decimal } from 'decimal.js';
+import type { CreditNoteEntry } from '../invoices/state.ts';
+import { MAX_AMOUNT } from '../invoices/bounds.ts';
 import { Dec, ZERO, formatMoney, sum } from '../invoices/money.ts';
 
 export type PaymentStatus = 'unpaid' | 'partially_paid' | 'paid' | 'refund_due' | 'credited';
@@ -58,8 +67,16 @@ export interface CreditNoteSettlement {
 const dec = (s: string): Decimal => new Dec(s);
 const max = (a: Decimal, b: Decimal): Decimal => (a.greaterThan(b) ? a : b);
 const min = (a: Decimal, b: Decimal): Decimal => (a.lessThan(b) ? a : b);
-/** never "-0.00" */
-const negated = (d: Decimal): string => formatMoney(d.negated());
+/** An amount as a read shows it: two decimals, never "-0.00", capped at ±MAX_AMOUNT. */
+const shown = (d: Decimal): string => formatMoney(max(MAX_AMOUNT.negated(), min(MAX_AMOUNT, d)));
+
+/** The facts of an invoice's credit note from its entry on the invoice (the write side's state and the credit-note read model hold the same). */
+export function creditNoteFacts(entry: CreditNoteEntry, refunded: string): CreditNoteFacts {
+  return { credit_note_id: entry.credit_note_id, gross: creditNoteGross(entry), issued: entry.issued && !entry.released, refunded };
+}
+
+/** A credit note's gross: what its rows credit. */
+export const creditNoteGross = (entry: CreditNoteEntry): string => formatMoney(sum(entry.rows.map((r) => dec(r.gross))));
 
 /**
  * payment_status: `refund_due` when amount_due < 0; at 0, `credited` when issued credit notes
@@ -72,33 +89,63 @@ function paymentStatus(totalGross: Decimal, credited: Decimal, paid: Decimal, du
   return paid.isZero() ? 'unpaid' : 'partially_paid';
 }
 
-export function settleInvoice(facts: InvoiceFacts): InvoiceSettlement {
+/** The invoice's sums, exactly (nothing capped yet): due = total − credited − paid + refunded. */
+function sumsOf(facts: InvoiceFacts) {
   const total = dec(facts.total_gross);
   const paid = dec(facts.paid);
   const credited = sum(facts.credit_notes.filter((c) => c.issued).map((c) => dec(c.gross)));
   const refunded = sum(facts.credit_notes.map((c) => dec(c.refunded)));
-  const due = total.minus(credited).minus(paid).plus(refunded);
+  return { total, paid, credited, refunded, due: total.minus(credited).minus(paid).plus(refunded) };
+}
+
+export function settleInvoice(facts: InvoiceFacts): InvoiceSettlement {
+  const { total, paid, credited, refunded, due } = sumsOf(facts);
+  // the status is read from the exact sums; only what is shown is capped
   return {
-    credited_amount: formatMoney(credited), paid: formatMoney(paid), refunded: formatMoney(refunded), amount_due: formatMoney(due),
+    credited_amount: shown(credited), paid: shown(paid), refunded: shown(refunded), amount_due: shown(due),
     payment_status: paymentStatus(total, credited, paid, due),
   };
 }
 
+/** A credit note's gross less its refunds once issued, never below zero: the most it can still refund. */
+const openOn = (c: Omit<CreditNoteFacts, 'credit_note_id'>): Decimal => (c.issued ? max(ZERO, dec(c.gross).minus(dec(c.refunded))) : ZERO);
+
+/**
+ * What each credit note still has to refund, exactly, in the invoice's order: the refund the
+ * invoice has due, allotted to its credit notes oldest first, never more than each one's open
+ * amount. A refund within one credit note's share leaves every other one's share as it was, so
+ * refunds on two credit notes of an invoice cannot together take more than it has due.
+ */
+function refundsRemaining(facts: InvoiceFacts): Map<string, Decimal> {
+  let due = max(ZERO, sumsOf(facts).due.negated());
+  const remaining = new Map<string, Decimal>();
+  for (const c of facts.credit_notes) {
+    const share = min(openOn(c), due);
+    due = due.minus(share);
+    remaining.set(c.credit_note_id, share);
+  }
+  return remaining;
+}
+
+/**
+ * What the credit note `creditNoteId` of the invoice still has to refund (its `refund_remaining`),
+ * exactly: the cap on a refund recorded on it. Zero for a credit note the facts do not list.
+ */
+export function refundRemaining(facts: InvoiceFacts, creditNoteId: string): Decimal {
+  return refundsRemaining(facts).get(creditNoteId) ?? ZERO;
+}
+
+/** A credit note naming no invoice here: its gross less its refunds, once issued (settleStandaloneCreditNote). */
+export const standaloneRefundRemaining = (c: Omit<CreditNoteFacts, 'credit_note_id'>): Decimal => openOn(c);
+
+const creditNoteSettlement = (invoiceId: string | null, c: Omit<CreditNoteFacts, 'credit_note_id'>, remaining: Decimal): CreditNoteSettlement => ({
+  credited_invoice_id: invoiceId, gross: shown(dec(c.gross)), refunded: shown(dec(c.refunded)), refund_remaining: shown(remaining), amount_due: shown(remaining.negated()),
+});
+
 /** Each credit note's settlement, by credit_note_id, in the invoice's order. */
 export function settleCreditNotes(facts: InvoiceFacts): Map<string, CreditNoteSettlement> {
-  const owed = dec(settleInvoice(facts).amount_due);
-  let due = max(ZERO, owed.negated());
-  const settled = new Map<string, CreditNoteSettlement>();
-  for (const c of facts.credit_notes) {
-    const open = c.issued ? max(ZERO, dec(c.gross).minus(dec(c.refunded))) : ZERO;
-    const remaining = min(open, due);
-    due = due.minus(remaining);
-    settled.set(c.credit_note_id, {
-      credited_invoice_id: facts.invoice_id, gross: formatMoney(dec(c.gross)), refunded: formatMoney(dec(c.refunded)),
-      refund_remaining: formatMoney(remaining), amount_due: negated(remaining),
-    });
-  }
-  return settled;
+  const remaining = refundsRemaining(facts);
+  return new Map(facts.credit_notes.map((c) => [c.credit_note_id, creditNoteSettlement(facts.invoice_id, c, remaining.get(c.credit_note_id) ?? ZERO)]));
 }
 
 /**
@@ -106,6 +153,5 @@ export function settleCreditNotes(facts: InvoiceFacts): Map<string, CreditNoteSe
  * nothing to set it against, so what is left to refund is its gross less its refunds, once issued.
  */
 export function settleStandaloneCreditNote(c: Omit<CreditNoteFacts, 'credit_note_id'>): CreditNoteSettlement {
-  const remaining = c.issued ? max(ZERO, dec(c.gross).minus(dec(c.refunded))) : ZERO;
-  return { credited_invoice_id: null, gross: formatMoney(dec(c.gross)), refunded: formatMoney(dec(c.refunded)), refund_remaining: formatMoney(remaining), amount_due: negated(remaining) };
+  return creditNoteSettlement(null, c, standaloneRefundRemaining(c));
 }

@@ -33,14 +33,27 @@ const RULES = [
   'to the electronic copy). Not payable (409 `not_payable`): an invoice not issued yet (draft, validated, approved, pending_approval), a cancelled or voided one, and a',
   'proforma (325). A credit note takes refunds only once it is issued (sent_peppol, delivered, sent_fs or fs_acknowledged); before that 409 `not_payable`.',
   'Received invoices (source peppol) are payable too: what the company pays its suppliers. The currency must be the document\'s (422 `currency_mismatch`).',
-  'Overpayment is accepted and recorded as it happened: the invoice\'s amount_due then goes negative and its payment_status reads `refund_due`.',
+  'Overpayment is accepted and recorded as it happened: the invoice\'s amount_due then goes negative (minus what was overpaid) and its payment_status reads',
+  '`refund_due`. The payments on one invoice add up to at most 999999999999.99 (else 422 on `amount`). A refund belongs to a credit note, so money paid back',
+  'for an overpayment is recorded by reversing that payment and recording what was kept.',
+  'A refund is at most what its credit note has left to refund, its settlement\'s refund_remaining: its gross less the refunds already on it, and no more than',
+  'its invoice was paid beyond what it now owes (on an unpaid invoice the credit only lowers what the buyer owes: record the invoice\'s payment first). Beyond',
+  'that, 422 `refund_exceeds_remaining` with loc ["body","amount"], the amount asked and refund_remaining. Refunds sent at once are decided one after the',
+  'other, so together they never exceed it either.',
   'Payments never change the document or its version (they live beside it), so an If-Match taken before a payment stays good.',
   'The invoice read counts them: credited_amount = gross of its issued credit notes; amount_due = total_gross − credited_amount − paid + refunded (refunds on its credit',
   'notes); payment_status `unpaid`, `partially_paid`, `paid`, `refund_due` (amount_due < 0) or `credited` (its issued credit notes cover it all and nothing is owed either way).',
   'A credit note\'s settlement: {credited_invoice_id, gross, refunded, refund_remaining, amount_due}: refund_remaining is what is still to pay back through it (at most',
   'its gross less its refunds, and no more than the invoice has overpaid, allotted to its credit notes oldest first); amount_due = −refund_remaining. A credit note not',
-  'issued yet has both at 0.00.',
+  'issued yet has both at 0.00. Every amount these reads show lies within ±999999999999.99, also for payments recorded before these bounds held (shown at the bound).',
 ].join(' ');
+
+const RECORD_REFUSALS = [
+  fieldErrors.description,
+  'payments on the invoice adding up past 999999999999.99 (on `amount`)',
+  '`currency_mismatch` ({detail: {error, message, currency_code, document_currency_code}})',
+  '`refund_exceeds_remaining`: a refund beyond what its credit note has left to refund ({detail: {error, message, loc: ["body","amount"], amount, refund_remaining, currency_code}})',
+].join('; ');
 
 /** Payments and refunds: record, read, reverse, and a document's list. */
 export function paymentRoutes(deps: PaymentRouteDeps): Route[] {
@@ -63,7 +76,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): Route[] {
         201: { description: 'the payment, `status: recorded`; Location names it', schema: Payment },
         404: { description: '`invoice_not_found`: no such document in the caller\'s organisation', schema: ErrorBody },
         409: { description: '`not_payable`: see above (detail.status and detail.invoice_type say why)', schema: ErrorBody },
-        422: { description: `${fieldErrors.description}; \`currency_mismatch\` ({detail: {error, message, currency_code, document_currency_code}})` },
+        422: { description: RECORD_REFUSALS },
       },
       async handle({ body, actor, requestId }) {
         return answered(await recordPayment(deps, { actor, requestId, input: { ...body, reference: body.reference ?? null } }), 201);

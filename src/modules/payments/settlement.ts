@@ -1,6 +1,7 @@
 import type { CreditNoteEntry } from '../../../commands/invoices/state.ts';
-import { Dec, formatMoney, sum } from '../../../commands/invoices/money.ts';
-import { settleCreditNotes, settleInvoice, settleStandaloneCreditNote, type CreditNoteSettlement, type InvoiceFacts, type PaymentStatus } from '../../../commands/payments/settlement.ts';
+import {
+  creditNoteFacts, creditNoteGross, settleCreditNotes, settleInvoice, settleStandaloneCreditNote, type CreditNoteSettlement, type InvoiceFacts, type PaymentStatus,
+} from '../../../commands/payments/settlement.ts';
 import { isIssued } from '../../../commands/payments/payable.ts';
 import type { InvoiceStatus } from '../../../events/invoices.ts';
 import type { InvoiceDetailRow } from '../../../projections/invoices/rows.ts';
@@ -29,7 +30,6 @@ export interface SettlementFields {
 
 export type SettlementReader = (row: InvoiceDetailRow) => Promise<SettlementFields>;
 
-const grossOf = (entry: CreditNoteEntry) => formatMoney(sum(entry.rows.map((r) => new Dec(r.gross))));
 const stateOf = (entry: CreditNoteEntry): CreditNoteSummary['state'] =>
   entry.released ? 'released' : entry.issued ? 'issued' : entry.counted ? 'queued' : 'waiting';
 
@@ -73,9 +73,7 @@ export function settledFrom(row: InvoiceDetailRow, credits: InvoiceSettlementFac
   const { totals } = credits;
   const facts: InvoiceFacts = {
     invoice_id: invoiceId, total_gross: credits.payable, paid: totals.get(invoiceId)?.paid ?? '0.00',
-    credit_notes: credits.credit_notes.map((c) => ({
-      credit_note_id: c.credit_note_id, gross: grossOf(c), issued: c.issued && !c.released, refunded: totals.get(c.credit_note_id)?.refunded ?? '0.00',
-    })),
+    credit_notes: credits.credit_notes.map((c) => creditNoteFacts(c, totals.get(c.credit_note_id)?.refunded ?? '0.00')),
   };
   if (credited) {
     const settlement = settleCreditNotes(facts).get(row.id) ?? settleStandaloneCreditNote({ gross: row.document.totals.total_gross, issued: false, refunded: '0.00' });
@@ -84,6 +82,6 @@ export function settledFrom(row: InvoiceDetailRow, credits: InvoiceSettlementFac
   const settled = settleInvoice(facts);
   return {
     credited_amount: settled.credited_amount, amount_due: settled.amount_due, payment_status: settled.payment_status, settlement: null,
-    credit_notes: credits.credit_notes.map((c) => ({ id: c.credit_note_id, credit_note_number: c.credit_note_number, reason: c.reason, total_gross: grossOf(c), state: stateOf(c) })),
+    credit_notes: credits.credit_notes.map((c) => ({ id: c.credit_note_id, credit_note_number: c.credit_note_number, reason: c.reason, total_gross: creditNoteGross(c), state: stateOf(c) })),
   };
 }
