@@ -78,6 +78,7 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   read_model_behind: 503,
   read_model_degraded: 503,
   refresh_family_exists: 409,
+  reviewer_must_be_user: 403,
   sapi_client_exists: 409,
   sapi_client_not_found: 404,
   sapi_document_exists: 409,

@@ -20,7 +20,18 @@ const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const stale = { description: '`version_mismatch`: If-Match is not the invoice’s current version', schema: ErrorBody };
 const roleRefused = (roles: string) => `\`insufficient_role\` (carries required_roles, role): only ${roles} (an API key acts as admin)`;
-const fourEyes = '`self_review_not_allowed` (carries approval_id, requested_by): whoever asked for approval (the same user, API key or OAuth client) never approves or rejects their own request, whatever their role';
+const fourEyes = [
+  '`reviewer_must_be_user` (carries credential): an API key or OAuth client never approves or rejects, whatever its role: it acts for the organisation, not as a person;',
+  '`self_review_not_allowed` (carries approval_id, requested_by, requested_by_person): the person who asked never reviews their own request, whatever their role:',
+  'the user who asked, or, when an API key or OAuth client asked, the user who created it (or created the key that created it)',
+].join(' ');
+
+/** Four eyes means two people: said once, on every approval route. */
+const FOUR_EYES = [
+  'Four eyes means two people: a request is approved or rejected only by a signed-in user (admin or approver) who is another person than the',
+  'requester. A request made by a user is reviewed by another user; one made by an API key or OAuth client (which act for the organisation)',
+  'by a user other than the one who created that key or client; a key or client never reviews.',
+].join(' ');
 
 const COMMON = [
   'If-Match (the invoice version) is optional: when sent and stale, 412 and nothing changes. The answer carries the new version as ETag;',
@@ -49,11 +60,11 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       summary: 'Ask for approval: the invoice waits in pending_approval until an approver reviews it',
       description: [
         'From draft or validated (an invoice issued here): the invoice becomes `pending_approval` and the approval record `pending`.',
-        'While it is pending the invoice is neither edited (PUT 409) nor sent or marked sent (409 invalid_status); an admin or approver other than',
-        'the requester approves it (`approved`, sendable) or rejects it (a draft again). Any other status, a request already pending included,',
+        'While it is pending the invoice is neither edited (PUT 409) nor sent or marked sent (409 invalid_status); a signed-in admin or approver',
+        'who is another person approves it (`approved`, sendable) or rejects it (a draft again). Any other status, a request already pending included,',
         'an approved invoice (edit it first: an edit makes it a draft that needs approval again) and a received copy: 409 invalid_status.',
         'Approval is not required to send: admins and approvers may send a draft directly. A new request replaces the record; earlier ones',
-        `stay in the invoice's history. ${COMMON}`,
+        `stay in the invoice's history. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
       responses: {
@@ -72,7 +83,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       description: [
         'Only from `pending_approval`; any other status (nothing asked, already approved or rejected): 409 invalid_status. The record becomes',
         '`approved` with reviewed_by and reviewed_at; the invoice `approved`, from which it is sent (POST send) or marked sent. Editing an',
-        `approved invoice makes it a draft again, which needs approval again. ${COMMON}`,
+        `approved invoice makes it a draft again, which needs approval again. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
       responses: {
@@ -91,7 +102,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       description: [
         'Only from `pending_approval` (else 409 invalid_status). The record becomes `rejected` with the reason (trimmed; 1-1000 characters,',
         'not blank, else 422); the invoice goes back to `draft` (never `rejected`, which is the receiver\'s refusal of a sent invoice), so it',
-        `can be corrected (PUT) and asked for approval again. ${COMMON}`,
+        `can be corrected (PUT) and asked for approval again. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams, body: RejectBody,
       responses: {
