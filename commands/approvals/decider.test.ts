@@ -48,7 +48,7 @@ describe('approvals on the invoice stream', () => {
       given([created, validated]).when(request()).then([requested()]);
       expect(statusAfter(created, requested())).to.equal('pending_approval');
       expect(fold(approvalDecider, [created, requested()]).approval).to.deep.equal({
-        id: 'a1', status: 'pending', requested_by: 'accountant-1', requested_at: at, reviewed_by: null, reviewed_at: null, reason: null,
+        id: 'a1', status: 'pending', requested_by: 'accountant-1', requested_at: at, reviewed_by: null, reviewed_at: null, reason: null, voided: null,
       });
     });
 
@@ -157,10 +157,10 @@ describe('approvals on the invoice stream', () => {
       expect(state.approval).to.include({ id: 'a2', status: 'pending', reviewed_by: null, reason: null });
     });
 
-    it('an approved invoice that is edited is a draft again and needs approval again', () => {
+    it('an approved invoice that is edited is a draft again, its approval voided, and may ask again (void.test.ts)', () => {
       const edit: InvoiceCommand = { type: 'UpdateInvoice', invoice_id: 'i1', scope, updated_by: 'accountant-1', content, code_lists: lists, at: later };
       const events = invoiceDecider.decide(edit, fold(invoiceDecider, [created, requested(), approved]));
-      expect(events.map((e) => e.type)).to.deep.equal(['InvoiceUpdated']);
+      expect(events.map((e) => e.type)).to.deep.equal(['InvoiceUpdated', 'InvoiceApprovalVoided']);
       expect(statusAfter(created, requested(), approved, ...events)).to.equal('draft');
       given([created, requested(), approved, ...events]).when(request('accountant-1', 'a2')).then([requested('a2')]);
     });

@@ -2,7 +2,8 @@
  * Approvals on the invoice's stream (a credit note's stream is an invoice stream too). An invoice
  * issued here asks for approval from draft or validated and then waits in pending_approval: not
  * editable, not sendable. A reviewer (the route lets only admins and approvers in) approves it, and
- * it may be sent, or rejects it with a reason, and it is a draft again.
+ * it may be sent, or rejects it with a reason, and it is a draft again. A change after that voids
+ * the approval (void.ts).
  *
  * Four eyes means two people. A review is a person's: a signed-in user, never an API key or an
  * OAuth client, which act for the organisation. And never the person who asked: the user who

@@ -105,7 +105,7 @@ describe('approvals over HTTP: request-approval, approve, reject, GET …/approv
     expect((await approval(created.id)).body.approval).to.include({ id: asked.body.id, status: 'pending', reason: null });
   });
 
-  it('an approved invoice that is edited is a draft again and needs approval again', async () => {
+  it('an approved invoice that is edited is a draft again, its approval voided, and needs approval again', async () => {
     const created = await draft();
     await act(as.accountant, created.id, 'request-approval');
     await act(as.approver, created.id, 'approve');
@@ -113,6 +113,7 @@ describe('approvals over HTTP: request-approval, approve, reject, GET …/approv
     const put = await svc.call('PUT', `${invoices()}/${created.id}`, body('3'), { ...as.accountant, 'if-match': `"${version}"` });
     expect(put.status).to.equal(200);
     expect(put.body.status).to.equal('draft');
+    expect((await approval(created.id)).body.approval).to.include({ status: 'voided' });
     expect((await act(as.accountant, created.id, 'request-approval')).body).to.include({ status: 'pending' });
   });
 
