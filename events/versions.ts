@@ -121,6 +121,7 @@ export const EVENT_VERSIONS = {
   InvoiceApprovalRequested: 1,
   InvoiceApproved: 1,
   InvoiceApprovalRejected: 1,
+  InvoiceApprovalVoided: 1,
   WebhookEndpointRegistered: 1,
   WebhookEndpointDeactivated: 1,
   WebhookSecretRotated: 1,

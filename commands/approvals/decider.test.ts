@@ -11,15 +11,23 @@ import { specFor } from '../shared/given.ts';
 import { InvalidFields } from '../shared/invalid-fields.ts';
 import { computeTotals } from '../invoices/totals.ts';
 import { evolveApproval } from './approval.ts';
-import { approvalDecider, type ApprovalCommand } from './decider.ts';
+import { approvalDecider, type ApprovalCommand, type Requester, type Reviewer } from './decider.ts';
 
 const given = specFor(approvalDecider);
 const later = '2026-11-23T09:00:00.000Z';
 const totals = computeTotals(content);
 
+/** The accountant asked for a1 in person (most tests): the requester the service attributes to it. */
+const byAccountant: Requester = { kind: 'user', id: 'accountant-1', person: 'accountant-1' };
+const user = (id: string): Reviewer => ({ kind: 'user', id });
+
 const request = (by = 'accountant-1', approval_id = 'a1'): ApprovalCommand => ({ type: 'RequestApproval', invoice_id: 'i1', approval_id, scope, requested_by: by, at });
-const approve = (by = 'approver-1', where = scope): ApprovalCommand => ({ type: 'ApproveInvoice', invoice_id: 'i1', scope: where, reviewed_by: by, at: later });
-const reject = (reason = 'wrong price', by = 'approver-1'): ApprovalCommand => ({ type: 'RejectInvoice', invoice_id: 'i1', scope, reviewed_by: by, reason, at: later });
+const approve = (by: string | Reviewer = 'approver-1', where = scope, requester: Requester | null = byAccountant): ApprovalCommand => ({
+  type: 'ApproveInvoice', invoice_id: 'i1', scope: where, reviewer: typeof by === 'string' ? user(by) : by, requester, at: later,
+});
+const reject = (reason = 'wrong price', by: string | Reviewer = 'approver-1', requester: Requester | null = byAccountant): ApprovalCommand => ({
+  type: 'RejectInvoice', invoice_id: 'i1', scope, reviewer: typeof by === 'string' ? user(by) : by, requester, reason, at: later,
+});
 
 const requested = (approval_id = 'a1', by = 'accountant-1'): ApprovalEvent => ({
   type: 'InvoiceApprovalRequested', data: { invoice_id: 'i1', approval_id, requested_by: by, requested_at: at },
@@ -40,7 +48,7 @@ describe('approvals on the invoice stream', () => {
       given([created, validated]).when(request()).then([requested()]);
       expect(statusAfter(created, requested())).to.equal('pending_approval');
       expect(fold(approvalDecider, [created, requested()]).approval).to.deep.equal({
-        id: 'a1', status: 'pending', requested_by: 'accountant-1', requested_at: at, reviewed_by: null, reviewed_at: null, reason: null,
+        id: 'a1', status: 'pending', requested_by: 'accountant-1', requested_at: at, reviewed_by: null, reviewed_at: null, reason: null, voided: null,
       });
     });
 
@@ -78,9 +86,6 @@ describe('approvals on the invoice stream', () => {
       expect(invoiceDecider.decide(send, fold(invoiceDecider, [addressed, requested(), approved])).map((e) => e.type)).to.deep.equal(['InvoiceQueued', 'InvoiceAuditEntryRecorded']);
     });
 
-    it('the requester may not approve their own request: 403 self_review_not_allowed', () =>
-      given([created, requested('a1', 'key-1')]).when(approve('key-1')).thenThrows('self_review_not_allowed', { approval_id: 'a1', requested_by: 'key-1' }));
-
     it('only a pending request is approved: invalid_status otherwise', () => {
       given([created]).when(approve()).thenThrows('invalid_status', { status: 'draft' });
       given([created, requested(), approved]).when(approve()).thenThrows('invalid_status', { status: 'approved' });
@@ -89,6 +94,42 @@ describe('approvals on the invoice stream', () => {
 
     it('another company\'s invoice is not found, before anything else is said', () =>
       given([created, requested()]).when(approve('accountant-1', otherCompany)).thenThrows(NotFound, invoiceNotFound));
+  });
+
+  describe('four eyes means two people', () => {
+    const key1: Requester = { kind: 'api_key', id: 'key-1', person: 'admin-1' };
+    const byKey = [created, requested('a1', 'key-1')];
+
+    it('a user may not review their own request: 403 self_review_not_allowed', () => {
+      given([created, requested()]).when(approve('accountant-1')).thenThrows('self_review_not_allowed', { approval_id: 'a1', requested_by: 'accountant-1', requested_by_person: 'accountant-1' });
+      given([created, requested()]).when(reject('no', 'accountant-1')).thenThrows('self_review_not_allowed');
+    });
+
+    it('a request made by an API key is the person\'s who created the key: that user may not review it, another user may', () => {
+      given(byKey).when(approve('admin-1', scope, key1)).thenThrows('self_review_not_allowed', { approval_id: 'a1', requested_by: 'key-1', requested_by_person: 'admin-1' });
+      given(byKey).when(reject('no', 'admin-1', key1)).thenThrows('self_review_not_allowed');
+      given(byKey).when(approve('approver-1', scope, key1)).then([approved]);
+    });
+
+    it('an OAuth client\'s request likewise: not its creator', () =>
+      given([created, requested('a1', 'oc_1')]).when(approve('admin-1', scope, { kind: 'oauth_client', id: 'oc_1', person: 'admin-1' })).thenThrows('self_review_not_allowed'));
+
+    it('a key the service issued itself stands for no user: any user other than the requester reviews its request', () =>
+      given(byKey).when(approve('approver-1', scope, { ...key1, person: 'demo-bootstrap' })).then([approved]));
+
+    it('an API key or an OAuth client never reviews, whoever asked: 403 reviewer_must_be_user, before the status is looked at', () => {
+      const key2: Reviewer = { kind: 'api_key', id: 'key-2' };
+      given(byKey).when(approve(key2, scope, null)).thenThrows('reviewer_must_be_user', { credential: 'api_key' });
+      given([created, requested()]).when(approve({ kind: 'api_key', id: 'key-1' }, scope, null)).thenThrows('reviewer_must_be_user');
+      given([created, requested()]).when(reject('no', { kind: 'oauth_client', id: 'oc_1' }, null)).thenThrows('reviewer_must_be_user', { credential: 'oauth_client' });
+      given([created]).when(approve(key2, scope, null)).thenThrows('reviewer_must_be_user');
+    });
+
+    it('an attribution of another request than the pending one is a bug, not a refusal', () => {
+      expect(() => approvalDecider.decide(approve('approver-1', scope, key1), fold(approvalDecider, [created, requested()]))).to.throw(Error, /is not who asked/);
+      expect(() => approvalDecider.decide(approve('approver-1', scope, null), fold(approvalDecider, [created, requested()]))).to.throw(Error, /is not who asked/);
+    });
+
   });
 
   describe('reject', () => {
@@ -105,9 +146,6 @@ describe('approvals on the invoice stream', () => {
       }
     });
 
-    it('the requester may not reject their own request: 403 self_review_not_allowed', () =>
-      given([created, requested()]).when(reject('no', 'accountant-1')).thenThrows('self_review_not_allowed'));
-
     it('only a pending request is rejected: invalid_status otherwise', () =>
       given([created, validated]).when(reject()).thenThrows('invalid_status', { status: 'validated' }));
   });
@@ -119,10 +157,10 @@ describe('approvals on the invoice stream', () => {
       expect(state.approval).to.include({ id: 'a2', status: 'pending', reviewed_by: null, reason: null });
     });
 
-    it('an approved invoice that is edited is a draft again and needs approval again', () => {
+    it('an approved invoice that is edited is a draft again, its approval voided, and may ask again (void.test.ts)', () => {
       const edit: InvoiceCommand = { type: 'UpdateInvoice', invoice_id: 'i1', scope, updated_by: 'accountant-1', content, code_lists: lists, at: later };
       const events = invoiceDecider.decide(edit, fold(invoiceDecider, [created, requested(), approved]));
-      expect(events.map((e) => e.type)).to.deep.equal(['InvoiceUpdated']);
+      expect(events.map((e) => e.type)).to.deep.equal(['InvoiceUpdated', 'InvoiceApprovalVoided']);
       expect(statusAfter(created, requested(), approved, ...events)).to.equal('draft');
       given([created, requested(), approved, ...events]).when(request('accountant-1', 'a2')).then([requested('a2')]);
     });

@@ -1,23 +1,56 @@
 /**
  * Approvals on the invoice's stream (a credit note's stream is an invoice stream too). An invoice
  * issued here asks for approval from draft or validated and then waits in pending_approval: not
- * editable, not sendable. A reviewer (the route lets only admins and approvers in; an API key acts
- * as admin) approves it, and it may be sent, or rejects it with a reason, and it is a draft again.
- * Four eyes: whoever asked (the same user, API key or OAuth client) may not review their own request.
+ * editable, not sendable. A reviewer (the route lets only admins and approvers in) approves it, and
+ * it may be sent, or rejects it with a reason, and it is a draft again. A change after that voids
+ * the approval (void.ts).
+ *
+ * Four eyes means two people. A review is a person's: a signed-in user, never an API key or an
+ * OAuth client, which act for the organisation. And never the person who asked: the user who
+ * asked, or, when a key or OAuth client asked, the user who created it (the approvals service
+ * attributes the request: `Requester`). A key a user created asks on that user's behalf, so that user may not
+ * review its request; a key the service issued itself stands for no user, so any other may.
  */
 import type { ApprovalEvent } from '../../events/approvals.ts';
 import { invoiceFor } from '../invoices/access.ts';
 import { evolveInvoice, initialInvoiceState, type InvoiceState, type InvoiceStreamEvent, type KnownInvoice } from '../invoices/state.ts';
 import type { RequestScope } from '../shared/access.ts';
+import type { Actor } from '../shared/actor.ts';
 import type { Decider } from '../shared/decider.ts';
 import { StandingRefusal } from '../shared/preconditions.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { evolveApproval, isApprovalEvent, type ApprovalRecord } from './approval.ts';
 
+/** A credential's kind: a user signs in as a person; an API key or OAuth client acts for the organisation. */
+type CredentialKind = Actor['type'];
+
+/** Who reviews: the credential the request came with. */
+export interface Reviewer {
+  kind: CredentialKind;
+  /** the user's id (or the key's id, the client_id) */
+  id: string;
+}
+
+/** Who asked for the pending request, as the approvals service attributes its `requested_by` (read beside the stream). */
+export interface Requester {
+  kind: CredentialKind;
+  /** the record's requested_by: the user's id, API key id or OAuth client_id */
+  id: string;
+  /**
+   * the person behind it: the user who asked, or the user who created the key or client (through
+   * the keys that created it); for a key the service issued itself, the component that issued it,
+   * which is nobody who reviews
+   */
+  person: string;
+}
+
+/** A review: by whom, and who asked for the request it reviews (null when none is pending). */
+interface Review { invoice_id: string; scope: RequestScope; reviewer: Reviewer; requester: Requester | null; at: string }
+
 export type ApprovalCommand =
   | { type: 'RequestApproval'; invoice_id: string; approval_id: string; scope: RequestScope; requested_by: string; at: string }
-  | { type: 'ApproveInvoice'; invoice_id: string; scope: RequestScope; reviewed_by: string; at: string }
-  | { type: 'RejectInvoice'; invoice_id: string; scope: RequestScope; reviewed_by: string; reason: string; at: string };
+  | ({ type: 'ApproveInvoice' } & Review)
+  | ({ type: 'RejectInvoice'; reason: string } & Review);
 
 /** The invoice as its stream leaves it, and its latest approval request (null: never asked). */
 export interface ApprovalState {
@@ -43,13 +76,25 @@ function pendingRequest(state: ApprovalState, invoice: KnownInvoice, what: strin
   return state.approval;
 }
 
-/** Four eyes: the requester never reviews their own request, whatever their role. */
-function assertOtherReviewer(request: ApprovalRecord, reviewer: string): void {
-  if (request.requested_by === reviewer) {
-    throw new StandingRefusal('self_review_not_allowed', 'an approval request is reviewed by someone other than who asked for it', {
-      approval_id: request.id, requested_by: request.requested_by,
-    });
-  }
+const CREDENTIAL_NAMES: Record<CredentialKind, string> = { user: 'a user', api_key: 'an API key', oauth_client: 'an OAuth client', system: 'the service' };
+
+/** Four eyes, first half: a review is a person's; a key or an OAuth client acts for the organisation, whatever its role. */
+function assertPerson(reviewer: Reviewer): void {
+  if (reviewer.kind === 'user') return;
+  throw new StandingRefusal('reviewer_must_be_user', `an approval is reviewed by a signed-in user: ${CREDENTIAL_NAMES[reviewer.kind]} acts for the organisation, not as a person`, {
+    credential: reviewer.kind,
+  });
+}
+
+/** Four eyes, second half: the person who asked (themselves, or through a key or client they created) never reviews it. */
+function assertOtherPerson(request: ApprovalRecord, requester: Requester | null, reviewer: Reviewer): void {
+  // the service attributes the request it read; one of another request is a bug, not a refusal
+  if (requester?.id !== request.requested_by) throw new Error(`approval ${request.id}: the requester given (${requester?.id ?? 'none'}) is not who asked (${request.requested_by})`);
+  if (reviewer.id !== request.requested_by && reviewer.id !== requester.person) return;
+  const through = requester.kind === 'user' ? '' : ` (through ${CREDENTIAL_NAMES[requester.kind]} they created, ${requester.id})`;
+  throw new StandingRefusal('self_review_not_allowed', `an approval request is reviewed by a person other than who asked for it${through}`, {
+    approval_id: request.id, requested_by: request.requested_by, requested_by_person: requester.person,
+  });
 }
 
 function decide(command: ApprovalCommand, state: ApprovalState): ApprovalEvent[] {
@@ -64,21 +109,23 @@ function decide(command: ApprovalCommand, state: ApprovalState): ApprovalEvent[]
       }];
     }
     case 'ApproveInvoice': {
+      assertPerson(command.reviewer);
       const request = pendingRequest(state, invoice, 'approving');
-      assertOtherReviewer(request, command.reviewed_by);
-      return [{ type: 'InvoiceApproved', data: { invoice_id: invoice.invoice_id, approval_id: request.id, reviewed_by: command.reviewed_by, reviewed_at: command.at } }];
+      assertOtherPerson(request, command.requester, command.reviewer);
+      return [{ type: 'InvoiceApproved', data: { invoice_id: invoice.invoice_id, approval_id: request.id, reviewed_by: command.reviewer.id, reviewed_at: command.at } }];
     }
     case 'RejectInvoice': {
+      assertPerson(command.reviewer);
       const reason = command.reason.trim();
       checkFields((problem) => {
         if (reason === '') problem('reason', 'a rejection says why', command.reason);
         else if (reason.length > MAX_REASON_LENGTH) problem('reason', `at most ${MAX_REASON_LENGTH} characters`, command.reason);
       });
       const request = pendingRequest(state, invoice, 'rejecting');
-      assertOtherReviewer(request, command.reviewed_by);
+      assertOtherPerson(request, command.requester, command.reviewer);
       return [{
         type: 'InvoiceApprovalRejected',
-        data: { invoice_id: invoice.invoice_id, approval_id: request.id, reviewed_by: command.reviewed_by, reason, reviewed_at: command.at },
+        data: { invoice_id: invoice.invoice_id, approval_id: request.id, reviewed_by: command.reviewer.id, reason, reviewed_at: command.at },
       }];
     }
   }

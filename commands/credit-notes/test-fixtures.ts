@@ -22,7 +22,7 @@ export function issued(lines: InvoiceLine[], fields: Partial<KnownInvoice> = {})
   const c = { ...content, lines };
   return {
     status: 'delivered', authoring_status: 'validated', source: 'api', invoice_id: 'inv-1', organisation_id: 'o1', company_id: 'c1', workspace_id: 'w1',
-    invoice_number: c.invoice_number, content: c, totals: computeTotals(c), warnings: [], received_ubl: null, credit_notes: [], credited_invoice: null,
+    invoice_number: c.invoice_number, content: c, totals: computeTotals(c), warnings: [], received_ubl: null, credit_notes: [], credited_invoice: null, approval: null,
     delivery: { ...NO_DELIVERY, peppol: { ...NO_DELIVERY.peppol, status: 'delivered' } }, ...fields,
   } as KnownInvoice;
 }

@@ -1,3 +1,4 @@
+import { approvalVoidedBy } from '../approvals/void.ts';
 import type { RequestScope } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
@@ -130,6 +131,8 @@ export const invoiceDecider: Decider<InvoiceCommand, InvoiceStreamEvent, Invoice
             type: 'InvoiceUpdated',
             data: { invoice_id: command.invoice_id, updated_by: command.updated_by, content: command.content, totals, warnings, updated_at: command.at },
           },
+          // what was approved is not what would be sent any more
+          ...approvalVoidedBy(invoice, { change: 'invoice_updated', content: command.content, totals, by: command.updated_by, at: command.at }),
         ];
       }
       case 'RecordValidation': {

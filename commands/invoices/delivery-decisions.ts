@@ -1,4 +1,5 @@
 import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
+import { assertApprovalNotVoided } from '../approvals/void.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
@@ -80,6 +81,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
     case 'SendInvoice': {
       const invoice = invoiceFor(state, command.scope);
       if (invoice.source !== 'api' || !SENDABLE_STATUSES.includes(invoice.status)) throw invalidStatus(invoice, 'sending');
+      assertApprovalNotVoided(invoice, 'sending');
       const findings = [...checkInvoice(invoice.content, command.code_lists), ...addressFindings(invoice)];
       if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
       const receiver = invoice.content.buyer.peppol_id ?? '';
@@ -164,6 +166,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       if (invoice.delivery.peppol.status === 'manual') return [];
       const peppolGaveUp = invoice.status === 'failed' && invoice.delivery.peppol.status === 'failed';
       if (invoice.source !== 'api' || !(SENDABLE_STATUSES.includes(invoice.status) || peppolGaveUp)) throw invalidStatus(invoice, 'marking as sent');
+      assertApprovalNotVoided(invoice, 'marking as sent');
       return [
         { type: 'InvoiceMarkedSent', data: { invoice_id: command.invoice_id, marked_by: command.marked_by, delivered_at: command.delivered_at, note: command.note, at: command.at } },
       ];

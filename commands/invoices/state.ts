@@ -1,4 +1,5 @@
 import type { ApprovalEvent } from '../../events/approvals.ts';
+import { evolveApprovalMark, type ApprovalMark } from '../approvals/approval.ts';
 import type { CreditNoteCreated, CreditNoteEvent, CreditReasonPayload, CreditRowPayload } from '../../events/credit-notes.ts';
 import type { InvoiceEvent, InvoiceStatus } from '../../events/invoices.ts';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
@@ -47,6 +48,8 @@ export type InvoiceState =
       credit_notes: CreditNoteEntry[];
       /** a credit note made through the credit-note route: the invoice it credits (it is locked); null otherwise */
       credited_invoice: { invoice_id: string; invoice_number: string; issue_date: string; reason: CreditReasonPayload } | null;
+      /** the latest approval request, as a PUT and a send need it (commands/approvals); null: never asked */
+      approval: ApprovalMark | null;
     };
 
 export type KnownInvoice = Exclude<InvoiceState, { status: 'none' }>;
@@ -58,7 +61,7 @@ function issuedHere(d: Pick<KnownInvoice, 'invoice_id' | 'organisation_id' | 'co
   return {
     status: 'draft', authoring_status: 'draft', source: 'api', invoice_id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id,
     workspace_id: d.workspace_id, invoice_number: d.content.invoice_number, content: d.content, totals: d.totals, warnings: d.warnings,
-    delivery: NO_DELIVERY, received_ubl: null, credit_notes: [], credited_invoice: d.credited_invoice,
+    delivery: NO_DELIVERY, received_ubl: null, credit_notes: [], credited_invoice: d.credited_invoice, approval: null,
   };
 }
 
@@ -75,6 +78,7 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
         invoice_id: event.data.invoice_id, organisation_id: event.data.organisation_id, company_id: event.data.company_id,
         workspace_id: event.data.workspace_id, invoice_number: event.data.content.invoice_number,
         content: event.data.content, totals: event.data.totals, warnings: [], delivery, received_ubl: event.data.ubl, credit_notes: [], credited_invoice: null,
+        approval: null,
       };
     }
     case 'InvoiceUpdated':
@@ -87,13 +91,15 @@ export function evolveInvoice(state: InvoiceState, event: InvoiceStreamEvent): I
     case 'InvoiceValidated':
       return state.status === 'none' ? state : { ...state, status: 'validated', authoring_status: 'validated' };
     // approvals (commands/approvals/ keeps the record): a rejected request is a draft again, never
-    // `rejected`, which is the receiver's refusal
+    // `rejected`, which is the receiver's refusal; a void follows the change that made it (a draft already)
     case 'InvoiceApprovalRequested':
-      return state.status === 'none' ? state : { ...state, status: 'pending_approval', authoring_status: 'pending_approval' };
+      return state.status === 'none' ? state : { ...state, status: 'pending_approval', authoring_status: 'pending_approval', approval: evolveApprovalMark(state.approval, event) };
     case 'InvoiceApproved':
-      return state.status === 'none' ? state : { ...state, status: 'approved', authoring_status: 'approved' };
+      return state.status === 'none' ? state : { ...state, status: 'approved', authoring_status: 'approved', approval: evolveApprovalMark(state.approval, event) };
     case 'InvoiceApprovalRejected':
-      return state.status === 'none' ? state : { ...state, status: 'draft', authoring_status: 'draft' };
+      return state.status === 'none' ? state : { ...state, status: 'draft', authoring_status: 'draft', approval: evolveApprovalMark(state.approval, event) };
+    case 'InvoiceApprovalVoided':
+      return state.status === 'none' ? state : { ...state, approval: evolveApprovalMark(state.approval, event) };
     case 'CreditNoteReserved':
     case 'CreditNoteCounted':
     case 'CreditNoteIssued':

@@ -73,6 +73,7 @@ export const DOMAIN_ERROR_CODES = {
   read_model_degraded: 'unavailable',
   refresh_family_exists: 'refused',
   refund_exceeds_remaining: 'refused',
+  reviewer_must_be_user: 'refused',
   sapi_client_exists: 'refused',
   sapi_client_not_found: 'refused',
   sapi_document_exists: 'refused',

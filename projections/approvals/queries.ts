@@ -16,7 +16,7 @@ export async function getApprovalState(
   scope: { organisationId: string; companyId: string | null },
   invoiceId: string,
 ): Promise<{ approval: ApprovalRecord | null; version: number } | null> {
-  const rows: { version: number; approval: ApprovalRecord | null; approval_version: number | null }[] = await db.query(
+  const rows: { version: number; approval: (Omit<ApprovalRecord, 'voided'> & Partial<Pick<ApprovalRecord, 'voided'>>) | null; approval_version: number | null }[] = await db.query(
     `SELECT i.version, a.approval, a.version AS approval_version
      FROM invoices i LEFT JOIN invoice_approvals a ON a.invoice_id = i.id
      WHERE i.id = $1 AND i.organisation_id = $2 AND ($3::uuid IS NULL OR i.company_id = $3::uuid)`,
@@ -24,7 +24,9 @@ export async function getApprovalState(
   );
   const row = rows[0];
   if (!row) return null;
-  return { approval: row.approval, version: Math.max(row.version, row.approval_version ?? -1) };
+  // records stored before voids existed have no `voided`
+  const approval = row.approval && { ...row.approval, voided: row.approval.voided ?? null };
+  return { approval, version: Math.max(row.version, row.approval_version ?? -1) };
 }
 
 /** Whether an event of this invoice's stream was parked by the register or the approvals (the answer would be missing or stale). */

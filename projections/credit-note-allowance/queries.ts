@@ -37,7 +37,7 @@ export async function getAllowance(db: DataSource, scope: { organisationId: stri
     status: row.voided ? 'voided' : row.status, authoring_status: row.status, source: row.source, invoice_id: row.id, organisation_id: row.organisation_id,
     company_id: row.company_id, workspace_id: row.workspace_id, invoice_number: row.invoice_number, content: row.document.content,
     totals: row.document.totals, warnings: row.document.warnings, delivery: row.delivery ?? NO_DELIVERY, received_ubl: null, credit_notes: row.credit_notes ?? [],
-    credited_invoice: null,
+    credited_invoice: null, approval: null,
   };
   return { allowance: invoiceAllowance(invoice), version: Math.max(row.version, row.credits_version ?? -1), read: readKey(row.version, row.credits_version) };
 }

@@ -347,8 +347,10 @@ function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: Ev
     Object.assign(row, { status: 'validated', updated_at: event.data.validated_at, version: event.revision });
   } else if (isApproval(event)) {
     const approval = event;
+    // a void follows the change that voided it, which made the invoice a draft already
     const [status, updated] = approval.type === 'InvoiceApprovalRequested' ? ['pending_approval', approval.data.requested_at]
-      : approval.type === 'InvoiceApproved' ? ['approved', approval.data.reviewed_at] : ['draft', approval.data.reviewed_at];
+      : approval.type === 'InvoiceApproved' ? ['approved', approval.data.reviewed_at]
+        : approval.type === 'InvoiceApprovalVoided' ? [row.status, approval.data.voided_at] : ['draft', approval.data.reviewed_at];
     Object.assign(row, { status, updated_at: updated, version: event.revision });
   } else {
     const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, event);

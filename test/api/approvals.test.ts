@@ -105,7 +105,7 @@ describe('approvals over HTTP: request-approval, approve, reject, GET …/approv
     expect((await approval(created.id)).body.approval).to.include({ id: asked.body.id, status: 'pending', reason: null });
   });
 
-  it('an approved invoice that is edited is a draft again and needs approval again', async () => {
+  it('an approved invoice that is edited is a draft again, its approval voided, and needs approval again', async () => {
     const created = await draft();
     await act(as.accountant, created.id, 'request-approval');
     await act(as.approver, created.id, 'approve');
@@ -113,20 +113,22 @@ describe('approvals over HTTP: request-approval, approve, reject, GET …/approv
     const put = await svc.call('PUT', `${invoices()}/${created.id}`, body('3'), { ...as.accountant, 'if-match': `"${version}"` });
     expect(put.status).to.equal(200);
     expect(put.body.status).to.equal('draft');
+    expect((await approval(created.id)).body.approval).to.include({ status: 'voided' });
     expect((await act(as.accountant, created.id, 'request-approval')).body).to.include({ status: 'pending' });
   });
 
-  it('four eyes: the requester never reviews their own request (403 self_review_not_allowed), an admin user or an API key alike', async () => {
+  it('four eyes: the requester never reviews their own request (403 self_review_not_allowed), and an API key never reviews (four-eyes.test.ts)', async () => {
     const byAdmin = await draft(as.admin);
     expect((await act(as.admin, byAdmin.id, 'request-approval')).status).to.equal(200);
     const self = await act(as.admin, byAdmin.id, 'approve');
     expect([self.status, self.body.detail.error, self.body.detail.requested_by]).to.deep.equal([403, 'self_review_not_allowed', org.users.admin!.id]);
     expect((await act(as.admin, byAdmin.id, 'reject', { reason: 'nie' })).body.detail.error).to.equal('self_review_not_allowed');
-    expect((await act(as.key, byAdmin.id, 'approve')).status).to.equal(200); // the organisation's API key is someone else
+    expect((await act(as.key, byAdmin.id, 'approve')).body.detail.error).to.equal('reviewer_must_be_user'); // the key acts for the organisation, not as a person
+    expect((await act(as.approver, byAdmin.id, 'approve')).status).to.equal(200);
 
     const byKey = await draft(as.key);
     expect((await act(as.key, byKey.id, 'request-approval')).status).to.equal(200);
-    expect((await act(as.key, byKey.id, 'approve')).body.detail.error).to.equal('self_review_not_allowed');
+    expect((await act(as.key, byKey.id, 'approve')).body.detail.error).to.equal('reviewer_must_be_user');
     expect((await act(as.admin, byKey.id, 'approve')).status).to.equal(200);
   });
 

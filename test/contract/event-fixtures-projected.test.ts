@@ -30,7 +30,7 @@ const STORY = [
   'OAuthClientIssued', 'OAuthClientRevoked', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked', 'PasswordChanged',
   'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
   'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceApprovalRequested', 'InvoiceApprovalRejected',
-  'InvoiceApproved', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
+  'InvoiceApproved', 'InvoiceApprovalVoided', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
   'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyRejected', 'CreditNoteReserved',
   'CreditNoteReleased', 'PaymentRecorded', 'PaymentReversed', 'InvoiceReceived',
 ];

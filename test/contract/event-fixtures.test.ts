@@ -141,7 +141,7 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(state.totals.total_gross).to.match(/^\d+\.\d{2}$/);
   });
 
-  it('approvals on an invoice stream fold: requested, rejected (a draft again), requested again, approved', () => {
+  it('approvals on an invoice stream fold: requested, rejected (a draft again), requested again, approved, voided by a change', () => {
     const requested = stored('InvoiceApprovalRequested');
     const again = { ...requested, data: { ...requested.data, approval_id: stored('InvoiceApproved').data.approval_id } };
     const rejected = fold(approvalDecider, [stored('InvoiceCreated'), requested, stored('InvoiceApprovalRejected')]);
@@ -150,6 +150,12 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     const state = fold(approvalDecider, [stored('InvoiceCreated'), requested, stored('InvoiceApprovalRejected'), again, stored('InvoiceApproved')]);
     expect(state.invoice.status).to.equal('approved');
     expect(state.approval).to.include({ id: again.data.approval_id, status: 'approved', requested_by: requested.data.requested_by, reason: null });
+    const voided = stored('InvoiceApprovalVoided');
+    const changed = fold(approvalDecider, [stored('InvoiceCreated'), requested, stored('InvoiceApprovalRejected'), again, stored('InvoiceApproved'), stored('InvoiceUpdated'), voided]);
+    expect(changed.invoice.status).to.equal('draft');
+    expect(changed.approval).to.include({ id: again.data.approval_id, status: 'voided' });
+    expect(changed.approval?.voided).to.deep.include({ change: 'invoice_updated', changed_fields: voided.data.changed_fields, by: voided.data.voided_by, at: voided.data.voided_at });
+    expect(changed.invoice.status !== 'none' && changed.invoice.approval).to.include({ status: 'voided', reapproval_required: true });
   });
 
   it('a received invoice folds into a read-only inbound copy', () => {

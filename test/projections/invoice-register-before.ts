@@ -169,8 +169,12 @@ async function applyOne(event: RecordedEvent, tx: EntityManager): Promise<void> 
   }
 }
 
-/** An approval moves only the status (as evolveInvoice does): requested → pending_approval, approved → approved, rejected → draft. */
+/** An approval moves only the status (as evolveInvoice does): requested → pending_approval, approved → approved, rejected → draft; a void keeps it. */
 async function applyApproval(event: ApprovalEvent, recorded: RecordedEvent, tx: EntityManager): Promise<void> {
+  if (event.type === 'InvoiceApprovalVoided') {
+    await tx.query('UPDATE invoices SET updated_at = $2, version = $3 WHERE id = $1', [event.data.invoice_id, event.data.voided_at, recorded.revision]);
+    return;
+  }
   const [status, at] = event.type === 'InvoiceApprovalRequested' ? ['pending_approval', event.data.requested_at]
     : event.type === 'InvoiceApproved' ? ['approved', event.data.reviewed_at] : ['draft', event.data.reviewed_at];
   await tx.query('UPDATE invoices SET status = $2, updated_at = $3, version = $4 WHERE id = $1', [event.data.invoice_id, status, at, recorded.revision]);

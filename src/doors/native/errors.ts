@@ -79,6 +79,7 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   read_model_degraded: 503,
   refresh_family_exists: 409,
   refund_exceeds_remaining: 422,
+  reviewer_must_be_user: 403,
   sapi_client_exists: 409,
   sapi_client_not_found: 404,
   sapi_document_exists: 409,

@@ -104,6 +104,7 @@ export const sapiCodeOf: Record<DomainErrorCode, SapiCode> = {
   read_model_degraded: 'SAPI-UNAVAILABLE',
   refresh_family_exists: 'SAPI-VAL-001',
   refund_exceeds_remaining: 'SAPI-VAL-001',
+  reviewer_must_be_user: 'SAPI-VAL-001',
   sapi_client_exists: 'SAPI-VAL-001',
   sapi_client_not_found: 'SAPI-VAL-001',
   sapi_document_exists: 'SAPI-VAL-001',

@@ -20,7 +20,20 @@ const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const stale = { description: '`version_mismatch`: If-Match is not the invoice’s current version', schema: ErrorBody };
 const roleRefused = (roles: string) => `\`insufficient_role\` (carries required_roles, role): only ${roles} (an API key acts as admin)`;
-const fourEyes = '`self_review_not_allowed` (carries approval_id, requested_by): whoever asked for approval (the same user, API key or OAuth client) never approves or rejects their own request, whatever their role';
+const fourEyes = [
+  '`reviewer_must_be_user` (carries credential): an API key or OAuth client never approves or rejects, whatever its role: it acts for the organisation, not as a person;',
+  '`self_review_not_allowed` (carries approval_id, requested_by, requested_by_person): the person who asked never reviews their own request, whatever their role:',
+  'the user who asked, or, when an API key or OAuth client asked, the user who created it (or created the key that created it)',
+].join(' ');
+
+/** Four eyes means two people: said once, on every approval route. */
+const FOUR_EYES = [
+  'Four eyes means two people: a request is approved or rejected only by a signed-in user (admin or approver) who is another person than the',
+  'requester. A request made by a user is reviewed by another user; one made by an API key or OAuth client (which act for the organisation)',
+  'by a user other than the one who created that key or client; a key or client never reviews.',
+  'A change to the invoice after the request or the approval (PUT) voids it: the record shows `voided` and why, and the invoice is sent',
+  '(or marked sent) only once a new request is approved (until then 409 invalid_status).',
+].join(' ');
 
 const COMMON = [
   'If-Match (the invoice version) is optional: when sent and stale, 412 and nothing changes. The answer carries the new version as ETag;',
@@ -49,11 +62,11 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       summary: 'Ask for approval: the invoice waits in pending_approval until an approver reviews it',
       description: [
         'From draft or validated (an invoice issued here): the invoice becomes `pending_approval` and the approval record `pending`.',
-        'While it is pending the invoice is neither edited (PUT 409) nor sent or marked sent (409 invalid_status); an admin or approver other than',
-        'the requester approves it (`approved`, sendable) or rejects it (a draft again). Any other status, a request already pending included,',
-        'an approved invoice (edit it first: an edit makes it a draft that needs approval again) and a received copy: 409 invalid_status.',
-        'Approval is not required to send: admins and approvers may send a draft directly. A new request replaces the record; earlier ones',
-        `stay in the invoice's history. ${COMMON}`,
+        'While it is pending the invoice is neither edited (PUT 409) nor sent or marked sent (409 invalid_status); a signed-in admin or approver',
+        'who is another person approves it (`approved`, sendable) or rejects it (a draft again). Any other status, a request already pending',
+        'included, an approved invoice (edit it first: an edit voids the approval) and a received copy: 409 invalid_status.',
+        'Approval is not required to send a draft that never had its approval voided: admins and approvers may send it directly. A new request',
+        `replaces the record; earlier ones stay in the invoice's history. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
       responses: {
@@ -72,7 +85,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       description: [
         'Only from `pending_approval`; any other status (nothing asked, already approved or rejected): 409 invalid_status. The record becomes',
         '`approved` with reviewed_by and reviewed_at; the invoice `approved`, from which it is sent (POST send) or marked sent. Editing an',
-        `approved invoice makes it a draft again, which needs approval again. ${COMMON}`,
+        `approved invoice voids the approval and makes it a draft, which needs a new approval before it is sent. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
       responses: {
@@ -91,7 +104,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       description: [
         'Only from `pending_approval` (else 409 invalid_status). The record becomes `rejected` with the reason (trimmed; 1-1000 characters,',
         'not blank, else 422); the invoice goes back to `draft` (never `rejected`, which is the receiver\'s refusal of a sent invoice), so it',
-        `can be corrected (PUT) and asked for approval again. ${COMMON}`,
+        `can be corrected (PUT) and asked for approval again. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams, body: RejectBody,
       responses: {
@@ -108,10 +121,10 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       auth: 'api', permission: 'invoices.read',
       summary: 'The invoice\'s approval state: its latest request and review, or null',
       description: [
-        '`approval` is null when approval was never asked for; otherwise the latest request (`pending`, `approved` or `rejected`, with who and',
-        'when; reason only when rejected). The record is the latest review, not the invoice\'s status: an approved invoice that was edited since',
-        'is a draft again (see its status) while the record still says `approved`. ETag: the invoice version (If-Match for the actions).',
-        'Read from the approvals read model, which the actions wait for before they answer.',
+        '`approval` is null when approval was never asked for; otherwise the latest request (`pending`, `approved`, `rejected` or `voided`, with',
+        'who and when; reason only when rejected). An invoice changed (PUT) after it was approved shows `voided`, and `voided` says why: the',
+        'change, the fields it changed, the total approved and the total now, who and when; it is sent only once a new request is approved.',
+        `ETag: the invoice version (If-Match for the actions). Read from the approvals read model, which the actions wait for before they answer. ${FOUR_EYES}`,
       ].join(' '),
       params: InvoiceParams,
       responses: {

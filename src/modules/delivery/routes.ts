@@ -44,14 +44,15 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         'an audit entry `sent_peppol` PENDING is written, and two background jobs start: Peppol delivery to the buyer and the tax data document to FS.',
         'Follow the status: queued → sent_peppol → delivered → sent_fs → fs_acknowledged (both legs done); failed or rejected end it.',
         '`peppol_delivery` and `c5` on the invoice show each leg. If-Match is optional (412 when stale).',
-        'Any other status: 409 invalid_status. When our Peppol or FS gateway cannot take documents right now: 502 peppol_delivery_failed /',
+        'Any other status: 409 invalid_status, and so is a document whose approval a change voided (PUT after approval) until a new request',
+        'is approved (`approval_id`, `approval_status` in the detail). When our Peppol or FS gateway cannot take documents right now: 502 peppol_delivery_failed /',
         'fs_submission_failed, nothing is queued and the send is safe to retry.',
       ].join(' '),
       params: InvoiceParams,
       responses: {
         202: { description: 'queued', schema: SendAccepted },
         404: notFound,
-        409: { description: '`invalid_status`', schema: ErrorBody },
+        409: { description: '`invalid_status` (carries status; `approval_id` and `approval_status` when a change voided the approval)', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },
         422: { description: 'business rules fail: {message, errors[]}; nothing is queued', schema: InvoiceRulesBody },
         502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
@@ -69,7 +70,8 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
       description: [
         'For an invoice finished by hand (e-mailed as PDF, handed over on paper): from draft, validated or approved, or failed when its Peppol',
         'delivery failed. Nothing is sent over Peppol and no tax data document is filed by this route; the Peppol leg shows `manual`.',
-        'Marking again changes nothing. If-Match is optional (412 when stale). Other statuses: 409 invalid_status.',
+        'Marking again changes nothing. If-Match is optional (412 when stale). Other statuses: 409 invalid_status, and so is a document whose',
+        'approval a change voided, until a new request is approved.',
       ].join(' '),
       params: InvoiceParams, body: MarkSentBody, bodyOptional: true,
       responses: {

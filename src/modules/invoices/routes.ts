@@ -230,7 +230,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     defineRoute({
       method: 'PUT', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'replaceInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.write',
       summary: 'Replace the request fields of a draft, validated or approved invoice (it becomes a draft again)',
-      description: 'If-Match with the version is required (428 without it, 412 when stale). An approved invoice needs approval again after it is replaced; one pending approval is not replaced. Other statuses: 409 invalid_status. A credit note made through the credit-note route: 409 locked_credit_note. What can never be replaced (404, 409 invalid_status, 409 locked_credit_note) is answered so first, before 428 and 412; the body\'s own refusals come after them. The number cannot change (409 invoice_number_immutable).',
+      description: 'If-Match with the version is required (428 without it, 412 when stale). Replacing an approved invoice voids its approval (GET …/approval shows `voided`, which change, when and by whom) and it is sent only once a new request is approved; one pending approval is not replaced. Other statuses: 409 invalid_status. A credit note made through the credit-note route: 409 locked_credit_note. What can never be replaced (404, 409 invalid_status, 409 locked_credit_note) is answered so first, before 428 and 412; the body\'s own refusals come after them. The number cannot change (409 invoice_number_immutable).',
       params: InvoiceParams, body: InvoiceRequest,
       responses: {
         200: { description: 'the invoice as replaced', schema: Invoice },
