@@ -68,6 +68,21 @@ export type CredentialCheckFailed = DomainEvent<
   }
 >;
 
+/**
+ * Wrong tries emptied a sign-in budget (commands/identity/sign-in-lockout.ts): the account's
+ * (`account`: wrong passwords at sign-in or on a credential change; every try is refused until
+ * `locked_until`, then one is let through every 30 s) or one two-factor challenge's
+ * (`two_factor_challenge`: wrong codes after a right password). `ips`: the addresses whose failures
+ * emptied it, each once, in the order they first failed; `failures`: how many were counted.
+ */
+export type SignInLockedOut = DomainEvent<
+  'SignInLockedOut',
+  {
+    organisation_id: string; user_id: string; email: string; scope: 'account' | 'two_factor_challenge'; failures: number; ips: string[];
+    locked_at: string; locked_until: string;
+  }
+>;
+
 export type OAuthClientIssued = DomainEvent<
   'OAuthClientIssued',
   {

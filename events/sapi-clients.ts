@@ -15,8 +15,21 @@ export type SapiClientDisabled = DomainEvent<'SapiClientDisabled', { client_id: 
 export type SapiClientEnabled = DomainEvent<'SapiClientEnabled', { client_id: string; enabled_at: string }>;
 /** A wrong client_secret for this client at POST /sapi/auth/token: what the lock-out counts. */
 export type SapiClientAuthenticationFailed = DomainEvent<'SapiClientAuthenticationFailed', { client_id: string; ip: string; failed_at: string }>;
-/** Too many failures in the window: the client is refused until `locked_until`, correct secret included. */
+/**
+ * Too many failures in the window: the client is refused until `locked_until`, correct secret
+ * included. Written before issue 37; locks since are SapiClientLockedOut, which says who is to be
+ * told and from where the failures came. Both are read alike.
+ */
 export type SapiClientLocked = DomainEvent<'SapiClientLocked', { client_id: string; failures: number; locked_at: string; locked_until: string }>;
+/**
+ * A lock as SapiClientLocked, with what its company is shown (the organisation's security log, the
+ * `sapi_client.locked_out` webhook): the client's organisation and company, and `ips`, every address
+ * whose failures were counted, each once, in the order they first failed.
+ */
+export type SapiClientLockedOut = DomainEvent<
+  'SapiClientLockedOut',
+  { client_id: string; organisation_id: string; company_id: string; failures: number; ips: string[]; locked_at: string; locked_until: string }
+>;
 
 export type SapiClientStreamEvent =
   | SapiClientIssued
@@ -25,7 +38,8 @@ export type SapiClientStreamEvent =
   | SapiClientDisabled
   | SapiClientEnabled
   | SapiClientAuthenticationFailed
-  | SapiClientLocked;
+  | SapiClientLocked
+  | SapiClientLockedOut;
 
 /** A token pair issued at POST /sapi/auth/token: renewals keep the family, a revocation ends it. */
 export type SapiTokenFamilyStarted = DomainEvent<

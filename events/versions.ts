@@ -5,7 +5,7 @@ import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
 import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
-import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, UserCredentialsEvent } from './identity.ts';
+import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, SignInLockedOut, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
 import type { SapiClientStreamEvent, SapiTokenFamilyEvent } from './sapi-clients.ts';
@@ -26,6 +26,7 @@ export type StoredEvent =
   | UserCredentialsEvent
   | LoginAttemptEvent
   | CredentialCheckFailed
+  | SignInLockedOut
   | OAuthClientEvent
   | InvoiceEvent
   | CreditNoteEvent
@@ -92,6 +93,7 @@ export const EVENT_VERSIONS = {
   LoginFailed: 1,
   LoginSucceeded: 1,
   CredentialCheckFailed: 1,
+  SignInLockedOut: 1,
   OAuthClientIssued: 1,
   OAuthClientRevoked: 1,
   InvoiceCreated: 1,
@@ -133,6 +135,7 @@ export const EVENT_VERSIONS = {
   SapiClientEnabled: 1,
   SapiClientAuthenticationFailed: 1,
   SapiClientLocked: 1,
+  SapiClientLockedOut: 1,
   SapiTokenFamilyStarted: 1,
   SapiTokenRenewed: 1,
   SapiTokenFamilyRevoked: 1,

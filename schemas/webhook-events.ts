@@ -105,6 +105,34 @@ const fsData = (verdict: 'acknowledged' | 'rejected') => Data({
 export const FsAcknowledgedData = fsData('acknowledged');
 export const FsRejectedData = fsData('rejected');
 
+// ---- security (svc.event.v1) ----
+
+const LockoutAddresses = Type.Array(Type.String(), {
+  minItems: 1, description: 'every address whose failed tries caused the lock-out, each once, in the order they first failed',
+});
+
+export const SapiClientLockedOutData = Data({
+  sapi_client_id: Type.String({ description: 'the SAPI-SK client_id locked out' }),
+  company_id: Uuid,
+  failures: Type.Integer({ minimum: 1, description: 'the wrong secrets counted (5 within 15 minutes)' }),
+  ips: LockoutAddresses,
+  locked_at: DateTime('when the wrong secret that locked it came'),
+  locked_until: DateTime('until when POST /sapi/auth/token refuses the client (SAPI-AUTH-LOCKED), the right secret included'),
+}, 'Wrong client secrets at POST /sapi/auth/token locked a SAPI-SK client out for 15 minutes. Tokens already issued keep working. '
+  + 'An IP allowlist on the client prevents it: a request from outside the list is refused (SAPI-AUTH-IP) before its secret is looked at, so it never counts.');
+
+export const UserLockedOutData = Data({
+  user_id: Uuid,
+  email: Type.String(),
+  scope: Type.Union([Type.Literal('account'), Type.Literal('two_factor_challenge')], {
+    description: '`account`: wrong passwords at sign-in or on a password or two-factor change; `two_factor_challenge`: wrong codes after a right password',
+  }),
+  failures: Type.Integer({ minimum: 1, description: 'the failed tries counted within the last 15 minutes' }),
+  ips: LockoutAddresses,
+  locked_at: DateTime('when the failed try that locked it came'),
+  locked_until: DateTime('when the next try is let through (then one every 30 s while the failures go on)'),
+}, 'Failed tries locked a user\'s sign-in out (429 too_many_attempts). One event per lock-out: while the tries go on, at most one every 15 minutes.');
+
 // ---- legacy data ----
 
 export const InvoiceDeliveredData = Data({
@@ -147,7 +175,7 @@ export const TestPingData = Data({
 
 // ---- envelopes ----
 
-export const RESOURCE_TYPES = ['invoice', 'c5_submission'] as const;
+export const RESOURCE_TYPES = ['invoice', 'c5_submission', 'sapi_client', 'user'] as const;
 
 export function svcEnvelope<T extends string, D extends TSchema>(type: T, data: D) {
   return Type.Object({
@@ -158,8 +186,10 @@ export function svcEnvelope<T extends string, D extends TSchema>(type: T, data: 
     organisation_id: Uuid,
     workspace_id: nullable(Uuid),
     resource: Type.Object({
-      type: Type.Union(RESOURCE_TYPES.map((t) => Type.Literal(t)), { description: '`invoice`, or `c5_submission` for a SAPI-SK document with no mirror invoice' }),
-      id: Type.String({ description: 'the invoice id, or the provider document id of a c5_submission' }),
+      type: Type.Union(RESOURCE_TYPES.map((t) => Type.Literal(t)), {
+        description: '`invoice`, `c5_submission` for a SAPI-SK document with no mirror invoice, `sapi_client` or `user` for a lock-out',
+      }),
+      id: Type.String({ description: 'the invoice id, the provider document id of a c5_submission, the SAPI-SK client_id, or the user id' }),
     }, { additionalProperties: false }),
     data,
   }, { additionalProperties: false, description: `svc.event.v1 envelope of ${type}` });
@@ -182,6 +212,8 @@ export const WEBHOOK_EVENT_SCHEMAS = {
   'invoice.queued': svcEnvelope('invoice.queued', InvoiceQueuedData),
   'invoice.fs_acknowledged': svcEnvelope('invoice.fs_acknowledged', FsAcknowledgedData),
   'invoice.fs_rejected': svcEnvelope('invoice.fs_rejected', FsRejectedData),
+  'sapi_client.locked_out': svcEnvelope('sapi_client.locked_out', SapiClientLockedOutData),
+  'user.locked_out': svcEnvelope('user.locked_out', UserLockedOutData),
   'invoice.delivered': legacyEnvelope('invoice.delivered', InvoiceDeliveredData),
   'invoice.received': legacyEnvelope('invoice.received', InvoiceReceivedData),
   'invoice.rejected': legacyEnvelope('invoice.rejected', InvoiceRejectedData),

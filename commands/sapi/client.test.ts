@@ -16,7 +16,11 @@ const at = (seconds: number) => new Date(t0 + seconds * 1000).toISOString();
 const issued = {
   type: 'SapiClientIssued', data: { client_id: 'c1', organisation_id: 'o1', company_id: 'k1', participant_id: '9950:sk2022131705svctest', secret_hash: 'a'.repeat(64), issued_at: at(0) },
 } as const satisfies SapiClientStreamEvent;
-const failed = (s: number): SapiClientStreamEvent => ({ type: 'SapiClientAuthenticationFailed', data: { client_id: 'c1', ip: '192.0.2.1', failed_at: at(s) } });
+const failed = (s: number, ip = '192.0.2.1'): SapiClientStreamEvent => ({ type: 'SapiClientAuthenticationFailed', data: { client_id: 'c1', ip, failed_at: at(s) } });
+const lockedOut = (s: number, ips: string[], failures = 5): SapiClientStreamEvent => ({
+  type: 'SapiClientLockedOut',
+  data: { client_id: 'c1', organisation_id: 'o1', company_id: 'k1', failures, ips, locked_at: at(s), locked_until: at(s + SAPI_LOCKOUT.lockSeconds) },
+});
 const authenticate = (s: number, secret_matches: boolean, ip = '192.0.2.1'): SapiClientCommand => ({ type: 'AuthenticateSapiClient', client_id: 'c1', secret_matches, ip, at: at(s) });
 const sapiCode = (code: string, retryAfter?: number) => (e: SapiRefusal) => {
   expect(e.sapiCode).to.equal(code);
@@ -30,10 +34,21 @@ describe('SAPI-SK client', () => {
     it('records a wrong secret, and the fifth within the window also locks the client', () => {
       given([issued]).when(authenticate(10, false)).then([failed(10)]);
       const four = [issued, failed(1), failed(2), failed(3), failed(4)];
-      given(four).when(authenticate(600, false)).then([
-        failed(600),
-        { type: 'SapiClientLocked', data: { client_id: 'c1', failures: 5, locked_at: at(600), locked_until: at(600 + SAPI_LOCKOUT.lockSeconds) } },
-      ]);
+      given(four).when(authenticate(600, false)).then([failed(600), lockedOut(600, ['192.0.2.1'])]);
+    });
+
+    it('names the organisation and company to tell, and every address whose failures locked it, each once, in the order they first failed', () => {
+      const history = [issued, failed(1, '198.51.100.7'), failed(2, '192.0.2.1'), failed(3, '198.51.100.7'), failed(4, '2001:db8::5')];
+      given(history).when(authenticate(5, false, '192.0.2.1')).then([failed(5), lockedOut(5, ['198.51.100.7', '192.0.2.1', '2001:db8::5'])]);
+    });
+
+    it('names only the addresses of failures inside the window, and none of those before the last lock', () => {
+      const old = [issued, failed(0, '203.0.113.1'), failed(1, '203.0.113.2')];
+      const recent = [failed(15 * 60 + 10, '192.0.2.9'), failed(15 * 60 + 11), failed(15 * 60 + 12), failed(15 * 60 + 13)];
+      given([...old, ...recent]).when(authenticate(15 * 60 + 14, false)).then([failed(15 * 60 + 14), lockedOut(15 * 60 + 14, ['192.0.2.9', '192.0.2.1'])]);
+      const relocked = [issued, failed(1, '203.0.113.1'), failed(2), failed(3), failed(4), failed(5), lockedOut(5, ['203.0.113.1', '192.0.2.1'])];
+      const after = [failed(1000, '198.51.100.1'), failed(1001), failed(1002), failed(1003)];
+      given([...relocked, ...after]).when(authenticate(1004, false)).then([failed(1004), lockedOut(1004, ['198.51.100.1', '192.0.2.1'])]);
     });
 
     it('forgets failures older than the window', () =>
@@ -59,12 +74,15 @@ describe('SAPI-SK client', () => {
       const allow: SapiClientStreamEvent = { type: 'SapiClientAllowlistSet', data: { client_id: 'c1', cidrs: ['203.0.113.0/24'], set_at: at(0) } };
       given([issued, allow]).when(authenticate(5, false, '198.51.100.1')).thenThrows(SapiRefusal, sapiCode('SAPI-AUTH-IP'));
       given([issued, allow]).when(authenticate(5, true, '203.0.113.9')).thenNothingHappened();
+      // four failures from inside: a fifth from outside neither counts nor locks, a fifth from inside does
+      const four = [issued, allow, failed(1, '203.0.113.9'), failed(2, '203.0.113.9'), failed(3, '203.0.113.9'), failed(4, '203.0.113.9')];
+      given(four).when(authenticate(5, false, '198.51.100.1')).thenThrows(SapiRefusal, sapiCode('SAPI-AUTH-IP'));
+      given(four).when(authenticate(5, false, '203.0.113.10')).then([failed(5, '203.0.113.10'), lockedOut(5, ['203.0.113.9', '203.0.113.10'])]);
     });
 
     it('answers the locking failure as SAPI-AUTH-LOCKED and any other failure as SAPI-AUTH-001', () => {
       expect(() => assertAuthenticated([failed(1)])).to.throw(SapiRefusal).with.property('code', 'SAPI-AUTH-001');
-      expect(() => assertAuthenticated([failed(1), { type: 'SapiClientLocked', data: { client_id: 'c1', failures: 5, locked_at: at(1), locked_until: at(901) } }]))
-        .to.throw(SapiRefusal).with.property('code', 'SAPI-AUTH-LOCKED');
+      expect(() => assertAuthenticated([failed(1), lockedOut(1, ['192.0.2.1'])])).to.throw(SapiRefusal).with.property('code', 'SAPI-AUTH-LOCKED');
       expect(() => assertAuthenticated([])).to.not.throw();
     });
   });
@@ -100,14 +118,16 @@ describe('SAPI-SK client', () => {
         { type: 'SapiClientLocked', data: { client_id: 'c1', failures: 5, locked_at: at(7), locked_until: at(907) } },
         { type: 'SapiClientDisabled', data: { client_id: 'c1', disabled_at: at(8) } },
         { type: 'SapiClientEnabled', data: { client_id: 'c1', enabled_at: at(9) } },
-        failed(2000),
+        failed(2000, '198.51.100.3'), failed(2001), failed(2002), failed(2003), failed(2004), lockedOut(2004, ['198.51.100.3', '192.0.2.1']),
+        failed(4000),
       ];
       const whole = fold(sapiClientDecider, history);
       for (let cut = 0; cut <= history.length; cut++) {
         const kept = JSON.parse(JSON.stringify(fold(sapiClientDecider, history.slice(0, cut)))) as typeof whole;
         expect(history.slice(cut).reduce(sapiClientDecider.evolve, kept), `snapshot after ${cut} events`).to.deep.equal(whole);
       }
-      expect(sapiClientDecider.snapshot).to.deep.equal({ version: 1, every: 100 });
+      // version 2: the state keeps each failure's address (a version-1 snapshot is folded again from the stream)
+      expect(sapiClientDecider.snapshot).to.deep.equal({ version: 2, every: 100 });
     });
   });
 
@@ -177,11 +197,13 @@ describe('SAPI-SK stored events (fixtures) fold', () => {
     const f = JSON.parse(readFileSync(new URL(`../../test/fixtures/events/${type}.v1.json`, import.meta.url), 'utf8')) as { type: string; data: unknown };
     return { type: f.type, data: f.data } as E;
   };
-  it('a client stream: issued, rotated, allowlist, disabled, enabled, a failure, locked', () => {
-    const state = fold(sapiClientDecider, ['SapiClientIssued', 'SapiClientSecretRotated', 'SapiClientAllowlistSet', 'SapiClientDisabled', 'SapiClientEnabled', 'SapiClientAuthenticationFailed', 'SapiClientLocked']
-      .map((t) => fixture<SapiClientStreamEvent>(t)));
+  it('a client stream: issued, rotated, allowlist, disabled, enabled, a failure, locked (before and since issue 37)', () => {
+    const types = ['SapiClientIssued', 'SapiClientSecretRotated', 'SapiClientAllowlistSet', 'SapiClientDisabled', 'SapiClientEnabled', 'SapiClientAuthenticationFailed'];
+    const state = fold(sapiClientDecider, [...types, 'SapiClientLocked'].map((t) => fixture<SapiClientStreamEvent>(t)));
     expect(state).to.deep.include({ status: 'active', enabled: true, cidrs: ['203.0.113.0/24', '2001:db8::/32'], secret_rotated_at: '2026-11-24T15:01:00.000Z' });
     expect(state.status === 'active' && state.lockout.lockedUntil).to.equal(Date.parse('2026-11-24T15:21:00.000Z'));
+    const since = fold(sapiClientDecider, [...types, 'SapiClientLockedOut'].map((t) => fixture<SapiClientStreamEvent>(t)));
+    expect(since.status === 'active' && since.lockout).to.deep.equal({ failures: [], lockedUntil: Date.parse('2026-11-24T15:21:00.000Z') });
   });
   it('a token family: started, renewed, revoked', () => {
     const state = fold(sapiTokenFamilyDecider, ['SapiTokenFamilyStarted', 'SapiTokenRenewed', 'SapiTokenFamilyRevoked'].map((t) => fixture<SapiTokenFamilyEvent>(t)));

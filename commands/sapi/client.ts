@@ -56,8 +56,9 @@ function own(state: SapiClientState, organisationId: string): SapiClientRecord {
  * appends them and then refuses (`assertAuthenticated`).
  */
 export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent, SapiClientState> = {
-  // anybody who knows a client id can add failed attempts to its stream (5 per 15 minutes, for ever)
-  snapshot: { version: 1, every: 100 },
+  // anybody who knows a client id can add failed attempts to its stream (5 per 15 minutes, for ever);
+  // version 2: the lock-out state keeps each failure's address
+  snapshot: { version: 2, every: 100 },
   initialState: { status: 'none' },
 
   decide(command, state) {
@@ -89,11 +90,17 @@ export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent
         const locked = lockedFor(state.lockout, now);
         if (locked > 0) throw lockedOut(locked);
         if (!command.secret_matches) {
-          const { failures, locks } = failureLocks(state.lockout, now);
+          const { failures, locks, ips } = failureLocks(state.lockout, now, command.ip);
           const failed = { type: 'SapiClientAuthenticationFailed', data: { client_id: state.client_id, ip: command.ip, failed_at: command.at } } as const;
           if (!locks) return [failed];
           const until = new Date(now + SAPI_LOCKOUT.lockSeconds * 1000).toISOString();
-          return [failed, { type: 'SapiClientLocked', data: { client_id: state.client_id, failures, locked_at: command.at, locked_until: until } }];
+          return [failed, {
+            type: 'SapiClientLockedOut',
+            data: {
+              client_id: state.client_id, organisation_id: state.organisation_id, company_id: state.company_id, failures, ips, locked_at: command.at,
+              locked_until: until,
+            },
+          }];
         }
         if (!state.enabled) throw disabledClient();
         return [];
@@ -120,8 +127,9 @@ export const sapiClientDecider: Decider<SapiClientCommand, SapiClientStreamEvent
       case 'SapiClientEnabled':
         return { ...state, enabled: true };
       case 'SapiClientAuthenticationFailed':
-        return { ...state, lockout: afterFailure(state.lockout, Date.parse(event.data.failed_at)) };
+        return { ...state, lockout: afterFailure(state.lockout, Date.parse(event.data.failed_at), event.data.ip) };
       case 'SapiClientLocked':
+      case 'SapiClientLockedOut':
         return { ...state, lockout: afterLock(state.lockout, Date.parse(event.data.locked_until)) };
     }
   },
@@ -136,7 +144,7 @@ const lockedOut = (seconds: number) =>
  * SAPI-AUTH-LOCKED, so the client learns at once why the next attempts fail.
  */
 export function assertAuthenticated(events: readonly SapiClientStreamEvent[]): void {
-  const lock = events.find((e) => e.type === 'SapiClientLocked');
+  const lock = events.find((e) => e.type === 'SapiClientLockedOut');
   if (lock) throw lockedOut(SAPI_LOCKOUT.lockSeconds);
   if (events.some((e) => e.type === 'SapiClientAuthenticationFailed')) throw badCredentials();
 }

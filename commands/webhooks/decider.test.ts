@@ -48,8 +48,10 @@ describe('webhook endpoints (the webhooks-{organisation} stream)', () => {
       }
     });
 
-    it('refuses a URL whose host is not public with 422 webhook_url_not_allowed', () => {
-      given([]).when(register({ target: { allowed: false, reason: '127.0.0.1 is loopback' } })).thenThrows('webhook_url_not_allowed', { reason: '127.0.0.1 is loopback' });
+    it('refuses a URL whose host is not public with 422 webhook_url_not_allowed, saying why in the guard\'s general words', () => {
+      const target = { allowed: false as const, reason: 'loopback', message: 'the host resolves to a loopback address' };
+      const refused = given([]).when(register({ target })).thenThrows('webhook_url_not_allowed', { reason: 'loopback' });
+      expect(refused.message).to.equal('the webhook URL is not allowed: the host resolves to a loopback address; it must resolve to public internet addresses only');
     });
 
     it(`allows ${MAX_ACTIVE_ENDPOINTS} active endpoints and refuses the next with 409 webhook_limit_reached`, () => {

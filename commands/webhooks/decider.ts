@@ -12,8 +12,13 @@ export const DESCRIPTION_MAX_LENGTH = 500;
 /** After a rotation the old secret still signs beside the new one this long, so a consumer can deploy the new one without failed deliveries. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-/** Whether the URL's host resolved to public addresses only (checked outside, before deciding). */
-export type TargetVerdict = { allowed: true } | { allowed: false; reason: string };
+/**
+ * Whether the URL's host resolved to public addresses only (checked outside, before deciding). A
+ * refusal says why in general terms (`reason`: loopback, private, link_local, not_public,
+ * unresolvable, …; `message` in words) and never names the address a host resolved to: the answer
+ * must not let a caller map internal DNS.
+ */
+export type TargetVerdict = { allowed: true } | { allowed: false; reason: string; message: string };
 
 export type WebhookCommand =
   | {
@@ -115,7 +120,7 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
         if (state.endpoints.some((e) => e.endpoint_id === command.endpoint_id)) return [];
         const events = checkRegistration(command);
         if (!command.target.allowed) {
-          throw new DomainError('webhook_url_not_allowed', `the webhook URL must resolve to public internet addresses only: ${command.target.reason}`, {
+          throw new DomainError('webhook_url_not_allowed', `the webhook URL is not allowed: ${command.target.message}; it must resolve to public internet addresses only`, {
             reason: command.target.reason,
           });
         }

@@ -1,7 +1,8 @@
 import type {
   CredentialCheckFailed, LoginFailed, LoginSucceeded, OAuthClientIssued, PasswordChanged, TotpDisabled, TotpEnabled, OAuthClientRevoked, RefreshFamilyRevoked,
-  RefreshFamilyStarted, RefreshTokenRotated,
+  RefreshFamilyStarted, RefreshTokenRotated, SignInLockedOut,
 } from '../../events/identity.ts';
+import type { SapiClientLockedOut } from '../../events/sapi-clients.ts';
 import { defineProjector } from '../../src/platform/readmodel/projector.ts';
 import type { EntityManager } from 'typeorm';
 import type { Recorded } from '../../src/platform/eventstore/port.ts';
@@ -10,14 +11,17 @@ import { announceRevocations } from '../shared/revocations.ts';
 import { foldByKey, insertPhases } from '../shared/phases.ts';
 import { Identity1764000000100 } from './migration.ts';
 import { IdentityRevokedAt1764000000300 } from './revoked-at-migration.ts';
+import { IdentitySecurityLockouts1764000000400 } from './lockouts-migration.ts';
 
 interface LogRow {
   id: string; organisation_id: string | null; type: string; email: string | null; user_id: string | null; ip: string | null; detail: string | null; at: string;
+  /** lock-outs only */
+  ips?: string[]; locked_until?: string; sapi_client_id?: string; company_id?: string;
 }
 
 type IdentityEvent =
   | OAuthClientIssued | OAuthClientRevoked | LoginFailed | LoginSucceeded | RefreshFamilyStarted | RefreshTokenRotated | RefreshFamilyRevoked
-  | CredentialCheckFailed | PasswordChanged | TotpEnabled | TotpDisabled;
+  | CredentialCheckFailed | PasswordChanged | TotpEnabled | TotpDisabled | SignInLockedOut | SapiClientLockedOut;
 
 /** OAuth clients issued and revoked, in at most three statements (insertPhases); a client's last revocation is what its row keeps. */
 async function writeClients(events: readonly Recorded<OAuthClientIssued | OAuthClientRevoked>[], tx: EntityManager): Promise<void> {
@@ -81,7 +85,8 @@ async function writeFamilies(events: readonly Recorded<RefreshFamilyStarted | Re
 /**
  * OAuth clients by id (what the token endpoint checks a secret against), and the security log an
  * admin reads: logins that failed or succeeded, sessions ended because a refresh token was reused,
- * password and two-factor changes and the wrong tries at them; and each user's open sessions, so a
+ * password and two-factor changes and the wrong tries at them, lock-outs (a user's sign-in, a
+ * SAPI-SK client's) with the addresses that caused them; and each user's open sessions, so a
  * password change can end them. A revoked client or ended session is announced to every instance
  * from the same transaction (their access tokens are refused from then on).
  */
@@ -89,10 +94,10 @@ export const identity = defineProjector<IdentityEvent>({
   name: 'identity',
   handles: [
     'OAuthClientIssued', 'OAuthClientRevoked', 'LoginFailed', 'LoginSucceeded', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked',
-    'CredentialCheckFailed', 'PasswordChanged', 'TotpEnabled', 'TotpDisabled',
+    'CredentialCheckFailed', 'PasswordChanged', 'TotpEnabled', 'TotpDisabled', 'SignInLockedOut', 'SapiClientLockedOut',
   ],
   tables: ['oauth_clients', 'security_events', 'refresh_families'],
-  migrations: [Identity1764000000100, IdentityRevokedAt1764000000300],
+  migrations: [Identity1764000000100, IdentityRevokedAt1764000000300, IdentitySecurityLockouts1764000000400],
 
   async apply(events, tx) {
     const log: LogRow[] = [];
@@ -122,6 +127,19 @@ export const identity = defineProjector<IdentityEvent>({
       } else if (event.type === 'CredentialCheckFailed') {
         const d = event.data;
         entry(d.organisation_id, d.email, d.user_id, d.ip, `${d.action}:${d.reason}`, d.at);
+      } else if (event.type === 'SignInLockedOut') {
+        // a lock-out names every address that caused it in `ips`; it has no one `ip`
+        const d = event.data;
+        log.push({
+          id: event.id, organisation_id: d.organisation_id, type: event.type, email: d.email, user_id: d.user_id, ip: null, detail: d.scope,
+          at: d.locked_at, ips: d.ips, locked_until: d.locked_until,
+        });
+      } else if (event.type === 'SapiClientLockedOut') {
+        const d = event.data;
+        log.push({
+          id: event.id, organisation_id: d.organisation_id, type: event.type, email: null, user_id: null, ip: null, detail: null, at: d.locked_at,
+          ips: d.ips, locked_until: d.locked_until, sapi_client_id: d.client_id, company_id: d.company_id,
+        });
       } else if (event.type === 'PasswordChanged') {
         const d = event.data;
         ownChange(d.user_id, d.changed_at);
@@ -145,9 +163,13 @@ export const identity = defineProjector<IdentityEvent>({
     await writeFamilies(families, tx);
     if (log.length > 0) {
       await tx.query(
-        `INSERT INTO security_events (id, organisation_id, type, email, user_id, ip, detail, at)
-         SELECT r.id, r.organisation_id, r.type, r.email, r.user_id, r.ip, r.detail, r.at
-         FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, organisation_id uuid, type text, email text, user_id uuid, ip text, detail text, at timestamptz)
+        `INSERT INTO security_events (id, organisation_id, type, email, user_id, ip, detail, at, ips, locked_until, sapi_client_id, company_id)
+         SELECT r.id, r.organisation_id, r.type, r.email, r.user_id, r.ip, r.detail, r.at, CASE WHEN r.ips IS NULL THEN NULL ELSE ARRAY(SELECT jsonb_array_elements_text(r.ips)) END,
+           r.locked_until,
+           r.sapi_client_id, r.company_id
+         FROM jsonb_to_recordset($1::jsonb) AS r(
+           id uuid, organisation_id uuid, type text, email text, user_id uuid, ip text, detail text, at timestamptz, ips jsonb, locked_until timestamptz,
+           sapi_client_id text, company_id uuid)
          ON CONFLICT (id) DO NOTHING`,
         [JSON.stringify(log)],
       );

@@ -13,7 +13,35 @@ export async function listOAuthClients(db: DataSource, organisationId: string, p
 
 /** The organisation's security log, newest first, a page at a time. */
 export async function listSecurityEvents(db: DataSource, organisationId: string, page: PageRequest): Promise<PageOf<SecurityEventRow>> {
-  return pageOf(db, 'SELECT id, type, email, user_id, ip, detail, at FROM security_events WHERE organisation_id = $1', [organisationId], 'q.at DESC, q.id', page);
+  return pageOf(
+    db, 'SELECT id, type, email, user_id, ip, detail, ips, locked_until, sapi_client_id, company_id, at FROM security_events WHERE organisation_id = $1',
+    [organisationId], 'q.at DESC, q.id', page,
+  );
+}
+
+/** Which failures count toward a sign-in budget: the account's (sign-in and credential changes) or a two-factor challenge's. */
+const BUDGET_FAILURES = {
+  account: `((type = 'LoginFailed' AND detail = 'wrong_password') OR type = 'CredentialCheckFailed')`,
+  two_factor_challenge: `(type = 'LoginFailed' AND detail = 'invalid_totp_code')`,
+} as const;
+
+/**
+ * What a sign-in lock-out is decided on (commands/identity/sign-in-lockout.ts): the user's failures
+ * of that budget after `since` and before `before` (the failure deciding is not among them), and
+ * when the user's last lock-out of that scope was recorded.
+ */
+export async function signInLockoutFacts(
+  db: DataSource, args: { organisationId: string; userId: string; scope: keyof typeof BUDGET_FAILURES; since: string; before: string },
+): Promise<{ earlier: { ip: string; at: string }[]; last_locked_at: string | null }> {
+  const failures: { ip: string; at: Date }[] = await db.query(
+    `SELECT ip, at FROM security_events WHERE organisation_id = $1 AND user_id = $2 AND at > $3 AND at < $4 AND ip IS NOT NULL AND ${BUDGET_FAILURES[args.scope]}`,
+    [args.organisationId, args.userId, args.since, args.before],
+  );
+  const [last]: { at: Date | null }[] = await db.query(
+    `SELECT max(at) AS at FROM security_events WHERE organisation_id = $1 AND user_id = $2 AND type = 'SignInLockedOut' AND detail = $3`,
+    [args.organisationId, args.userId, args.scope],
+  );
+  return { earlier: failures.map((f) => ({ ip: f.ip, at: new Date(f.at).toISOString() })), last_locked_at: last?.at ? new Date(last.at).toISOString() : null };
 }
 
 /** The user's sessions that may still refresh. */

@@ -18,5 +18,10 @@ export interface SecurityEventRow {
   user_id: string | null;
   ip: string | null;
   detail: string | null;
+  /** a lock-out's addresses (null on other rows) */
+  ips: string[] | null;
+  locked_until: Date | null;
+  sapi_client_id: string | null;
+  company_id: string | null;
   at: Date;
 }

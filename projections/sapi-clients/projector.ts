@@ -1,5 +1,5 @@
 import type {
-  SapiClientAllowlistSet, SapiClientDisabled, SapiClientEnabled, SapiClientLocked, SapiClientSecretRotated,
+  SapiClientAllowlistSet, SapiClientDisabled, SapiClientEnabled, SapiClientLocked, SapiClientLockedOut, SapiClientSecretRotated,
   SapiTokenFamilyRevoked, SapiTokenFamilyStarted, SapiTokenRenewed,
 } from '../../events/sapi-clients.ts';
 import type { SapiClientIssued } from '../../events/tenancy.ts';
@@ -11,10 +11,13 @@ import { SapiClients1764500000000 } from './migration.ts';
  * request (enabled, allowlist, last rotation), and token families (revoked or not). Secrets and
  * refresh-token hashes stay on the write side.
  */
-export const sapiClients = defineProjector<SapiClientIssued | SapiClientSecretRotated | SapiClientAllowlistSet | SapiClientDisabled | SapiClientEnabled | SapiClientLocked | SapiTokenFamilyStarted | SapiTokenRenewed | SapiTokenFamilyRevoked>({
+export const sapiClients = defineProjector<
+  | SapiClientIssued | SapiClientSecretRotated | SapiClientAllowlistSet | SapiClientDisabled | SapiClientEnabled | SapiClientLocked | SapiClientLockedOut
+  | SapiTokenFamilyStarted | SapiTokenRenewed | SapiTokenFamilyRevoked
+>({
   name: 'sapi-clients',
   handles: [
-    'SapiClientIssued', 'SapiClientSecretRotated', 'SapiClientAllowlistSet', 'SapiClientDisabled', 'SapiClientEnabled', 'SapiClientLocked',
+    'SapiClientIssued', 'SapiClientSecretRotated', 'SapiClientAllowlistSet', 'SapiClientDisabled', 'SapiClientEnabled', 'SapiClientLocked', 'SapiClientLockedOut',
     'SapiTokenFamilyStarted', 'SapiTokenRenewed', 'SapiTokenFamilyRevoked',
   ],
   tables: ['sapi_credentials', 'sapi_token_families'],
@@ -58,7 +61,8 @@ export const sapiClients = defineProjector<SapiClientIssued | SapiClientSecretRo
           await tx.query('UPDATE sapi_credentials SET enabled = true, updated_at = $2 WHERE client_id = $1', [d.client_id, d.enabled_at]);
           break;
         }
-        case 'SapiClientLocked': {
+        case 'SapiClientLocked':
+        case 'SapiClientLockedOut': {
           const d = event.data;
           await tx.query('UPDATE sapi_credentials SET locked_until = $2 WHERE client_id = $1', [d.client_id, d.locked_until]);
           break;

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { eventually } from '../support/poll.ts';
 import type { Actor } from '../../commands/shared/actor.ts';
 import { webhookPingStream, webhooksStream } from '../../events/webhooks.ts';
 import { requestTestPing, type WebhookCommandDeps } from '../../src/modules/webhooks/endpoints.ts';
@@ -14,7 +15,16 @@ const dns: Record<string, string[]> = {
   'mixed.public.test': ['93.184.216.34', '10.1.2.3'],
   'metadata.public.test': ['169.254.169.254'],
   'v6.public.test': ['2606:4700::1111'],
+  // internal names, as an attacker would probe them (issue 37: a refusal must not say what they resolve to)
+  'localhost': ['127.0.0.1', '::1'],
+  'db.internal.test': ['10.23.45.67'],
+  'nas.internal.test': ['fd12:3456:789a::17'],
+  'cgnat.internal.test': ['100.72.14.3'],
+  // public when registered, private later (changed by a test)
+  'rebind.public.test': ['93.184.216.34'],
 };
+/** Every address the stub can answer: none of them may appear in an answer to a client. */
+const resolvedAddresses = () => [...new Set(Object.values(dns).flat())];
 const resolve: Resolver = async (host) => {
   const answers = dns[host];
   if (!answers) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -98,6 +108,47 @@ describe('webhook management over HTTP (/connect/webhooks, /workspaces/{id}/webh
     }
     expect((await create({ url: 'https://v6.public.test/' }, asOrganisation(org.apiKey))).status).to.equal(201);
     expect((await create({ url: 'ftp://hooks.public.test/' }, asOrganisation(org.apiKey))).status).to.equal(422);
+  });
+
+  it('says why a host is refused in general terms only, never the address a name resolved to (no internal DNS through our answers)', async () => {
+    const org = await createTestOrganisation(svc.services, 'Team Business');
+    for (const [url, reason, words] of [
+      ['http://localhost/', 'loopback', 'the host resolves to a loopback address'],
+      ['http://localhost:8080/admin', 'loopback', 'the host resolves to a loopback address'],
+      ['https://db.internal.test/', 'private', 'the host resolves to a private network address'],
+      ['https://nas.internal.test/', 'private', 'the host resolves to a private network address'],
+      ['https://mixed.public.test/', 'private', 'the host resolves to a private network address'],
+      ['https://metadata.public.test/', 'link_local', 'the host resolves to a link-local address'],
+      ['https://cgnat.internal.test/', 'not_public', 'the host resolves to an address that is not public'],
+      ['https://nowhere.internal.test/', 'unresolvable', 'the host does not resolve'],
+    ] as const) {
+      const answer = await create({ url }, asOrganisation(org.apiKey));
+      expect([answer.status, answer.body.detail.error, answer.body.detail.reason], url).to.deep.equal([422, 'webhook_url_not_allowed', reason]);
+      expect(answer.body.detail.message, url).to.include(words);
+      const text = JSON.stringify(answer.body);
+      for (const address of resolvedAddresses()) expect(text, url).not.to.include(address);
+      expect(text, url).not.to.match(/ENOTFOUND|getaddrinfo/);
+    }
+  });
+
+  it('a host that turns private after registration: the test ping\'s attempt is blocked and its record names no address', async () => {
+    const org = await createTestOrganisation(svc.services, 'Team Business');
+    const hook = (await create({ url: 'https://rebind.public.test/in' }, asOrganisation(org.apiKey))).body as Webhook;
+    dns['rebind.public.test'] = ['10.66.77.88'];
+    try {
+      const fired = await svc.call('POST', `/connect/webhooks/${hook.id}/test`, undefined, asOrganisation(org.apiKey));
+      expect(fired.status).to.equal(202);
+      expect(JSON.stringify(fired.body)).not.to.include('10.66.77.88');
+      const deliveries = await eventually(
+        () => svc.call('GET', `/connect/webhooks/${hook.id}/deliveries`, undefined, asOrganisation(org.apiKey)),
+        (r) => (r.body.items as { outcome: string }[]).length > 0,
+      );
+      expect(deliveries.body.items.map((d: { outcome: string; http_status: number | null }) => [d.outcome, d.http_status])).to.deep.equal([['blocked', null]]);
+      const text = JSON.stringify([deliveries.body, (await svc.call('GET', '/connect/webhooks', undefined, asOrganisation(org.apiKey))).body]);
+      for (const address of resolvedAddresses()) expect(text).not.to.include(address);
+    } finally {
+      dns['rebind.public.test'] = ['93.184.216.34'];
+    }
   });
 
   it('allows 10 active endpoints: 20 parallel creates at 9 active leave exactly one winner, the rest 409 webhook_limit_reached', async () => {

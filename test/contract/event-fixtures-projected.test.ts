@@ -26,9 +26,9 @@ const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegist
 
 /** The order a service writes them in: tenancy first, an invoice's story from creation on, the inbound copy last. */
 const STORY = [
-  'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued',
+  'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued', 'SapiClientLockedOut',
   'OAuthClientIssued', 'OAuthClientRevoked', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked', 'PasswordChanged',
-  'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
+  'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed', 'SignInLockedOut',
   'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceApprovalRequested', 'InvoiceApprovalRejected',
   'InvoiceApproved', 'InvoiceApprovalVoided', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
   'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyRejected', 'CreditNoteReserved',
@@ -89,5 +89,11 @@ describe('frozen event contracts: stored fixtures through the read models', func
     const [approval] = await db.query(`SELECT approval->>'status' AS status, approval->>'reason' AS reason FROM invoice_approvals WHERE invoice_id = $1`, [created.invoice_id]);
     expect(approval?.status).to.equal('rejected');
     expect(approval?.reason).to.be.a('string').and.not.equal('');
+    // lock-outs in the security log, with the addresses that caused them
+    const lockouts = await db.query(`SELECT type, ips, detail, sapi_client_id FROM security_events WHERE ips IS NOT NULL ORDER BY type`);
+    expect(lockouts).to.deep.equal([
+      { type: 'SapiClientLockedOut', ips: ['203.0.113.7', '198.51.100.23'], detail: null, sapi_client_id: 'sapi_6b5b76c3dce54d42ad186b48f72f1ee1' },
+      { type: 'SignInLockedOut', ips: ['127.0.0.1', '198.51.100.23'], detail: 'account', sapi_client_id: null },
+    ]);
   });
 });

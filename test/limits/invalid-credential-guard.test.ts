@@ -37,6 +37,15 @@ describe('invalid API keys from one IP', () => {
     expect((await guard.check('ip')).blocked).to.equal(true);
   });
 
+  it('answers each failure with whether it blocked the key: the tenth does, a failure refused already does not block anew', async () => {
+    const guard = setup();
+    for (let i = 0; i < 9; i++) expect(await guard.failed('ip'), `failure ${i + 1}`).to.deep.equal({ blocked: false, retryAfterSeconds: 0 });
+    expect(await guard.failed('ip')).to.deep.equal({ blocked: true, retryAfterSeconds: 30 });
+    expect(await guard.failed('ip')).to.deep.equal({ blocked: false, retryAfterSeconds: 0 });
+    nowMs = 30_000;
+    expect(await guard.failed('ip')).to.deep.equal({ blocked: true, retryAfterSeconds: 30 });
+  });
+
   it('forgives an IP fully after 5 quiet minutes', async () => {
     const guard = setup();
     await fail(guard, 'ip', 10);

@@ -22,6 +22,10 @@ describe('projection: sapi-clients', function () {
         [{ client_id: 'sapi_6b5b76c3dce54d42ad186b48f72f1ee1', enabled: true, allowlist: '{203.0.113.0/24,2001:db8::/32}', locked: true, never_rotated: true }],
       ));
 
+  it('shows a lock recorded since issue 37 (SapiClientLockedOut) like one before it', () =>
+    given(inStream(CLIENT, ...['SapiClientIssued', 'SapiClientAuthenticationFailed', 'SapiClientLockedOut'].map(fixture)))
+      .then('SELECT locked_until FROM sapi_credentials', [{ locked_until: new Date('2026-11-24T15:21:00.000Z') }]));
+
   it('marks a family revoked, and a rotation ends every family started before it', () =>
     given(
       inStream(CLIENT, fixture('SapiClientIssued')),

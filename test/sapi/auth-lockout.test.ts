@@ -81,7 +81,7 @@ describe('SAPI-SK lock-out at POST /sapi/auth/token', function () {
     expect(codes.filter((c) => c === 'SAPI-AUTH-001')).to.have.length(4);
     expect(codes.filter((c) => c === 'SAPI-AUTH-LOCKED')).to.have.length(8);
     const events = await svc.services.store.readStream(`sapi_client-${client.client_id}`);
-    expect(events.filter((e) => e.type === 'SapiClientLocked')).to.have.length(1);
+    expect(events.filter((e) => e.type === 'SapiClientLockedOut')).to.have.length(1);
     expect(events.filter((e) => e.type === 'SapiClientAuthenticationFailed')).to.have.length(5);
   });
 });

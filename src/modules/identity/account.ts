@@ -15,9 +15,10 @@ import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './credential-secrets.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 import { accountKey, currentCredentials, notLockedOut } from './sign-in.ts';
+import { recordSignInLockout } from './lockouts.ts';
 import type { InvalidCredentialGuard } from '../../platform/limits/invalid-credential-guard.ts';
 
-type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials };
+type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { auth: Credentials };
 type Request = { actor: Actor; requestId: string };
 /** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
 type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };
@@ -46,11 +47,11 @@ async function checkedChange(
   } catch (error) {
     const reason = error instanceof DomainError ? WRONG_SECRET.get(error.code) : undefined;
     if (reason) {
-      await deps.attempts.failed(accountKey(user.email));
-      const event = credentialCheckFailed({
-        organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at: deps.clock.now().toISOString(),
-      });
-      await appendToLog(deps.store, securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)));
+      const guard = await deps.attempts.failed(accountKey(user.email));
+      const at = deps.clock.now().toISOString();
+      const event = credentialCheckFailed({ organisation_id: user.organisation_id, user_id: user.id, email: user.email, ip: request.ip, action, reason, at });
+      const logged = await appendToLog(deps.store, securityEventStream(user.organisation_id), toNewEvents(deps, [event], requestMetadata(request.actor, request.requestId)));
+      await recordSignInLockout(deps, { user, scope: 'account', failure: { ip: request.ip, at }, guard, logged: logged.position });
     }
     throw error;
   }

@@ -47,7 +47,7 @@ export function authRoutes(deps: Core & { auth: Credentials; identity: SigningKe
       summary: 'Sign in with e-mail and password',
       description: 'Answers an access token (RS256 JWT, 15 minutes) and a refresh token (30 days). A user with two-factor authentication gets `two_factor_required` and a challenge for POST /auth/login/totp instead. Every failure is `invalid_credentials` and is recorded as a security event.',
       body: LoginRequest,
-      responses: { 200: { description: 'tokens, or the two-factor challenge', schema: Type.Union([TokenPair, TwoFactorRequired]) }, 401: unauthorized('`invalid_credentials`; `jwt_required` when an API key is sent'), 429: unauthorized('`too_many_attempts`: 10 failures on one account, then one try every 30 s (Retry-After)') },
+      responses: { 200: { description: 'tokens, or the two-factor challenge', schema: Type.Union([TokenPair, TwoFactorRequired]) }, 401: unauthorized('`invalid_credentials`; `jwt_required` when an API key is sent'), 429: unauthorized('`too_many_attempts`: 10 failures on one account, then one try every 30 s (Retry-After); the lock-out is in the organisation\'s security log (SignInLockedOut, with the addresses the failures came from) and sent as the user.locked_out webhook') },
       handle: async ({ body, ip }) => ({ status: 200, body: await login(await signIn(), { email: body.email, password: body.password, ip }), headers: NO_STORE }),
     }),
     defineRoute({

@@ -11,6 +11,7 @@ import { appendToLog } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { issueLoginChallenge, verifyLoginChallenge, LOGIN_CHALLENGE_LIFETIME_SECONDS } from './login-challenge.ts';
+import { recordSignInLockout } from './lockouts.ts';
 import { newRefreshToken, parseRefreshToken, refreshTokenExpiry } from './refresh-tokens.ts';
 import type { SigningKeyRing } from './signing-keys.ts';
 import type { InvalidCredentialGuard } from '../../platform/limits/invalid-credential-guard.ts';
@@ -26,7 +27,7 @@ import { systemMetadata } from '../tenancy/index.ts';
  * guard's buckets: 10 at once, then one more every 30 s), so guessing is slow even from many
  * addresses; the per-address rate limit alone would not stop a distributed guess.
  */
-type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
+type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
 
 export interface TokenPair {
   access_token: string;
@@ -60,14 +61,23 @@ export async function currentCredentials(deps: Pick<Core, 'store'>, userId: stri
 }
 
 async function record(deps: SignInDeps, organisationId: string | null, event: ReturnType<typeof loginFailed> | ReturnType<typeof loginSucceeded>) {
-  await appendToLog(deps.store, securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')));
+  return appendToLog(deps.store, securityEventStream(organisationId), toNewEvents(deps, [event], systemMetadata('sign-in')));
 }
 
-async function failed(deps: SignInDeps, attempt: { email: string; user: UserRow | null; ip: string; reason: LoginFailureReason }): Promise<never> {
-  await record(deps, attempt.user?.organisation_id ?? null, loginFailed({
-    email: attempt.email, organisation_id: attempt.user?.organisation_id ?? null, user_id: attempt.user?.id ?? null, ip: attempt.ip,
-    reason: attempt.reason, at: deps.clock.now().toISOString(),
+type FailedAttempt = { email: string; user: UserRow | null; ip: string; reason: LoginFailureReason; guard: { blocked: boolean; retryAfterSeconds: number } };
+
+/** Logs the failure, then the lock-out it caused if any (an unknown e-mail has no organisation to tell), and refuses. */
+async function failed(deps: SignInDeps, attempt: FailedAttempt): Promise<never> {
+  const at = deps.clock.now().toISOString();
+  const logged = await record(deps, attempt.user?.organisation_id ?? null, loginFailed({
+    email: attempt.email, organisation_id: attempt.user?.organisation_id ?? null, user_id: attempt.user?.id ?? null, ip: attempt.ip, reason: attempt.reason, at,
   }));
+  if (attempt.user) {
+    await recordSignInLockout(deps, {
+      user: attempt.user, scope: attempt.reason === 'invalid_totp_code' ? 'two_factor_challenge' : 'account', failure: { ip: attempt.ip, at },
+      guard: attempt.guard, logged: logged.position,
+    });
+  }
   throw attempt.reason === 'invalid_totp_code' ? new DomainError('invalid_totp_code', 'the authenticator code is wrong or was already used') : invalidCredentials();
 }
 
@@ -106,13 +116,13 @@ export async function login(deps: SignInDeps, request: { email: string; password
   const user = await findUserByEmail(deps.readModels, request.email);
   if (!user) {
     await verifyPassword(request.password, await decoyHash());
-    await deps.attempts.failed(accountKey(request.email));
-    return failed(deps, { email: request.email, user: null, ip: request.ip, reason: 'unknown_email' });
+    const guard = await deps.attempts.failed(accountKey(request.email));
+    return failed(deps, { email: request.email, user: null, ip: request.ip, reason: 'unknown_email', guard });
   }
   const credentials = await currentCredentials(deps, user.id);
   if (!(await verifyPassword(request.password, credentials.password_hash ?? user.password_hash))) {
-    await deps.attempts.failed(accountKey(request.email));
-    return failed(deps, { email: request.email, user, ip: request.ip, reason: 'wrong_password' });
+    const guard = await deps.attempts.failed(accountKey(request.email));
+    return failed(deps, { email: request.email, user, ip: request.ip, reason: 'wrong_password', guard });
   }
   if (credentials.totp.status === 'enabled') {
     const challenge = await issueLoginChallenge(deps.ring, { user_id: user.id, organisation_id: user.organisation_id }, deps.clock.now());
@@ -142,8 +152,8 @@ export async function loginWithTotp(deps: SignInDeps, request: { challenge_token
     }, { metadata: userMetadata(user) });
   } catch (error) {
     if (error instanceof DomainError && error.code === 'invalid_totp_code') {
-      await deps.attempts.failed(challengeKey);
-      return failed(deps, { email: user.email, user, ip: request.ip, reason: 'invalid_totp_code' });
+      const guard = await deps.attempts.failed(challengeKey);
+      return failed(deps, { email: user.email, user, ip: request.ip, reason: 'invalid_totp_code', guard });
     }
     throw error;
   }

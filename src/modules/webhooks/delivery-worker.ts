@@ -198,7 +198,8 @@ export class WebhookDeliveryWorker {
       outcome = 'connection';
     } else if (!target.ok) {
       outcome = 'blocked';
-      this.deps.log.warn({ endpoint_id: endpoint.id, reason: target.reason }, 'webhook target no longer allowed: attempt blocked, not retried');
+      // the address stays in our log; the attempt's record (which the client reads) says only `blocked`
+      this.deps.log.warn({ endpoint_id: endpoint.id, reason: target.reason, detail: target.detail }, 'webhook target no longer allowed: attempt blocked, not retried');
     } else {
       const result = await this.deps.send({
         url: endpoint.url, address: target.address, family: target.family, body: delivery.body, timeoutMs: config.timeoutMs,

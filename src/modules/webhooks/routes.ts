@@ -50,7 +50,9 @@ const WORKSPACE_SCOPE = [
 const CREATE_RULES = [
   'The URL\'s host is resolved now and before every delivery attempt; every address must be public (no private, loopback, link-local, CGNAT, multicast,',
   'reserved, unspecified, IPv4-mapped or NAT64 forms of them, nor decimal/octal/hex literals of them): else 422 `webhook_url_not_allowed` (also for an',
-  'unresolvable host). At most 10 active endpoints per organisation: the 11th is 409 `webhook_limit_reached` ({limit, active}).',
+  'unresolvable host), whose `reason` says why in general terms only (`loopback`, `private`, `link_local`, `not_public`, `unresolvable`, `invalid_url`,',
+  '`scheme_not_allowed`, `credentials_in_url`): no answer names the address a host resolved to.',
+  'At most 10 active endpoints per organisation: the 11th is 409 `webhook_limit_reached` ({limit, active}).',
   'The `whsec_` secret is in this answer only: a repeat under the same Idempotency-Key is 409 `idempotency_key_secret_not_replayable` naming the endpoint',
   '(rotate its secret to get a new one).',
 ].join(' ');
@@ -172,7 +174,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       responses: {
         201: { description: 'the endpoint with its `whsec_` secret, once', schema: WebhookWithSecret }, 401: wrongCredential, 403: forbidden,
         409: { description: '`webhook_limit_reached`: 10 active endpoints already', schema: ErrorBody },
-        422: { description: 'request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}})' },
+        422: { description: 'request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address)' },
       },
       async handle({ body, actor, requestId }) {
         const changed = await registerEndpoint(deps, { actor, requestId, workspaceId: null, url: body.url, events: body.events ?? null, description: body.description ?? null });

@@ -34,7 +34,10 @@ export function webhooksModule(deps: WebhooksDeps): Module {
   });
   const checkAtCreate = async (url: string) => {
     const verdict = await guard(url);
-    return verdict.ok ? { allowed: true as const } : { allowed: false as const, reason: verdict.reason };
+    if (verdict.ok) return { allowed: true as const };
+    // the address a name resolved to stays in our log: the client reads only the general reason
+    deps.log.info({ reason: verdict.reason, detail: verdict.detail }, 'webhook target refused at registration');
+    return { allowed: false as const, reason: verdict.reason, message: verdict.message };
   };
   return {
     routes: webhookRoutes({ ...deps, queue, checkTarget: checkAtCreate }),

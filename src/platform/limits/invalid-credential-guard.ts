@@ -13,8 +13,8 @@ interface InvalidCredentialGuardOptions {
 export interface InvalidCredentialGuard {
   /** whether this IP is refused now; ask before looking a key up, so a blocked IP costs no lookup */
   check(ip: string): Promise<{ blocked: boolean; retryAfterSeconds: number }>;
-  /** records one invalid API key from this IP */
-  failed(ip: string): Promise<void>;
+  /** records one failure under this key; answers whether the key is refused from now on (what a lock-out is recorded on) */
+  failed(ip: string): Promise<{ blocked: boolean; retryAfterSeconds: number }>;
   /** `limit` for the 429 body: the failures allowed at once */
   readonly maxFailures: number;
 }
@@ -50,13 +50,20 @@ export function invalidCredentialGuard(options: InvalidCredentialGuardOptions): 
     },
     async failed(ip) {
       try {
-        await options.store.take(key(ip), rpm, maxFailures);
+        // a failure the bucket had no token left for was refused already: it locks nothing anew
+        const taken = await options.store.take(key(ip), rpm, maxFailures);
+        if (!taken.allowed) return { blocked: false, retryAfterSeconds: 0 };
+        const after = await options.store.peek(key(ip), rpm, maxFailures);
+        return { blocked: !after.allowed, retryAfterSeconds: after.retryAfterSeconds };
       } catch (err) {
         warn(err);
+        return { blocked: false, retryAfterSeconds: 0 };
       }
     },
   };
 }
 
 /** A guard that never blocks: for RATE_LIMIT=off, where nothing is limited. */
-export const NO_GUARD: InvalidCredentialGuard = { check: async () => ({ blocked: false, retryAfterSeconds: 0 }), failed: async () => undefined, maxFailures: 0 };
+export const NO_GUARD: InvalidCredentialGuard = {
+  check: async () => ({ blocked: false, retryAfterSeconds: 0 }), failed: async () => ({ blocked: false, retryAfterSeconds: 0 }), maxFailures: 0,
+};

@@ -11,12 +11,13 @@ import { webhookEventsFor } from '../../../src/modules/webhooks/events/index.ts'
 import { fixture, record, sentInvoice } from './stories.ts';
 
 describe('webhook catalogue', () => {
-  it('emits the spec\'s ten event types, in the envelope the spec gives each', () => {
+  it('emits the spec\'s ten event types, in the envelope the spec gives each, and the two lock-outs (issue 37) in svc.event.v1', () => {
     const envelopes = Object.fromEntries(EMITTED_WEBHOOK_EVENT_TYPES.map((t) => [t, WEBHOOK_CATALOGUE[t].envelope]));
     expect(envelopes).to.deep.equal({
       'invoice.created': 'svc.event.v1', 'invoice.validated': 'svc.event.v1', 'invoice.validation_failed': 'svc.event.v1', 'invoice.queued': 'svc.event.v1',
       'invoice.delivered': 'legacy', 'invoice.received': 'legacy', 'invoice.rejected': 'legacy',
       'invoice.fs_acknowledged': 'svc.event.v1', 'invoice.fs_rejected': 'svc.event.v1', 'test.ping': 'legacy',
+      'sapi_client.locked_out': 'svc.event.v1', 'user.locked_out': 'svc.event.v1',
     });
   });
 
@@ -36,7 +37,7 @@ describe('webhook catalogue', () => {
   it('raises events from stored domain event types only (each has a stored fixture), each source once', () => {
     expect([...WEBHOOK_SOURCE_EVENT_TYPES].sort()).to.deep.equal([
       'CreditNoteCreated', 'FsCopyAcknowledged', 'FsCopyRejected', 'InvoiceCreated', 'InvoiceQueued', 'InvoiceReceived', 'InvoiceValidated',
-      'InvoiceValidationFailed', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed', 'SapiFsAcknowledged', 'SapiFsRejected',
+      'InvoiceValidationFailed', 'PeppolDeliveryConfirmed', 'PeppolDeliveryFailed', 'SapiClientLockedOut', 'SapiFsAcknowledged', 'SapiFsRejected', 'SignInLockedOut',
     ]);
     for (const type of WEBHOOK_SOURCE_EVENT_TYPES) expect(existsSync(new URL(`../../fixtures/events/${type}.v1.json`, import.meta.url)), type).to.equal(true);
   });

@@ -4,7 +4,11 @@ import { NO_INVOICE_ID, WEBHOOK_EVENT_SCHEMAS } from '../../../schemas/webhook-e
 import type { RecordedEvent } from '../../../src/platform/eventstore/port.ts';
 import { createResponseAjv } from '../../../src/platform/http/ajv.ts';
 import { WEBHOOK_CATALOGUE, WEBHOOK_SOURCE_EVENT_TYPES, type EmittedWebhookEventType } from '../../../src/modules/webhooks/events/catalogue.ts';
-import { fsVerdictEvent, testPingEvent, webhookEventsOf, type WebhookEventOut } from '../../../src/modules/webhooks/events/envelopes.ts';
+import {
+  fsVerdictEvent, sapiClientLockedOutEvent, testPingEvent, userLockedOutEvent, webhookEventsOf, type WebhookEventOut,
+} from '../../../src/modules/webhooks/events/envelopes.ts';
+import type { SignInLockedOut } from '../../../events/identity.ts';
+import type { SapiClientLockedOut } from '../../../events/sapi-clients.ts';
 import { invoiceFacts } from '../../../src/modules/webhooks/events/invoice-facts.ts';
 import { CREDIT_NOTE_ID, RECEIVED_ID, SENT_ID, fixture, last, receivedCopy, record, sentInvoice } from './stories.ts';
 
@@ -196,6 +200,7 @@ describe('webhook envelopes', () => {
     for (const stream of stories) for (const event of stream) if (raise(stream, event).length > 0) raised.add(event.type);
     raised.add('InvoiceValidationFailed'); // its own stream: tested above
     raised.add('SapiFsAcknowledged').add('SapiFsRejected'); // a SAPI document's stream: c5-submissions.test.ts
+    raised.add('SapiClientLockedOut').add('SignInLockedOut'); // lock-outs: below
     expect([...raised].sort()).to.deep.equal([...WEBHOOK_SOURCE_EVENT_TYPES].sort());
   });
 
@@ -264,6 +269,30 @@ describe('webhook envelopes', () => {
 
     it('needs an invoice or a provider document to name', () => {
       expect(() => fsVerdictEvent('x', { ...subject, provider_document_id: null }, { state: 'acknowledged', tdd_uuid: 't', mls_response_code: 'AP', at: '2026-11-25T08:00:00Z', reasons: null })).to.throw();
+    });
+  });
+
+  describe('lock-outs (issue 37)', () => {
+    it('sapi_client.locked_out names the client, its company and the addresses, for the organisation and the company\'s workspace', () => {
+      const lock = fixture('SapiClientLockedOut').data as SapiClientLockedOut['data'];
+      const out = sapiClientLockedOutEvent('lock-source-1', lock, WORKSPACE);
+      expect(out).to.include({ type: 'sapi_client.locked_out', envelope: 'svc.event.v1', organisation_id: ORGANISATION, company_id: SENDER, workspace_id: WORKSPACE });
+      const b = body(out);
+      expect(b['resource']).to.deep.equal({ type: 'sapi_client', id: lock.client_id });
+      expect(b['data']).to.deep.equal({
+        sapi_client_id: lock.client_id, company_id: SENDER, failures: 5, ips: ['203.0.113.7', '198.51.100.23'], locked_at: '2026-11-24T15:06:00.000Z',
+        locked_until: '2026-11-24T15:21:00.000Z',
+      });
+      expect(sapiClientLockedOutEvent('lock-source-1', lock, WORKSPACE)).to.deep.equal(out);
+    });
+
+    it('user.locked_out names the user, the budget emptied and the addresses, for the organisation only', () => {
+      const lock = fixture('SignInLockedOut').data as SignInLockedOut['data'];
+      const out = userLockedOutEvent('lock-source-2', lock);
+      expect(out).to.include({ type: 'user.locked_out', organisation_id: lock.organisation_id, company_id: null, workspace_id: null });
+      const b = body(out);
+      expect(b['resource']).to.deep.equal({ type: 'user', id: lock.user_id });
+      expect(b['data']).to.deep.include({ user_id: lock.user_id, email: lock.email, scope: 'account', failures: 10, ips: ['127.0.0.1', '198.51.100.23'] });
     });
   });
 

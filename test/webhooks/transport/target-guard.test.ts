@@ -130,9 +130,24 @@ describe('webhook target guard', () => {
     expect(refused(await checkTarget('http://[::1/', strict(stub([v4(PUBLIC)]))))).to.equal('invalid_url');
   });
 
-  it('names the address and its class in the reason', async () => {
+  it('tells the client only the kind of address (reason, message); the address and its class stay in detail, for our logs', async () => {
     const check = await checkTarget('http://[64:ff9b::7f00:1]/', strict(stub()));
-    expect(check.ok ? '' : check.reason).to.equal('64:ff9b::7f00:1 resolves to 64:ff9b::7f00:1 (nat64 of 127.0.0.1), which is loopback (loopback)');
+    expect(check).to.deep.include({
+      ok: false, code: 'address_not_public', reason: 'loopback', message: 'the host is a loopback address',
+      detail: '64:ff9b::7f00:1 resolves to 64:ff9b::7f00:1 (nat64 of 127.0.0.1), which is loopback (loopback)',
+    });
+    const cases: [string, Resolver, string, string][] = [
+      ['http://internal.example/', stub([v4('10.20.30.40')]), 'private', 'the host resolves to a private network address'],
+      ['http://localhost/', stub([v4('127.0.0.1'), v6('::1')]), 'loopback', 'the host resolves to a loopback address'],
+      ['http://metadata.example/', stub([v4('169.254.169.254')]), 'link_local', 'the host resolves to a link-local address'],
+      ['http://cgnat.example/', stub([v4('100.64.7.7')]), 'not_public', 'the host resolves to an address that is not public (reserved, shared, multicast or unspecified space)'],
+      ['http://nowhere.invalid/', stub(notFound()), 'unresolvable', 'the host does not resolve'],
+    ];
+    for (const [url, resolve, reason, message] of cases) {
+      const refusal = await checkTarget(url, strict(resolve));
+      expect(refusal, url).to.deep.include({ ok: false, reason, message });
+      expect(refusal.ok ? '' : refusal.detail, url).to.include(new URL(url).hostname);
+    }
   });
 
   describe('with loopback allowed (WEBHOOK_ALLOW_PRIVATE_TARGETS)', () => {

@@ -15,7 +15,7 @@ export function sapiAuthRoutes(deps: SapiAuthDeps): SapiRoute[] {
       method: 'POST', path: '/auth/token', operationId: 'sapiToken', tags: ['auth'], auth: 'public',
       summary: 'An access token and a refresh token from client credentials',
       description:
-        'A JSON body (not a form). Checks in this order: the body (SAPI-VAL-001; an unknown scope SAPI-VAL-SCOPE), an unknown client_id (SAPI-AUTH-001), the caller\'s address against the client\'s allowlist (SAPI-AUTH-IP), the lock (SAPI-AUTH-LOCKED with Retry-After, even with the right secret), the secret (SAPI-AUTH-001; counted: the 5th wrong secret within 15 minutes locks the client for 15 minutes and answers SAPI-AUTH-LOCKED), the client enabled (SAPI-DISABLED). An unknown client_id is never locked (there is nothing to lock).',
+        'A JSON body (not a form). Checks in this order: the body (SAPI-VAL-001; an unknown scope SAPI-VAL-SCOPE), an unknown client_id (SAPI-AUTH-001), the caller\'s address against the client\'s allowlist (SAPI-AUTH-IP), the lock (SAPI-AUTH-LOCKED with Retry-After, even with the right secret), the secret (SAPI-AUTH-001; counted: the 5th wrong secret within 15 minutes locks the client for 15 minutes and answers SAPI-AUTH-LOCKED), the client enabled (SAPI-DISABLED). An unknown client_id is never locked (there is nothing to lock). A lock is shown to the client\'s company with the addresses the wrong secrets came from (the native security log, and the sapi_client.locked_out webhook); an IP allowlist on the client prevents it, since requests from outside it are refused before they count.',
       body: SapiTokenRequest,
       responses: {
         200: { description: 'the token pair', schema: SapiTokenResponse },

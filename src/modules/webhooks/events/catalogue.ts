@@ -51,6 +51,16 @@ export const WEBHOOK_CATALOGUE = {
     envelope: 'svc.event.v1', sources: ['FsCopyRejected', 'SapiFsRejected'],
     when: 'FS rejected the tax data copy of a sent (C2) or received (C3) invoice; data.reasons carries the findings. A document sent through SAPI-SK raises it with resource.type `c5_submission`.',
   },
+  'sapi_client.locked_out': {
+    envelope: 'svc.event.v1', sources: ['SapiClientLockedOut'],
+    when: 'Wrong client secrets at POST /sapi/auth/token locked a SAPI-SK client out for 15 minutes; data.ips names the addresses they came from. '
+      + 'Sent to the organisation\'s endpoints and to those of the client\'s company\'s workspace. An IP allowlist on the client prevents the lock-out.',
+  },
+  'user.locked_out': {
+    envelope: 'svc.event.v1', sources: ['SignInLockedOut'],
+    when: 'Failed sign-in tries (passwords, or two-factor codes after a right password) locked a user\'s sign-in out; data.ips names the addresses they came from. '
+      + 'Sent to the organisation\'s endpoints (a user belongs to no workspace).',
+  },
   'test.ping': {
     envelope: 'legacy', sources: [],
     when: 'POST /connect/webhooks/{webhook_id}/test: sent to that endpoint only, whatever its events list.',

@@ -3,7 +3,9 @@ import type {
   FsCopyAcknowledged, FsCopyRejected, FsRejectionReasons, InvoiceQueued, InvoiceReceived, PeppolDeliveryConfirmed, PeppolDeliveryFailed,
 } from '../../../../events/delivery.ts';
 import type { InvoiceCreated, InvoiceValidated, InvoiceValidationFailed } from '../../../../events/invoices.ts';
-import { NO_INVOICE_ID, type WebhookData } from '../../../../schemas/webhook-events.ts';
+import type { SignInLockedOut } from '../../../../events/identity.ts';
+import type { SapiClientLockedOut } from '../../../../events/sapi-clients.ts';
+import { NO_INVOICE_ID, type RESOURCE_TYPES, type WebhookData } from '../../../../schemas/webhook-events.ts';
 import type { RecordedEvent } from '../../../platform/eventstore/port.ts';
 import { domainEvent } from '../../../platform/handling/read-and-fold.ts';
 import { WEBHOOK_CATALOGUE, type EmittedWebhookEventType } from './catalogue.ts';
@@ -38,7 +40,7 @@ const iso = (time: string): string => new Date(time).toISOString();
 
 // JSON.stringify writes keys in insertion order and no whitespace: each literal below is the wire order.
 function svcEvent<T extends SvcType>(
-  sourceId: string, type: T, at: string, scope: Scope, resource: { type: 'invoice' | 'c5_submission'; id: string }, data: WebhookData<T>,
+  sourceId: string, type: T, at: string, scope: Scope, resource: { type: (typeof RESOURCE_TYPES)[number]; id: string }, data: WebhookData<T>,
 ): WebhookEventOut {
   const id = svcEventId(sourceId, type);
   const occurred_at = iso(at);
@@ -181,6 +183,27 @@ export function webhookEventsOf(source: RecordedEvent, facts: InvoiceFacts): Web
     default:
       return [];
   }
+}
+
+/**
+ * sapi_client.locked_out, from the lock as decided on the client's stream. `workspaceId` is the
+ * client's company's (its CompanyRegistered fixes it), so the workspace's endpoints hear it too.
+ */
+export function sapiClientLockedOutEvent(sourceId: string, lock: SapiClientLockedOut['data'], workspaceId: string | null): WebhookEventOut {
+  const scope = { organisation_id: lock.organisation_id, company_id: lock.company_id, workspace_id: workspaceId };
+  return svcEvent(sourceId, 'sapi_client.locked_out', lock.locked_at, scope, { type: 'sapi_client', id: lock.client_id }, {
+    sapi_client_id: lock.client_id, company_id: lock.company_id, failures: lock.failures, ips: lock.ips, locked_at: iso(lock.locked_at),
+    locked_until: iso(lock.locked_until),
+  });
+}
+
+/** user.locked_out: a user belongs to the organisation, no workspace, so only organisation-wide endpoints hear it. */
+export function userLockedOutEvent(sourceId: string, lock: SignInLockedOut['data']): WebhookEventOut {
+  const scope = { organisation_id: lock.organisation_id, company_id: null, workspace_id: null };
+  return svcEvent(sourceId, 'user.locked_out', lock.locked_at, scope, { type: 'user', id: lock.user_id }, {
+    user_id: lock.user_id, email: lock.email, scope: lock.scope, failures: lock.failures, ips: lock.ips, locked_at: iso(lock.locked_at),
+    locked_until: iso(lock.locked_until),
+  });
 }
 
 /**

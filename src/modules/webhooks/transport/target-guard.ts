@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { inspectAddress } from './addresses.ts';
+import { inspectAddress, type AddressClass } from './addresses.ts';
 
 export interface ResolvedAddress {
   address: string;
@@ -23,9 +23,30 @@ export interface TargetOptions {
 
 export type TargetRefusal = 'invalid_url' | 'scheme_not_allowed' | 'credentials_in_url' | 'unresolvable' | 'address_not_public';
 
+/**
+ * Why, in the general terms a client may read: the kind of address, never the address a name
+ * resolved to (a refusal naming it would let any API-key holder map internal DNS through us).
+ */
+export type TargetReason = Exclude<TargetRefusal, 'address_not_public'> | 'loopback' | 'private' | 'link_local' | 'not_public';
+
 export type TargetCheck =
   | { ok: true; host: string; port: number; protocol: 'http:' | 'https:'; address: string; family: 4 | 6 }
-  | { ok: false; code: TargetRefusal; reason: string };
+  | {
+    ok: false;
+    code: TargetRefusal;
+    /** for the client: a general reason and its words, with no address in them */
+    reason: TargetReason;
+    message: string;
+    /** for our logs only: the host and what it resolved to */
+    detail: string;
+  };
+
+const NOT_PUBLIC: Record<Exclude<AddressClass, 'public'>, { reason: TargetReason; words: string }> = {
+  loopback: { reason: 'loopback', words: 'a loopback address' },
+  private: { reason: 'private', words: 'a private network address' },
+  link_local: { reason: 'link_local', words: 'a link-local address' },
+  other_non_public: { reason: 'not_public', words: 'an address that is not public (reserved, shared, multicast or unspecified space)' },
+};
 
 /**
  * Decides whether a webhook URL may be called, and which address to call it at. Run at create and
@@ -38,13 +59,13 @@ export async function checkTarget(url: string, opts: TargetOptions): Promise<Tar
     // WHATWG parsing turns decimal, octal and hex IPv4 hosts (2130706433, 0177.0.0.1, 0x7f.1) into dotted decimal
     parsed = new URL(url);
   } catch {
-    return refuse('invalid_url', 'the URL does not parse');
+    return refuse('invalid_url', 'invalid_url', 'the URL does not parse');
   }
   const protocol = parsed.protocol;
-  if (protocol !== 'http:' && protocol !== 'https:') return refuse('scheme_not_allowed', `the scheme ${protocol} is not http or https`);
-  if (parsed.username !== '' || parsed.password !== '') return refuse('credentials_in_url', 'the URL carries credentials');
+  if (protocol !== 'http:' && protocol !== 'https:') return refuse('scheme_not_allowed', 'scheme_not_allowed', `the scheme ${protocol} is not http or https`);
+  if (parsed.username !== '' || parsed.password !== '') return refuse('credentials_in_url', 'credentials_in_url', 'the URL carries credentials');
   const host = unbracket(parsed.hostname);
-  if (host === '') return refuse('invalid_url', 'the URL has no host');
+  if (host === '') return refuse('invalid_url', 'invalid_url', 'the URL has no host');
   const port = parsed.port === '' ? (protocol === 'https:' ? 443 : 80) : Number(parsed.port);
 
   let addresses: ResolvedAddress[];
@@ -55,9 +76,9 @@ export async function checkTarget(url: string, opts: TargetOptions): Promise<Tar
     try {
       addresses = await opts.resolve(host);
     } catch (error) {
-      return refuse('unresolvable', `${host} does not resolve (${errorCode(error)})`);
+      return refuse('unresolvable', 'unresolvable', 'the host does not resolve', `${host} does not resolve (${errorCode(error)})`);
     }
-    if (addresses.length === 0) return refuse('unresolvable', `${host} resolves to no address`);
+    if (addresses.length === 0) return refuse('unresolvable', 'unresolvable', 'the host does not resolve', `${host} resolves to no address`);
   }
 
   // every answer must pass: a client may connect to any of them, and so could a later resolution
@@ -66,15 +87,18 @@ export async function checkTarget(url: string, opts: TargetOptions): Promise<Tar
     if (info.class === 'public') continue;
     if (opts.allowLoopback && info.class === 'loopback' && !info.embedded) continue;
     const via = info.embedded ? ` (${info.embedded.form} of ${info.embedded.ipv4})` : '';
-    return refuse('address_not_public', `${host} resolves to ${address}${via}, which is ${info.class} (${info.range})`);
+    const { reason, words } = NOT_PUBLIC[info.class];
+    const message = literal !== 0 ? `the host is ${words}` : `the host resolves to ${words}`;
+    return refuse('address_not_public', reason, message, `${host} resolves to ${address}${via}, which is ${info.class} (${info.range})`);
   }
 
   const first = addresses[0] as ResolvedAddress;
   return { ok: true, host, port, protocol, address: first.address, family: isIP(first.address) === 6 ? 6 : 4 };
 }
 
-function refuse(code: TargetRefusal, reason: string): TargetCheck {
-  return { ok: false, code, reason };
+/** `detail` (for our logs) defaults to the message when there is nothing more to say. */
+function refuse(code: TargetRefusal, reason: TargetReason, message: string, detail = message): TargetCheck {
+  return { ok: false, code, reason, message, detail };
 }
 
 function unbracket(hostname: string): string {
