@@ -136,10 +136,10 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   return store;
 }
 
-/** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
-async function openDatabase(config: Config, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
+/** The database URL: the configured one, or PGlite under DATA_DIR (made private, locked against a second owner). */
+async function openDatabase(config: Config, log: Logger, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
-  const database = await (embedded ?? openEmbeddedDataDir(config.dataDir));
+  const database = await (embedded ?? openEmbeddedDataDir(config.dataDir, (line) => log.warn(line)));
   return { url: database.connectionString, close: () => database.close() };
 }
 
@@ -157,7 +157,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     return null;
   });
   const embedded = !config.databaseUrl;
-  const database = await openDatabase(config, options.embedded);
+  const database = await openDatabase(config, log, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   // a Postgres restart must not end the process (resilient-pool.ts)
   const pool = resilientPool({ connectionString: database.url, max: embedded ? 4 : config.databasePool.events }, log);
