@@ -55,6 +55,12 @@ await services.webhookSecrets.box().catch(async (error: unknown) => {
   process.exit(1);
 });
 
+await services.totpSecrets.box().catch(async (error: unknown) => {
+  log.fatal({ err: error }, 'no TOTP secret key: set TOTP_SECRET_KEY (32 random bytes, base64)');
+  await services.close();
+  process.exit(1);
+});
+
 // First start of the embedded default on an empty DATA_DIR: a ready-to-use demo.
 if (!config.databaseUrl && (await services.store.readAll(START, 1)).length === 0) {
   const credentials = await createDemo(services, `http://${config.host}:${config.port}${API_PREFIX}`);

@@ -23,6 +23,7 @@ import { LastUsed } from './modules/identity/index.ts';
 import { startRevocationFeed } from './modules/identity/index.ts';
 import { Revocations } from './modules/identity/index.ts';
 import { loadSigningKeys, type SigningKeyRing, type SigningKeys } from './modules/identity/index.ts';
+import { totpSecrets, type TotpSecrets } from './modules/identity/index.ts';
 import { loadCodeLists } from './modules/invoices/index.ts';
 import type { BucketStore } from './platform/limits/bucket-store.ts';
 import { NO_GUARD, invalidCredentialGuard } from './platform/limits/invalid-credential-guard.ts';
@@ -124,6 +125,8 @@ export interface Service extends Core {
   fs: FsAuthority;
   /** the key sealing webhook secrets (main.ts loads it at start) */
   webhookSecrets: WebhookSecrets;
+  /** the key sealing TOTP secrets (main.ts loads it at start) */
+  totpSecrets: TotpSecrets;
   close(): Promise<void>;
 }
 
@@ -215,10 +218,11 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });
+  const totp = totpSecrets({ configured: config.identity.totpSecretKey, dataDir: config.dataDir, embedded });
   if (config.webhooks.allowLoopbackTargets) log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may call loopback addresses (127.0.0.0/8, ::1); never in production');
 
   const modules: Module[] = [
-    identityModule(shared),
+    identityModule({ ...shared, totpSecrets: totp }),
     customersModule(core),
     // before invoicing: its …/invoices/export.csv must match before …/invoices/{invoice_id}
     exportsModule(invoicing),
@@ -267,6 +271,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     ...shared,
     projections: runner,
     webhookSecrets: secrets,
+    totpSecrets: totp,
     database: embedded ? 'pglite' : 'postgres',
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },

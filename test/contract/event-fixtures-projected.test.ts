@@ -28,7 +28,7 @@ const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegist
 const STORY = [
   'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued',
   'OAuthClientIssued', 'OAuthClientRevoked', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked', 'PasswordChanged',
-  'TotpEnrolmentStarted', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
+  'TotpEnrolmentStarted', 'TotpSecretIssued', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed',
   'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceApprovalRequested', 'InvoiceApprovalRejected',
   'InvoiceApproved', 'InvoiceQueued', 'InvoiceAuditEntryRecorded',
   'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed', 'FsCopySubmitted', 'FsCopyRejected', 'CreditNoteReserved',

@@ -1,8 +1,11 @@
 import { expect } from 'chai';
 import type { ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
+import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
 import { totpCode } from '../../src/modules/identity/totp.ts';
 import { freePort, healthy, startService, stopService } from './support/service-process.ts';
 
@@ -74,7 +77,7 @@ describe('DATA_DIR on the embedded default is private to the service’s user', 
     const entries = await modes(dataDir);
     const files = [...entries].filter(([, e]) => !e.directory);
     expect(files.length).to.be.greaterThan(500); // PGlite's files, the keys, the demo credentials
-    for (const name of ['demo-credentials.json', 'jwt-signing-key.json', 'webhook-secret.key']) expect(entries.get(name), name).to.include({ mode: 0o600 });
+    for (const name of ['demo-credentials.json', 'jwt-signing-key.json', 'webhook-secret.key', 'totp-secret.key']) expect(entries.get(name), name).to.include({ mode: 0o600 });
     const wrong = [...entries].filter(([, e]) => e.mode !== (e.directory ? 0o700 : 0o600)).map(([name, e]) => `${name} ${e.mode.toString(8)}`);
     expect(wrong).to.deep.equal([]);
   });
@@ -90,5 +93,30 @@ describe('DATA_DIR on the embedded default is private to the service’s user', 
     expect(stderr).to.contain(`DATA_DIR ${dataDir} can be written by other users (mode 0777)`);
     expect(stderr).not.to.match(/\n\s+at /); // a sentence, not a stack
     expect(await readdir(dataDir)).to.deep.equal([]);
+  });
+
+  it('on a database of its own, refuses to start without TOTP_SECRET_KEY', async function () {
+    const url = process.env.DATABASE_URL;
+    if (!url) return this.skip(); // the embedded default makes its own key
+    const name = `svc_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    try {
+      const target = new URL(url);
+      target.pathname = `/${name}`;
+      child = startService('tsx', path.join(parent, 'data'), await freePort(), {
+        DATABASE_URL: target.toString(), JWT_PRIVATE_KEY: await ephemeralSigningKeyPem(), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), TOTP_SECRET_KEY: '',
+      });
+      let stdout = '';
+      child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      const { code } = await exited(child, 120_000);
+      child = undefined;
+      expect(code).to.equal(1);
+      expect(stdout).to.contain('TOTP_SECRET_KEY');
+    } finally {
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    }
   });
 });
