@@ -35,7 +35,12 @@ export type PasswordChanged = DomainEvent<
     changed_at: string;
   }
 >;
-/** Written until issue 37, with the secret (base32) in plaintext; no longer written, still folded. */
+/**
+ * Written until issue 37, with the secret (base32) in plaintext; no longer written. On Postgres and
+ * PGlite every stored one is rewritten once, at start, into a TotpSecretIssued with the secret
+ * sealed (src/modules/identity/seal-totp-secrets.ts), so none stays readable there; one still in
+ * an EventStoreDB log (which cannot be changed) folds as it did.
+ */
 export type TotpEnrolmentStarted = DomainEvent<'TotpEnrolmentStarted', { user_id: string; secret: string; started_at: string }>;
 /**
  * Two-factor enrolment starts: the service issued the user a TOTP secret. It is a shared secret,

@@ -1,4 +1,5 @@
 import { merge } from 'rxjs';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { receivePeppolMessage } from './modules/delivery/index.ts';
@@ -14,6 +15,8 @@ import { endPool } from './platform/db/end-pool.ts';
 import { isPglite } from './platform/db/is-pglite.ts';
 import { resilientPool } from './platform/db/resilient-pool.ts';
 import { createEventStore } from './platform/eventstore/index.ts';
+import { rewriteStoredEvents } from './platform/eventstore/postgres/index.ts';
+import type { StoredEventRewrite } from './platform/eventstore/rewrite.ts';
 import { NO_FEED, followerFeed, type FollowerFeed } from './platform/followers/follower-feed.ts';
 import { SOLE_INSTANCE, advisoryLeases, type FollowerLeases } from './platform/followers/lease.ts';
 import type { Route } from './doors/native/route.ts';
@@ -147,6 +150,22 @@ async function openDatabase(config: Config, log: Logger, embedded?: Promise<Embe
 }
 
 /**
+ * Runs the modules' rewrites of stored events (src/platform/eventstore/rewrite.ts) where the events
+ * are in Postgres or PGlite. An EventStoreDB log cannot be changed: what it holds stays as written,
+ * and the log says so (docs/identity.md: users re-enrol two-factor to replace such a secret).
+ */
+async function rewriteStored(config: Config, pool: pg.Pool, rewrites: readonly StoredEventRewrite[], log: Logger): Promise<void> {
+  for (const rewrite of rewrites) {
+    if (config.eventstoreUrl) {
+      log.warn({ rewrite: rewrite.name, type: rewrite.type }, 'events in EventStoreDB cannot be rewritten: any stored before this release stay as written');
+      continue;
+    }
+    const rewritten = await rewriteStoredEvents(pool, rewrite);
+    if (rewritten !== null) log.info({ rewrite: rewrite.name, type: rewrite.type, events: rewritten }, 'stored events rewritten');
+  }
+}
+
+/**
  * Opens the databases the configuration names (PGlite under DATA_DIR when no DATABASE_URL), the
  * event store and the read models, builds the modules and starts their projectors and reactors.
  */
@@ -239,6 +258,16 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 
+  // before anything follows the log: a secret stored in plaintext leaves it (once per store)
+  await rewriteStored(config, pool, modules.flatMap((m) => m.rewrites ?? []), log).catch(async (error: unknown) => {
+    // its key missing: nothing has started yet, so close what is open and leave no connection behind
+    counting.unsubscribe();
+    await buckets.close();
+    await store.close();
+    await endPool(pool);
+    await database.close();
+    throw error;
+  });
   const projectors = modules.flatMap((m) => m.projectors);
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
   const serving = options.runProjections !== false;

@@ -1,16 +1,17 @@
 import { expect } from 'chai';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { userCredentialsStream } from '../../events/identity.ts';
-import { totpCode } from '../../src/modules/identity/totp.ts';
-import { secretBox } from '../../src/platform/secret-box.ts';
+import { newTotpSecret, totpCode } from '../../src/modules/identity/totp.ts';
+import { secretBox, SecretKeyConfigError } from '../../src/platform/secret-box.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-// TOTP secrets are sealed under TOTP_SECRET_KEY (issue 37): nothing in the database shows one.
+// TOTP secrets are sealed under TOTP_SECRET_KEY (issue 37): nothing in the database shows one, and
+// enrolments stored in plaintext by an earlier release are sealed at the next start.
 describe('TOTP secrets at rest', function () {
   this.timeout(180_000);
   const key = randomBytes(32).toString('base64');
@@ -84,5 +85,55 @@ describe('TOTP secrets at rest', function () {
     expect(box.open(issued.secret_ciphertext)).to.equal(secret); // under TOTP_SECRET_KEY, and only under it
     expect(() => secretBox(randomBytes(32)).open(issued.secret_ciphertext)).to.throw();
     await stop();
+  });
+
+  it('an enrolment an earlier release stored in plaintext is sealed at the next start, in place, and still signs in', async () => {
+    await start();
+    const user = (await createTestOrganisation(svc!.services, 'Team Business', ['approver'])).users.approver!;
+    // as a release before issue 37 wrote it: the secret in the event's payload
+    const legacy = newTotpSecret();
+    await svc!.services.store.append(userCredentialsStream(user.id), [{
+      id: randomUUID(), type: 'TotpEnrolmentStarted', data: { user_id: user.id, secret: legacy, started_at: new Date().toISOString() },
+      metadata: { actor: { type: 'user', id: user.id } },
+    }], 'any');
+    const session = await post('/auth/login', { email: user.email, password: user.password });
+    expect((await post('/auth/2fa/confirm', { code: totpCode(legacy) }, session.body.access_token)).status).to.equal(200);
+    await stop();
+    // that release kept no record of rewrites: this store has not been through one
+    await raw.query('DROP TABLE event_rewrites');
+    const [stored] = await credentialEvents(user.id);
+    expect(stored).to.include({ type: 'TotpEnrolmentStarted' });
+    expect(JSON.stringify(stored!.data)).to.contain(legacy);
+
+    // on a database of its own the key is configuration: without it the start fails and changes nothing
+    const refused = await startTestService({ database, identity: { totpSecretKey: undefined } }).then(async (s) => {
+      await s.close();
+      return null;
+    }, (error: unknown) => error);
+    expect(refused).to.be.instanceOf(SecretKeyConfigError);
+    expect((refused as Error).message).to.contain('TOTP_SECRET_KEY');
+    expect((await credentialEvents(user.id))[0]).to.deep.equal(stored);
+
+    await start();
+    expect(await everything()).not.to.contain(legacy);
+    const events = await credentialEvents(user.id);
+    expect(events.map((e) => e.type)).to.deep.equal(['TotpSecretIssued', 'TotpEnabled']);
+    const sealed = events[0]!;
+    expect(sealed.position).to.equal(stored!.position); // the same event, rewritten where it was
+    expect(sealed.metadata).to.deep.equal({ ...stored!.metadata, rewrittenFrom: 'TotpEnrolmentStarted' });
+    expect(sealed.data).to.deep.equal({ user_id: user.id, secret_ciphertext: sealed.data.secret_ciphertext, issued_at: stored!.data.started_at });
+    expect(box.open(sealed.data.secret_ciphertext)).to.equal(legacy);
+    expect((await raw.query('SELECT name, events FROM event_rewrites')).rows).to.deep.equal([{ name: 'seal-totp-secrets', events: 1 }]);
+
+    // the authenticator app the user set up before goes on working
+    const signedIn = await signInWithCode(user, legacy);
+    expect(signedIn.status).to.equal(200);
+    expect(signedIn.body).to.have.property('access_token');
+
+    // once per store: a further start rewrites nothing
+    await stop();
+    await start();
+    expect((await raw.query('SELECT name, events FROM event_rewrites')).rows).to.deep.equal([{ name: 'seal-totp-secrets', events: 1 }]);
+    expect((await credentialEvents(user.id))[0]).to.deep.equal(sealed);
   });
 });

@@ -10,6 +10,7 @@ import type { Credentials } from './credentials.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
 import type { Module } from '../module.ts';
+import { sealTotpSecrets } from './seal-totp-secrets.ts';
 import type { TotpSecrets } from './totp-secrets.ts';
 
 interface IdentityDeps extends Core {
@@ -27,5 +28,6 @@ export function identityModule(deps: IdentityDeps): Module {
     routes: [...authRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...securityEventRoutes(deps)],
     projectors: [tenancy, apiKeys, identity],
     reactors: [],
+    rewrites: [sealTotpSecrets(deps.totpSecrets)],
   };
 }
