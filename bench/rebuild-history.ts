@@ -94,7 +94,7 @@ function world(random: () => number, size: WorldSize): Stream[] {
   for (const user of w.users) {
     const credentials = w.stream(`user_credentials-${user}`);
     w.add(credentials, 'PasswordChanged', { user_id: user, changed_at: w.iso() });
-    w.add(credentials, 'TotpEnrolmentStarted', { user_id: user, started_at: w.iso() });
+    w.add(credentials, 'TotpSecretIssued', { user_id: user, issued_at: w.iso() });
     w.add(credentials, 'TotpEnabled', { user_id: user, enabled_at: w.iso() });
   }
   for (let s = 0; s < size.sessions; s++) {

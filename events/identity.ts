@@ -36,15 +36,24 @@ export type PasswordChanged = DomainEvent<
   }
 >;
 /**
- * TOTP is a shared secret: the server must keep it (base32) to check codes, unlike a password.
- * Pending until a first code proves the authenticator app holds it.
+ * Written until issue 37, with the secret (base32) in plaintext; no longer written. On Postgres and
+ * PGlite every stored one is rewritten once, at start, into a TotpSecretIssued with the secret
+ * sealed (src/modules/identity/seal-totp-secrets.ts), so none stays readable there; one still in
+ * an EventStoreDB log (which cannot be changed) folds as it did.
  */
 export type TotpEnrolmentStarted = DomainEvent<'TotpEnrolmentStarted', { user_id: string; secret: string; started_at: string }>;
+/**
+ * Two-factor enrolment starts: the service issued the user a TOTP secret. It is a shared secret,
+ * so the server must keep it to check codes (unlike a password): stored sealed (AES-256-GCM under
+ * TOTP_SECRET_KEY, src/platform/secret-box.ts), never in plaintext. Pending until a first code
+ * proves the authenticator app holds it.
+ */
+export type TotpSecretIssued = DomainEvent<'TotpSecretIssued', { user_id: string; secret_ciphertext: string; issued_at: string }>;
 /** `step` is the 30 s time step of the accepted code; a code of that step or earlier is never accepted again. */
 export type TotpEnabled = DomainEvent<'TotpEnabled', { user_id: string; step: number; enabled_at: string }>;
 export type TotpDisabled = DomainEvent<'TotpDisabled', { user_id: string; step: number; disabled_at: string }>;
 export type TotpCodeUsed = DomainEvent<'TotpCodeUsed', { user_id: string; step: number; used_at: string }>;
-export type UserCredentialsEvent = PasswordChanged | TotpEnrolmentStarted | TotpEnabled | TotpDisabled | TotpCodeUsed;
+export type UserCredentialsEvent = PasswordChanged | TotpEnrolmentStarted | TotpSecretIssued | TotpEnabled | TotpDisabled | TotpCodeUsed;
 
 export type LoginFailureReason = 'unknown_email' | 'wrong_password' | 'invalid_totp_code' | 'invalid_login_challenge';
 

@@ -87,6 +87,7 @@ export const EVENT_VERSIONS = {
   RefreshFamilyRevoked: 1,
   PasswordChanged: 1,
   TotpEnrolmentStarted: 1,
+  TotpSecretIssued: 1,
   TotpEnabled: 1,
   TotpDisabled: 1,
   TotpCodeUsed: 1,

@@ -1,4 +1,8 @@
+import { keepFilesPrivate } from './platform/db/data-dir.ts';
+
 // `npm run cli -- <command> [args]`: each command is a module in src/cli/ exporting run(args) -> exit code.
+// What it writes (PGlite's files under DATA_DIR, the demo credentials) is its user's alone, as the service's are.
+keepFilesPrivate();
 const [command, ...args] = process.argv.slice(2);
 const commands = ['projections', 'demo', 'validate'] as const;
 type Command = (typeof commands)[number];

@@ -1,10 +1,28 @@
 import { loadConfig } from './platform/config.ts';
+import { DataDirRefused, keepFilesPrivate } from './platform/db/data-dir.ts';
 import { startEmbeddedDataDir } from './platform/db/embedded-default.ts';
+import { SecretKeyConfigError } from './platform/secret-box.ts';
 
 // `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
+// First of all: whatever the process writes from here on (PGlite's files, keys, the pid file) is its user's alone.
+keepFilesPrivate();
 const config = loadConfig();
+
+/** A start that cannot be safe (an unsafe DATA_DIR, a missing key) ends here: one sentence, exit code 1, nothing served. */
+function refuseToStart(error: unknown): never {
+  if (!(error instanceof DataDirRefused || error instanceof SecretKeyConfigError)) throw error;
+  console.error(error.message);
+  process.exit(1);
+}
+
 // The embedded default's PGlite starts on its own thread now, while the rest loads (imported below, not above, for that).
-const embedded = config.databaseUrl ? undefined : startEmbeddedDataDir(config.dataDir);
+// Its data directory is checked first, before anything is written or loaded.
+let embedded: ReturnType<typeof startEmbeddedDataDir> | undefined;
+try {
+  embedded = config.databaseUrl ? undefined : startEmbeddedDataDir(config.dataDir, (line) => console.warn(line));
+} catch (error) {
+  refuseToStart(error);
+}
 const [{ createDemo, describeDemo, writeDemoCredentials }, { START }, { createApp }, { API_PREFIX }, { createHttpServer }, { openService }] = await Promise.all([
   import('./demo/bootstrap.ts'),
   import('./platform/eventstore/port.ts'),
@@ -22,7 +40,7 @@ if (rulesMissing) {
   rulesMissing = !(await fetchValidationArtifacts(rulesDir)) || missingValidationArtifacts(rulesDir).length > 0;
   if (rulesMissing) console.log(unavailableSentence(rulesDir));
 }
-const services = await openService(config, { embedded });
+const services = await openService(config, { embedded }).catch(refuseToStart);
 const { log } = services;
 // the signing key now, not at the first sign-in: a deployment without one must not start
 await services.identity.ring().catch(async (error: unknown) => {
@@ -33,6 +51,12 @@ await services.identity.ring().catch(async (error: unknown) => {
 
 await services.webhookSecrets.box().catch(async (error: unknown) => {
   log.fatal({ err: error }, 'no webhook secret key: set WEBHOOK_SECRET_KEY (32 random bytes, base64)');
+  await services.close();
+  process.exit(1);
+});
+
+await services.totpSecrets.box().catch(async (error: unknown) => {
+  log.fatal({ err: error }, 'no TOTP secret key: set TOTP_SECRET_KEY (32 random bytes, base64)');
   await services.close();
   process.exit(1);
 });

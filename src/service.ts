@@ -1,4 +1,5 @@
 import { merge } from 'rxjs';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
 import { receivePeppolMessage } from './modules/delivery/index.ts';
@@ -14,6 +15,8 @@ import { endPool } from './platform/db/end-pool.ts';
 import { isPglite } from './platform/db/is-pglite.ts';
 import { resilientPool } from './platform/db/resilient-pool.ts';
 import { createEventStore } from './platform/eventstore/index.ts';
+import { rewriteStoredEvents } from './platform/eventstore/postgres/index.ts';
+import type { StoredEventRewrite } from './platform/eventstore/rewrite.ts';
 import { NO_FEED, followerFeed, type FollowerFeed } from './platform/followers/follower-feed.ts';
 import { SOLE_INSTANCE, advisoryLeases, type FollowerLeases } from './platform/followers/lease.ts';
 import type { Route } from './doors/native/route.ts';
@@ -23,6 +26,7 @@ import { LastUsed } from './modules/identity/index.ts';
 import { startRevocationFeed } from './modules/identity/index.ts';
 import { Revocations } from './modules/identity/index.ts';
 import { loadSigningKeys, type SigningKeyRing, type SigningKeys } from './modules/identity/index.ts';
+import { totpSecrets, type TotpSecrets } from './modules/identity/index.ts';
 import { loadCodeLists } from './modules/invoices/index.ts';
 import type { BucketStore } from './platform/limits/bucket-store.ts';
 import { NO_GUARD, invalidCredentialGuard } from './platform/limits/invalid-credential-guard.ts';
@@ -124,6 +128,8 @@ export interface Service extends Core {
   fs: FsAuthority;
   /** the key sealing webhook secrets (main.ts loads it at start) */
   webhookSecrets: WebhookSecrets;
+  /** the key sealing TOTP secrets (main.ts loads it at start) */
+  totpSecrets: TotpSecrets;
   close(): Promise<void>;
 }
 
@@ -136,11 +142,27 @@ async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Pr
   return store;
 }
 
-/** The database URL: the configured one, or PGlite under DATA_DIR (locked against a second owner). */
-async function openDatabase(config: Config, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
+/** The database URL: the configured one, or PGlite under DATA_DIR (made private, locked against a second owner). */
+async function openDatabase(config: Config, log: Logger, embedded?: Promise<EmbeddedPostgres>): Promise<{ url: string; close(): Promise<void> }> {
   if (config.databaseUrl) return { url: config.databaseUrl, close: async () => {} };
-  const database = await (embedded ?? openEmbeddedDataDir(config.dataDir));
+  const database = await (embedded ?? openEmbeddedDataDir(config.dataDir, (line) => log.warn(line)));
   return { url: database.connectionString, close: () => database.close() };
+}
+
+/**
+ * Runs the modules' rewrites of stored events (src/platform/eventstore/rewrite.ts) where the events
+ * are in Postgres or PGlite. An EventStoreDB log cannot be changed: what it holds stays as written,
+ * and the log says so (docs/identity.md: users re-enrol two-factor to replace such a secret).
+ */
+async function rewriteStored(config: Config, pool: pg.Pool, rewrites: readonly StoredEventRewrite[], log: Logger): Promise<void> {
+  for (const rewrite of rewrites) {
+    if (config.eventstoreUrl) {
+      log.warn({ rewrite: rewrite.name, type: rewrite.type }, 'events in EventStoreDB cannot be rewritten: any stored before this release stay as written');
+      continue;
+    }
+    const rewritten = await rewriteStoredEvents(pool, rewrite);
+    if (rewritten !== null) log.info({ rewrite: rewrite.name, type: rewrite.type, events: rewritten }, 'stored events rewritten');
+  }
 }
 
 /**
@@ -157,7 +179,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     return null;
   });
   const embedded = !config.databaseUrl;
-  const database = await openDatabase(config, options.embedded);
+  const database = await openDatabase(config, log, options.embedded);
   // PGlite runs one transaction at a time: a few connections are plenty there.
   // a Postgres restart must not end the process (resilient-pool.ts)
   const pool = resilientPool({ connectionString: database.url, max: embedded ? 4 : config.databasePool.events }, log);
@@ -215,10 +237,11 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });
+  const totp = totpSecrets({ configured: config.identity.totpSecretKey, dataDir: config.dataDir, embedded });
   if (config.webhooks.allowLoopbackTargets) log.warn('WEBHOOK_ALLOW_PRIVATE_TARGETS is on: webhooks may call loopback addresses (127.0.0.0/8, ::1); never in production');
 
   const modules: Module[] = [
-    identityModule(shared),
+    identityModule({ ...shared, totpSecrets: totp }),
     customersModule(core),
     // before invoicing: its …/invoices/export.csv must match before …/invoices/{invoice_id}
     exportsModule(invoicing),
@@ -235,6 +258,16 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
   ];
 
+  // before anything follows the log: a secret stored in plaintext leaves it (once per store)
+  await rewriteStored(config, pool, modules.flatMap((m) => m.rewrites ?? []), log).catch(async (error: unknown) => {
+    // its key missing: nothing has started yet, so close what is open and leave no connection behind
+    counting.unsubscribe();
+    await buckets.close();
+    await store.close();
+    await endPool(pool);
+    await database.close();
+    throw error;
+  });
   const projectors = modules.flatMap((m) => m.projectors);
   await migrateReadModels(readModels, projectors, modules.flatMap((m) => m.entities ?? []), modules.flatMap((m) => m.migrations ?? []));
   const serving = options.runProjections !== false;
@@ -267,6 +300,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     ...shared,
     projections: runner,
     webhookSecrets: secrets,
+    totpSecrets: totp,
     database: embedded ? 'pglite' : 'postgres',
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },

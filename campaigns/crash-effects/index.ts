@@ -65,7 +65,7 @@ async function freshPostgres(dataDir: string, port: number): Promise<Database> {
   url.pathname = `/${name}`;
   const env = {
     DATABASE_URL: url.toString(), EVENTSTORE_URL: undefined, JWT_PRIVATE_KEY: await ephemeralSigningKeyPem(), JWT_KEY_ID: 'crash-effects',
-    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+    WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), TOTP_SECRET_KEY: randomBytes(32).toString('base64'),
   };
   // the demo, as an operator makes it on a server database
   const demo = cli(['demo'], { ...env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });

@@ -68,7 +68,7 @@ export class CampaignService {
       const url = new URL(POSTGRES_ADMIN_URL);
       url.pathname = `/${name}`;
       databaseUrl = url.toString();
-      Object.assign(full, { DATABASE_URL: databaseUrl, JWT_PRIVATE_KEY: await ephemeralSigningKeyPem(), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') });
+      Object.assign(full, { DATABASE_URL: databaseUrl, JWT_PRIVATE_KEY: await ephemeralSigningKeyPem(), WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), TOTP_SECRET_KEY: randomBytes(32).toString('base64') });
     }
     const service = new CampaignService(database, dataDir, port, full, databaseUrl);
     if (database === 'postgres') await service.cli(['demo']);

@@ -5,13 +5,18 @@ import { userCredentialsDecider } from './user-credentials.ts';
 
 const at = '2026-11-22T10:00:00.000Z';
 const secret = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+/** a seal's shape (the decider never opens one) */
+const sealed = 'v1.bm9uY2Vub25jZW4.dGFnZ2VkdGFnZ2VkdGFnZw.Y2lwaGVydGV4dA';
 const hash = 'scrypt$16384$8$1$c2FsdA==$aGFzaA==';
 
 describe('user credentials', () => {
   const given = specFor(userCredentialsDecider);
   const changePassword = (verified: boolean, password = 'Nové-heslo1') =>
     ({ type: 'ChangePassword', user_id: 'u1', current_password_verified: verified, new_password: password, new_password_hash: hash, at }) as const;
-  const enrolled: UserCredentialsEvent = { type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret, started_at: at } };
+  const enrolled: UserCredentialsEvent = { type: 'TotpSecretIssued', data: { user_id: 'u1', secret_ciphertext: sealed, issued_at: at } };
+  /** as stored before secrets were sealed (issue 37) */
+  const enrolledInPlaintext: UserCredentialsEvent = { type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret, started_at: at } };
+  const enrol = (over: { secret?: string; secret_ciphertext?: string } = {}) => ({ type: 'EnrolTotp', user_id: 'u1', secret, secret_ciphertext: sealed, at, ...over }) as const;
   const enabled: UserCredentialsEvent = { type: 'TotpEnabled', data: { user_id: 'u1', step: 100, enabled_at: at } };
 
   describe('password', () => {
@@ -29,13 +34,27 @@ describe('user credentials', () => {
   });
 
   describe('TOTP', () => {
-    it('enrolment is pending until confirmed', () =>
-      given([]).when({ type: 'EnrolTotp', user_id: 'u1', secret, at }).then([{ type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret, started_at: at } }]));
+    it('enrolment is pending until confirmed; the secret is stored only sealed', () => {
+      given([]).when(enrol()).then([{ type: 'TotpSecretIssued', data: { user_id: 'u1', secret_ciphertext: sealed, issued_at: at } }]);
+      const state = userCredentialsDecider.evolve(userCredentialsDecider.initialState, enrolled);
+      expect(state.totp).to.deep.equal({ status: 'pending', secret: { sealed } });
+    });
     it('enrolling again while pending replaces the secret', () =>
-      given([enrolled]).when({ type: 'EnrolTotp', user_id: 'u1', secret: 'A'.repeat(32), at }).then([
-        { type: 'TotpEnrolmentStarted', data: { user_id: 'u1', secret: 'A'.repeat(32), started_at: at } },
+      given([enrolled]).when(enrol({ secret: 'A'.repeat(32), secret_ciphertext: `${sealed}B` })).then([
+        { type: 'TotpSecretIssued', data: { user_id: 'u1', secret_ciphertext: `${sealed}B`, issued_at: at } },
       ]));
-    it('refuses enrolment while enabled', () => given([enrolled, enabled]).when({ type: 'EnrolTotp', user_id: 'u1', secret, at }).thenThrows('totp_already_enabled'));
+    it('refuses enrolment while enabled', () => given([enrolled, enabled]).when(enrol()).thenThrows('totp_already_enabled'));
+    it('refuses to store a secret that is not sealed, or a seal that shows it', () => {
+      expect(() => userCredentialsDecider.decide(enrol({ secret_ciphertext: secret }), userCredentialsDecider.initialState)).to.throw(/sealed/);
+      expect(() => userCredentialsDecider.decide(enrol({ secret_ciphertext: `v1.a.b.${secret}` }), userCredentialsDecider.initialState)).to.throw(/sealed/);
+      expect(() => userCredentialsDecider.decide(enrol({ secret: 'tooshort' }), userCredentialsDecider.initialState)).to.throw(/base32/);
+    });
+    it('an enrolment stored in plaintext before secrets were sealed still folds, and is confirmed as before', () => {
+      const state = userCredentialsDecider.evolve(userCredentialsDecider.initialState, enrolledInPlaintext);
+      expect(state.totp).to.deep.equal({ status: 'pending', secret: { plaintext: secret } });
+      given([enrolledInPlaintext]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).then([enabled]);
+      expect(userCredentialsDecider.evolve(state, enabled).totp).to.deep.equal({ status: 'enabled', secret: { plaintext: secret } });
+    });
     it('a valid code confirms the enrolment', () =>
       given([enrolled]).when({ type: 'ConfirmTotp', user_id: 'u1', matched_step: 100, at }).then([enabled]));
     it('refuses confirming without a pending enrolment: totp_not_pending', () =>

@@ -98,7 +98,7 @@ export async function createDemo(services: DemoDeps, baseUrl: string): Promise<D
 }
 
 export async function writeDemoCredentials(dataDir: string, credentials: DemoCredentials): Promise<string> {
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const file = path.join(dataDir, 'demo-credentials.json');
   await writeFile(file, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   return file;

@@ -2,6 +2,7 @@ import type { EntitySchema, MigrationInterface } from 'typeorm';
 import type { Route } from '../doors/native/route.ts';
 import type { Projector } from '../platform/readmodel/projector.ts';
 import type { Reactor } from '../platform/reactors/reactor.ts';
+import type { StoredEventRewrite } from '../platform/eventstore/rewrite.ts';
 import type { SapiClientGate } from './sapi/index.ts';
 import type { SapiRoute } from '../doors/sapi/route.ts';
 
@@ -18,6 +19,8 @@ export interface Module {
   entities?: EntitySchema[];
   /** tables of its own that are not read models (a queue, a log): created with the read models' migrations */
   migrations?: (new () => MigrationInterface)[];
+  /** stored events it rewrites in place, once per store, at start: only to take a plaintext secret out of the log (src/platform/eventstore/rewrite.ts) */
+  rewrites?: StoredEventRewrite[];
   /** long-running loops that are neither projectors nor reactors (the webhook delivery worker): started after the reactors, stopped before them */
   workers?: Worker[];
   /** the SAPI-SK front door's routes (under /sapi) and what admits its callers; only the SAPI module has them */

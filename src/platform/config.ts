@@ -95,6 +95,8 @@ export interface IdentityConfig {
   jwtKeyId: string | undefined;
   /** public keys (a JWK set, JSON) still accepted while a rotation settles */
   jwtPreviousPublicKeys: string | undefined;
+  /** AES-256 key (base64, 32 bytes) sealing TOTP secrets; unset: generated once under DATA_DIR (embedded default only) */
+  totpSecretKey: string | undefined;
   /** take the client address from X-Forwarded-For: set it only behind a proxy that sets that header */
   trustProxy: boolean;
   /**
@@ -188,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
       jwtKeyId: env.JWT_KEY_ID || undefined,
       jwtPreviousPublicKeys: env.JWT_PREVIOUS_PUBLIC_KEYS || undefined,
+      totpSecretKey: env.TOTP_SECRET_KEY || undefined,
       trustProxy: env.TRUST_PROXY === '1' || env.TRUST_PROXY === 'true',
       trustedProxies: (env.TRUSTED_PROXIES ?? '').split(',').map((p) => p.trim()).filter(Boolean),
       rateLimit: env.RATE_LIMIT !== 'off',

@@ -11,7 +11,7 @@ import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../
 import { openService, type Service } from '../../src/service.ts';
 import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
 import { listen } from '../api/support/http.ts';
-import { freshDatabase } from './database.ts';
+import { freshDatabase, type TestDatabase } from './database.ts';
 
 export interface TestService {
   /** 'http://127.0.0.1:<port>/api/v1' */
@@ -33,14 +33,15 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool'] } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase } = {},
 ): Promise<TestService> {
-  const database = await freshDatabase();
+  // a suite that restarts the service on the same database passes it (and drops it itself)
+  const database = options.database ?? (await freshDatabase());
   // defaults, not this shell's settings, but for where the official validation artifacts are
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // tests run the delivery legs quickly: short sandbox delays, retries in milliseconds
   const delivery: DeliveryConfig = { ...defaults.delivery, retryBaseMs: 20, sandboxDeliveryStatusDelayMs: 50, fsSandboxDelayMs: 50, ...options.delivery };
-  const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), ...options.identity };
+  const identity = { ...defaults.identity, rateLimit: options.rateLimit ?? false, rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), totpSecretKey: randomBytes(32).toString('base64'), ...options.identity };
   // webhooks: a key for this run, retries in milliseconds, local receivers allowed
   const webhooks = { ...defaults.webhooks, secretKey: randomBytes(32).toString('base64'), backoffScale: 0.001, allowLoopbackTargets: true, ...options.webhooks };
   const config = {
@@ -81,7 +82,7 @@ export async function startTestService(
     async close() {
       await running.close();
       await services.close();
-      await database.drop();
+      if (!options.database) await database.drop();
     },
   };
 }

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadWebhookKey, newWebhookSecret, secretBox, WebhookKeyConfigError } from '../../src/modules/webhooks/secret-box.ts';
+import { loadWebhookKey, newWebhookSecret } from '../../src/modules/webhooks/secret-box.ts';
+import { secretBox, SecretKeyConfigError } from '../../src/platform/secret-box.ts';
 
 describe('webhook secrets at rest', () => {
   it('seals so that only the key opens it, and never shows the plaintext', () => {
@@ -32,10 +33,10 @@ describe('webhook secrets at rest', () => {
       expect((await loadWebhookKey({ configured, dataDir: dir, embedded: false })).toString('base64')).to.equal(configured);
       let refused: unknown = null;
       await loadWebhookKey({ configured: undefined, dataDir: dir, embedded: false }).catch((e: unknown) => { refused = e; });
-      expect(refused).to.be.instanceOf(WebhookKeyConfigError);
+      expect(refused).to.be.instanceOf(SecretKeyConfigError);
       refused = null;
       await loadWebhookKey({ configured: 'c2hvcnQ=', dataDir: dir, embedded: false }).catch((e: unknown) => { refused = e; });
-      expect(refused).to.be.instanceOf(WebhookKeyConfigError);
+      expect(refused).to.be.instanceOf(SecretKeyConfigError);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

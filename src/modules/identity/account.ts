@@ -10,6 +10,7 @@ import type { UserRow } from '../../../projections/tenancy/rows.ts';
 import { appendToLog } from '../../platform/handling/append.ts';
 import { handleCommand, toNewEvents } from '../../platform/handling/command-handler.ts';
 import { newTotpSecret, totpUri, verifyTotp } from './totp.ts';
+import { totpSecretInClear, type TotpSecrets } from './totp-secrets.ts';
 import type { Core } from '../../platform/core.ts';
 import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './credential-secrets.ts';
@@ -19,6 +20,8 @@ import { recordSignInLockout } from './lockouts.ts';
 import type { InvalidCredentialGuard } from '../../platform/limits/invalid-credential-guard.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { auth: Credentials };
+/** what two-factor changes need besides: the box the TOTP secret is sealed in */
+type TotpDeps = { totpSecrets: TotpSecrets };
 type Request = { actor: Actor; requestId: string };
 /** A credential change re-checks a secret: it shares the account's budget of wrong tries with sign-in. */
 type CheckingDeps = Deps & { attempts: InvalidCredentialGuard };
@@ -100,22 +103,23 @@ export async function changePassword(deps: CheckingDeps, request: Checked & { cu
   await endSessions(deps, request, 'password_changed', request.sessionId);
 }
 
-/** Starts (or restarts) two-factor enrolment: the secret and an otpauth:// URI for an authenticator app. */
-export async function enrolTotp(deps: Deps, request: Request) {
+/** Starts (or restarts) two-factor enrolment: the secret and an otpauth:// URI for an authenticator app; the stream keeps it sealed. */
+export async function enrolTotp(deps: Deps & TotpDeps, request: Request) {
   const user = await signedInUser(deps, request.actor);
   const secret = newTotpSecret();
+  const secretCiphertext = (await deps.totpSecrets.box()).seal(secret);
   await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
-    type: 'EnrolTotp', user_id: user.id, secret, at: deps.clock.now().toISOString(),
+    type: 'EnrolTotp', user_id: user.id, secret, secret_ciphertext: secretCiphertext, at: deps.clock.now().toISOString(),
   }, { metadata: requestMetadata(request.actor, request.requestId) });
   return { secret, otpauth_uri: totpUri({ issuer: TOTP_ISSUER, account: user.email, secret }) };
 }
 
 /** Confirms enrolment with a first code (two-factor is on from now) or turns it off with a current code. */
-export async function confirmOrDisableTotp(deps: CheckingDeps, request: Checked & { code: string; action: 'confirm' | 'disable'; sessionId?: string }): Promise<void> {
+export async function confirmOrDisableTotp(deps: CheckingDeps & TotpDeps, request: Checked & { code: string; action: 'confirm' | 'disable'; sessionId?: string }): Promise<void> {
   const user = await signedInUser(deps, request.actor);
   await checkedChange(deps, request, user, request.action === 'confirm' ? 'confirm_totp' : 'disable_totp', async () => {
     const credentials = await currentCredentials(deps, user.id);
-    const matched = credentials.totp.status === 'none' ? null : verifyTotp(credentials.totp.secret, request.code, deps.clock.now());
+    const matched = credentials.totp.status === 'none' ? null : verifyTotp(await totpSecretInClear(deps.totpSecrets, credentials.totp.secret), request.code, deps.clock.now());
     await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
       type: request.action === 'confirm' ? 'ConfirmTotp' : 'DisableTotp', user_id: user.id, matched_step: matched, at: deps.clock.now().toISOString(),
     }, { metadata: requestMetadata(request.actor, request.requestId) });

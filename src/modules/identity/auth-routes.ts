@@ -7,6 +7,7 @@ import type { Core } from '../../platform/core.ts';
 import type { Credentials } from './credentials.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
+import type { TotpSecrets } from './totp-secrets.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
 const Email = Type.String({ minLength: 3, maxLength: 320 });
@@ -38,7 +39,7 @@ const accountLocked = unauthorized('`too_many_attempts`: wrong tries count with 
 const NO_STORE = { 'cache-control': 'no-store' };
 
 /** /auth/*: sign-in and the signed-in user's account. JWT only: an API key here is 401 jwt_required. */
-export function authRoutes(deps: Core & { auth: Credentials; identity: SigningKeys; limits: Limits }): Route[] {
+export function authRoutes(deps: Core & { auth: Credentials; identity: SigningKeys; limits: Limits; totpSecrets: TotpSecrets }): Route[] {
   const signIn = async () => ({ ...deps, ring: await deps.identity.ring(), attempts: deps.limits.guard });
   const checking = { ...deps, attempts: deps.limits.guard };
   return [
@@ -98,7 +99,7 @@ export function authRoutes(deps: Core & { auth: Credentials; identity: SigningKe
     defineRoute({
       method: 'POST', path: '/auth/2fa/enrol', operationId: 'enrolTotp', tags: ['auth'], auth: 'user',
       summary: 'Start two-factor enrolment (TOTP)',
-      description: 'Answers the secret and an otpauth:// URI for an authenticator app; two-factor is on once POST /auth/2fa/confirm gets a code.',
+      description: 'Answers the secret and an otpauth:// URI for an authenticator app; two-factor is on once POST /auth/2fa/confirm gets a code. The secret is in this answer only: the service keeps it sealed (AES-256-GCM under its TOTP key) and never shows it again; enrolling again while not yet confirmed issues a new one.',
       responses: { 200: { description: 'the secret', schema: Type.Object({ secret: Type.String(), otpauth_uri: Type.String() }) }, 409: { description: '`totp_already_enabled`', schema: ErrorBody } },
       handle: async ({ actor, requestId }) => ({ status: 200, body: await enrolTotp(deps, { actor, requestId }), headers: NO_STORE }),
     }),

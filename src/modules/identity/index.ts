@@ -10,3 +10,4 @@ export { startRevocationFeed } from './revocation-feed.ts';
 export { Revocations } from './revocations.ts';
 export { loadSigningKeys, type SigningKeyRing, type SigningKeys } from './signing-keys.ts';
 export { jwks, verifyAccessToken } from './tokens.ts';
+export { totpSecrets, type TotpSecrets } from './totp-secrets.ts';

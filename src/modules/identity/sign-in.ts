@@ -17,6 +17,7 @@ import type { SigningKeyRing } from './signing-keys.ts';
 import type { InvalidCredentialGuard } from '../../platform/limits/invalid-credential-guard.ts';
 import { ACCESS_TOKEN_LIFETIME_SECONDS, issueAccessToken } from './tokens.ts';
 import { verifyTotp } from './totp.ts';
+import { totpSecretInClear, type TotpSecrets } from './totp-secrets.ts';
 import type { Core } from '../../platform/core.ts';
 import type { Credentials } from './credentials.ts';
 import { hashPassword, verifyPassword } from './credential-secrets.ts';
@@ -27,7 +28,7 @@ import { systemMetadata } from '../tenancy/index.ts';
  * guard's buckets: 10 at once, then one more every 30 s), so guessing is slow even from many
  * addresses; the per-address rate limit alone would not stop a distributed guess.
  */
-type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard };
+type SignInDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { auth: Credentials } & { ring: SigningKeyRing; attempts: InvalidCredentialGuard; totpSecrets: TotpSecrets };
 
 export interface TokenPair {
   access_token: string;
@@ -145,7 +146,7 @@ export async function loginWithTotp(deps: SignInDeps, request: { challenge_token
   const challengeKey = `totp:${challenge.challenge_id}`;
   await notLockedOut(deps, challengeKey);
   const credentials = await currentCredentials(deps, user.id);
-  const matched = credentials.totp.status === 'enabled' ? verifyTotp(credentials.totp.secret, request.code, deps.clock.now()) : null;
+  const matched = credentials.totp.status === 'enabled' ? verifyTotp(await totpSecretInClear(deps.totpSecrets, credentials.totp.secret), request.code, deps.clock.now()) : null;
   try {
     await handleCommand(deps, userCredentialsStream(user.id), userCredentialsDecider, {
       type: 'UseTotpCode', user_id: user.id, matched_step: matched, at: deps.clock.now().toISOString(),

@@ -10,12 +10,16 @@ import type { Credentials } from './credentials.ts';
 import type { SigningKeys } from './signing-keys.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
 import type { Module } from '../module.ts';
+import { sealTotpSecrets } from './seal-totp-secrets.ts';
+import type { TotpSecrets } from './totp-secrets.ts';
 
 interface IdentityDeps extends Core {
   auth: Credentials;
   identity: SigningKeys;
   /** the failure guard counts bad passwords and TOTP codes */
   limits: Limits;
+  /** the box TOTP secrets are sealed in */
+  totpSecrets: TotpSecrets;
 }
 
 /** Tenancy and identity: organisations, companies, users, sign-in, API keys, OAuth clients, security events. */
@@ -24,5 +28,6 @@ export function identityModule(deps: IdentityDeps): Module {
     routes: [...authRoutes(deps), ...apiKeyRoutes(deps), ...oauthRoutes(deps), ...securityEventRoutes(deps)],
     projectors: [tenancy, apiKeys, identity],
     reactors: [],
+    rewrites: [sealTotpSecrets(deps.totpSecrets)],
   };
 }

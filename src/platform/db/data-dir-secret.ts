@@ -12,7 +12,7 @@ export async function keptSecretFile(dataDir: string, name: string, make: () => 
   const stored = await readIfExists(file);
   if (stored !== null) return stored;
   const made = await make();
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   try {
     await writeFile(file, made, { mode: 0o600, flag: 'wx' });
     return made;

@@ -41,7 +41,7 @@ export async function startInstances(options: InstanceOptions): Promise<Instance
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // one key for all, as an operator configures it (each would otherwise refuse the others' tokens)
   const identity = {
-    ...defaults.identity, rateLimit: options.rateLimit ?? false, jwtPrivateKeyPem: await ephemeralSigningKeyPem(),
+    ...defaults.identity, rateLimit: options.rateLimit ?? false, jwtPrivateKeyPem: await ephemeralSigningKeyPem(), totpSecretKey: randomBytes(32).toString('base64'),
     rateLimitRedisPrefix: options.redis?.prefix ?? defaults.identity.rateLimitRedisPrefix,
   };
   const config: Config = {

@@ -19,8 +19,8 @@ export async function freePort(): Promise<number> {
 /**
  * The embedded default in `dataDir` on 127.0.0.1:`port`, nothing else (no DATABASE_URL, no
  * EventStoreDB, whatever this shell has set); unless `env` names them itself: `DATABASE_URL` runs it
- * on Postgres (then give JWT_PRIVATE_KEY and WEBHOOK_SECRET_KEY too: there is no embedded key
- * store), `REDIS_URL` shares its rate-limit buckets through Redis.
+ * on Postgres (then give JWT_PRIVATE_KEY, WEBHOOK_SECRET_KEY and TOTP_SECRET_KEY too: there is no
+ * embedded key store), `REDIS_URL` shares its rate-limit buckets through Redis.
  */
 export function startService(launch: Launch, dataDir: string, port: number, env: NodeJS.ProcessEnv = {}): ChildProcess {
   const childEnv: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' };

@@ -8,6 +8,7 @@ import { PostgresEventStore, type PostgresEventStoreOptions } from './store.ts';
 export { migrateEventStore } from './schema.ts';
 export { PostgresEventStore, type PostgresEventStoreOptions } from './store.ts';
 export { appendStatement } from './append.ts';
+export { rewriteStoredEvents } from './rewrite.ts';
 export { encodePosition, decodePosition, type PgPosition } from './position.ts';
 
 /**

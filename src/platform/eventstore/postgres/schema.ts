@@ -37,6 +37,12 @@ CREATE TABLE IF NOT EXISTS stream_snapshots (
   saved_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
   PRIMARY KEY (stream_id, version)
 );
+-- Rewrites of stored events done on this store (src/platform/eventstore/rewrite.ts), each once.
+CREATE TABLE IF NOT EXISTS event_rewrites (
+  name         TEXT        PRIMARY KEY,
+  events       INTEGER     NOT NULL,
+  rewritten_at TIMESTAMPTZ NOT NULL DEFAULT now()
+);
 -- Stores made before data and metadata were json (they were jsonb): converted once, in place.
 DO $$ BEGIN
   IF (SELECT data_type FROM information_schema.columns
