@@ -20,19 +20,22 @@ import type { PdfFace } from './fonts.ts';
  */
 export interface Cluster {
   /** what is drawn: the characters the font has, or REPLACEMENT */
-  text: string;
+  readonly text: string;
   /** index in the style's fallback order */
-  face: number;
+  readonly face: number;
   /** bidi embedding level: odd is right to left */
-  level: number;
-  space: boolean;
+  readonly level: number;
+  readonly space: boolean;
   /** a line may start here */
-  breakBefore: boolean;
+  readonly breakBefore: boolean;
   /** code points no font draws */
-  missing: readonly number[];
+  readonly missing: readonly number[];
 }
 
-type Drawn = Pick<Cluster, 'text' | 'face' | 'missing'>;
+/** How a cluster is drawn, wherever it stands; with the two clusters it makes at level 0, made once. */
+interface Drawn extends Pick<Cluster, 'text' | 'face' | 'missing' | 'space'> {
+  plain?: readonly [Cluster, Cluster];
+}
 
 /** what a character no font draws is drawn as */
 export const REPLACEMENT = '\uFFFD';
@@ -60,10 +63,12 @@ export const graphemeEnds = (text: string): number[] => Array.from(graphemes.seg
 
 const codePoints = (s: string) => Array.from(s, (c) => c.codePointAt(0)!);
 
-/** Cuts paragraphs into clusters for one style's fallback fonts, remembering each cluster's font. */
+/** Cuts paragraphs into clusters for one style's fallback fonts, remembering how each cluster is drawn. */
 export class ClusterCutter {
-  /** by the font of the cluster before (-1: none, or the cluster is a letter), then by the cluster */
-  private readonly drawn = new Map<number, Map<string, Drawn>>();
+  /** letters (and marks) by cluster: their font does not depend on what stands before them */
+  private readonly letters = new Map<string, Drawn>();
+  /** spaces, digits and punctuation by the font before them (-1: none), then by cluster */
+  private readonly neutrals = new Map<number, Map<string, Drawn>>();
 
   constructor(private readonly faces: readonly PdfFace[]) {}
 
@@ -75,12 +80,12 @@ export class ClusterCutter {
     const add = (segment: string, index: number) => {
       const drawn = this.draw(segment, previous?.face);
       if (drawn.text === '') return;
-      const space = SPACE.test(segment);
       const breakBefore =
         previous !== undefined &&
-        ((previous.space && !space) ||
+        ((previous.space && !drawn.space) ||
           (wordStarts !== undefined && wordStarts.has(index) && LETTER_OR_DIGIT.test(segment) && (WITHOUT_SPACES.test(segment) || WITHOUT_SPACES.test(previous.text))));
-      previous = { ...drawn, level: levels?.[index] ?? 0, space, breakBefore };
+      const level = levels?.[index] ?? 0;
+      previous = level === 0 ? plain(drawn)[breakBefore ? 1 : 0] : { ...cluster(drawn), level, breakBefore };
       clusters.push(previous);
     };
     if (SIMPLE.test(text)) for (let i = 0; i < text.length; i++) add(text[i]!, i);
@@ -88,17 +93,16 @@ export class ClusterCutter {
     return clusters;
   }
 
-  /** The font a cluster is drawn in and what of it is drawn; `after`: the font of the cluster before. */
+  /** How a cluster is drawn; `after`: the font of the cluster before it. */
   private draw(segment: string, after: number | undefined): Drawn {
-    const neutral = !LETTER_OR_MARK.test(segment);
-    const context = neutral ? (after ?? -1) : -1;
-    let known = this.drawn.get(context);
-    if (!known) this.drawn.set(context, (known = new Map()));
-    let drawn = known.get(segment);
-    if (!drawn) {
-      drawn = this.choose(segment, neutral ? after : undefined);
-      known.set(segment, drawn);
-    }
+    const letter = this.letters.get(segment);
+    if (letter) return letter;
+    let neutrals = this.neutrals.get(after ?? -1);
+    if (!neutrals) this.neutrals.set(after ?? -1, (neutrals = new Map()));
+    let drawn = neutrals.get(segment);
+    if (drawn) return drawn;
+    if (LETTER_OR_MARK.test(segment)) this.letters.set(segment, (drawn = this.choose(segment, undefined)));
+    else neutrals.set(segment, (drawn = this.choose(segment, after)));
     return drawn;
   }
 
@@ -106,14 +110,19 @@ export class ClusterCutter {
     const all = codePoints(segment);
     const visible = all.filter((cp) => !INVISIBLE.test(String.fromCodePoint(cp)));
     const has = (face: number) => (cp: number) => this.faces[face]!.has(cp);
-    const drawnBy = (face: number): Drawn => ({ face, text: String.fromCodePoint(...all.filter(has(face))), missing: visible.filter((cp) => !has(face)(cp)) });
-    if (visible.length === 0) return { face: after ?? 0, text: '', missing: NO_CODE_POINTS };
+    const drawnBy = (face: number): Drawn => ({ face, text: String.fromCodePoint(...all.filter(has(face))), missing: visible.filter((cp) => !has(face)(cp)), space: false });
+    if (visible.length === 0) return { face: after ?? 0, text: '', missing: NO_CODE_POINTS, space: false };
     // a space any font lacks (a tab, an ideographic space) is drawn as a plain one
-    if (SPACE.test(segment)) return { face: after ?? 0, text: all.every(has(after ?? 0)) ? segment : ' ', missing: NO_CODE_POINTS };
+    if (SPACE.test(segment)) return { face: after ?? 0, text: all.every(has(after ?? 0)) ? segment : ' ', missing: NO_CODE_POINTS, space: true };
     const drawsAll = (face: number) => visible.every(has(face));
     const face = after !== undefined && drawsAll(after) ? after : this.faces.findIndex((_, i) => drawsAll(i));
     if (face >= 0) return drawnBy(face);
     const base = this.faces.findIndex((_, i) => has(i)(visible[0]!));
-    return base >= 0 ? drawnBy(base) : { face: 0, text: REPLACEMENT, missing: visible };
+    return base >= 0 ? drawnBy(base) : { face: 0, text: REPLACEMENT, missing: visible, space: false };
   }
 }
+
+const cluster = ({ text, face, missing, space }: Drawn): Cluster => ({ text, face, missing, space, level: 0, breakBefore: false });
+
+/** The level-0 clusters of `drawn` (a line may not start there, may start there), shared: most text is level 0. */
+const plain = (drawn: Drawn): readonly [Cluster, Cluster] => (drawn.plain ??= [cluster(drawn), { ...cluster(drawn), breakBefore: true }]);

@@ -75,7 +75,8 @@ function forPdf(font: Font, features: Family['features']): Font {
     if (run.direction === 'rtl') run.glyphs = run.glyphs.map((g) => (g.codePoints.length > 1 ? standingFor(g, [...g.codePoints].reverse()) : g));
     return run;
   };
-  return new Proxy(font, { get: (target, key, receiver) => (key === 'layout' ? layout : Reflect.get(target, key, receiver)) });
+  // the font itself underneath, only its layout replaced (a Proxy's trap on every property read cost more than the rest)
+  return Object.create(font, { layout: { value: layout } }) as Font;
 }
 
 function face(family: Family, style: FontStyle): PdfFace {

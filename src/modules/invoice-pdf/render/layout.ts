@@ -100,8 +100,7 @@ class Pen {
    * still does not fit (an amount near the bounds) overflows on the side away from its alignment.
    */
   line(text: string, x: number, y: number, width: number, align: 'left' | 'right' | 'center' = 'left'): void {
-    const line = this.type.singleLine(text, this.fontName);
-    const unit = this.type.lineWidth(line, this.fontName);
+    const { line, width: unit } = this.type.singleLine(text, this.fontName);
     let fitted = this.size;
     while (fitted > 5 && unit * fitted > width) fitted -= 0.5;
     const w = unit * fitted;

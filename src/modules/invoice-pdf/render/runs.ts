@@ -13,13 +13,14 @@ const RTL_SCRIPT = /[\p{Script=Arabic}\p{Script=Hebrew}\p{Script=Syriac}\p{Scrip
 
 /** A line's clusters (logical order) as runs in the order they are drawn, left to right. */
 export function visualRuns(clusters: readonly Cluster[]): Run[] {
+  if (clusters.every((c) => c.level === 0)) return leftToRight(clusters);
   const runs: { face: number; level: number; clusters: Cluster[] }[] = [];
   for (const c of clusters) {
     const last = runs.at(-1);
     if (last && last.face === c.face && last.level === c.level) last.clusters.push(c);
     else runs.push({ face: c.face, level: c.level, clusters: [c] });
   }
-  if (runs.some((r) => r.level > 0)) reorder(runs);
+  reorder(runs);
   return runs.map(({ face, level, clusters: cs }) => {
     if (level % 2 === 0) return { face, text: cs.map((c) => c.text).join(''), whole: false };
     // right to left: brackets mirrored (rule L4); fontkit reverses an Arabic or Hebrew run itself, the rest (neutrals alone) is reversed here
@@ -43,4 +44,21 @@ function reorder<T extends { level: number }>(runs: T[]): void {
       i = end;
     }
   }
+}
+
+/** The common case, every cluster left to right: runs of one font in logical order. */
+function leftToRight(clusters: readonly Cluster[]): Run[] {
+  const runs: Run[] = [];
+  let face = -1;
+  let text = '';
+  for (const c of clusters) {
+    if (c.face === face) text += c.text;
+    else {
+      if (text !== '') runs.push({ face, text, whole: false });
+      face = c.face;
+      text = c.text;
+    }
+  }
+  if (text !== '') runs.push({ face, text, whole: false });
+  return runs;
 }

@@ -77,6 +77,7 @@ export class Typesetter {
   private readonly cutters: Record<FontStyle, ClusterCutter>;
   private readonly paragraphs = new Map<string, Cluster[][]>();
   private readonly wrapped = new Map<string, Line[]>();
+  private readonly singles = new Map<string, { line: Line; width: number }>();
 
   constructor(
     private readonly doc: Doc,
@@ -93,14 +94,21 @@ export class Typesetter {
     return ((font.ascent + font.lineGap - font.descent) / font.unitsPerEm) * size;
   }
 
-  /** `text` as one line, its line breaks read as spaces. */
-  singleLine(text: string, style: FontStyle): Line {
-    return { clusters: trimEnd(this.cut(text.replace(PARAGRAPH_BREAKS, ' '), style)[0] ?? []) };
+  /** `text` as one line (its line breaks read as spaces) and its width at size 1. */
+  singleLine(text: string, style: FontStyle): { line: Line; width: number } {
+    const key = `${style}\u0000${text}`;
+    let single = this.singles.get(key);
+    if (!single) {
+      const line = { clusters: trimEnd(this.cut(text.replace(PARAGRAPH_BREAKS, ' '), style)[0] ?? []) };
+      single = { line, width: this.lineWidth(line, style) };
+      this.singles.set(key, single);
+    }
+    return single;
   }
 
   /** Width of `text` set on one line at `size`. */
   width(text: string, style: FontStyle, size: number): number {
-    return this.lineWidth(this.singleLine(text, style), style) * size;
+    return this.singleLine(text, style).width * size;
   }
 
   /** Width of `line` at size 1. */
