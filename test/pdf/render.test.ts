@@ -9,7 +9,7 @@ import { readPdf, unwrapped } from './extract.ts';
 import { PANGRAM, printableCreditNote, printableInvoice } from './samples.ts';
 
 const created = new Date('2026-03-05T10:15:00.000Z');
-const render = (p: PrintableInvoice) => renderPdf(printedDocument(p), { created });
+const render = async (p: PrintableInvoice) => (await renderPdf(printedDocument(p), { created })).bytes;
 const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 describe('PDF rendering', function () {
@@ -41,7 +41,7 @@ describe('PDF rendering', function () {
     await render(printableCreditNote()); // fonts and caches shared with other documents change nothing
     const b = await render(printableInvoice(10));
     expect(Buffer.compare(a, b)).to.equal(0);
-    const later = await renderPdf(printedDocument(printableInvoice(10)), { created: new Date('2026-03-05T10:15:01.000Z') });
+    const later = (await renderPdf(printedDocument(printableInvoice(10)), { created: new Date('2026-03-05T10:15:01.000Z') })).bytes;
     expect(Buffer.compare(a, later)).not.to.equal(0);
   });
 
@@ -112,14 +112,15 @@ describe('PDF rendering', function () {
     try {
       const document = printedDocument(printableInvoice(12));
       const [inWorker, inThread] = await Promise.all([pool.render(document, { created }), renderPdf(document, { created })]);
-      expect(Buffer.compare(inWorker, inThread)).to.equal(0);
+      expect(Buffer.compare(inWorker.bytes, inThread.bytes)).to.equal(0);
+      expect(inWorker.missingGlyphs).to.deep.equal(inThread.missingGlyphs);
     } finally {
       await pool.close();
     }
   });
 
   describe('cache', () => {
-    const pdf = (n: number) => Promise.resolve(Buffer.alloc(n));
+    const pdf = (n: number) => Promise.resolve({ bytes: Buffer.alloc(n), missingGlyphs: [] });
 
     it('renders a version once, however many ask at the same time', async () => {
       const cache = new PdfCache();
@@ -152,7 +153,7 @@ describe('PDF rendering', function () {
     it('keeps no failed render', async () => {
       const cache = new PdfCache();
       await cache.get('x@1', () => Promise.reject(new Error('boom'))).catch(() => undefined);
-      expect(await cache.get('x@1', () => pdf(3))).to.have.length(3);
+      expect((await cache.get('x@1', () => pdf(3))).bytes).to.have.length(3);
     });
   });
 });

@@ -55,3 +55,18 @@ export function printableCreditNote(): PrintableInvoice {
   });
   return { status: 'delivered', source: 'api', content, totals: computeTotals(content), credited_invoice: { invoice_number: '2026000042', issue_date: '2026-03-05', reason: 'price_correction' } };
 }
+
+/** A name or phrase in each script a European invoice may carry, as a buyer would write it. */
+export const SCRIPTS = {
+  latin: 'Zażółć gęślą jaźń – Größe Straße – Ærø Øster – Şişli İstanbul',
+  greek: 'Ελληνική Εταιρεία Εμπορίου Α.Ε.',
+  cyrillic: 'ООО «Ромашка» – Българска търговска компания ЕООД',
+  arabic: 'شركة الأمل للتجارة العامة',
+  hebrew: 'חברת השלום בע״מ',
+  thai: 'บริษัท น้ำดี จำกัด',
+  chinese: '华为技术有限公司',
+  japanese: 'ひらがなとカタカナ株式会社',
+} as const;
+
+/** A character no embedded font draws. */
+export const EMOJI = '😀';

@@ -13,7 +13,7 @@ mkdirSync(dir, { recursive: true });
 const samples = { 'invoice-1-line': printableInvoice(1), 'invoice-40-lines': printableInvoice(40), 'credit-note': printableCreditNote() };
 for (const [name, sample] of Object.entries(samples)) {
   const file = path.join(dir, `${name}.pdf`);
-  writeFileSync(file, await renderPdf(printedDocument(sample), { created: new Date('2026-03-05T10:15:00Z') }));
+  writeFileSync(file, (await renderPdf(printedDocument(sample), { created: new Date('2026-03-05T10:15:00Z') })).bytes);
   try {
     execFileSync('pdftoppm', ['-r', '100', '-png', file, path.join(dir, name)]);
   } catch {

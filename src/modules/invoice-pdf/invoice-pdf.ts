@@ -11,7 +11,8 @@ export interface InvoicePdfDeps extends Pick<Core, 'store'> {
 }
 
 type InvoicePdf =
-  | { unchanged: false; bytes: Buffer; version: number; invoiceNumber: string; title: string }
+  /** `missingGlyphs`: the code points no embedded font has, each drawn as U+FFFD, ascending */
+  | { unchanged: false; bytes: Buffer; missingGlyphs: number[]; version: number; invoiceNumber: string; title: string }
   /** the caller already has this version (`unchangedIf` said so): nothing was rendered */
   | { unchanged: true; version: number };
 
@@ -25,6 +26,6 @@ export async function invoicePdf(deps: InvoicePdfDeps, scope: RequestScope, invo
   const { state, events, version } = await loadInvoice(deps, scope, invoiceId);
   if (unchangedIf(version)) return { unchanged: true, version };
   const recorded = events.find((e) => e.revision === version)?.recordedAt ?? new Date(0);
-  const bytes = await deps.pdfCache.get(PdfCache.key(invoiceId, version), () => deps.pdf.render(printedDocument(state), { created: recorded }));
-  return { unchanged: false, bytes, version, invoiceNumber: state.invoice_number, title: documentTitle(state.content.invoice_type) };
+  const { bytes, missingGlyphs } = await deps.pdfCache.get(PdfCache.key(invoiceId, version), () => deps.pdf.render(printedDocument(state), { created: recorded }));
+  return { unchanged: false, bytes, missingGlyphs, version, invoiceNumber: state.invoice_number, title: documentTitle(state.content.invoice_type) };
 }

@@ -6,12 +6,27 @@ import { companyOf, type Lookups } from '../invoices/index.ts';
 import type { Core } from '../../platform/core.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
+const etagOf = (version: number) => `"pdf-${version}"`;
+
+/** The response header naming the code points drawn as U+FFFD; at most this many are listed (the lowest). */
+export const MISSING_GLYPHS_HEADER = 'X-PDF-Missing-Glyphs';
+const MISSING_GLYPHS_LISTED = 64;
+const codePointName = (cp: number) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
+
 const DESCRIPTION = `The document as a PDF for people: an invoice (380, "Faktúra"), a proforma (325, "Proforma faktúra", marked as not a tax
 document), a credit note (381, "Dobropis", with the credited invoice's number and date and the reason) or an inbound copy
-(marked as received over Peppol). A4, Slovak labels, Noto Sans embedded (every character of Slovak prints): number; issue,
-delivery and due dates; both parties with IČO, DIČ and IČ DPH; IBAN and variable symbol; the lines; the VAT breakdown per
-rate; the totals with the ZZZ rounding correction when there is one; the amount to pay; the note. A document not issued yet
-(draft, validated, pending_approval, approved) is stamped "NÁVRH", a voided invoice "STORNOVANÁ".
+(marked as received over Peppol). A4, Slovak labels: number; issue, delivery and due dates; both parties with IČO, DIČ and
+IČ DPH; IBAN and variable symbol; the lines; the VAT breakdown per rate; the totals with the ZZZ rounding correction when
+there is one; the amount to pay; the note. A document not issued yet (draft, validated, pending_approval, approved) is
+stamped "NÁVRH", a voided invoice "STORNOVANÁ".
+
+**Every script a European invoice carries prints and reads back.** The fonts are embedded (a subset of the characters
+used): Noto Sans for Latin (every letter of Slovak), Greek and Cyrillic; for a character it lacks, IBM Plex Sans Arabic,
+Noto Sans Hebrew, Noto Sans Thai and Noto Sans SC (Chinese, Japanese kana). Arabic and Hebrew are set right to left (the
+Unicode bidirectional algorithm; Arabic letters joined), and text extracted from the PDF is the text as written. A
+character no embedded font has (an emoji, a script not listed) is never dropped silently: it is drawn as U+FFFD (�,
+visible, and it reads back as U+FFFD), the response carries \`${MISSING_GLYPHS_HEADER}\` with its code points, and the
+service logs a warning with the document's id and the code points (never the text).
 
 **Not plan-gated.** The spec gates "CSV/PDF export"; one document's PDF is the document itself, which credit-note rule 7 has
 the caller hand the buyer (and which an invoice marked sent by hand needs), so every plan gets it. \`pdf_export\` is the
@@ -19,8 +34,6 @@ feature of exporting PDFs in bulk, which is not offered yet; the register's CSV 
 
 The same version always gives the same bytes (the PDF's creation date is the time that version was recorded). The ETag
 names the version; send it back in If-None-Match to get 304 while the document has not changed.`;
-
-const etagOf = (version: number) => `"pdf-${version}"`;
 const pdfHeaders = (etag: string) => ({ etag, 'cache-control': 'private, no-cache' });
 
 /** A filename header value: an ASCII fallback and the UTF-8 name (RFC 6266), from a client-chosen number. */
@@ -46,17 +59,29 @@ export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'>
       }),
       headerDocs: [{ name: 'If-None-Match', description: 'the ETag of a PDF fetched before: 304 while the document is at that version', schema: Type.String() }],
       responses: {
-        200: { description: 'the PDF; ETag `"pdf-<version>"`', schema: Type.String({ format: 'binary' }), mediaType: 'application/pdf' },
+        200: {
+          description: 'the PDF; ETag `"pdf-<version>"`',
+          schema: Type.String({ format: 'binary' }),
+          mediaType: 'application/pdf',
+          headers: [{
+            name: MISSING_GLYPHS_HEADER,
+            description: `only when some character could not be drawn by any embedded font (each such character is drawn as U+FFFD): its code points, distinct, ascending, comma-separated, at most ${MISSING_GLYPHS_LISTED} listed (the lowest)`,
+            schema: Type.String({ examples: ['U+1F44D, U+1F600'] }),
+          }],
+        },
         304: { description: 'the document is still at the version of If-None-Match' },
         404: { description: '`company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s)', schema: ErrorBody },
       },
-      async handle({ params, query, actor, headers }) {
+      async handle({ params, query, actor, headers, log }) {
         await checkExportAllowed(deps, actor, 'document_pdf');
         const company = await companyOf(deps, actor, params.company_id);
         const scope = { organisationId: actor.organisationId, companyId: company.id };
         const pdf = await invoicePdf(deps, scope, params.invoice_id, (version) => notModified(headers['if-none-match'], etagOf(version)));
         if (pdf.unchanged) return { status: 304, headers: pdfHeaders(etagOf(pdf.version)) };
         const etag = etagOf(pdf.version);
+        const missing = pdf.missingGlyphs.map(codePointName);
+        // the code points, never the text they were in
+        if (missing.length > 0) log.warn({ invoice_id: params.invoice_id, version: pdf.version, missing_glyphs: missing }, 'PDF drawn with U+FFFD for characters no embedded font has');
         return {
           status: 200,
           body: pdf.bytes,
@@ -64,6 +89,7 @@ export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'>
             ...pdfHeaders(etag),
             'content-type': 'application/pdf',
             'content-disposition': contentDisposition(query.disposition ?? 'inline', pdf.title, pdf.invoiceNumber),
+            ...(missing.length > 0 ? { [MISSING_GLYPHS_HEADER.toLowerCase()]: missing.slice(0, MISSING_GLYPHS_LISTED).join(', ') } : {}),
           },
         };
       },

@@ -126,9 +126,10 @@ function response(c: SchemaComponents, door: OpenApiDoor, route: Route, status: 
   const platform = doc.schema === null || (doc.schema && status !== 400 && status !== 401 && status !== 413 && status !== 422) ? [] : platformBodies(door, route, status);
   const bodies = [...new Set([...own, ...platform])];
   const mediaType = status < 400 ? (doc.mediaType ?? 'application/json') : 'application/json';
-  if (bodies.length === 0) return { description: doc.description };
+  const headers = doc.headers?.length ? { headers: Object.fromEntries(doc.headers.map((h) => [h.name, { description: h.description, schema: c.use(h.schema) }])) } : {};
+  if (bodies.length === 0) return { description: doc.description, ...headers };
   const schema = bodies.length === 1 ? c.use(bodies[0] as TSchema) : { anyOf: bodies.map((b) => c.use(b)) };
-  return { description: doc.description, content: { [mediaType]: { schema } } };
+  return { description: doc.description, ...headers, content: { [mediaType]: { schema } } };
 }
 
 function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route: Route): Json {

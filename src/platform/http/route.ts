@@ -61,6 +61,8 @@ export interface RouteResponseDoc {
   schema?: TSchema | null;
   /** the body's media type in the OpenAPI document when it is not JSON (text/csv, application/pdf) */
   mediaType?: string;
+  /** response headers the route sets, for the OpenAPI document */
+  headers?: RouteHeaderDoc[];
 }
 
 /** A body a route reads from `rawBody` itself (CSV, a multipart upload), for the OpenAPI document: media type → schema. */

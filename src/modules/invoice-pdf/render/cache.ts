@@ -1,10 +1,12 @@
+import type { RenderedPdf } from './layout.ts';
+
 /**
- * Rendered PDFs by invoice id and version, least recently used first out, bounded by bytes. A
+ * Rendered PDFs (with what they could not draw) by invoice id and version, least recently used first out, bounded by bytes. A
  * version of an invoice never changes, so an entry is never stale; concurrent requests for one
  * version share one render.
  */
 export class PdfCache {
-  private readonly entries = new Map<string, Promise<Buffer>>();
+  private readonly entries = new Map<string, Promise<RenderedPdf>>();
   private readonly sizes = new Map<string, number>();
   private bytes = 0;
 
@@ -14,8 +16,8 @@ export class PdfCache {
     return `${invoiceId}@${version}`;
   }
 
-  /** The cached bytes of `key`, or those `render` makes (kept when they fit; a failed render is not kept). */
-  get(key: string, render: () => Promise<Buffer>): Promise<Buffer> {
+  /** The cached PDF of `key`, or the one `render` makes (kept when its bytes fit; a failed render is not kept). */
+  get(key: string, render: () => Promise<RenderedPdf>): Promise<RenderedPdf> {
     const hit = this.entries.get(key);
     if (hit) {
       // most recently used: to the end of the insertion order
@@ -26,7 +28,7 @@ export class PdfCache {
     const rendering = render();
     this.entries.set(key, rendering);
     rendering.then(
-      (bytes) => this.admit(key, rendering, bytes.byteLength),
+      (pdf) => this.admit(key, rendering, pdf.bytes.byteLength),
       () => {
         if (this.entries.get(key) === rendering) this.entries.delete(key);
       },
@@ -38,7 +40,7 @@ export class PdfCache {
     return { entries: this.sizes.size, bytes: this.bytes };
   }
 
-  private admit(key: string, entry: Promise<Buffer>, size: number): void {
+  private admit(key: string, entry: Promise<RenderedPdf>, size: number): void {
     if (this.entries.get(key) !== entry) return;
     if (size > this.maxBytes) {
       this.entries.delete(key);

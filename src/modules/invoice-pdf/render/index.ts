@@ -4,7 +4,7 @@
  *
  * ```ts
  * const renderer = createPdfRenderer({ workers: 2 });
- * const bytes = await renderer.render(printedDocument(invoice), { created });
+ * const { bytes, missingGlyphs } = await renderer.render(printedDocument(invoice), { created });
  * await renderer.close();
  * ```
  * `workers: 0` renders in the calling thread (benchmarks comparing the two, one-shot tools).
@@ -12,13 +12,13 @@
 import os from 'node:os';
 import { Piscina } from 'piscina';
 import type { PrintedDocument } from '../../../../commands/exports/printed-document.ts';
-import { renderPdf, type RenderOptions } from './layout.ts';
-import type { PdfTask } from './worker.ts';
+import { renderPdf, type RenderedPdf, type RenderOptions } from './layout.ts';
+import type { PdfTask, PdfTaskResult } from './worker.ts';
 
-export type { RenderOptions } from './layout.ts';
+export type { RenderedPdf, RenderOptions } from './layout.ts';
 
 export interface PdfRenderer {
-  render(document: PrintedDocument, options: RenderOptions): Promise<Buffer>;
+  render(document: PrintedDocument, options: RenderOptions): Promise<RenderedPdf>;
   close(): Promise<void>;
 }
 
@@ -33,7 +33,7 @@ export function createPdfRenderer(options: PdfRendererOptions = {}): PdfRenderer
   const workers = options.workers ?? Math.min(2, os.availableParallelism());
   if (workers === 0) return { render: renderPdf, close: async () => {} };
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const pool = new Piscina<PdfTask, Uint8Array | null>({
+  const pool = new Piscina<PdfTask, PdfTaskResult | null>({
     // compiled (dist/, `npm start`): the worker is plain JavaScript; from source (tsx), a JS entry registers tsx in the thread first
     filename: new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url).href,
     minThreads: workers,
@@ -46,9 +46,10 @@ export function createPdfRenderer(options: PdfRendererOptions = {}): PdfRenderer
   return {
     async render(document, { created }) {
       if (closed) throw new Error('the PDF renderer is closed');
-      const bytes = await pool.run({ kind: 'render', document, created: created.toISOString() }, { signal: AbortSignal.timeout(timeoutMs) });
-      if (!bytes) throw new Error('the PDF worker answered nothing');
-      return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      const result = await pool.run({ kind: 'render', document, created: created.toISOString() }, { signal: AbortSignal.timeout(timeoutMs) });
+      if (!result) throw new Error('the PDF worker answered nothing');
+      const { bytes, missingGlyphs } = result;
+      return { bytes: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), missingGlyphs };
     },
     async close() {
       closed = true;

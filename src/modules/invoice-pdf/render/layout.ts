@@ -1,10 +1,13 @@
 import PDFDocument from 'pdfkit';
 import type { PrintedDocument, PrintedField, PrintedLine, PrintedParty } from '../../../../commands/exports/printed-document.ts';
-import { pdfFonts } from './fonts.ts';
+import { pdfFonts, type FontStyle } from './fonts.ts';
+import { graphemeEnds } from './clusters.ts';
+import { Typesetter } from './text.ts';
 
 /**
  * Lays out a printed document (commands/exports/printed-document.ts decides every word) on A4 with
- * pdfkit and Noto Sans: a running header on every page, the title block, both parties, payment and
+ * pdfkit, every piece of text set by the Typesetter (text.ts: Noto Sans and its fallback fonts,
+ * both directions): a running header on every page, the title block, both parties, payment and
  * dates, a credit note's reference, the lines (their heading repeated on every page the table
  * continues on), the VAT breakdown beside the totals, the amount to pay, the note, and "Strana x / y".
  *
@@ -17,7 +20,6 @@ export interface RenderOptions {
 }
 
 type Doc = PDFKit.PDFDocument;
-type FontName = 'regular' | 'bold';
 
 const A4 = { width: 595.28, height: 841.89 };
 const MARGIN = { top: 64, bottom: 48, left: 42, right: 42 };
@@ -58,13 +60,16 @@ const BODY_SIZE = 9;
 
 /** A pdfkit document with the few drawing moves this layout makes, tracking font state so a page break can restore it. */
 class Pen {
-  private fontName: FontName = 'regular';
+  private fontName: FontStyle = 'regular';
   private size = BODY_SIZE;
   private color = INK;
 
-  constructor(readonly doc: Doc) {}
+  constructor(
+    readonly doc: Doc,
+    private readonly type: Typesetter,
+  ) {}
 
-  use(font: FontName, size: number, color = INK): this {
+  use(font: FontStyle, size: number, color = INK): this {
     this.fontName = font;
     this.size = size;
     this.color = color;
@@ -83,11 +88,11 @@ class Pen {
   }
 
   width(text: string): number {
-    return this.doc.widthOfString(text);
+    return this.type.width(text, this.fontName, this.size);
   }
 
   height(text: string, width: number): number {
-    return this.doc.heightOfString(text, { width });
+    return this.type.wrap(text, this.fontName, this.size, width).length * this.type.lineHeight(this.fontName, this.size);
   }
 
   /**
@@ -95,47 +100,49 @@ class Pen {
    * still does not fit (an amount near the bounds) overflows on the side away from its alignment.
    */
   line(text: string, x: number, y: number, width: number, align: 'left' | 'right' | 'center' = 'left'): void {
-    const size = this.size;
-    let fitted = size;
-    while (fitted > 5 && this.doc.fontSize(fitted).widthOfString(text) > width) fitted -= 0.5;
-    const w = this.doc.widthOfString(text);
+    const { line, width: unit } = this.type.singleLine(text, this.fontName);
+    let fitted = this.size;
+    while (fitted > 5 && unit * fitted > width) fitted -= 0.5;
+    const w = unit * fitted;
     const at = align === 'left' ? x : align === 'right' ? x + width - w : x + (width - w) / 2;
-    // no width given: pdfkit then writes the line as it is instead of wrapping it
-    this.doc.text(text, at, y, { lineBreak: false });
-    this.doc.fontSize(size);
+    this.type.draw(line, this.fontName, fitted, at, y);
+    this.doc.fontSize(this.size);
   }
 
   /** Wrapped text in a box of `width`; returns its height. */
   block(text: string, x: number, y: number, width: number, align: 'left' | 'right' = 'left'): number {
-    const h = this.height(text, width);
-    this.doc.text(text, x, y, { width, align });
-    return h;
+    const lineHeight = this.type.lineHeight(this.fontName, this.size);
+    const lines = this.type.wrap(text, this.fontName, this.size, width);
+    lines.forEach((line, i) => {
+      const at = align === 'left' ? x : x + width - this.type.lineWidth(line, this.fontName) * this.size;
+      this.type.draw(line, this.fontName, this.size, at, y + i * lineHeight);
+    });
+    return lines.length * lineHeight;
+  }
+
+  /** Wrapped text from y down, going on at the top of a new page whenever a line would cross the bottom margin. */
+  flow(text: string, x: number, y: number, width: number): void {
+    const lineHeight = this.type.lineHeight(this.fontName, this.size);
+    let at = y;
+    for (const line of this.type.wrap(text, this.fontName, this.size, width)) {
+      if (at + lineHeight > bottom()) {
+        // the new page's running header is drawn aside: font and colour stay
+        this.doc.addPage();
+        at = MARGIN.top;
+      }
+      this.type.draw(line, this.fontName, this.size, x, at);
+      at += lineHeight;
+    }
   }
 
   /** `text` cut with an ellipsis until it fits `width` on one line. */
   ellipsis(text: string, width: number): string {
-    if (this.width(text) <= width) return text;
-    let low = 0;
-    let high = text.length;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (this.width(`${text.slice(0, mid)}…`) <= width) low = mid;
-      else high = mid - 1;
-    }
-    return `${text.slice(0, low)}…`;
+    return this.width(text) <= width ? text : cut(text, (shorter) => this.width(shorter) <= width);
   }
 
   /** `text` cut with an ellipsis until its wrapped height fits `maxHeight`. */
   clamp(text: string, width: number, maxHeight: number): string {
-    if (this.height(text, width) <= maxHeight) return text;
-    let low = 0;
-    let high = text.length;
-    while (low < high) {
-      const mid = Math.ceil((low + high) / 2);
-      if (this.height(`${text.slice(0, mid)}…`, width) <= maxHeight) low = mid;
-      else high = mid - 1;
-    }
-    return `${text.slice(0, low)}…`;
+    return this.height(text, width) <= maxHeight ? text : cut(text, (shorter) => this.height(shorter, width) <= maxHeight);
   }
 
   rule(x1: number, x2: number, y: number, color = RULE, width = 0.5): void {
@@ -149,6 +156,19 @@ class Pen {
 }
 
 const bottom = () => A4.height - MARGIN.bottom;
+
+/** The longest start of `text` (whole characters, never half of one) that `fits` followed by an ellipsis, with it. */
+function cut(text: string, fits: (shorter: string) => boolean): string {
+  const ends = [0, ...graphemeEnds(text)];
+  let low = 0;
+  let high = ends.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (fits(`${text.slice(0, ends[mid])}…`)) low = mid;
+    else high = mid - 1;
+  }
+  return `${text.slice(0, ends[low])}…`;
+}
 
 function runningHeader(pen: Pen, p: PrintedDocument): void {
   pen.aside(() => {
@@ -417,18 +437,24 @@ function summary(pen: Pen, p: PrintedDocument, y: number): number {
 
 function note(pen: Pen, p: PrintedDocument, y: number): void {
   if (!p.note) return;
-  const text = p.note.length > MAX_NOTE_CHARS ? `${p.note.slice(0, MAX_NOTE_CHARS)}…` : p.note;
+  // cut between characters, never inside one (a surrogate pair, a letter and its marks)
+  const text = p.note.length > MAX_NOTE_CHARS ? `${p.note.slice(0, graphemeEnds(p.note.slice(0, MAX_NOTE_CHARS + 1)).filter((end) => end <= MAX_NOTE_CHARS).at(-1) ?? 0)}…` : p.note;
   const at = room(pen, y, 40);
   pen.use('bold', BODY_SIZE, ACCENT);
   pen.line('Poznámka', MARGIN.left, at, WIDTH);
   pen.use('regular', BODY_SIZE, INK);
-  // a long note flows onto further pages by itself; each new page gets its running header
-  pen.doc.text(text, MARGIN.left, at + 13, { width: WIDTH });
+  // a long note flows onto further pages; each new page gets its running header
+  pen.flow(text, MARGIN.left, at + 13, WIDTH);
 }
 
-/** The PDF of a printed document, as bytes. */
-export function renderPdf(p: PrintedDocument, options: RenderOptions): Promise<Buffer> {
-  const fonts = pdfFonts();
+/** A rendered PDF and the code points it could not draw (each drawn as U+FFFD), ascending. */
+export interface RenderedPdf {
+  bytes: Buffer;
+  missingGlyphs: number[];
+}
+
+/** The PDF of a printed document. */
+export function renderPdf(p: PrintedDocument, options: RenderOptions): Promise<RenderedPdf> {
   const doc = new PDFDocument({
     size: [A4.width, A4.height],
     margins: MARGIN,
@@ -440,16 +466,14 @@ export function renderPdf(p: PrintedDocument, options: RenderOptions): Promise<B
     displayTitle: true,
     info: { Title: p.info.title, Author: p.info.author, Subject: p.info.subject, Creator: 'sk-einvoicing', Producer: 'sk-einvoicing (PDFKit)', CreationDate: options.created },
   });
-  // pdfkit takes a parsed fontkit font as well as bytes (its typings list only bytes)
-  doc.registerFont('regular', fonts.regular as unknown as Buffer);
-  doc.registerFont('bold', fonts.bold as unknown as Buffer);
+  const type = new Typesetter(doc, pdfFonts());
   doc.font('regular').fontSize(BODY_SIZE);
-  const pen = new Pen(doc);
+  const pen = new Pen(doc, type);
   doc.on('pageAdded', () => runningHeader(pen, p));
   const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
+  const done = new Promise<RenderedPdf>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
-    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('end', () => resolve({ bytes: Buffer.concat(chunks), missingGlyphs: [...type.missing].sort((a, b) => a - b) }));
     doc.on('error', reject);
   });
   doc.addPage();
