@@ -1,4 +1,4 @@
-import { loadConfig } from './platform/config.ts';
+import { ConfigRefused, loadConfig } from './platform/config.ts';
 import { DataDirRefused, keepFilesPrivate } from './platform/db/data-dir.ts';
 import { startEmbeddedDataDir } from './platform/db/embedded-default.ts';
 import { SecretKeyConfigError } from './platform/secret-box.ts';
@@ -6,13 +6,19 @@ import { SecretKeyConfigError } from './platform/secret-box.ts';
 // `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
 // First of all: whatever the process writes from here on (PGlite's files, keys, the pid file) is its user's alone.
 keepFilesPrivate();
-const config = loadConfig();
 
-/** A start that cannot be safe (an unsafe DATA_DIR, a missing key) ends here: one sentence, exit code 1, nothing served. */
+/** A start that cannot be safe (an unsafe DATA_DIR, a missing key, a configuration that cannot work) ends here: one sentence, exit code 1, nothing served. */
 function refuseToStart(error: unknown): never {
-  if (!(error instanceof DataDirRefused || error instanceof SecretKeyConfigError)) throw error;
+  if (!(error instanceof DataDirRefused || error instanceof SecretKeyConfigError || error instanceof ConfigRefused)) throw error;
   console.error(error.message);
   process.exit(1);
+}
+
+let config: ReturnType<typeof loadConfig>;
+try {
+  config = loadConfig();
+} catch (error) {
+  refuseToStart(error);
 }
 
 // The embedded default's PGlite starts on its own thread now, while the rest loads (imported below, not above, for that).

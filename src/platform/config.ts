@@ -32,6 +32,40 @@ export interface Config {
   webhooks: WebhookConfig;
   lookup: LookupConfig;
   bulkImport: BulkImportConfig;
+  peppol: PeppolConfig;
+}
+
+/**
+ * The Peppol network our Access Point speaks (issue 38, docs/peppol.md). `sandbox` (the default)
+ * needs nothing; `as4` needs our identity (a PEM pair or a PKCS#12 file) and both trust bundles.
+ * Only file paths and the passphrase are read here; the files are read and checked at start
+ * (src/modules/delivery/peppol/pki).
+ */
+export interface PeppolConfig {
+  /** PEPPOL_NETWORK: `sandbox` (the embedded loop) or `as4` (a real Access Point) */
+  network: 'sandbox' | 'as4';
+  /** AS4_CERT + AS4_KEY (+ AS4_KEY_PASSPHRASE), or AS4_P12 + AS4_P12_PASSWORD; null in the sandbox */
+  identity: PeppolIdentitySource | null;
+  /** PEPPOL_AP_TRUST: PEM bundle of the Access Point CAs (the issuing CA and its root); unset in the sandbox */
+  apTrustFile: string | undefined;
+  /** PEPPOL_SMP_TRUST: PEM bundle of the SMP CAs (the issuing CA and its root); unset in the sandbox */
+  smpTrustFile: string | undefined;
+  /** PEPPOL_REVOCATION: `off`, `soft` (an unreachable responder is allowed and logged, the default) or `hard` */
+  revocation: RevocationMode;
+}
+
+export type RevocationMode = 'off' | 'soft' | 'hard';
+
+export type PeppolIdentitySource =
+  | { kind: 'pem'; certFile: string; keyFile: string; keyPassphrase: string | undefined }
+  | { kind: 'p12'; file: string; password: string };
+
+/** A configuration that cannot work: the process says so in one sentence and does not start (main.ts). Never carries a secret. */
+export class ConfigRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigRefused';
+  }
 }
 
 /** Company lookup and search (issue 19, docs/lookup.md). */
@@ -168,6 +202,42 @@ function httpServerConfig(env: NodeJS.ProcessEnv): HttpServerConfig {
   };
 }
 
+function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
+  if (value === undefined || value === '') return fallback;
+  const found = allowed.find((a) => a === value.trim().toLowerCase());
+  if (found === undefined) throw new ConfigRefused(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}`);
+  return found;
+}
+
+function peppolIdentity(env: NodeJS.ProcessEnv): PeppolIdentitySource {
+  const pem = Boolean(env.AS4_CERT || env.AS4_KEY);
+  const p12 = Boolean(env.AS4_P12);
+  if (pem && p12) throw new ConfigRefused('PEPPOL_NETWORK=as4: set either AS4_CERT and AS4_KEY, or AS4_P12, not both');
+  if (p12) {
+    // an empty password is a password (some tools export that way); an unset one is a forgotten one
+    if (env.AS4_P12_PASSWORD === undefined) throw new ConfigRefused('PEPPOL_NETWORK=as4: AS4_P12 is set but AS4_P12_PASSWORD is not');
+    return { kind: 'p12', file: path.resolve(env.AS4_P12 as string), password: env.AS4_P12_PASSWORD };
+  }
+  if (!env.AS4_CERT || !env.AS4_KEY) {
+    const missing = !pem ? 'AS4_CERT and AS4_KEY (PEM files), or AS4_P12 and AS4_P12_PASSWORD' : env.AS4_CERT ? 'AS4_KEY' : 'AS4_CERT';
+    throw new ConfigRefused(`PEPPOL_NETWORK=as4 needs the Access Point's certificate and key: set ${missing}`);
+  }
+  return { kind: 'pem', certFile: path.resolve(env.AS4_CERT), keyFile: path.resolve(env.AS4_KEY), keyPassphrase: env.AS4_KEY_PASSPHRASE || undefined };
+}
+
+function peppolConfig(env: NodeJS.ProcessEnv): PeppolConfig {
+  const network = oneOf('PEPPOL_NETWORK', env.PEPPOL_NETWORK, ['sandbox', 'as4'] as const, 'sandbox');
+  const revocation = oneOf('PEPPOL_REVOCATION', env.PEPPOL_REVOCATION, ['off', 'soft', 'hard'] as const, 'soft');
+  // the sandbox reads none of the rest: what is set there for later changes nothing
+  if (network === 'sandbox') return { network, identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation };
+  const identity = peppolIdentity(env);
+  const missingTrust = (['PEPPOL_AP_TRUST', 'PEPPOL_SMP_TRUST'] as const).filter((name) => !env[name]);
+  if (missingTrust.length > 0) {
+    throw new ConfigRefused(`PEPPOL_NETWORK=as4 needs the trusted CA certificates (PEM bundles of the issuing CA and its root): set ${missingTrust.join(' and ')}`);
+  }
+  return { network, identity, apTrustFile: path.resolve(env.PEPPOL_AP_TRUST as string), smpTrustFile: path.resolve(env.PEPPOL_SMP_TRUST as string), revocation };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, 8080),
@@ -220,6 +290,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: integer('COMPANY_LOOKUP_CACHE_TTL_S', env.COMPANY_LOOKUP_CACHE_TTL_S, 6 * 3600) * 1000,
       cacheMaxEntries: positive('COMPANY_LOOKUP_CACHE_MAX_ENTRIES', env.COMPANY_LOOKUP_CACHE_MAX_ENTRIES, 10_000),
     },
+    peppol: peppolConfig(env),
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),
       retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', env.DELIVERY_RETRY_BASE_MS, 5000),

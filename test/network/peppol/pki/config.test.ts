@@ -1,0 +1,48 @@
+import path from 'node:path';
+import { expect } from 'chai';
+import { ConfigRefused, loadConfig } from '../../../../src/platform/config.ts';
+
+const AS4_PEM = { PEPPOL_NETWORK: 'as4', AS4_CERT: 'ap.pem', AS4_KEY: 'ap.key', PEPPOL_AP_TRUST: 'ap-trust.pem', PEPPOL_SMP_TRUST: 'smp-trust.pem' };
+
+describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', () => {
+  it('sandbox by default: nothing required, nothing read, revocation soft', () => {
+    expect(loadConfig({}).peppol).to.deep.equal({ network: 'sandbox', identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation: 'soft' });
+    // what is set for a later switch to as4 changes nothing in the sandbox
+    expect(loadConfig({ AS4_CERT: 'x.pem' }).peppol.identity).to.equal(null);
+  });
+
+  it('as4 with a PEM pair: the paths resolved, the passphrase kept', () => {
+    const peppol = loadConfig({ ...AS4_PEM, AS4_KEY_PASSPHRASE: 'pw', PEPPOL_REVOCATION: 'hard' }).peppol;
+    expect(peppol).to.deep.equal({
+      network: 'as4', revocation: 'hard',
+      identity: { kind: 'pem', certFile: path.resolve('ap.pem'), keyFile: path.resolve('ap.key'), keyPassphrase: 'pw' },
+      apTrustFile: path.resolve('ap-trust.pem'), smpTrustFile: path.resolve('smp-trust.pem'),
+    });
+  });
+
+  it('as4 with PKCS#12 (an empty password is a password)', () => {
+    const { AS4_CERT: _c, AS4_KEY: _k, ...rest } = AS4_PEM;
+    expect(loadConfig({ ...rest, AS4_P12: 'ap.p12', AS4_P12_PASSWORD: '' }).peppol.identity).to.deep.equal({ kind: 'p12', file: path.resolve('ap.p12'), password: '' });
+  });
+
+  const refusals: [string, NodeJS.ProcessEnv, string][] = [
+    ['an unknown network', { PEPPOL_NETWORK: 'peppol' }, 'PEPPOL_NETWORK must be one of sandbox, as4'],
+    ['an unknown revocation mode', { PEPPOL_REVOCATION: 'strict' }, 'PEPPOL_REVOCATION must be one of off, soft, hard'],
+    ['as4 without any identity', { PEPPOL_NETWORK: 'as4', PEPPOL_AP_TRUST: 'a', PEPPOL_SMP_TRUST: 's' }, 'set AS4_CERT and AS4_KEY (PEM files), or AS4_P12 and AS4_P12_PASSWORD'],
+    ['as4 with a certificate and no key', { ...AS4_PEM, AS4_KEY: '' }, 'set AS4_KEY'],
+    ['as4 with a key and no certificate', { ...AS4_PEM, AS4_CERT: '' }, 'set AS4_CERT'],
+    ['as4 with both forms', { ...AS4_PEM, AS4_P12: 'ap.p12', AS4_P12_PASSWORD: 'x' }, 'not both'],
+    ['as4 with a PKCS#12 and no password', { PEPPOL_NETWORK: 'as4', AS4_P12: 'ap.p12', PEPPOL_AP_TRUST: 'a', PEPPOL_SMP_TRUST: 's' }, 'AS4_P12_PASSWORD is not'],
+    ['as4 without the AP trust', { ...AS4_PEM, PEPPOL_AP_TRUST: '' }, 'set PEPPOL_AP_TRUST'],
+    ['as4 without either trust', { ...AS4_PEM, PEPPOL_AP_TRUST: '', PEPPOL_SMP_TRUST: '' }, 'set PEPPOL_AP_TRUST and PEPPOL_SMP_TRUST'],
+  ];
+  for (const [what, env, words] of refusals) {
+    it(`refuses to start: ${what}`, () => {
+      expect(() => loadConfig(env)).to.throw(ConfigRefused, words);
+    });
+  }
+
+  it('never puts a passphrase in a refusal', () => {
+    expect(() => loadConfig({ ...AS4_PEM, AS4_KEY_PASSPHRASE: 'hunter2', PEPPOL_SMP_TRUST: '' })).to.throw(ConfigRefused).that.satisfies((e: Error) => !e.message.includes('hunter2'));
+  });
+});
