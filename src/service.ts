@@ -51,6 +51,7 @@ import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
 import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
 import type { ReceiveMessage } from './modules/delivery/index.ts';
 import { smpParticipantDirectory } from './modules/delivery/index.ts';
+import { loadPeppolPki, type PeppolPki } from './modules/delivery/index.ts';
 import { systemClock, type Clock } from './platform/ports/clock.ts';
 import { randomIds, type Ids } from './platform/ports/ids.ts';
 import { ReactorRunner } from './platform/reactors/runner.ts';
@@ -126,6 +127,8 @@ export interface Service extends Core {
   usage: UsageCounts;
   network: PeppolNetwork;
   fs: FsAuthority;
+  /** PEPPOL_NETWORK=as4: our Access Point's identity, trust anchors and certificate check; null in the sandbox */
+  peppolPki: PeppolPki | null;
   /** the key sealing webhook secrets (main.ts loads it at start) */
   webhookSecrets: WebhookSecrets;
   /** the key sealing TOTP secrets (main.ts loads it at start) */
@@ -171,6 +174,8 @@ async function rewriteStored(config: Config, pool: pg.Pool, rewrites: readonly S
  */
 export async function openService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
+  // before any database opens: a missing or unreadable certificate refuses the start with nothing to close
+  const peppolPki = await loadPeppolPki(config.peppol, { log });
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
   // parsed while the database starts (the embedded one on its thread), not after it
   const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {
@@ -298,6 +303,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
 
   return {
     ...shared,
+    peppolPki,
     projections: runner,
     webhookSecrets: secrets,
     totpSecrets: totp,

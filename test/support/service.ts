@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { loadConfig, type Config, type DeliveryConfig, type IdentityConfig, type WebhookConfig } from '../../src/platform/config.ts';
+import { loadConfig, type Config, type DeliveryConfig, type IdentityConfig, type PeppolConfig, type WebhookConfig } from '../../src/platform/config.ts';
 import type { Clock } from '../../src/platform/ports/clock.ts';
 import { createDemo, type DemoCredentials } from '../../src/demo/bootstrap.ts';
 import { ephemeralSigningKeyPem } from '../../src/modules/identity/ephemeral-key.ts';
@@ -33,7 +33,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase } = {},
+  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig } = {},
 ): Promise<TestService> {
   // a suite that restarts the service on the same database passes it (and drops it itself)
   const database = options.database ?? (await freshDatabase());
@@ -48,6 +48,7 @@ export async function startTestService(
     ...defaults, databaseUrl: database.connectionString, delivery, identity, webhooks, redisUrl: options.redis?.url,
     validationArtifactsDir: options.validationArtifactsDir ?? defaults.validationArtifactsDir,
     databasePool: options.databasePool ?? defaults.databasePool,
+    peppol: options.peppol ?? defaults.peppol,
   };
   let sandbox: Sandbox | undefined;
   let registry: SandboxRegistry | undefined;
@@ -58,6 +59,10 @@ export async function startTestService(
     clock: options.clock,
     networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),
     companyRegistries: (core) => (registry = sandboxRegistry(registeredCompaniesOf(core.readModels))).registries,
+  }).catch(async (error: unknown) => {
+    // a start the configuration refuses leaves no database behind
+    if (!options.database) await database.drop();
+    throw error;
   });
   if (!sandbox || !registry) throw new Error('the service did not build its networks or its company register');
   const running = await listen(createApp(services, { validateResponses: options.validateResponses ?? true }));

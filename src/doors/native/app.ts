@@ -15,6 +15,8 @@ import { callerResolver } from '../../modules/identity/index.ts';
 import { METRICS_PATH, serveMetrics } from '../../platform/metrics/endpoint.ts';
 import type { Metrics } from '../../platform/metrics/metrics.ts';
 import type { ValidationStage } from '../../platform/readiness/validation-stage.ts';
+import { peppolHealth, type PeppolPki } from '../../modules/delivery/index.ts';
+import { nativeHealthFields } from '../../../schemas/health.ts';
 import { nativeErrors } from './errors.ts';
 import { nativeOpenApiDoor } from './openapi.ts';
 import { createHttpApp, type PlatformState } from '../../platform/http/index.ts';
@@ -40,6 +42,8 @@ interface AppDeps {
   limits: Limits;
   metrics: Metrics;
   validationStage(): ValidationStage;
+  /** PEPPOL_NETWORK=as4: health shows our certificate; null in the sandbox */
+  peppolPki: PeppolPki | null;
 }
 
 /** A Node request listener, as http.createServer takes it. */
@@ -124,13 +128,17 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     health: async () => {
       await deps.readModels.query('SELECT 1');
       const validation = deps.validationStage();
+      // a certificate about to expire: peers will soon refuse every message, so it is not `ok`
+      const peppol = peppolHealth(deps.peppolPki?.identity ?? null, deps.clock.now());
       return {
         database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres',
         // without the rules no invoice can be checked: the service answers, but is not `ok`
         validation: validation.state, ...(validation.missing.length > 0 ? { validation_missing: validation.missing } : {}),
-        ...(validation.state === 'unavailable' ? { status: 'degraded' } : {}),
+        peppol: peppol.peppol,
+        ...(validation.state === 'unavailable' || peppol.degraded ? { status: 'degraded' } : {}),
       };
     },
+    healthFields: nativeHealthFields,
     logger: deps.log,
     openapi: nativeOpenApiDoor(),
     validateResponses: options.validateResponses,

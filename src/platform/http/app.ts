@@ -1,5 +1,5 @@
 import Router from '@koa/router';
-import type { TSchema } from '@sinclair/typebox';
+import type { TProperties, TSchema } from '@sinclair/typebox';
 import type { Ajv } from 'ajv';
 import Koa from 'koa';
 import type { Logger } from 'pino';
@@ -40,6 +40,8 @@ export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
   trustedProxies?: readonly string[];
   /** extra fields for GET {prefix}/health */
   health(): Promise<Record<string, unknown>>;
+  /** the schemas of those fields a front door documents in its OpenAPI */
+  healthFields?: TProperties;
   logger: Logger;
   /** default 1 MiB; a route may set its own */
   bodyLimitBytes?: number;
@@ -78,7 +80,7 @@ function send(ctx: Koa.ParameterizedContext<PlatformState>, result: RouteResult)
  * document and Swagger UI. Schemas compile here, once; a broken route fails the boot.
  */
 export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Who>): Koa<PlatformState<Who>> {
-  const routes: Route<Who>[] = [...opts.routes, healthRoute(opts.health)];
+  const routes: Route<Who>[] = [...opts.routes, healthRoute(opts.health, opts.healthFields)];
   assertUnique(routes);
   routes.forEach(assertRoutePath);
   for (const r of routes) {

@@ -1,20 +1,23 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { defineRoute, type Route } from './route.ts';
 
-const HealthBody = Type.Object(
+const healthBody = (fields: TProperties) => Type.Object(
   {
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
       description: '`ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down',
     }),
+    ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])),
   },
   { additionalProperties: true, title: 'Health' },
 );
 
 /**
  * `GET {prefix}/health`: public, exempt from rate limiting, fields from the composition root,
- * which may say `status: 'degraded'` (the service answers, a part of it cannot work).
+ * which may say `status: 'degraded'` (the service answers, a part of it cannot work). `fields`
+ * documents a front door's own fields (optional: a 503 carries only the status).
  */
-export function healthRoute(health: () => Promise<Record<string, unknown>>): Route {
+export function healthRoute(health: () => Promise<Record<string, unknown>>, fields: TProperties = {}): Route {
+  const HealthBody = healthBody(fields);
   return defineRoute({
     method: 'GET',
     path: '/health',
