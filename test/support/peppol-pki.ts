@@ -84,6 +84,8 @@ export interface TestPki {
   requests: { ocsp: number; crl: number };
   /** `ok` answers; `error` answers HTTP 503 (reachable, but no status) */
   responderMode: 'ok' | 'error';
+  /** OCSP answers signed by a responder certificate the CA delegated to (id-kp-OCSPSigning, carried in the answer), as large CAs do; default: by the CA itself */
+  delegatedOcsp: boolean;
   issue(purpose: 'ap' | 'smp', options?: IssueOptions): Promise<TestCertificate>;
   revoke(certificate: TestCertificate): void;
   /** the key as encrypted PKCS#8 PEM (AES-256-CBC), written to a file */
@@ -108,7 +110,13 @@ export async function startTestPki(): Promise<TestPki> {
   writeFileSync(files.apTrust, apCa.pem + root.pem);
   writeFileSync(files.smpTrust, smpCa.pem + root.pem);
 
-  const state = { mode: 'ok' as 'ok' | 'error', requests: { ocsp: 0, crl: 0 } };
+  const state = { mode: 'ok' as 'ok' | 'error', delegated: false, requests: { ocsp: 0, crl: 0 } };
+  const delegates = new Map<string, Promise<{ certificate: x509.X509Certificate; keys: CryptoKeyPair }>>();
+  const delegateOf = (ca: TestCa) => {
+    let made = delegates.get(ca.name);
+    if (!made) delegates.set(ca.name, (made = ocspResponderOf(ca)));
+    return made;
+  };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -127,7 +135,7 @@ export async function startTestPki(): Promise<TestPki> {
     const serials = revoked.get(ca.name) ?? new Set<string>();
     if (ocsp && method === 'POST') {
       state.requests.ocsp++;
-      return { status: 200, type: 'application/ocsp-response', body: await ocspAnswer(ca, body, serials) };
+      return { status: 200, type: 'application/ocsp-response', body: await ocspAnswer(ca, body, serials, state.delegated ? await delegateOf(ca) : undefined) };
     }
     state.requests.crl++;
     return { status: 200, type: 'application/pkix-crl', body: new Uint8Array(await crlOf(ca, serials)) };
@@ -147,6 +155,12 @@ export async function startTestPki(): Promise<TestPki> {
     },
     set responderMode(mode) {
       state.mode = mode;
+    },
+    get delegatedOcsp() {
+      return state.delegated;
+    },
+    set delegatedOcsp(on) {
+      state.delegated = on;
     },
     async issue(purpose, options = {}) {
       const issuer = options.issuer ?? (purpose === 'ap' ? apCa : smpCa);
@@ -255,10 +269,12 @@ function pkcs8Pem(der: ArrayBuffer): string {
 }
 
 /** The CA's OCSP answer to a request: good, or revoked for the serials in `revoked`; signed by the CA itself, valid an hour. */
-async function ocspAnswer(ca: TestCa, body: Buffer, revoked: Set<string>): Promise<Uint8Array> {
+async function ocspAnswer(ca: TestCa, body: Buffer, revoked: Set<string>, delegate?: { certificate: x509.X509Certificate; keys: CryptoKeyPair }): Promise<Uint8Array> {
   const request = pkijs.OCSPRequest.fromBER(new Uint8Array(body));
   const basic = new pkijs.BasicOCSPResponse();
-  basic.tbsResponseData.responderID = ca.pkijs.subject;
+  const signer = delegate ? pkijs.Certificate.fromBER(new Uint8Array(delegate.certificate.rawData)) : ca.pkijs;
+  basic.tbsResponseData.responderID = signer.subject;
+  if (delegate) basic.certs = [signer];
   basic.tbsResponseData.producedAt = new Date();
   for (const { reqCert } of request.tbsRequest.requestList) {
     const hex = normalSerial(Buffer.from(reqCert.serialNumber.valueBlock.valueHexView).toString('hex'));
@@ -267,12 +283,30 @@ async function ocspAnswer(ca: TestCa, body: Buffer, revoked: Set<string>): Promi
       : new asn1js.Primitive({ idBlock: { tagClass: 3, tagNumber: 0 } });
     basic.tbsResponseData.responses.push(new pkijs.SingleResponse({ certID: reqCert, certStatus, thisUpdate: new Date(Date.now() - 60_000), nextUpdate: new Date(Date.now() + 3_600_000) }));
   }
-  await basic.sign(ca.keys.privateKey, 'SHA-256');
+  await basic.sign(delegate ? delegate.keys.privateKey : ca.keys.privateKey, 'SHA-256');
   const response = new pkijs.OCSPResponse({
     responseStatus: new asn1js.Enumerated({ value: 0 }),
     responseBytes: new pkijs.ResponseBytes({ responseType: pkijs.id_PKIX_OCSP_Basic, response: new asn1js.OctetString({ valueHex: basic.toSchema().toBER(false) }) }),
   });
   return new Uint8Array(response.toSchema().toBER(false));
+}
+
+/** A certificate the CA issues to its OCSP responder: id-kp-OCSPSigning, no revocation check of its own (id-pkix-ocsp-nocheck). */
+async function ocspResponderOf(ca: TestCa): Promise<{ certificate: x509.X509Certificate; keys: CryptoKeyPair }> {
+  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+  const certificate = await x509.X509CertificateGenerator.create({
+    serialNumber: serial(), subject: `CN=OCSP RESPONDER ${ca.name.toUpperCase()}, O=OpenPEPPOL AISBL, C=BE`, issuer: ca.certificate.subject,
+    notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 30 * DAY),
+    publicKey: keys.publicKey, signingKey: ca.keys.privateKey, signingAlgorithm: RSA,
+    extensions: [
+      new x509.BasicConstraintsExtension(false, undefined, true),
+      new x509.KeyUsagesExtension(x509.KeyUsageFlags.digitalSignature, true),
+      new x509.ExtendedKeyUsageExtension([x509.ExtendedKeyUsage.ocspSigning]),
+      new x509.Extension('1.3.6.1.5.5.7.48.1.5', false, new Uint8Array([0x05, 0x00])),
+      await x509.AuthorityKeyIdentifierExtension.create(ca.certificate),
+    ],
+  });
+  return { certificate, keys };
 }
 
 async function crlOf(ca: TestCa, revoked: Set<string>): Promise<ArrayBuffer> {

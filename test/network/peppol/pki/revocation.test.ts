@@ -26,6 +26,7 @@ describe('peppol pki: revocation (OCSP, CRL) under PEPPOL_REVOCATION off, soft a
   beforeEach(() => {
     warnings = [];
     pki.responderMode = 'ok';
+    pki.delegatedOcsp = false;
   });
 
   describe('OCSP (the certificate names a responder)', () => {
@@ -51,6 +52,15 @@ describe('peppol pki: revocation (OCSP, CRL) under PEPPOL_REVOCATION off, soft a
         expect(verdict).to.deep.include({ ok: false, reason: 'revoked' });
         expect((verdict as { message: string }).message).to.include('OCSP');
       }
+    });
+
+    it('believes a responder the issuer delegated to (its certificate in the answer, id-kp-OCSPSigning)', async () => {
+      pki.delegatedOcsp = true;
+      const good = await pki.issue('ap', { crl: null });
+      const bad = await pki.issue('ap', { crl: null });
+      pki.revoke(bad);
+      expect(await checker('hard')(good.node, 'ap', new Date())).to.deep.include({ ok: true });
+      expect(await checker('hard')(bad.node, 'ap', new Date())).to.deep.include({ ok: false, reason: 'revoked' });
     });
 
     it('off: a revoked certificate passes and nobody is asked', async () => {
