@@ -51,7 +51,7 @@ import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
 import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
 import type { ReceiveMessage } from './modules/delivery/index.ts';
 import { smpParticipantDirectory } from './modules/delivery/index.ts';
-import { loadPeppolPki, type PeppolPki } from './modules/delivery/index.ts';
+import { loadPeppolPki, type PeppolPki, type RevocationFetch } from './modules/delivery/index.ts';
 import { systemClock, type Clock } from './platform/ports/clock.ts';
 import { randomIds, type Ids } from './platform/ports/ids.ts';
 import { ReactorRunner } from './platform/reactors/runner.ts';
@@ -98,6 +98,8 @@ interface ServiceOptions {
   companyRegistries?: (core: Pick<Core, 'readModels'>) => CompanyRegistry[];
   /** the bulk-import worker's concurrency and chunk (tests and benches); its defaults otherwise */
   bulkImport?: WorkerOptions;
+  /** how the Peppol PKI fetches OCSP answers and CRLs (tests: a bounded fetch that admits their loopback responder); public addresses only by default */
+  peppolRevocationFetch?: RevocationFetch;
 }
 
 /** The running service, as entry points see it. */
@@ -175,7 +177,7 @@ async function rewriteStored(config: Config, pool: pg.Pool, rewrites: readonly S
 export async function openService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   const log = options.log ?? createLogger(config.logLevel);
   // before any database opens: a missing or unreadable certificate refuses the start with nothing to close
-  const peppolPki = await loadPeppolPki(config.peppol, { log });
+  const peppolPki = await loadPeppolPki(config.peppol, { log, fetch: options.peppolRevocationFetch });
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);
   // parsed while the database starts (the embedded one on its thread), not after it
   const loadingCodeLists = loadCodeLists(config.validationArtifactsDir).catch((error: unknown) => {

@@ -5,6 +5,7 @@ import { expect } from 'chai';
 import { ConfigRefused, loadConfig, type PeppolConfig } from '../../src/platform/config.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { startTestPki, type TestPki } from '../support/peppol-pki.ts';
+import { boundedFetch } from '../../src/modules/delivery/index.ts';
 
 const DAY = 86_400_000;
 
@@ -42,9 +43,24 @@ describe('GET /api/v1/health: the Peppol network and our Access Point certificat
     let svc: TestService;
     before(async () => {
       const ap = await pki.issue('ap', { cn: 'POP000321', notAfter: new Date(Date.now() + 200 * DAY + 3_600_000) });
-      svc = await startTestService({ peppol: as4(pki.env(ap)) });
+      svc = await startTestService({
+        peppol: as4({ ...pki.env(ap), PEPPOL_REVOCATION: 'hard' }),
+        peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
+      });
     });
     after(() => svc?.close());
+
+    it('checks a peer\'s certificate with the configured trust and revocation', async () => {
+      const check = svc.services.peppolPki?.check;
+      if (!check) throw new Error('PEPPOL_NETWORK=as4 loads the PKI');
+      const peer = await pki.issue('ap');
+      expect(await check(peer.node, 'ap', new Date())).to.deep.include({ ok: true });
+      const foreign = await pki.issue('ap', { issuer: pki.other });
+      expect(await check(foreign.node, 'ap', new Date())).to.deep.include({ ok: false, reason: 'untrusted_issuer' });
+      const revoked = await pki.issue('ap');
+      pki.revoke(revoked);
+      expect(await check(revoked.node, 'ap', new Date())).to.deep.include({ ok: false, reason: 'revoked' });
+    });
 
     it('shows the certificate\'s subject and days to expiry; ok with 200 days left', async () => {
       const { status, body } = await health(svc);

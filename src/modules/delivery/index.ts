@@ -4,7 +4,7 @@ export { buildTdd, TddBuildError } from './fs/tax-data-document/index.ts';
 export { receivePeppolMessage } from './inbound.ts';
 export { BILLING_PROCESS_ID, documentTypeFor } from './peppol/identifiers.ts';
 export { type PeppolNetwork, PeppolRefusedError, PeppolRejectedError } from './peppol/peppol-network.ts';
-export { loadPeppolPki, peppolHealth, type PeppolHealth, type PeppolPki } from './peppol/pki/index.ts';
+export { boundedFetch, loadPeppolPki, peppolHealth, type PeppolHealth, type PeppolPki, type RevocationFetch } from './peppol/pki/index.ts';
 export { wrapInSbdh } from './peppol/sbdh.ts';
 export { smpParticipantDirectory } from './peppol/smp/index.ts';
 export { type AttemptPolicy, withAttempts } from './reactors/attempts.ts';
