@@ -85,4 +85,12 @@ describe('peppol pki: our Access Point identity', function () {
     expect(identity.certificate.raw.equals(ap.node.raw)).to.equal(true);
     expect(identity.chain).to.have.length(2);
   });
+
+  it('says what to do with a legacy PKCS#12 (3DES PBE, as OpenSSL 1.x wrote) it cannot decrypt', async function () {
+    if (!existsSync('/usr/bin/openssl')) this.skip();
+    const file = path.join(pki.dir, 'legacy.p12');
+    execFileSync('openssl', ['pkcs12', '-export', '-in', ap.files.cert, '-inkey', ap.files.key, '-out', file, '-passout', 'pass:old', '-keypbe', 'PBE-SHA1-3DES', '-certpbe', 'PBE-SHA1-3DES', '-macalg', 'sha1']);
+    expect((await refusal(loadApIdentity({ kind: 'p12', file, password: 'old' }))).message).to.include('export it again with AES');
+    expect((await refusal(loadApIdentity({ kind: 'p12', file, password: 'wrong' }))).message).to.include('cannot be opened with AS4_P12_PASSWORD');
+  });
 });

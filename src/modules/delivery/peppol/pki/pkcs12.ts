@@ -27,6 +27,10 @@ export async function readPkcs12(file: string, der: Buffer, password: string): P
   const certificates: X509Certificate[] = [];
   try {
     await pfx.parseInternalValues({ password: passwordBuffer, checkIntegrity: true });
+  } catch {
+    throw cannot('cannot be opened with AS4_P12_PASSWORD (a wrong password, or a damaged file)');
+  }
+  try {
     const safe = pfx.parsedValue?.authenticatedSafe;
     if (!safe) throw new Error('no authenticated safe');
     await safe.parseInternalValues({ safeContents: safe.safeContents.map(() => ({ password: passwordBuffer })) });
@@ -42,7 +46,8 @@ export async function readPkcs12(file: string, der: Buffer, password: string): P
       }
     }
   } catch {
-    throw cannot('cannot be opened with AS4_P12_PASSWORD (a wrong password, or a damaged or unsupported file)');
+    // the password opened it (the MAC matched): what is left is an encryption pkijs cannot undo
+    throw cannot('cannot be decrypted: its contents use an encryption not supported here (legacy PBE with 3DES or RC2, as OpenSSL 1.x and old keytool wrote): export it again with AES (OpenSSL 3: openssl pkcs12 -export), or use AS4_CERT and AS4_KEY');
   }
   if (keys.length !== 1) throw cannot(`holds ${keys.length} private keys: export exactly one, with its certificate`);
   return { privateKey: keys[0] as KeyObject, certificates };
