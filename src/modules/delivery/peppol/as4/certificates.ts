@@ -63,14 +63,12 @@ export function issuerName(cert: X509Certificate): string {
 export const serialDecimal = (cert: X509Certificate) => BigInt(`0x${cert.serialNumber}`).toString(10);
 
 /**
- * Whether an X509IssuerSerial names this certificate: the serial as a number, the issuer as RFC 4514
- * text compared without case and without the spaces writers put after separators (Java writes
- * `CN=x,O=y`, others `CN=x, O=y`). A name spelled with OIDs or another type alias does not match;
- * the key then fails to unwrap anyway, so this only decides which error is reported.
+ * Whether an X509IssuerSerial may name this certificate. The serial number decides (compared as a
+ * number); the issuer's text does not: writers spell a DN differently (Java writes `CN=x,O=y` and
+ * hex for some attribute types, others `CN=x, O=y`), and a wrong certificate's key fails to
+ * unwrap anyway, so refusing on spelling would only turn away a message meant for us.
  */
-export function issuerSerialNames(cert: X509Certificate, issuer: string, serial: string): boolean {
+export function issuerSerialNames(cert: X509Certificate, serial: string): boolean {
   const number = serial.trim();
-  if (!/^\d+$/.test(number) || BigInt(number) !== BigInt(`0x${cert.serialNumber}`)) return false;
-  const normal = (dn: string) => dn.trim().toLowerCase().replace(/\s*(?<!\\)([,+=])\s*/g, '$1');
-  return normal(issuer) === normal(issuerName(cert));
+  return /^\d+$/.test(number) && BigInt(number) === BigInt(`0x${cert.serialNumber}`);
 }

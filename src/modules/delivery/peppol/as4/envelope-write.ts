@@ -1,7 +1,9 @@
 /**
  * The SOAP 1.2 envelope every AS4 message of ours is written in: a header with wsse:Security
  * (mustUnderstand) and eb:Messaging (mustUnderstand, a wsu:Id to sign it by), and a Body with a
- * wsu:Id. Ids are random per message, so two messages never share one.
+ * wsu:Id. Ids are random per message, so two messages never share one. The SOAP prefix is
+ * lower-case (`env`): a canonicaliser that sorts prefixes case-insensitively (xml-crypto uses
+ * localeCompare) would otherwise order `S12` and `eb` unlike C14N and fail our signature.
  */
 import { randomUUID, type X509Certificate } from 'node:crypto';
 import { newXmlDocument, type XmlElementWriter } from '../../../../platform/xml/write.ts';
@@ -27,17 +29,17 @@ export function newEnvelope(): EnvelopeWriter & { security: XmlElementWriter } {
 export const newUnsignedEnvelope = (): EnvelopeWriter => envelope(false);
 
 function envelope(secured: boolean): EnvelopeWriter {
-  const doc = newXmlDocument(NS.soap, 'S12:Envelope', { 'xmlns:wsu': NS.wsu });
-  const header = doc.root.ele(NS.soap, 'S12:Header');
-  const security = secured ? header.ele(NS.wsse, 'wsse:Security', { 'S12:mustUnderstand': 'true' }) : null;
+  const doc = newXmlDocument(NS.soap, 'env:Envelope', { 'xmlns:wsu': NS.wsu });
+  const header = doc.root.ele(NS.soap, 'env:Header');
+  const security = secured ? header.ele(NS.wsse, 'wsse:Security', { 'env:mustUnderstand': 'true' }) : null;
   const ids = { messaging: newId('eb'), body: newId('body') };
-  const messaging = header.ele(NS.eb, 'eb:Messaging', { 'S12:mustUnderstand': 'true', 'wsu:Id': ids.messaging });
+  const messaging = header.ele(NS.eb, 'eb:Messaging', { 'env:mustUnderstand': 'true', 'wsu:Id': ids.messaging });
   return {
     security,
     messaging,
     ids,
     end() {
-      doc.root.ele(NS.soap, 'S12:Body', { 'wsu:Id': ids.body });
+      doc.root.ele(NS.soap, 'env:Body', { 'wsu:Id': ids.body });
       return doc.end();
     },
   };

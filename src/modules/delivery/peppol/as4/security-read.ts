@@ -52,7 +52,8 @@ function namesOurCertificate(doc: XmlDocument, keyInfo: XmlElement | null, ours:
   const data = optionalChild(holder, NS.ds, 'X509Data', failedDecryption);
   const serial = data ? optionalChild(data, NS.ds, 'X509IssuerSerial', failedDecryption) : null;
   if (serial) {
-    return issuerSerialNames(ours, textOf(onlyChild(serial, NS.ds, 'X509IssuerName', failedDecryption)), textOf(onlyChild(serial, NS.ds, 'X509SerialNumber', failedDecryption)));
+    onlyChild(serial, NS.ds, 'X509IssuerName', failedDecryption);
+    return issuerSerialNames(ours, textOf(onlyChild(serial, NS.ds, 'X509SerialNumber', failedDecryption)));
   }
   if (str && optionalChild(str, NS.wsse, 'Reference', failedDecryption)) {
     return certificateOf(doc, keyInfo, failedDecryption).raw.equals(ours.raw);
