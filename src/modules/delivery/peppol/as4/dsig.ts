@@ -21,6 +21,8 @@ import { attribute, children, childElements, elementsWithId, onlyChild, optional
 // XmlC14NMode.XML_C14N_EXCLUSIVE_1_0 of libxml2-wasm (only src/platform/xml may import the library)
 const EXCLUSIVE = 1 as const;
 
+const MAX_REFERENCES = 16;
+
 export function exclusiveC14n(element: XmlElement, inclusivePrefixes: string[] = []): Buffer {
   const text = element.canonicalizeToString({ mode: EXCLUSIVE, withComments: false, ...(inclusivePrefixes.length ? { inclusiveNamespacePrefixes: inclusivePrefixes } : {}) });
   return Buffer.from(text, 'utf8');
@@ -62,6 +64,8 @@ export function verifySignature(doc: XmlDocument, signature: XmlElement, options
   }
   const references = children(signedInfo, NS.ds, 'Reference');
   if (references.length === 0) throw failedAuthentication('the signature has no references');
+  // each reference costs a look at every attribute and a canonicalisation: an AS4 message has 3
+  if (references.length > MAX_REFERENCES) throw failedAuthentication(`the signature has ${references.length} references; at most ${MAX_REFERENCES} are read`);
   const verified = references.map((reference) => checkReference(doc, reference, options));
   const value = Buffer.from(textOf(onlyChild(signature, NS.ds, 'SignatureValue', failedAuthentication)).replace(/\s+/g, ''), 'base64');
   const ok = verify('sha256', exclusiveC14n(signedInfo, inclusivePrefixes(c14nMethod)), options.publicKey, value);
