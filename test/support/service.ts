@@ -9,7 +9,7 @@ import { sandboxRegistry, type SandboxRegistry } from '../../src/modules/lookup/
 import { registeredCompaniesOf } from '../../src/modules/lookup/registers/sandbox/registered.ts';
 import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/modules/delivery/sandbox/index.ts';
 import { openService, type Service } from '../../src/service.ts';
-import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
+import type { Resolver } from '../../src/platform/http-client/target-guard.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from './database.ts';
 
