@@ -50,7 +50,8 @@ import type { PeppolNetwork } from './modules/delivery/index.ts';
 import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
 import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
 import type { ReceiveMessage } from './modules/delivery/index.ts';
-import { smpParticipantDirectory } from './modules/delivery/index.ts';
+import { loadStaticEndpoints, peppolDiscovery, type CheckCertificate } from './modules/delivery/index.ts';
+import { systemResolver } from './platform/http-client/target-guard.ts';
 import { systemClock, type Clock } from './platform/ports/clock.ts';
 import { randomIds, type Ids } from './platform/ports/ids.ts';
 import { ReactorRunner } from './platform/reactors/runner.ts';
@@ -97,7 +98,15 @@ interface ServiceOptions {
   companyRegistries?: (core: Pick<Core, 'readModels'>) => CompanyRegistry[];
   /** the bulk-import worker's concurrency and chunk (tests and benches); its defaults otherwise */
   bulkImport?: WorkerOptions;
+  /**
+   * The Peppol PKI's certificate check for discovery (SMP signers, Access Point certificates).
+   * Until the PKI part is wired, nothing is trusted by default: PEPPOL_DIRECTORY=smp then finds no
+   * usable SMP answer rather than believing an unverified one.
+   */
+  checkCertificate?: CheckCertificate;
 }
+
+const TRUST_NOTHING: CheckCertificate = async () => ({ ok: false, reason: 'no_trust_configured', message: 'no Peppol trust anchors are configured' });
 
 /** The running service, as entry points see it. */
 export interface Service extends Core {
@@ -134,6 +143,23 @@ export interface Service extends Core {
 }
 
 /** The shared buckets in Redis; a Redis that is down at start is waited for briefly, then reconnected to in the background (the limiter lets requests through meanwhile). */
+/** Peppol discovery (static routes, SML, SMP) as configured; a bad static table or zone stops the start. */
+function discoveryOf(config: Config, log: Logger, options: ServiceOptions) {
+  const { discovery } = config.delivery;
+  if (discovery.allowLoopback) log.warn('PEPPOL_DISCOVERY_ALLOW_LOOPBACK is on: an SMP named by DNS may be on loopback; never in production');
+  return peppolDiscovery({
+    smlZone: config.delivery.smlZone,
+    dnsServers: discovery.dnsServers,
+    timeoutMs: discovery.timeoutMs,
+    smpCacheMs: discovery.smpCacheMs,
+    staticEndpoints: discovery.staticEndpointsFile === undefined ? undefined : loadStaticEndpoints(discovery.staticEndpointsFile),
+    checkCertificate: options.checkCertificate ?? TRUST_NOTHING,
+    guard: { allowLoopback: discovery.allowLoopback, resolve: options.resolve ?? systemResolver },
+    clock: options.clock,
+    log,
+  });
+}
+
 async function openRedisBuckets(url: string, keyPrefix: string, log: Logger): Promise<BucketStore> {
   // ioredis is loaded only when configured: it costs a start without Redis ~0.3 s of CPU
   const { createRedisStore } = await import('./platform/limits/redis-store.ts');
@@ -233,7 +259,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
     ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
-    participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),
+    participants: config.delivery.participantDirectory === 'smp' ? discoveryOf(config, log, options) : sandboxParticipantDirectory(readModels),
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });
