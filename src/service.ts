@@ -50,8 +50,9 @@ import type { PeppolNetwork } from './modules/delivery/index.ts';
 import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
 import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
 import type { ReceiveMessage } from './modules/delivery/index.ts';
-import { smpParticipantDirectory } from './modules/delivery/index.ts';
+import { loadStaticEndpoints, peppolDiscovery, type CheckCertificate } from './modules/delivery/index.ts';
 import { loadPeppolPki, type PeppolPki, type RevocationFetch } from './modules/delivery/index.ts';
+import { systemResolver } from './platform/http-client/target-guard.ts';
 import { systemClock, type Clock } from './platform/ports/clock.ts';
 import { randomIds, type Ids } from './platform/ports/ids.ts';
 import { ReactorRunner } from './platform/reactors/runner.ts';
@@ -100,7 +101,15 @@ interface ServiceOptions {
   bulkImport?: WorkerOptions;
   /** how the Peppol PKI fetches OCSP answers and CRLs (tests: a bounded fetch that admits their loopback responder); public addresses only by default */
   peppolRevocationFetch?: RevocationFetch;
+  /**
+   * The certificate check discovery asks (SMP signers, Access Point certificates): by default the
+   * Peppol PKI's (PEPPOL_NETWORK=as4); without it nothing is trusted, so PEPPOL_DIRECTORY=smp finds
+   * no usable SMP answer rather than believing an unverified one. Tests may pass a double.
+   */
+  checkCertificate?: CheckCertificate;
 }
+
+const TRUST_NOTHING: CheckCertificate = async () => ({ ok: false, reason: 'no_trust_configured', message: 'no Peppol trust anchors are configured' });
 
 /** The running service, as entry points see it. */
 export interface Service extends Core {
@@ -136,6 +145,28 @@ export interface Service extends Core {
   /** the key sealing TOTP secrets (main.ts loads it at start) */
   totpSecrets: TotpSecrets;
   close(): Promise<void>;
+}
+
+/** The PKI's check (PEPPOL_AP_TRUST, PEPPOL_SMP_TRUST, PEPPOL_REVOCATION) as discovery's port, at the clock's time. */
+function pkiCheck(pki: PeppolPki, clock: Clock): CheckCertificate {
+  return (certificate, purpose) => pki.check(certificate, purpose, clock.now());
+}
+
+/** Peppol discovery (static routes, SML, SMP) as configured; a bad static table or zone stops the start. */
+function discoveryOf(config: Config, log: Logger, options: ServiceOptions, peppolPki: PeppolPki | null) {
+  const { discovery } = config.delivery;
+  if (discovery.allowLoopback) log.warn('PEPPOL_DISCOVERY_ALLOW_LOOPBACK is on: an SMP named by DNS may be on loopback; never in production');
+  return peppolDiscovery({
+    smlZone: config.delivery.smlZone,
+    dnsServers: discovery.dnsServers,
+    timeoutMs: discovery.timeoutMs,
+    smpCacheMs: discovery.smpCacheMs,
+    staticEndpoints: discovery.staticEndpointsFile === undefined ? undefined : loadStaticEndpoints(discovery.staticEndpointsFile),
+    checkCertificate: options.checkCertificate ?? (peppolPki ? pkiCheck(peppolPki, options.clock ?? systemClock) : TRUST_NOTHING),
+    guard: { allowLoopback: discovery.allowLoopback, resolve: options.resolve ?? systemResolver },
+    clock: options.clock,
+    log,
+  });
 }
 
 /** The shared buckets in Redis; a Redis that is down at start is waited for briefly, then reconnected to in the background (the limiter lets requests through meanwhile). */
@@ -240,7 +271,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
     ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
-    participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),
+    participants: config.delivery.participantDirectory === 'smp' ? discoveryOf(config, log, options, peppolPki) : sandboxParticipantDirectory(readModels),
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });

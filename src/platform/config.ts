@@ -164,8 +164,34 @@ export interface DeliveryConfig {
   fsParticipantId: string;
   /** where POST /tools/peppol-check looks: `sandbox` (our companies) or `smp` (SML + SMP) */
   participantDirectory: 'sandbox' | 'smp';
-  /** the SML DNS zone for the smp directory */
+  /** the SML DNS zone for the smp directory (SML_ZONE; PEPPOL_SML_ZONE, its older name, still read) */
   smlZone: string;
+  discovery: DiscoveryConfig;
+}
+
+/** Peppol discovery (issue 38, item 3): static routes, the SML, the SMP. */
+export interface DiscoveryConfig {
+  /** DNS_SERVER: `ip:port` (or `ip`), comma-separated for several; unset: the system's resolvers */
+  dnsServers: string[] | undefined;
+  /** PEPPOL_STATIC_ENDPOINTS: the static routing table's JSON file, consulted before the SML */
+  staticEndpointsFile: string | undefined;
+  /** PEPPOL_SMP_CACHE_S: how long an SMP's answer is kept (default 1 h) */
+  smpCacheMs: number;
+  /** PEPPOL_DISCOVERY_TIMEOUT_MS: per DNS query and per SMP request (default 5 s) */
+  timeoutMs: number;
+  /** PEPPOL_DISCOVERY_ALLOW_LOOPBACK: an SMP from DNS may be on loopback (tests only; off by default) */
+  allowLoopback: boolean;
+}
+
+function discoveryConfig(env: NodeJS.ProcessEnv): DiscoveryConfig {
+  const servers = (env.DNS_SERVER ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  return {
+    dnsServers: servers.length > 0 ? servers : undefined,
+    staticEndpointsFile: env.PEPPOL_STATIC_ENDPOINTS ? path.resolve(env.PEPPOL_STATIC_ENDPOINTS) : undefined,
+    smpCacheMs: integer('PEPPOL_SMP_CACHE_S', env.PEPPOL_SMP_CACHE_S, 3600) * 1000,
+    timeoutMs: positive('PEPPOL_DISCOVERY_TIMEOUT_MS', env.PEPPOL_DISCOVERY_TIMEOUT_MS, 5000),
+    allowLoopback: env.PEPPOL_DISCOVERY_ALLOW_LOOPBACK === 'true' || env.PEPPOL_DISCOVERY_ALLOW_LOOPBACK === '1',
+  };
 }
 
 function scale(name: string, value: string | undefined): number {
@@ -300,7 +326,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       serviceProviderId: env.PEPPOL_SERVICE_PROVIDER_ID || 'PSK000000',
       fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
       participantDirectory: env.PEPPOL_DIRECTORY === 'smp' ? 'smp' : 'sandbox',
-      smlZone: env.PEPPOL_SML_ZONE || 'edelivery.tech.ec.europa.eu',
+      smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || 'edelivery.tech.ec.europa.eu',
+      discovery: discoveryConfig(env),
     },
   };
 }

@@ -5,7 +5,7 @@ import { webhookPingStream, webhooksStream } from '../../events/webhooks.ts';
 import { requestTestPing, type WebhookCommandDeps } from '../../src/modules/webhooks/endpoints.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
-import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
+import type { Resolver } from '../../src/platform/http-client/target-guard.ts';
 
 type Webhook = { id: string; url: string; events: string; is_active: boolean; description: string | null; created_at: string; workspace_id: string | null; scope: string; secret?: string };
 

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { TtlCache } from '../../src/modules/lookup/registers/ttl-cache.ts';
+import { TtlCache } from '../../src/platform/ttl-cache.ts';
 
 describe('lookup cache', () => {
   let now = 0;

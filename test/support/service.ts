@@ -10,7 +10,8 @@ import { registeredCompaniesOf } from '../../src/modules/lookup/registers/sandbo
 import { checkSandboxRules, sandbox as sandboxNetworks, type Sandbox } from '../../src/modules/delivery/sandbox/index.ts';
 import { openService, type Service } from '../../src/service.ts';
 import type { RevocationFetch } from '../../src/modules/delivery/index.ts';
-import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
+import type { CheckCertificate } from '../../src/modules/delivery/peppol/certificate-check.ts';
+import type { Resolver } from '../../src/platform/http-client/target-guard.ts';
 import { listen } from '../api/support/http.ts';
 import { freshDatabase, type TestDatabase } from './database.ts';
 
@@ -34,7 +35,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch } = {},
+  options: { delivery?: Partial<DeliveryConfig>; checkCertificate?: CheckCertificate; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch } = {},
 ): Promise<TestService> {
   // a suite that restarts the service on the same database passes it (and drops it itself)
   const database = options.database ?? (await freshDatabase());
@@ -56,6 +57,7 @@ export async function startTestService(
   const services = await openService(config, {
     log: options.log ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
     resolve: options.resolve,
+    checkCertificate: options.checkCertificate,
     runReactors: options.runReactors,
     clock: options.clock,
     networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),

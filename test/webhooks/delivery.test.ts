@@ -4,7 +4,7 @@ import { startTestService, type TestService } from '../support/service.ts';
 import { verifyLegacySignature, verifySvcSignature } from '../../src/modules/webhooks/transport/signatures.ts';
 import { eventually } from '../support/poll.ts';
 import { WebhookReceiver, type Answer } from '../support/webhook-receiver.ts';
-import type { Resolver } from '../../src/modules/webhooks/transport/target-guard.ts';
+import type { Resolver } from '../../src/platform/http-client/target-guard.ts';
 
 type Attempt = { delivery_id: string; event_id: string; event_type: string; attempt: number; attempted_at: string; duration_ms: number; http_status: number | null; outcome: string; next_retry_at: string | null };
 

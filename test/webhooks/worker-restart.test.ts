@@ -4,7 +4,7 @@ import { systemClock, type Clock } from '../../src/platform/ports/clock.ts';
 import { WebhookDeliveryWorker } from '../../src/modules/webhooks/delivery-worker.ts';
 import { webhookQueue } from '../../src/modules/webhooks/queue/store.ts';
 import { sendWebhook } from '../../src/modules/webhooks/transport/sender.ts';
-import { checkTarget, systemResolver } from '../../src/modules/webhooks/transport/target-guard.ts';
+import { checkTarget, systemResolver } from '../../src/platform/http-client/target-guard.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 import { WebhookReceiver } from '../support/webhook-receiver.ts';

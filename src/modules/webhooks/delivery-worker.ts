@@ -13,7 +13,7 @@ import type { SecretBox, WebhookSecrets } from './secret-box.ts';
 import { legacySignature, svcSignature } from './transport/signatures.ts';
 import { WebhookAgents } from './transport/agents.ts';
 import type { sendWebhook } from './transport/sender.ts';
-import type { TargetCheck } from './transport/target-guard.ts';
+import type { TargetCheck } from '../../platform/http-client/target-guard.ts';
 
 interface DeliveryWorkerDeps {
   db: DataSource;
@@ -22,7 +22,7 @@ interface DeliveryWorkerDeps {
   log: Logger;
   secrets: WebhookSecrets;
   config: WebhookConfig;
-  /** resolves and judges the URL's host before every attempt (src/modules/webhooks/transport/target-guard.ts) */
+  /** resolves and judges the URL's host before every attempt (src/platform/http-client/target-guard.ts) */
   checkTarget(url: string): Promise<TargetCheck>;
   send: typeof sendWebhook;
   /** told of every attempt's outcome (metrics) */

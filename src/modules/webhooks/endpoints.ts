@@ -12,7 +12,7 @@ import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { newWebhookSecret, type WebhookSecrets } from './secret-box.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 
-/** Checks a URL's host the way every delivery will (src/modules/webhooks/transport/target-guard.ts). */
+/** Checks a URL's host the way every delivery will (src/platform/http-client/target-guard.ts). */
 type CheckTarget = (url: string) => Promise<TargetVerdict>;
 
 export type WebhookCommandDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels'> & { secrets: WebhookSecrets; checkTarget: CheckTarget };

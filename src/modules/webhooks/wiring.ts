@@ -8,7 +8,7 @@ import { WebhookQueue1764400000100, WebhookQueueAutovacuum1764400000300, Webhook
 import { webhookQueue } from './queue/store.ts';
 import type { WebhookSecrets } from './secret-box.ts';
 import { sendWebhook } from './transport/sender.ts';
-import { checkTarget, systemResolver, type Resolver } from './transport/target-guard.ts';
+import { checkTarget, systemResolver, type Resolver } from '../../platform/http-client/target-guard.ts';
 import type { Metrics } from '../../platform/metrics/metrics.ts';
 import type { Module } from '../module.ts';
 

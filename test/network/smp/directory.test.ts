@@ -5,17 +5,29 @@
 import { expect } from 'chai';
 import { ParticipantLookupError, type ParticipantDirectory } from '../../../src/modules/delivery/peppol/participants.ts';
 import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
-import { smpParticipantDirectory } from '../../../src/modules/delivery/peppol/smp/index.ts';
+import { peppolDiscovery, type DiscoveryOptions } from '../../../src/modules/delivery/peppol/smp/index.ts';
+import { systemResolver } from '../../../src/platform/http-client/target-guard.ts';
 import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
 import { smpNaptr, startFakeDns, type FakeDns } from './fake-dns.ts';
 import { startFakeSmp, type FakeSmp } from './fake-smp.ts';
+import { trusting, preparePki } from './test-pki.ts';
 import { AS4, BILLING, CREDIT_NOTE, INVOICE, ORDER, groupPath, metadataPath, redirectMetadata, serviceGroup, signedServiceMetadata } from './smp-fixtures.ts';
 
 const ZONE = 'acc.edelivery.tech.ec.europa.eu';
 const TIMEOUT_MS = 400;
 const AP = 'https://ap.example.test/as4';
 
+/** The fakes listen on loopback: the guard admits it here, as PEPPOL_DISCOVERY_ALLOW_LOOPBACK does for tests. */
+const options = (overrides: Partial<DiscoveryOptions> = {}): DiscoveryOptions => ({
+  smlZone: ZONE,
+  timeoutMs: TIMEOUT_MS,
+  checkCertificate: trusting().check,
+  guard: { allowLoopback: true, resolve: systemResolver },
+  ...overrides,
+});
+
 describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
+  before(preparePki);
   let dns: FakeDns;
   let smp: FakeSmp;
   let directory: ParticipantDirectory;
@@ -23,7 +35,7 @@ describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
   beforeEach(async () => {
     dns = await startFakeDns();
     smp = await startFakeSmp();
-    directory = smpParticipantDirectory({ smlZone: ZONE, dnsServers: [dns.server], timeoutMs: TIMEOUT_MS });
+    directory = peppolDiscovery(options({ dnsServers: [dns.server] }));
   });
 
   afterEach(async () => {
@@ -164,14 +176,15 @@ describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
     const started = Date.now();
     const error = await lookupError('0088:777');
     expect(error.code).to.equal('participant_lookup_failed');
-    expect(error.message).to.match(/did not answer within 400 ms/);
+    expect(error.message).to.equal('the SMP of participant 0088:777 did not answer in time');
     expect(Date.now() - started).to.be.below(2000);
   });
 
-  it('fails when the SMP answers 500 or something that is not XML', async () => {
+  it('fails when the SMP answers 500 or something that is not XML, naming the participant but not the URL or status', async () => {
     register('0088:888', {});
     smp.routes.set(groupPath('0088:888'), { status: 500, body: 'oops' });
-    expect((await lookupError('0088:888')).message).to.match(/HTTP 500/);
+    const error = await lookupError('0088:888');
+    expect(error.message).to.equal('the SMP of participant 0088:888 answered with an error');
     smp.routes.set(groupPath('0088:888'), { body: '{"not":"xml"}', contentType: 'application/json' });
     expect((await lookupError('0088:888')).message).to.match(/not well-formed XML/);
   });
@@ -213,7 +226,7 @@ describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
     const gone = dns.server;
     await dns.close();
     dns = await startFakeDns(); // so afterEach has one to close
-    directory = smpParticipantDirectory({ smlZone: ZONE, dnsServers: [gone], timeoutMs: TIMEOUT_MS });
+    directory = peppolDiscovery(options({ dnsServers: [gone] }));
     expect((await lookupError('0245:2020273893')).code).to.equal('participant_lookup_failed');
   });
 
@@ -222,21 +235,19 @@ describe('SMP participant directory (fake SML DNS + fake SMP)', function () {
     expect((await lookupError('0245:2020273893')).message).to.match(/unusable/);
   });
 
-  it('uses the fetch it is given for every SMP request', async () => {
+  it('asks the SMP the SML named, each identifier percent-encoded whole (SMP 1.x)', async () => {
     register('0088:1300', { [INVOICE]: billing('0088:1300', INVOICE) });
-    const fetched: string[] = [];
-    const counting: typeof fetch = (input, init) => {
-      fetched.push(String(input));
-      return fetch(input, init);
-    };
-    directory = smpParticipantDirectory({ smlZone: ZONE, dnsServers: [dns.server], timeoutMs: TIMEOUT_MS, fetch: counting });
     expect((await directory.lookup('0088:1300')).can_receive_invoice).to.equal(true);
-    expect(fetched).to.deep.equal([`${smp.url}${groupPath('0088:1300')}`, `${smp.url}${metadataPath('0088:1300', INVOICE)}`]);
+    expect(smp.requests).to.deep.equal([
+      '/iso6523-actorid-upis%3A%3A0088%3A1300',
+      `/iso6523-actorid-upis%3A%3A0088%3A1300/services/busdox-docid-qns%3A%3A${encodeURIComponent(INVOICE)}`,
+    ]);
+    expect(smp.requests[1]).to.include('%23%23urn%3Acen.eu%3Aen16931%3A2017%23compliant%23');
   });
 
   it('refuses a bad configuration when it is built, not at the first lookup', () => {
-    expect(() => smpParticipantDirectory({ smlZone: 'not a zone' })).to.throw(/not a DNS name/);
-    expect(() => smpParticipantDirectory({ smlZone: ZONE, dnsServers: ['not-an-ip'] })).to.throw();
+    expect(() => peppolDiscovery(options({ smlZone: 'not a zone' }))).to.throw(/not a DNS name/);
+    expect(() => peppolDiscovery(options({ dnsServers: ['not-an-ip'] }))).to.throw();
   });
 
   it('refuses a malformed participant id before any query', async () => {

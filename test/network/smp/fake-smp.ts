@@ -9,6 +9,7 @@ export interface FakeRoute {
   status?: number;
   body: string;
   contentType?: string;
+  headers?: Record<string, string>;
   /** answer only after this long (a slow or hanging SMP) */
   delayMs?: number;
 }
@@ -34,7 +35,7 @@ export async function startFakeSmp(): Promise<FakeSmp> {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
         return;
       }
-      res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/xml' }).end(route.body);
+      res.writeHead(route.status ?? 200, { 'content-type': route.contentType ?? 'application/xml', ...route.headers }).end(route.body);
     };
     if (route?.delayMs === undefined) return answer();
     const timer = setTimeout(() => {

@@ -1,5 +1,6 @@
-/** SMP 1.x XML as a Peppol SMP serves it, written for the tests (signatures are placeholders: not verified). */
+/** SMP 1.x XML as a Peppol SMP serves it, written for the tests and signed with the test SMP's key (test-pki.ts). */
 import { smpResourceUrl } from '../../../src/modules/delivery/peppol/smp/smp-client.ts';
+import { apIdentity, smpIdentity, signSmp, type TestIdentity } from './test-pki.ts';
 
 export const INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2::Invoice##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
 export const CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2::CreditNote##urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0::2.1';
@@ -33,10 +34,16 @@ export function serviceGroup(smpUrl: string, participant: string, documentTypes:
 
 export interface FixtureProcess {
   process: string;
-  endpoints: { url: string; profile?: string; activation?: string; expiration?: string }[];
+  endpoints: { url: string; profile?: string; activation?: string; expiration?: string; certificate?: string }[];
 }
 
-export function signedServiceMetadata(participant: string, documentType: string, processes: FixtureProcess[]): string {
+/** Signed by the test SMP (or `signer`), as an SMP serves it. */
+export function signedServiceMetadata(participant: string, documentType: string, processes: FixtureProcess[], signer: TestIdentity = smpIdentity()): string {
+  return signSmp(serviceMetadata(participant, documentType, processes), signer);
+}
+
+/** The same document before the SMP signs it. */
+export function serviceMetadata(participant: string, documentType: string, processes: FixtureProcess[]): string {
   const processXml = processes
     .map(
       (p) => `<Process>
@@ -57,7 +64,6 @@ export function signedServiceMetadata(participant: string, documentType: string,
       </ProcessList>
     </ServiceInformation>
   </ServiceMetadata>
-  <ds:Signature><ds:SignedInfo/><ds:SignatureValue>bm90IHZlcmlmaWVk</ds:SignatureValue></ds:Signature>
 </SignedServiceMetadata>`;
 }
 
@@ -68,20 +74,20 @@ function endpoint(e: FixtureProcess['endpoints'][number]): string {
               <RequireBusinessLevelSignature>false</RequireBusinessLevelSignature>${e.activation ? `
               <ServiceActivationDate>${e.activation}</ServiceActivationDate>` : ''}${e.expiration ? `
               <ServiceExpirationDate>${e.expiration}</ServiceExpirationDate>` : ''}
-              <Certificate>MIIB</Certificate>
+              <Certificate>${e.certificate ?? apIdentity().base64}</Certificate>
               <ServiceDescription>Test AP</ServiceDescription>
               <TechnicalContactUrl>mailto:ap@example.test</TechnicalContactUrl>
             </Endpoint>`;
 }
 
-export function redirectMetadata(href: string): string {
-  return `<?xml version="1.0" encoding="UTF-8"?>
+/** A signed Redirect; `certificateUid` names the destination's signing certificate (RFC 2253). */
+export function redirectMetadata(href: string, certificateUid = 'CN=SMP test smp,O=Test SMP,C=SK', signer: TestIdentity = smpIdentity()): string {
+  return signSmp(`<?xml version="1.0" encoding="UTF-8"?>
 <SignedServiceMetadata ${NS}>
   <ServiceMetadata>
-    <Redirect href="${escape(href)}"><CertificateUID>CN=SMP other</CertificateUID></Redirect>
+    <Redirect href="${escape(href)}"><CertificateUID>${escape(certificateUid)}</CertificateUID></Redirect>
   </ServiceMetadata>
-  <ds:Signature><ds:SignedInfo/></ds:Signature>
-</SignedServiceMetadata>`;
+</SignedServiceMetadata>`, signer);
 }
 
 function escape(text: string): string {

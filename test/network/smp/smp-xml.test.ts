@@ -4,6 +4,7 @@ import { documentTypeOfReference, readServiceGroup } from '../../../src/modules/
 import { readServiceMetadata } from '../../../src/modules/delivery/peppol/smp/service-metadata.ts';
 import { withSmpXml } from '../../../src/modules/delivery/peppol/smp/smp-xml.ts';
 import { BILLING, INVOICE, redirectMetadata, serviceGroup, signedServiceMetadata } from './smp-fixtures.ts';
+import { apIdentity, preparePki } from './test-pki.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const group = (xml: string) => withSmpXml(bytes(xml), 'ServiceGroup t', (root) => readServiceGroup(root, 'ServiceGroup t'));
@@ -21,6 +22,7 @@ function failure(run: () => unknown): ParticipantLookupError {
 }
 
 describe('SMP 1.x XML', () => {
+  before(preparePki);
   it('reads a ServiceGroup: participant and the document types of its references', () => {
     const read = group(serviceGroup('https://smp.example.com', '0088:123abc', [INVOICE]));
     expect(read.participant).to.deep.equal({ scheme: 'iso6523-actorid-upis', value: '0088:123abc' });
@@ -50,7 +52,7 @@ describe('SMP 1.x XML', () => {
         processes: [
           {
             process: { scheme: 'cenbii-procid-ubl', value: BILLING },
-            endpoints: [{ transportProfile: 'peppol-transport-as4-v2_0', url: 'https://ap.example.com/as4', activation: null, expiration: '2030-01-01T00:00:00Z' }],
+            endpoints: [{ transportProfile: 'peppol-transport-as4-v2_0', url: 'https://ap.example.com/as4', activation: null, expiration: '2030-01-01T00:00:00Z', certificate: apIdentity().base64 }],
           },
         ],
       },
@@ -58,7 +60,7 @@ describe('SMP 1.x XML', () => {
   });
 
   it('reads a Redirect', () => {
-    expect(metadata(redirectMetadata('https://other.example.com/a?b&c'))).to.deep.equal({ kind: 'redirect', href: 'https://other.example.com/a?b&c' });
+    expect(metadata(redirectMetadata('https://other.example.com/a?b&c', 'CN=SMP other'))).to.deep.equal({ kind: 'redirect', href: 'https://other.example.com/a?b&c', certificateUid: 'CN=SMP other' });
   });
 
   it('refuses a DOCTYPE with an entity (billion laughs) before parsing it', () => {

@@ -9,7 +9,7 @@ import { DomainError } from '../../../../commands/shared/domain-error.ts';
 import type { CompanyFacts, SourceName, SourceOutcome } from '../../../../commands/lookup/sources.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
 import type { CompanyRegistry, LookupKey } from './port.ts';
-import { TtlCache } from './ttl-cache.ts';
+import { TtlCache } from '../../../platform/ttl-cache.ts';
 
 interface CompanyLookupDeps {
   registries: readonly CompanyRegistry[];

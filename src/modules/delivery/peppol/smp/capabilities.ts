@@ -67,7 +67,7 @@ function isBillingWithEndpoint(process: SmpProcess): boolean {
 }
 
 /** Senders ignore endpoints not yet activated or expired (SMP 1.x EndpointType); an unreadable date is ignored. */
-function inService(endpoint: SmpEndpoint, now: Date): boolean {
+export function inService(endpoint: SmpEndpoint, now: Date): boolean {
   const from = endpoint.activation === null ? NaN : Date.parse(endpoint.activation);
   const until = endpoint.expiration === null ? NaN : Date.parse(endpoint.expiration);
   if (!Number.isNaN(from) && now.getTime() < from) return false;

@@ -1,57 +1,61 @@
 /**
- * The production ParticipantDirectory: the Peppol SML (a BDXL/U-NAPTR DNS lookup) names the
- * participant's SMP, and the SMP (Peppol SMP 1.x) lists what it receives and where.
+ * The answers of POST /tools/peppol-check (the ParticipantDirectory port) built from what
+ * discovery found: the SMP's verified services, or a static routing entry. An AS4 endpoint whose
+ * certificate is not a Peppol Access Point certificate is left out, as sending would refuse it.
  */
-import { type ParticipantDirectory, type ParticipantLookup } from '../participants.ts';
+import type { CheckCertificate } from '../certificate-check.ts';
+import { BILLING_PROCESS_ID, CREDIT_NOTE_DOCUMENT_TYPE_ID, INVOICE_DOCUMENT_TYPE_ID } from '../identifiers.ts';
+import type { DocumentCapability, ParticipantLookup } from '../participants.ts';
 import { capabilitiesOf } from './capabilities.ts';
-import { parseSmpParticipantId, participantValue, type ParticipantId } from './participant-id.ts';
-import { readParticipantFromSmp } from './smp-client.ts';
-import { checkDnsServers, lookupSmpUrl } from './sml-lookup.ts';
-import type { SmpHttpOptions } from './smp-http.ts';
-import { normaliseZone, smlHostName } from './sml-name.ts';
+import { AS4_TRANSPORT_PROFILE, readEndpointCertificate } from './endpoint-choice.ts';
+import { participantValue, type ParticipantId } from './participant-id.ts';
+import type { ServiceInformation, SmpEndpoint } from './service-metadata.ts';
 
-export const DEFAULT_TIMEOUT_MS = 5000;
-
-export interface SmpDirectoryOptions {
-  /** `edelivery.tech.ec.europa.eu` (production SML) or `acc.edelivery.tech.ec.europa.eu` (test SMK) */
-  smlZone: string;
-  /** DNS servers (`ip` or `ip:port`); the system's when absent */
-  dnsServers?: string[];
-  /** per DNS query and per SMP request; default 5 s */
-  timeoutMs?: number;
-  /** for tests; the global fetch by default */
-  fetch?: typeof fetch;
-}
-
-export function smpParticipantDirectory(options: SmpDirectoryOptions): ParticipantDirectory {
-  const zone = normaliseZone(options.smlZone); // a bad zone fails at start-up, not per lookup
-  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  if (options.dnsServers !== undefined) checkDnsServers(options.dnsServers); // likewise
-  const http = { fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)), timeoutMs } satisfies SmpHttpOptions;
+export async function lookupFromSmp(
+  id: ParticipantId,
+  smpUrl: string,
+  services: ServiceInformation[],
+  checkCertificate: CheckCertificate,
+  now: Date,
+): Promise<ParticipantLookup> {
+  const usable = await Promise.all(
+    services.map(async (service) => ({
+      ...service,
+      processes: await Promise.all(
+        service.processes.map(async (p) => ({ ...p, endpoints: await filterAsync(p.endpoints, (e) => acceptable(e, checkCertificate)) })),
+      ),
+    })),
+  );
+  const capabilities = capabilitiesOf(usable, now);
   return {
-    async lookup(participantId: string): Promise<ParticipantLookup> {
-      const id = parseSmpParticipantId(participantId);
-      const smpUrl = await lookupSmpUrl(smlHostName(id, zone), { dnsServers: options.dnsServers, timeoutMs });
-      if (smpUrl === null) return notRegistered(id, null);
-      const found = await readParticipantFromSmp(smpUrl, id, http);
-      if (!found.registered) return notRegistered(id, smpUrl);
-      const capabilities = capabilitiesOf(found.services, new Date());
-      return {
-        ...base(id),
-        registered: true,
-        can_receive: capabilities.can_receive_invoice || capabilities.can_receive_credit_note,
-        ...capabilities,
-        smp_url: smpUrl,
-      };
-    },
+    ...base(id),
+    registered: true,
+    can_receive: capabilities.can_receive_invoice || capabilities.can_receive_credit_note,
+    ...capabilities,
+    smp_url: smpUrl,
   };
 }
 
-function base(id: ParticipantId) {
-  return { participant_id: participantValue(id), scheme: id.scheme, identifier: id.value, source: 'smp' as const };
+/** A static entry: the operator says the participant receives invoices and credit notes there. */
+export function lookupFromStatic(id: ParticipantId, url: string, certificateAccepted: boolean): ParticipantLookup {
+  const endpoint_urls = certificateAccepted ? [url] : [];
+  const transport_profiles = certificateAccepted ? [AS4_TRANSPORT_PROFILE] : [];
+  const document_types: DocumentCapability[] = [
+    { document_type_id: INVOICE_DOCUMENT_TYPE_ID, name: 'Peppol BIS Billing 3.0 Invoice', process_ids: [BILLING_PROCESS_ID], transport_profiles, endpoint_urls },
+    { document_type_id: CREDIT_NOTE_DOCUMENT_TYPE_ID, name: 'Peppol BIS Billing 3.0 Credit Note', process_ids: [BILLING_PROCESS_ID], transport_profiles, endpoint_urls },
+  ];
+  return {
+    ...base(id),
+    registered: true,
+    can_receive: certificateAccepted,
+    can_receive_invoice: certificateAccepted,
+    can_receive_credit_note: certificateAccepted,
+    document_types,
+    smp_url: null,
+  };
 }
 
-function notRegistered(id: ParticipantId, smpUrl: string | null): ParticipantLookup {
+export function notRegistered(id: ParticipantId, smpUrl: string | null): ParticipantLookup {
   return {
     ...base(id),
     registered: false,
@@ -63,3 +67,18 @@ function notRegistered(id: ParticipantId, smpUrl: string | null): ParticipantLoo
   };
 }
 
+/** Other transport profiles are listed as they are; an AS4 endpoint needs an Access Point certificate. */
+async function acceptable(endpoint: SmpEndpoint, checkCertificate: CheckCertificate): Promise<boolean> {
+  if (endpoint.transportProfile !== AS4_TRANSPORT_PROFILE) return true;
+  const certificate = readEndpointCertificate(endpoint.certificate);
+  return certificate !== null && (await checkCertificate(certificate, 'ap')).ok;
+}
+
+async function filterAsync<T>(items: T[], keep: (item: T) => Promise<boolean>): Promise<T[]> {
+  const verdicts = await Promise.all(items.map(keep));
+  return items.filter((_, i) => verdicts[i]);
+}
+
+function base(id: ParticipantId) {
+  return { participant_id: participantValue(id), scheme: id.scheme, identifier: id.value, source: 'smp' as const };
+}

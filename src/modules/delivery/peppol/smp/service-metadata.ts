@@ -2,9 +2,8 @@
  * Reading an SMP 1.x SignedServiceMetadata: either the service information for one document type
  * (its processes, each with its endpoints) or a Redirect to another SMP.
  *
- * The XMLDSig signature over the document (made with the SMP's certificate under the Peppol SMP
- * CA) is NOT verified yet: anyone who can answer for the SMP's host can change what we report.
- * That is acceptable for an informational check; it is not for choosing where to deliver.
+ * It reads what it is given: the signature is checked before (smp-signature.ts), and what is read
+ * here is the XML that signature covers.
  */
 import type { XmlElement } from '../../../../platform/xml/index.ts';
 import { elementsAt, failed, identifierAt, isElement, textAt, type SmpIdentifier } from './smp-xml.ts';
@@ -17,6 +16,8 @@ export interface SmpEndpoint {
   /** xs:dateTime as written, or null */
   activation: string | null;
   expiration: string | null;
+  /** the Access Point's certificate, base64 DER as the SMP writes it, or null */
+  certificate: string | null;
 }
 
 export interface SmpProcess {
@@ -30,7 +31,10 @@ export interface ServiceInformation {
   processes: SmpProcess[];
 }
 
-export type ServiceMetadata = { kind: 'service'; service: ServiceInformation } | { kind: 'redirect'; href: string };
+export type ServiceMetadata =
+  | { kind: 'service'; service: ServiceInformation }
+  /** certificateUid: the subject of the certificate the destination SMP must sign with */
+  | { kind: 'redirect'; href: string; certificateUid: string | null };
 
 /** Accepts SignedServiceMetadata (what the spec serves) and a bare ServiceMetadata. */
 export function readServiceMetadata(root: XmlElement, source: string): ServiceMetadata {
@@ -43,7 +47,7 @@ export function readServiceMetadata(root: XmlElement, source: string): ServiceMe
   if (redirect !== undefined) {
     const href = redirect.attr('href')?.value.trim() ?? '';
     if (href === '') throw failed(`${source} redirects without an href`);
-    return { kind: 'redirect', href };
+    return { kind: 'redirect', href, certificateUid: textAt(redirect, 'smp:CertificateUID') };
   }
   const information = elementsAt(metadata, 'smp:ServiceInformation')[0];
   if (information === undefined) throw failed(`${source} has neither ServiceInformation nor Redirect`);
@@ -62,6 +66,7 @@ function readProcess(element: XmlElement, source: string): SmpProcess {
     url: textAt(endpoint, 'wsa:EndpointReference/wsa:Address') ?? '',
     activation: textAt(endpoint, 'smp:ServiceActivationDate'),
     expiration: textAt(endpoint, 'smp:ServiceExpirationDate'),
+    certificate: textAt(endpoint, 'smp:Certificate'),
   }));
   return { process, endpoints };
 }

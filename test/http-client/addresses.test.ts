@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type AddressClass, classifyAddress, inspectAddress } from '../../../src/modules/webhooks/transport/addresses.ts';
+import { type AddressClass, classifyAddress, inspectAddress } from '../../src/platform/http-client/addresses.ts';
 
 const cases: [string, AddressClass, string][] = [
   // public

@@ -1,4 +1,4 @@
-import type { Clock } from '../../../platform/ports/clock.ts';
+import type { Clock } from './ports/clock.ts';
 
 /**
  * A bounded in-memory cache whose entries expire. Per instance: each instance of the service asks

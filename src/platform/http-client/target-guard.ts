@@ -16,7 +16,7 @@ export const systemResolver: Resolver = async (host) => {
 };
 
 export interface TargetOptions {
-  /** WEBHOOK_ALLOW_PRIVATE_TARGETS: admits 127.0.0.0/8 and ::1 as written, nothing else */
+  /** for tests (WEBHOOK_ALLOW_PRIVATE_TARGETS, PEPPOL_DISCOVERY_ALLOW_LOOPBACK): admits 127.0.0.0/8 and ::1 as written, nothing else */
   allowLoopback: boolean;
   resolve: Resolver;
 }
@@ -49,9 +49,10 @@ const NOT_PUBLIC: Record<Exclude<AddressClass, 'public'>, { reason: TargetReason
 };
 
 /**
- * Decides whether a webhook URL may be called, and which address to call it at. Run at create and
- * again before each attempt; the sender then connects to exactly `address`, so a second DNS answer
- * (rebinding) can never steer a request elsewhere.
+ * Decides whether a URL someone else named may be called (a webhook endpoint; an SMP named by DNS),
+ * and which address to call it at. Webhooks run it at create and again before each attempt;
+ * guarded-request.ts runs it before each request. The request then connects to exactly `address`,
+ * so a second DNS answer (rebinding) can never steer it elsewhere.
  */
 export async function checkTarget(url: string, opts: TargetOptions): Promise<TargetCheck> {
   let parsed: URL;

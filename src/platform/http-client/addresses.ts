@@ -2,7 +2,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * What kind of address a webhook would connect to. Only `public` may be called; `loopback` only
+ * What kind of address an outbound call (a webhook, an SMP) would connect to. Only `public` may be called; `loopback` only
  * when local targets are allowed for tests. Everything else is refused.
  */
 export type AddressClass = 'public' | 'loopback' | 'private' | 'link_local' | 'other_non_public';

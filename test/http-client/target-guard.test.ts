@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { type ResolvedAddress, type Resolver, type TargetCheck, checkTarget, systemResolver } from '../../../src/modules/webhooks/transport/target-guard.ts';
+import { type ResolvedAddress, type Resolver, type TargetCheck, checkTarget, systemResolver } from '../../src/platform/http-client/target-guard.ts';
 
 const PUBLIC = '93.184.215.14';
 
