@@ -1,3 +1,5 @@
+import type { CertificatePurpose } from '../certificate-check.ts';
+
 /**
  * What a certificate check answers: trusted, or one reason a caller can act on (an AS4 receiver
  * maps any refusal to EBMS:0101, discovery to "not a Peppol Access Point"), with a sentence for logs
@@ -19,7 +21,8 @@ export type CertificateRefusal =
   /** PEPPOL_REVOCATION=hard and its status could not be learned (unreachable, unverifiable answer) */
   | 'revocation_unknown';
 
-export type CertificatePurpose = 'ap' | 'smp';
+/** `ap`: an Access Point's certificate (PEPPOL_AP_TRUST); `smp`: an SMP's signing certificate (PEPPOL_SMP_TRUST); discovery's port (../certificate-check.ts) names them. */
+export type { CertificatePurpose };
 
 export type CertificateVerdict =
   | { ok: true; subject: string; notAfter: Date }

@@ -1,8 +1,5 @@
-import { lookup } from 'node:dns/promises';
-import http from 'node:http';
-import https from 'node:https';
-import { isIP } from 'node:net';
-import ipaddr from 'ipaddr.js';
+import { guardedRequest, type GuardedFailure } from '../../../../../platform/http-client/guarded-request.ts';
+import { systemResolver, type Resolver } from '../../../../../platform/http-client/target-guard.ts';
 
 /** One request to an OCSP responder or a CRL distribution point. */
 export interface RevocationRequest {
@@ -24,110 +21,45 @@ export class RevocationFetchError extends Error {
 }
 
 export interface BoundedFetchOptions {
-  /** the whole exchange: connect, send, answer */
+  /** the whole exchange: resolve, connect, send, answer */
   timeoutMs: number;
   /** a larger answer is cut off and refused */
   maxBytes: number;
   /** admit 127.0.0.0/8 and ::1 (tests' local responders); never in production */
   allowLoopback: boolean;
   /** DNS as a port (tests); the system resolver by default */
-  resolve?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+  resolve?: Resolver;
 }
+
+/** Words for a failure: general, never the host, the address or the URL (a peer's certificate named them). */
+const WORDS: Record<GuardedFailure, string> = {
+  refused_target: 'refused',
+  redirect: 'answered a redirect, which is not followed',
+  timeout: 'gave no answer in time',
+  too_large: 'sent an answer larger than allowed',
+  connection: 'unreachable (the connection failed)',
+};
 
 /**
- * A small bounded HTTP client for revocation sources: the URL comes from a certificate a peer
- * sent, so it gets the webhook sender's rules (src/modules/webhooks/transport): public addresses
- * only (loopback when allowed for tests), the address checked is the address connected to, no
- * redirect followed, bounded in time and size. The webhook guard itself is not reachable from the
- * delivery module (no module edge); when the discovery part moves it to src/platform, this should
- * use it instead of `publicEnough` below.
+ * Revocation sources are fetched with the shared SSRF guard (src/platform/http-client): the URL
+ * comes from a certificate a peer sent, so only public addresses are called (loopback when allowed
+ * for tests), the address checked is the address connected to, no redirect is followed, and the
+ * exchange is bounded in time and size.
  */
 export function boundedFetch(options: BoundedFetchOptions): RevocationFetch {
-  const resolve = options.resolve ?? systemResolve;
+  const guard = { allowLoopback: options.allowLoopback, resolve: options.resolve ?? systemResolver };
   return async (request) => {
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      throw new RevocationFetchError('the revocation URL does not parse');
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RevocationFetchError(`the revocation URL's scheme ${url.protocol} is not http or https`);
-    const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const addresses = isIP(host) ? [{ address: host, family: isIP(host) === 6 ? (6 as const) : (4 as const) }] : await resolve(host).catch(() => []);
-    if (addresses.length === 0) throw new RevocationFetchError('its host does not resolve');
-    const refused = addresses.find((a) => !publicEnough(a.address, options.allowLoopback));
-    if (refused) throw new RevocationFetchError('its host resolves to an address that is not public');
-    return exchange(url, addresses[0] as { address: string; family: 4 | 6 }, request, options);
-  };
-}
-
-async function systemResolve(host: string): Promise<{ address: string; family: 4 | 6 }[]> {
-  const answers = await lookup(host, { all: true, verbatim: true });
-  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-}
-
-const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
-
-/** Public unicast (IPv4-mapped IPv6 judged as its IPv4), or loopback when allowed. */
-function publicEnough(address: string, allowLoopback: boolean): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
-  const range = parsed.range();
-  if (range === 'loopback') return allowLoopback;
-  if (parsed.kind() === 'ipv4') return range === 'unicast';
-  // ipaddr.js names 6to4, Teredo and NAT64 space apart from `unicast`: they are refused with the rest
-  return range === 'unicast' && (parsed as ipaddr.IPv6).match(GLOBAL_UNICAST_V6);
-}
-
-function exchange(url: URL, target: { address: string; family: 4 | 6 }, request: RevocationRequest, options: BoundedFetchOptions): Promise<Uint8Array> {
-  return new Promise((resolve, reject) => {
-    const fail = (message: string) => {
-      clearTimeout(timer);
-      req.destroy();
-      reject(new RevocationFetchError(message));
-    };
-    const headers: Record<string, string> = { host: url.host, accept: request.accept };
-    if (request.body) {
-      headers['content-type'] = request.contentType ?? 'application/octet-stream';
-      headers['content-length'] = String(request.body.byteLength);
-    }
-    const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-    const req = (url.protocol === 'https:' ? https : http).request({
+    const answer = await guardedRequest({
+      url: request.url,
       method: request.method,
-      host: target.address, // the checked address, never a second DNS answer
-      family: target.family,
-      port: url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port),
-      path: `${url.pathname}${url.search}`,
-      headers,
-      agent: false,
-      ...(url.protocol === 'https:' && isIP(hostname) === 0 ? { servername: hostname } : {}),
+      headers: { accept: request.accept, ...(request.body ? { 'content-type': request.contentType ?? 'application/octet-stream' } : {}) },
+      ...(request.body ? { body: request.body } : {}),
+      timeoutMs: options.timeoutMs,
+      maxBodyBytes: options.maxBytes,
+      guard,
     });
-    const timer = setTimeout(() => fail(`no answer within ${options.timeoutMs} ms`), options.timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => fail(`unreachable (${error.code ?? error.message})`));
-    req.on('response', (res) => {
-      if (res.statusCode !== 200) {
-        res.resume();
-        // a redirect is not followed: its target was never checked
-        fail(`answered HTTP ${res.statusCode ?? 'without a status'}`);
-        return;
-      }
-      if (Number(res.headers['content-length'] ?? '0') > options.maxBytes) {
-        fail(`answer larger than ${options.maxBytes} bytes`);
-        return;
-      }
-      const chunks: Buffer[] = [];
-      let total = 0;
-      res.on('data', (chunk: Buffer) => {
-        total += chunk.length;
-        if (total > options.maxBytes) fail(`answer larger than ${options.maxBytes} bytes`);
-        else chunks.push(chunk);
-      });
-      res.on('end', () => {
-        clearTimeout(timer);
-        if (total <= options.maxBytes) resolve(Buffer.concat(chunks));
-      });
-      res.on('error', (error) => fail(`the answer broke off (${error.message})`));
-    });
-    req.end(request.body);
-  });
+    if (!answer.ok) throw new RevocationFetchError(answer.failure === 'refused_target' ? `refused: ${answer.reason}` : WORDS[answer.failure]);
+    if (answer.status !== 200) throw new RevocationFetchError(`answered HTTP ${answer.status}`);
+    return answer.body;
+  };
 }
