@@ -2,7 +2,7 @@
  * The certificate port discovery (and later AS4) asks: is this a certificate of the Peppol PKI for
  * this purpose? `smp`: an SMP's signing certificate (chain to PEPPOL_SMP_TRUST); `ap`: an Access
  * Point's certificate (chain to PEPPOL_AP_TRUST). Validity period and revocation are the PKI's
- * business too. The PKI part (./pki/) implements it; tests pass a double.
+ * business too. The PKI (./pki/, `PeppolPki.check`) implements it; tests may pass a double.
  */
 import type { X509Certificate } from 'node:crypto';
 
