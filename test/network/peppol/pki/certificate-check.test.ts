@@ -2,7 +2,7 @@ import { X509Certificate } from 'node:crypto';
 import * as x509 from '../../../../src/modules/delivery/peppol/pki/x509.ts';
 import { expect } from 'chai';
 import { ConfigRefused } from '../../../../src/platform/config.ts';
-import { certificateCheck, loadTrustAnchors, trustAnchorsOf, type CertificateCheck, type RevocationLookup } from '../../../../src/modules/delivery/peppol/pki/index.ts';
+import { certificateCheck, distrustOf, loadTrustAnchors, trustAnchorsOf, type CertificateCheck, type RevocationLookup } from '../../../../src/modules/delivery/peppol/pki/index.ts';
 import { pathToAnchor } from '../../../../src/modules/delivery/peppol/pki/certificate-path.ts';
 import { startTestPki, type TestPki } from '../../../support/peppol-pki.ts';
 
@@ -80,6 +80,12 @@ describe('peppol pki: is a certificate a trusted Peppol Access Point (or SMP) ce
     const below = await pki.issue('ap', { issuer: { ...pki.apCa, name: 'ap-ca', certificate: notCa.certificate, keys: notCa.keys } });
     const found = pathToAnchor(below.node, [notCa.node, new X509Certificate(pki.apCa.pem), new X509Certificate(pki.root.pem)]);
     expect(found).to.deep.include({ ok: false, reason: 'not_a_ca' });
+  });
+
+  it('answers the AS4 reader\'s trustSender: null when trusted, else the reason and its words', async () => {
+    const trustSender = distrustOf(check, 'ap', now);
+    expect(await trustSender((await pki.issue('ap')).node)).to.equal(null);
+    expect(await trustSender((await pki.issue('ap', { issuer: pki.other })).node)).to.match(/^untrusted_issuer: /);
   });
 
   it('a trust bundle must hold CA certificates, and an issuing CA besides roots', async () => {

@@ -9,6 +9,7 @@ import { loadTrustAnchors, type TrustAnchors } from './trust.ts';
 import type { CertificatePurpose } from './verdict.ts';
 
 export { certificateCheck, type CertificateCheck, type CertificateCheckDeps } from './certificate-check.ts';
+export { distrustOf } from './distrust.ts';
 export { loadApIdentity, type ApIdentity } from './identity.ts';
 export { commonNameOf, subjectOf } from './names.ts';
 export { EXPIRY_WARNING_DAYS, peppolHealth, type PeppolHealth } from './health.ts';
