@@ -236,6 +236,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const shared = {
     ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
     participants: config.delivery.participantDirectory === 'smp' ? smpParticipantDirectory({ smlZone: config.delivery.smlZone }) : sandboxParticipantDirectory(readModels),
+    // on PGlite this process is the only one on the database: a lease on scheduled work found at start is a dead process's
+    soleInstance: onPglite,
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });

@@ -28,6 +28,8 @@ export interface DeliveryDeps extends InvoicingDeps {
   participants: ParticipantDirectory;
   /** the monthly invoice counts a send adds to */
   usage: UsageCounts;
+  /** the only process on the database (PGlite): the scheduled work's stale leases are released at start */
+  soleInstance?: boolean;
 }
 
 /** Runs in flight on one instance, all delivery work together, and per receiver. */
@@ -50,8 +52,8 @@ export function deliveryModule(deps: DeliveryDeps): Module {
     peppolAttempts({ ...deps, policy, attemptTimeoutMs }),
     fsFilings({ ...deps, policy, attemptTimeoutMs, config: delivery }),
     fsVerdicts({ ...deps, pollMs, attemptTimeoutMs, deadlineMs: delivery.fsVerdictDeadlineMs }),
-    sandboxDeliveryStatuses({ clock: deps.clock, log: deps.log, confirm }),
-  ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER });
+    sandboxDeliveryStatuses({ clock: deps.clock, log: deps.log, confirm, delayMs: delivery.sandboxDeliveryStatusDelayMs }),
+  ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
     routes: [...invoiceDeliveryRoutes(deps), ...toolRoutes(deps)],

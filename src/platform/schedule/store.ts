@@ -19,6 +19,8 @@ export interface ClaimedWork {
   lane: string;
   ref: string;
   due_at: Date;
+  /** when it was (last) scheduled */
+  scheduled_at: Date;
   runs: number;
   revision: number;
   lease_until: Date;
@@ -58,10 +60,10 @@ export function scheduleStore(db: DataSource) {
                  WHERE kind = ANY($5::text[]) AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) AND NOT (lane = ANY($4::text[]))) per_lane
                WHERE n <= $6 ORDER BY due_at LIMIT $2) c
          WHERE w.kind = c.kind AND w.key = c.key AND (w.lease_until IS NULL OR w.lease_until <= $1)
-         RETURNING w.kind, w.key, w.lane, w.ref, w.due_at, w.runs, w.revision, w.lease_until`,
+         RETURNING w.kind, w.key, w.lane, w.ref, w.due_at, w.scheduled_at, w.runs, w.revision, w.lease_until`,
         [now.toISOString(), limit, leaseUntil.toISOString(), busy, kinds, perLane, owner],
       )) as [ClaimedWork[], number];
-      return rows.map((r) => ({ ...r, due_at: new Date(r.due_at), lease_until: new Date(r.lease_until) }));
+      return rows.map((r) => ({ ...r, due_at: new Date(r.due_at), scheduled_at: new Date(r.scheduled_at), lease_until: new Date(r.lease_until) }));
     },
 
     /** Keeps the owner's rows that are still running leased until `leaseUntil` (a heartbeat: a crashed owner's leases run out). */
@@ -92,6 +94,11 @@ export function scheduleStore(db: DataSource) {
     /** Gives the owner's row back as it was, lease released (a run cut off by a stop: a restart runs it at once). */
     async release(work: Pick<ClaimedWork, 'kind' | 'key'>, owner: string): Promise<void> {
       await db.query('UPDATE scheduled_work SET lease_until = NULL, lease_owner = NULL WHERE kind = $1 AND key = $2 AND lease_owner = $3', [work.kind, work.key, owner]);
+    },
+
+    /** Releases every lease on rows of the `kinds` (at start, when no other process can hold one: a crashed one's). */
+    async releaseAll(kinds: readonly string[]): Promise<void> {
+      await db.query('UPDATE scheduled_work SET lease_until = NULL, lease_owner = NULL WHERE kind = ANY($1::text[]) AND lease_until IS NOT NULL', [kinds]);
     },
 
     /** When the earliest row of the `kinds` not yet due is due (the worker sleeps until then, or its poll). */

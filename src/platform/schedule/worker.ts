@@ -24,6 +24,11 @@ interface Options {
   leaseMs?: number;
   /** when nothing wakes the worker, it looks for due rows at least this often */
   pollMs?: number;
+  /**
+   * this process is the only one on the database (PGlite): leases found at start are a crashed
+   * run's, released at once instead of after their 30 s
+   */
+  soleInstance?: boolean;
 }
 
 /** A run that threw (the database away, a bug) is looked at again after this, doubling to a minute. */
@@ -108,6 +113,9 @@ export class ScheduledWorker {
   }
 
   private async schedule(): Promise<void> {
+    if (this.options.soleInstance) {
+      await this.deps.store.releaseAll(this.kinds).catch((error: unknown) => this.deps.log.warn({ err: error }, 'scheduled work: could not release stale leases; they end by themselves'));
+    }
     while (this.running) {
       let wait = this.pollMs;
       this.poked = false;

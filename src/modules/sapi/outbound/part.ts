@@ -20,7 +20,7 @@ export function sapiOutboundPart(deps: SapiDeps): SapiPart {
     deadlineMs: delivery.fsVerdictDeadlineMs,
   });
   const worker = new ScheduledWorker({ store: scheduleStore(deps.readModels), clock: deps.clock, log: deps.log }, handlers, {
-    concurrency: CONCURRENCY, perLane: PER_RECEIVER,
+    concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance,
   });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
