@@ -44,7 +44,7 @@ import { exportsModule } from './modules/exports/wiring.ts';
 import { invoicePdfModule } from './modules/invoice-pdf/wiring.ts';
 import { invoicesModule } from './modules/invoices/wiring.ts';
 import { paymentsModule } from './modules/payments/wiring.ts';
-import type { Module } from './modules/module.ts';
+import type { Module, Worker } from './modules/module.ts';
 import type { FsAuthority } from './modules/delivery/index.ts';
 import type { PeppolNetwork } from './modules/delivery/index.ts';
 import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
@@ -121,6 +121,8 @@ export interface Service extends Core {
   sapi: { routes: SapiRoute[]; gate?: SapiClientGate };
   projections: ProjectionRunner;
   reactors: ReactorRunner;
+  /** the modules' long-running loops (the scheduled delivery steps, webhook delivery, bulk import): tests stop and start them */
+  workers: readonly Worker[];
   /** the leases of the projectors and reactors this instance runs (all of them on PGlite) */
   followers: Pick<FollowerLeases, 'holding'>;
   /** the Prometheus instruments, served at /metrics */
@@ -272,6 +274,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const shared = {
     ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
     participants: config.delivery.participantDirectory === 'smp' ? discoveryOf(config, log, options, peppolPki) : sandboxParticipantDirectory(readModels),
+    // on PGlite this process is the only one on the database: a lease on scheduled work found at start is a dead process's
+    soleInstance: onPglite,
   };
 
   const secrets = webhookSecrets({ configured: config.webhooks.secretKey, dataDir: config.dataDir, embedded });
@@ -344,6 +348,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     routes: modules.flatMap((m) => m.routes),
     sapi: { routes: modules.flatMap((m) => m.sapi?.routes ?? []), gate: modules.find((m) => m.sapi?.gate)?.sapi?.gate },
     reactors,
+    workers,
     followers: { holding: () => (manyInstances ? leases.holding() : [...projectors.map((p) => p.name), ...reactors.reactors.map((r) => r.name)]) },
     metrics,
     validationStage: validation.stage,

@@ -9,6 +9,7 @@ import type { CodeLists } from './code-lists.ts';
 import type { RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
 import { checkInvoice } from './rules.ts';
+import { fsVerdictDeadline, isRetried, nextAttemptAt, type AttemptFailure, type RetryPolicy } from './delivery-retries.ts';
 import type { InvoiceState, KnownInvoice } from './state.ts';
 
 /**
@@ -19,7 +20,16 @@ import type { InvoiceState, KnownInvoice } from './state.ts';
  */
 export type DeliveryCommand =
   | { type: 'SendInvoice'; invoice_id: string; scope: RequestScope; queued_by: string; peppol_message_id: string; code_lists: CodeLists; at: string }
-  | { type: 'RecordDeliveryAttemptFailed'; invoice_id: string; leg: 'peppol' | 'fs'; reason: string; retry_at: string | null; at: string }
+  | {
+      type: 'RecordDeliveryAttemptFailed';
+      invoice_id: string;
+      leg: 'peppol' | 'fs';
+      reason: string;
+      failure: AttemptFailure;
+      policy: RetryPolicy;
+      at: string;
+    }
+  | { type: 'RecordFsVerdictOverdue'; invoice_id: string; fs_submission_id: string; deadline_ms: number; at: string }
   | {
       type: 'RecordPeppolSent';
       invoice_id: string;
@@ -93,17 +103,16 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
         { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: command.invoice_id, action: 'sent_peppol', result: 'PENDING', actor_id: command.queued_by, at: command.at } },
       ];
     }
-    case 'RecordDeliveryAttemptFailed': {
-      const { delivery } = existingInvoice(state);
-      const leg = command.leg === 'peppol' ? delivery.peppol : delivery.fs;
-      const open = command.leg === 'peppol' ? delivery.peppol.status === 'queued' : delivery.fs.status === 'pending';
-      if (!open) return [];
-      return [
-        {
-          type: 'DeliveryAttemptFailed',
-          data: { invoice_id: command.invoice_id, leg: command.leg, attempt: leg.attempts + 1, reason: command.reason, retry_at: command.retry_at, failed_at: command.at },
-        },
-      ];
+    case 'RecordDeliveryAttemptFailed':
+      return attemptFailed(command, existingInvoice(state));
+    case 'RecordFsVerdictOverdue': {
+      const { fs } = existingInvoice(state).delivery;
+      if (fs.status !== 'submitted' || fs.submission_id !== command.fs_submission_id || !fs.submitted_at) return [];
+      const deadline = fsVerdictDeadline(fs.submitted_at, command.deadline_ms);
+      if (Date.parse(command.at) < Date.parse(deadline)) return [];
+      const hours = Math.round((command.deadline_ms / 3_600_000) * 10) / 10;
+      const reason = `FS gave no verdict on submission ${command.fs_submission_id} within ${hours} h of filing (until ${deadline}); ask FS about it or file it again`;
+      return [{ type: 'FsFilingFailed', data: { invoice_id: command.invoice_id, reason, attempts: fs.attempts, failed_at: command.at } }];
     }
     case 'RecordPeppolSent': {
       const { peppol } = existingInvoice(state).delivery;
@@ -180,4 +189,32 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       return [{ type: 'InvoiceReceived', data }];
     }
   }
+}
+
+/**
+ * A failed attempt of an open leg: a transport failure is recorded with the time of the next
+ * attempt, and after the last one the leg gives up in the same append; a refusal ends the leg at
+ * once (the receiver's own refusal marked as such). A leg no longer open decides nothing.
+ */
+function attemptFailed(command: Extract<DeliveryCommand, { type: 'RecordDeliveryAttemptFailed' }>, invoice: KnownInvoice): DeliveryEvent[] {
+  const { peppol, fs } = invoice.delivery;
+  const open = command.leg === 'peppol' ? peppol.status === 'queued' : fs.status === 'pending';
+  if (!open) return [];
+  const { invoice_id, reason, at, failure } = command;
+  const legFailed = (why: string, attempts: number): DeliveryEvent =>
+    command.leg === 'peppol'
+      ? {
+          type: 'PeppolDeliveryFailed',
+          data: {
+            invoice_id, peppol_message_id: peppol.message_id ?? '', reason: why, findings: failure.kind === 'rejected' ? failure.findings : [], attempts,
+            failed_at: at, ...(failure.kind === 'rejected' ? { rejected_by_receiver: true as const } : {}),
+          },
+        }
+      : { type: 'FsFilingFailed', data: { invoice_id, reason: why, attempts, failed_at: at } };
+  const made = command.leg === 'peppol' ? peppol.attempts : fs.attempts;
+  if (!isRetried(failure)) return [legFailed(reason, made)];
+  const attempt = made + 1;
+  const retryAt = nextAttemptAt(command.policy, attempt, at);
+  const failed: DeliveryEvent = { type: 'DeliveryAttemptFailed', data: { invoice_id, leg: command.leg, attempt, reason, retry_at: retryAt, failed_at: at } };
+  return retryAt === null ? [failed, legFailed(`gave up after ${attempt} attempts: ${reason}`, attempt)] : [failed];
 }

@@ -15,6 +15,7 @@ const buyerId = '9950:sk2020000004svctest';
 const addressedContent = { ...content, buyer: { ...content.buyer, peppol_id: buyerId } };
 const addressed = { ...created, data: { ...created.data, content: addressedContent } } as InvoiceEvent;
 const given = specFor(invoiceDecider);
+const policy = { maxAttempts: 3, retryBaseMs: 1000 };
 const send: InvoiceCommand = { type: 'SendInvoice', invoice_id: 'i1', scope, queued_by: 'k1', peppol_message_id: 'm1', code_lists: lists, at };
 const queued: DeliveryEvent = { type: 'InvoiceQueued', data: { invoice_id: 'i1', queued_by: 'k1', peppol_message_id: 'm1', receiver_participant_id: buyerId, queued_at: at } };
 const audit: DeliveryEvent = { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: 'i1', action: 'sent_peppol', result: 'PENDING', actor_id: 'k1', at } };
@@ -117,7 +118,9 @@ describe('invoice delivery', () => {
       expect(statusAfter(...history, delivered, sent)).to.equal('delivered');
     });
     it('numbers transport failures per leg, and records none once the leg has moved on', () => {
-      const attempt = (leg: 'peppol' | 'fs'): InvoiceCommand => ({ type: 'RecordDeliveryAttemptFailed', invoice_id: 'i1', leg, reason: 'down', retry_at: at, at });
+      const attempt = (leg: 'peppol' | 'fs'): InvoiceCommand => ({
+        type: 'RecordDeliveryAttemptFailed', invoice_id: 'i1', leg, reason: 'down', failure: { kind: 'transport' }, policy, at,
+      });
       const first = invoiceDecider.decide(attempt('peppol'), fold(invoiceDecider, history));
       expect(first[0]?.data).to.include({ leg: 'peppol', attempt: 1 });
       const second = invoiceDecider.decide(attempt('peppol'), fold(invoiceDecider, [...history, ...first]));

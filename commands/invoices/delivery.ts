@@ -27,6 +27,8 @@ interface PeppolLeg {
   sent_at: string | null;
   delivered_at: string | null;
   failed_at: string | null;
+  /** when the next transport attempt is due, while one is (not shown: the API has no such field) */
+  next_attempt_at?: string | null;
 }
 
 /** The FS filing detail (the spec's `c5`). */
@@ -42,6 +44,8 @@ interface FsLeg {
   rejected_at: string | null;
   reasons: FsRejectionReasons | null;
   error: string | null;
+  /** when the next filing attempt is due, while one is (not shown) */
+  next_attempt_at?: string | null;
 }
 
 export interface Delivery {
@@ -92,26 +96,26 @@ export function evolveDelivery(d: Delivery, event: DeliveryEvent | InvoiceReceiv
       return d;
     case 'DeliveryAttemptFailed':
       return event.data.leg === 'peppol'
-        ? peppol({ attempts: event.data.attempt, error: event.data.reason })
-        : fs({ attempts: event.data.attempt, error: event.data.reason });
+        ? peppol({ attempts: event.data.attempt, error: event.data.reason, next_attempt_at: event.data.retry_at })
+        : fs({ attempts: event.data.attempt, error: event.data.reason, next_attempt_at: event.data.retry_at });
     case 'PeppolMessageSent':
-      return peppol({ status: d.peppol.status === 'delivered' ? 'delivered' : 'sent', sent_at: event.data.sent_at, error: null });
+      return peppol({ status: d.peppol.status === 'delivered' ? 'delivered' : 'sent', sent_at: event.data.sent_at, error: null, next_attempt_at: null });
     case 'PeppolDeliveryConfirmed':
       return peppol({ status: 'delivered', delivered_at: event.data.delivered_at, error: null });
     case 'PeppolDeliveryFailed':
-      return peppol({ status: 'failed', error: event.data.reason, findings: event.data.findings, attempts: event.data.attempts, failed_at: event.data.failed_at });
+      return peppol({ status: 'failed', error: event.data.reason, findings: event.data.findings, attempts: event.data.attempts, failed_at: event.data.failed_at, next_attempt_at: null });
     case 'FsCopySubmitted':
       return fs({
         status: d.fs.status === 'pending' || d.fs.status === 'not_submitted' ? 'submitted' : d.fs.status,
         reporter_role: event.data.reporter_role, submission_id: event.data.fs_submission_id, tdd_uuid: event.data.tdd_uuid,
-        submitted_at: event.data.submitted_at, error: null,
+        submitted_at: event.data.submitted_at, error: null, next_attempt_at: null,
       });
     case 'FsCopyAcknowledged':
       return fs({ status: 'acknowledged', mls_response_code: event.data.mls_response_code, acknowledged_at: event.data.acknowledged_at, tdd_uuid: event.data.tdd_uuid });
     case 'FsCopyRejected':
       return fs({ status: 'rejected', mls_response_code: event.data.mls_response_code, rejected_at: event.data.rejected_at, reasons: event.data.reasons });
     case 'FsFilingFailed':
-      return fs({ status: 'failed', error: event.data.reason, attempts: event.data.attempts });
+      return fs({ status: 'failed', error: event.data.reason, attempts: event.data.attempts, next_attempt_at: null });
     case 'InvoiceMarkedSent':
       return peppol({ status: 'manual', delivered_at: event.data.delivered_at, error: null });
     case 'InvoiceReceived':

@@ -62,6 +62,29 @@ describe('SAPI-SK outbound document', () => {
     expect(fold(sapiDocumentDecider, [accepted, processing, sent, stored('SapiFsFailed')])?.fs).to.include({ status: 'FAILED' });
   });
 
+  it('retries the legs by the delivery rule: the next attempt named, the leg failed with the last, a refusal at once', () => {
+    const policy = { maxAttempts: 2, retryBaseMs: 1_000 };
+    const failed = (leg: 'peppol' | 'fs', kind: 'transport' | 'refused'): SapiDocumentCommand => ({ type: 'RecordSapiAttemptFailed', leg, reason: 'no answer', failure: { kind }, policy, at });
+    const first = sapiDocumentDecider.decide(failed('peppol', 'transport'), fold(sapiDocumentDecider, [accepted, processing]));
+    expect(first).to.deep.equal([{ type: 'SapiDeliveryAttemptFailed', data: { document_id: accepted.data.document_id, leg: 'peppol', reason: 'no answer', retry_at: '2026-11-24T15:05:01.000Z', failed_at: at } }]);
+    expect(fold(sapiDocumentDecider, [accepted, processing, ...first])).to.include({ peppol_attempts: 1, peppol_next_attempt_at: '2026-11-24T15:05:01.000Z' });
+    const last = sapiDocumentDecider.decide(failed('peppol', 'transport'), fold(sapiDocumentDecider, [accepted, processing, ...first]));
+    expect(last.map((e) => e.type)).to.deep.equal(['SapiDeliveryAttemptFailed', 'SapiDocumentFailed']);
+    expect(last[1]?.data).to.include({ reason: 'gave up after 2 attempts: no answer', rejected_by_receiver: false });
+    expect(sapiDocumentDecider.decide(failed('peppol', 'refused'), fold(sapiDocumentDecider, [accepted, processing])).map((e) => e.type)).to.deep.equal(['SapiDocumentFailed']);
+    expect(sapiDocumentDecider.decide(failed('fs', 'refused'), fold(sapiDocumentDecider, [accepted, processing, sent])).map((e) => e.type)).to.deep.equal(['SapiFsFailed']);
+  });
+
+  it('fails the FS leg when no verdict came by the deadline, and not before', () => {
+    const filed = fold(sapiDocumentDecider, [accepted, processing, sent, submitted]);
+    const overdue = (when: string): SapiDocumentCommand => ({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: submitted.data.fs_submission_id, deadline_ms: 3_600_000, at: when });
+    const submittedAt = Date.parse(submitted.data.submitted_at);
+    expect(sapiDocumentDecider.decide(overdue(new Date(submittedAt + 3_599_999).toISOString()), filed)).to.deep.equal([]);
+    const [failed] = sapiDocumentDecider.decide(overdue(new Date(submittedAt + 3_600_000).toISOString()), filed);
+    expect(failed?.type).to.equal('SapiFsFailed');
+    expect(failed?.data).to.have.property('reason').that.matches(/^FS gave no verdict on submission .* within 1 h of filing/);
+  });
+
   it('reportDeadline is the IssueDate + 5 calendar days', () => {
     expect(reportDeadline('2026-11-20')).to.equal('2026-11-25');
     expect(reportDeadline('2026-12-29')).to.equal('2027-01-03');

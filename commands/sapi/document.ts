@@ -1,6 +1,7 @@
 import type { SapiDocumentAccepted, SapiDocumentEvent, SapiFsRejected } from '../../events/sapi-documents.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { fsVerdictDeadline, isRetried, nextAttemptAt, type AttemptFailure, type RetryPolicy } from '../invoices/delivery-retries.ts';
 
 /** sapi-sk.md, States: the outbound document's Peppol leg. */
 type SapiDocumentStatus = 'ACCEPTED' | 'PROCESSING' | 'SENT' | 'FAILED';
@@ -38,12 +39,17 @@ export interface SapiDocumentView {
   status: SapiDocumentStatus;
   peppol_message_id: string;
   peppol_attempts: number;
+  /** when the next Peppol attempt is due, while one is (not shown: the status has no such field) */
+  peppol_next_attempt_at?: string | null;
   failure_reason: string | null;
   fs: {
     status: SapiFsStatus;
     submission_id: string | null;
     tdd_uuid: string | null;
     attempts: number;
+    /** when the next filing attempt is due, while one is; when it was filed (the verdict's deadline runs from it); not shown */
+    next_attempt_at?: string | null;
+    submitted_at?: string | null;
     report_deadline: string;
     acknowledged_at: string | null;
     error_message: string | null;
@@ -57,7 +63,8 @@ export type SapiDocumentState = SapiDocumentView | null;
 export type SapiDocumentCommand =
   | { type: 'AcceptSapiDocument'; data: SapiDocumentAccepted['data'] }
   | { type: 'StartSapiProcessing'; at: string }
-  | { type: 'RecordSapiAttemptFailed'; leg: 'peppol' | 'fs'; reason: string; retry_at: string | null; at: string }
+  | { type: 'RecordSapiAttemptFailed'; leg: 'peppol' | 'fs'; reason: string; failure: AttemptFailure; policy: RetryPolicy; at: string }
+  | { type: 'RecordSapiFsVerdictOverdue'; fs_submission_id: string; deadline_ms: number; at: string }
   | { type: 'RecordSapiSent'; at: string }
   | { type: 'RecordSapiFailed'; reason: string; findings: { rule: string; message: string }[]; rejected_by_receiver: boolean; at: string }
   | { type: 'RecordSapiFsSubmitted'; fs_submission_id: string; tdd_uuid: string; at: string }
@@ -88,14 +95,18 @@ function evolve(state: SapiDocumentState, event: SapiDocumentEvent): SapiDocumen
       return { ...state, status: 'PROCESSING', updated_at: event.data.started_at };
     case 'SapiDeliveryAttemptFailed':
       return event.data.leg === 'peppol'
-        ? { ...state, peppol_attempts: state.peppol_attempts + 1, updated_at: event.data.failed_at }
-        : { ...state, fs: { ...state.fs, attempts: state.fs.attempts + 1 }, updated_at: event.data.failed_at };
+        ? { ...state, peppol_attempts: state.peppol_attempts + 1, peppol_next_attempt_at: event.data.retry_at, updated_at: event.data.failed_at }
+        : { ...state, fs: { ...state.fs, attempts: state.fs.attempts + 1, next_attempt_at: event.data.retry_at }, updated_at: event.data.failed_at };
     case 'SapiDocumentSent':
       return { ...state, status: 'SENT', updated_at: event.data.sent_at };
     case 'SapiDocumentFailed':
       return { ...state, status: 'FAILED', failure_reason: event.data.reason, updated_at: event.data.failed_at };
     case 'SapiFsSubmitted':
-      return { ...state, fs: { ...state.fs, status: 'SUBMITTED', submission_id: event.data.fs_submission_id, tdd_uuid: event.data.tdd_uuid }, updated_at: event.data.submitted_at };
+      return {
+        ...state,
+        fs: { ...state.fs, status: 'SUBMITTED', submission_id: event.data.fs_submission_id, tdd_uuid: event.data.tdd_uuid, next_attempt_at: null, submitted_at: event.data.submitted_at },
+        updated_at: event.data.submitted_at,
+      };
     case 'SapiFsAcknowledged':
       return { ...state, fs: { ...state.fs, status: 'ACKNOWLEDGED', acknowledged_at: event.data.acknowledged_at, error_message: null }, updated_at: event.data.acknowledged_at };
     case 'SapiFsRejected':
@@ -116,8 +127,16 @@ function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDoc
     case 'StartSapiProcessing':
       return state.status === 'ACCEPTED' ? [{ type: 'SapiDocumentProcessing', data: { document_id, started_at: command.at } }] : [];
     case 'RecordSapiAttemptFailed':
-      if (command.leg === 'peppol' ? state.status !== 'PROCESSING' : state.fs.status !== 'NOT_SUBMITTED') return [];
-      return [{ type: 'SapiDeliveryAttemptFailed', data: { document_id, leg: command.leg, reason: command.reason, retry_at: command.retry_at, failed_at: command.at } }];
+      return attemptFailed(command, state);
+    case 'RecordSapiFsVerdictOverdue': {
+      const { fs } = state;
+      if (fs.status !== 'SUBMITTED' || fs.submission_id !== command.fs_submission_id || !fs.submitted_at) return [];
+      const deadline = fsVerdictDeadline(fs.submitted_at, command.deadline_ms);
+      if (Date.parse(command.at) < Date.parse(deadline)) return [];
+      const hours = Math.round((command.deadline_ms / 3_600_000) * 10) / 10;
+      const reason = `FS gave no verdict on submission ${command.fs_submission_id} within ${hours} h of filing (until ${deadline}); ask FS about it or file it again`;
+      return [{ type: 'SapiFsFailed', data: { document_id, reason, failed_at: command.at } }];
+    }
     case 'RecordSapiSent':
       if (state.status === 'SENT' || state.status === 'FAILED') return []; // recorded already (a repeated reaction)
       if (state.status !== 'PROCESSING') throw new DomainError('sapi_document_not_processing', 'a document is sent only once its Peppol leg has started');
@@ -154,6 +173,32 @@ function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDoc
       if (state.fs.status !== 'NOT_SUBMITTED' && state.fs.status !== 'SUBMITTED') return [];
       return [{ type: 'SapiFsFailed', data: { document_id, reason: command.reason, failed_at: command.at } }];
   }
+}
+
+/**
+ * A failed attempt of an open leg, by the rule native delivery follows (commands/invoices/delivery-retries.ts):
+ * a transport failure is recorded with the next attempt's time, and after the last one the leg
+ * fails in the same append; a refusal fails it at once.
+ */
+function attemptFailed(command: Extract<SapiDocumentCommand, { type: 'RecordSapiAttemptFailed' }>, state: SapiDocumentView): SapiDocumentEvent[] {
+  const { document_id } = state;
+  if (command.leg === 'peppol' ? state.status !== 'PROCESSING' : state.fs.status !== 'NOT_SUBMITTED') return [];
+  const { failure, reason, at } = command;
+  const legFailed = (why: string): SapiDocumentEvent =>
+    command.leg === 'peppol'
+      ? {
+          type: 'SapiDocumentFailed',
+          data: {
+            document_id, peppol_message_id: state.peppol_message_id, reason: why, findings: failure.kind === 'rejected' ? failure.findings : [],
+            rejected_by_receiver: failure.kind === 'rejected', failed_at: at,
+          },
+        }
+      : { type: 'SapiFsFailed', data: { document_id, reason: why, failed_at: at } };
+  if (!isRetried(failure)) return [legFailed(reason)];
+  const attempt = (command.leg === 'peppol' ? state.peppol_attempts : state.fs.attempts) + 1;
+  const retryAt = nextAttemptAt(command.policy, attempt, at);
+  const failed: SapiDocumentEvent = { type: 'SapiDeliveryAttemptFailed', data: { document_id, leg: command.leg, reason, retry_at: retryAt, failed_at: at } };
+  return retryAt === null ? [failed, legFailed(`gave up after ${attempt} attempts: ${reason}`)] : [failed];
 }
 
 /**

@@ -152,6 +152,10 @@ export interface DeliveryConfig {
   maxAttempts: number;
   /** delay before the first retry; each further one is 5× longer (5^n, as webhooks retry) */
   retryBaseMs: number;
+  /** how long one transport attempt (a Peppol send, an FS filing or question) may take before it counts as failed */
+  attemptTimeoutMs: number;
+  /** how long a filed tax data document waits for FS's verdict before its leg fails (commands/invoices/delivery-retries.ts) */
+  fsVerdictDeadlineMs: number;
   /** sandbox: how long until the receiving side's delivery status arrives */
   sandboxDeliveryStatusDelayMs: number;
   /** sandbox: how long FS takes to decide a tax data document */
@@ -320,6 +324,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),
       retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', env.DELIVERY_RETRY_BASE_MS, 5000),
+      attemptTimeoutMs: positive('DELIVERY_ATTEMPT_TIMEOUT_MS', env.DELIVERY_ATTEMPT_TIMEOUT_MS, 60_000),
+      fsVerdictDeadlineMs: positive('FS_VERDICT_DEADLINE_HOURS', env.FS_VERDICT_DEADLINE_HOURS, 72) * 3_600_000,
       sandboxDeliveryStatusDelayMs: integer('PEPPOL_SANDBOX_DELIVERY_DELAY_MS', env.PEPPOL_SANDBOX_DELIVERY_DELAY_MS, 1000),
       fsSandboxDelayMs: integer('FS_SANDBOX_DELAY_MS', env.FS_SANDBOX_DELAY_MS, 2000),
       fsSandboxRejectRules: (env.FS_SANDBOX_REJECT_RULES ?? '').split(',').map((r) => r.trim()).filter(Boolean),

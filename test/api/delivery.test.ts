@@ -1,5 +1,6 @@
 import { expect } from 'chai';
 import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
+import { ScheduledWorker } from '../../src/platform/schedule/index.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -247,8 +248,8 @@ describe('a crash between a Peppol send and the record of its outcome', function
   before(async () => {
     // The receiver's delivery status never comes during the test. With a short delay it overtakes
     // the lost record of the send whenever the restart takes longer (a loaded machine): the invoice
-    // is then delivered, and the reactor rightly records the send without sending again
-    // (src/modules/delivery/reactors/peppol-delivery.ts), so a test of the resend would see one send.
+    // is then delivered, and the attempt rightly records the send without sending again
+    // (src/modules/delivery/schedule/peppol-attempts.ts), so a test of the resend would see one send.
     svc = await startTestService({ delivery: { sandboxDeliveryStatusDelayMs: 3_600_000 } });
     await svc.services.validator();
     sender = svc.demo.companies[0]!.id;
@@ -269,11 +270,13 @@ describe('a crash between a Peppol send and the record of its outcome', function
     const network = svc.sandbox.peppol;
     const original = network.send;
     let sends = 0;
+    const workers = () => svc.services.workers.filter((w) => w instanceof ScheduledWorker); // the delivery steps'
+    let stopping: Promise<unknown> = Promise.resolve();
     network.send = async (message: OutboundPeppolMessage) => {
       const receipt = await original(message);
       sends++;
       if (sends === 1) {
-        void svc.services.reactors.stop(); // the crash: the receipt never gets recorded
+        stopping = Promise.all(workers().map((w) => w.stop())); // the crash: the receipt never gets recorded
         throw new Error('crashed after the message left');
       }
       return receipt;
@@ -281,9 +284,10 @@ describe('a crash between a Peppol send and the record of its outcome', function
     try {
       expect((await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`)).status).to.equal(202);
       await eventually(async () => sends, (n) => n >= 1, { everyMs: 10, what: 'the first send' });
-      await svc.services.reactors.stop();
+      await stopping;
       expect((await read()).status).to.equal('queued');
-      await svc.services.reactors.start(); // the restart: the reaction runs again from its checkpoint
+      expect((await history()).filter((e) => e.type === 'DeliveryAttemptFailed')).to.have.length(0); // a crash is no failed attempt
+      for (const worker of workers()) worker.start(); // the restart: the step runs again from the schedule
       await eventually(read, (i) => i.status === 'sent_peppol', { what: 'the send recorded after the restart' });
     } finally {
       network.send = original;

@@ -56,7 +56,9 @@ describe('/metrics: Prometheus text of what operators watch', function () {
       });
       expect(created.status, JSON.stringify(created.body)).to.equal(201);
       expect((await svc.call('POST', `/companies/${company.id}/invoices/${created.body.id}/send`)).status).to.equal(202);
-      const text = await eventually(metrics, (t) => (sample(t, 'reactor_reactions_total', { reactor: 'peppol-delivery', outcome: 'done' }) ?? 0) >= 1, { what: 'the Peppol leg done' });
+      // the reaction schedules the Peppol leg; the scheduled attempt validates the document, then sends it
+      await eventually(async () => (await svc.call('GET', `/companies/${company.id}/invoices/${created.body.id}`)).body.status as string, (s) => s !== 'queued', { what: 'the Peppol leg done' });
+      const text = await eventually(metrics, (t) => (sample(t, 'reactor_reactions_total', { reactor: 'peppol-delivery', outcome: 'done' }) ?? 0) >= 1, { what: 'the Peppol leg scheduled' });
 
       expect(sample(text, 'http_request_duration_seconds_count', { door: 'native', method: 'POST', route: '/api/v1/companies/:company_id/invoices', status: '201' })).to.be.at.least(1);
       expect(text).not.to.include(created.body.id); // no series per invoice

@@ -35,7 +35,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; checkCertificate?: CheckCertificate; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch } = {},
+  options: { delivery?: Partial<DeliveryConfig>; checkCertificate?: CheckCertificate; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch; demo?: DemoCredentials; unansweredParticipants?: string[] } = {},
 ): Promise<TestService> {
   // a suite that restarts the service on the same database passes it (and drops it itself)
   const database = options.database ?? (await freshDatabase());
@@ -60,7 +60,12 @@ export async function startTestService(
     checkCertificate: options.checkCertificate,
     runReactors: options.runReactors,
     clock: options.clock,
-    networks: (core, cfg, receive) => (sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive)),
+    networks: (core, cfg, receive) => {
+      sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive);
+      // receivers whose Access Point never answers, from the first attempt the service makes (a restart's included)
+      for (const participant of options.unansweredParticipants ?? []) sandbox.peppol.faults.unanswered.add(participant);
+      return sandbox;
+    },
     companyRegistries: (core) => (registry = sandboxRegistry(registeredCompaniesOf(core.readModels))).registries,
     peppolRevocationFetch: options.peppolRevocationFetch,
   }).catch(async (error: unknown) => {
@@ -71,7 +76,8 @@ export async function startTestService(
   if (!sandbox || !registry) throw new Error('the service did not build its networks or its company register');
   const running = await listen(createApp(services, { validateResponses: options.validateResponses ?? true }));
   const api = `${running.base}/api/v1`;
-  const demo = await createDemo(services, api);
+  // a restart on the same database keeps the demo it made
+  const demo = options.demo ?? (await createDemo(services, api));
   return {
     api,
     root: running.base,

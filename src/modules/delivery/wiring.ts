@@ -1,3 +1,4 @@
+import type { Logger } from 'pino';
 import { confirmPeppolDelivery } from './delivery.ts';
 import type { InvoicingDeps } from '../invoices/index.ts';
 import type { UsageCounts } from '../usage/index.ts';
@@ -6,14 +7,19 @@ import { toolRoutes } from './tool-routes.ts';
 import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
-import { sandboxDeliveryStatusReactor } from './sandbox/delivery-status.ts';
+import { sandboxDeliveryStatusReactor, sandboxDeliveryStatuses } from './sandbox/delivery-status.ts';
 import { fsFilingReactor } from './reactors/fs-filing.ts';
 import { fsVerdictReactor } from './reactors/fs-verdicts.ts';
 import { peppolDeliveryReactor } from './reactors/peppol-delivery.ts';
+import { fsFilings } from './schedule/fs-filings.ts';
+import { fsVerdicts } from './schedule/fs-verdicts.ts';
+import { peppolAttempts } from './schedule/peppol-attempts.ts';
+import { ScheduledWorker, scheduleStore, type Scheduled } from '../../platform/schedule/index.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
 import type { Module } from '../module.ts';
 
 export interface DeliveryDeps extends InvoicingDeps {
+  log: Logger;
   validator: ValidatorSource;
   /** the Peppol network (corners 2-3) and the Financial Administration's corner 5 */
   network: PeppolNetwork;
@@ -22,20 +28,42 @@ export interface DeliveryDeps extends InvoicingDeps {
   participants: ParticipantDirectory;
   /** the monthly invoice counts a send adds to */
   usage: UsageCounts;
+  /** the only process on the database (PGlite): the scheduled work's stale leases are released at start */
+  soleInstance?: boolean;
 }
 
-/** Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the sandbox's delivery statuses. */
+/** Runs in flight on one instance, all delivery work together, and per receiver. */
+const CONCURRENCY = 32;
+const PER_RECEIVER = 8;
+
+/**
+ * Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the sandbox's
+ * delivery statuses. The reactors only schedule; every attempt is made by the scheduled worker
+ * when due (src/platform/schedule), one at a time per row, so nothing waits on a receiver but that
+ * receiver's own invoices, and the schedule survives restarts and is shared by every instance.
+ */
 export function deliveryModule(deps: DeliveryDeps): Module {
   const { delivery } = deps.config;
   const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
+  const attemptTimeoutMs = delivery.attemptTimeoutMs;
+  const pollMs = Math.max(10, Math.min(500, delivery.fsSandboxDelayMs));
+  const confirm = (status: { message_id: string; delivered_at: string }) => confirmPeppolDelivery(deps, status);
+  const worker = new ScheduledWorker({ store: scheduleStore(deps.readModels), clock: deps.clock, log: deps.log }, [
+    peppolAttempts({ ...deps, policy, attemptTimeoutMs }),
+    fsFilings({ ...deps, policy, attemptTimeoutMs, config: delivery }),
+    fsVerdicts({ ...deps, pollMs, attemptTimeoutMs, deadlineMs: delivery.fsVerdictDeadlineMs }),
+    sandboxDeliveryStatuses({ clock: deps.clock, log: deps.log, confirm, delayMs: delivery.sandboxDeliveryStatusDelayMs }),
+  ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance });
+  const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
     routes: [...invoiceDeliveryRoutes(deps), ...toolRoutes(deps)],
     projectors: [],
     reactors: [
-      peppolDeliveryReactor({ ...deps, policy }),
-      fsFilingReactor({ ...deps, policy, config: delivery }),
-      fsVerdictReactor({ ...deps, pollMs: Math.max(10, Math.min(500, delivery.fsSandboxDelayMs)) }),
-      sandboxDeliveryStatusReactor({ clock: deps.clock, confirm: (status) => confirmPeppolDelivery(deps, status) }, delivery.sandboxDeliveryStatusDelayMs),
+      peppolDeliveryReactor(scheduling),
+      fsFilingReactor(scheduling),
+      fsVerdictReactor({ ...scheduling, pollMs }),
+      sandboxDeliveryStatusReactor(scheduling, delivery.sandboxDeliveryStatusDelayMs),
     ],
+    workers: [worker],
   };
 }

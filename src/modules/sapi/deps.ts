@@ -20,4 +20,6 @@ export type SapiDeps = InvoicingDeps & {
   identity: SigningKeys;
   limits: Limits;
   auth: Credentials;
+  /** the only process on the database (PGlite): the scheduled work's stale leases are released at start */
+  soleInstance?: boolean;
 };

@@ -4,6 +4,7 @@ import type { Projector } from '../../platform/readmodel/projector.ts';
 import type { Reactor } from '../../platform/reactors/reactor.ts';
 import type { SapiClientGate } from './auth/caller.ts';
 import type { SapiRoute } from '../../doors/sapi/route.ts';
+import type { Worker } from '../module.ts';
 
 /**
  * One part of the SAPI-SK connector (credentials and tokens, outbound documents, the inbox): what
@@ -18,6 +19,8 @@ export interface SapiPart {
   reactors?: Reactor[];
   entities?: EntitySchema[];
   migrations?: (new () => MigrationInterface)[];
+  /** long-running loops (the outbound legs' scheduled worker) */
+  workers?: Worker[];
   /** admits a token's client (enabled, allowed address, family not revoked); one part has it */
   gate?: SapiClientGate;
 }

@@ -18,6 +18,7 @@ export function sapiModule(deps: SapiDeps): Module {
     reactors: parts.flatMap((p) => p.reactors ?? []),
     entities: parts.flatMap((p) => p.entities ?? []),
     migrations: parts.flatMap((p) => p.migrations ?? []),
+    workers: parts.flatMap((p) => p.workers ?? []),
     sapi: { routes: parts.flatMap((p) => p.sapiRoutes ?? []), gate: parts.find((p) => p.gate)?.gate },
   };
 }

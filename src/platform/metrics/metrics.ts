@@ -17,19 +17,32 @@ export interface FollowerLag {
 export function createMetrics(lags: () => Promise<FollowerLag[]> = async () => []) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  // both lag gauges are read by one collect per scrape (the first registered), so they agree
-  const lagSeconds = new Gauge({ name: 'follower_lag_seconds', help: 'Seconds since the oldest event a projector or reactor has not passed was appended', labelNames: ['kind', 'name'] as const, registers: [] });
-  const lagEvents = new Gauge({
+  // both lag gauges come from one read per scrape, so they agree: the registry collects its metrics
+  // at once, so each gauge's collect waits for that read (a gauge filled by the other's collect
+  // showed the previous scrape's values, or none on the first)
+  let reading: Promise<FollowerLag[]> | null = null;
+  const read = () => {
+    if (!reading) {
+      // the database away must not take /metrics down with it: the lag series are left out then
+      reading = lags().catch(() => []);
+      void reading.finally(() => setImmediate(() => (reading = null)));
+    }
+    return reading;
+  };
+  const lagSeconds: Gauge<'kind' | 'name'> = new Gauge({
+    name: 'follower_lag_seconds', help: 'Seconds since the oldest event a projector or reactor has not passed was appended', labelNames: ['kind', 'name'] as const, registers: [],
+    async collect() {
+      const now = await read();
+      lagSeconds.reset();
+      for (const l of now) lagSeconds.set({ kind: l.kind, name: l.name }, l.seconds);
+    },
+  });
+  const lagEvents: Gauge<'kind' | 'name'> = new Gauge({
     name: 'follower_lag_events', help: 'Events of the types a projector or reactor handles that it has not passed yet (within the next 1000 of the log)', labelNames: ['kind', 'name'] as const, registers: [registry],
     async collect() {
-      // the database away must not take /metrics down with it: the lag series are left out then
-      const now = await lags().catch(() => []);
+      const now = await read();
       lagEvents.reset();
-      lagSeconds.reset();
-      for (const l of now) {
-        lagEvents.set({ kind: l.kind, name: l.name }, l.events);
-        lagSeconds.set({ kind: l.kind, name: l.name }, l.seconds);
-      }
+      for (const l of now) lagEvents.set({ kind: l.kind, name: l.name }, l.events);
     },
   });
   registry.registerMetric(lagSeconds);

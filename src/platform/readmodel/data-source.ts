@@ -1,4 +1,5 @@
 import type { EntitySchema, MigrationInterface } from 'typeorm';
+import { ScheduledWork1766300000000 } from '../schedule/migration.ts';
 import { DataSource } from 'typeorm';
 import { Checkpoints1763800000000 } from './checkpoints-migration.ts';
 import { SetAsideIndexes1764900000000 } from './set-aside-indexes-migration.ts';
@@ -47,7 +48,7 @@ export function readModelsSource(url: string, poolSize = 10): DataSource {
 export async function migrateReadModels(
   dataSource: DataSource, projectors: readonly Projector[], entities: readonly EntitySchema[], own: readonly (new () => MigrationInterface)[] = [],
 ): Promise<void> {
-  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, SetAsideIndexes1764900000000, ...projectors.flatMap((p) => p.migrations), ...own];
+  const migrations: (new () => MigrationInterface)[] = [Checkpoints1763800000000, ParkedEvents1764100000000, SetAsideIndexes1764900000000, ScheduledWork1766300000000, ...projectors.flatMap((p) => p.migrations), ...own];
   dataSource.setOptions({ entities: [...entities], migrations });
   await dataSource.initialize();
   await dataSource.runMigrations({ transaction: 'each' });

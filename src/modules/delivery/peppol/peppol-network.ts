@@ -24,8 +24,10 @@ export interface PeppolNetwork {
    * Pushes one message and resolves when the receiving AP has taken it. Throws
    * PeppolTransportError when the transfer failed and may be retried, PeppolRefusedError when it
    * never can succeed (unknown participant, document type not accepted, document refused).
+   * `signal` aborts when the attempt has taken too long or the service stops: the send ends then
+   * (the caller counts it as a failed attempt, and does not wait for it either way).
    */
-  send(message: OutboundPeppolMessage): Promise<PeppolReceipt>;
+  send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt>;
   /** Throws PeppolTransportError when the outbound gateway cannot take messages now. */
   ready(): Promise<void>;
 }

@@ -14,8 +14,12 @@ import { sandboxReceiverRejection } from './receiver-rules.ts';
  * campaign can tell a retransmission (the same id again: arrivals > 1) from a duplicate (a second id).
  */
 export interface PeppolSandbox extends PeppolNetwork {
-  /** fault injection for tests: while down, send and ready throw PeppolTransportError */
-  faults: { down: boolean };
+  /**
+   * fault injection for tests: while `down`, send and ready throw PeppolTransportError; a send to
+   * a participant in `unanswered` never gets an answer (it ends only when its signal aborts), as a
+   * receiving Access Point that accepts the connection and then says nothing
+   */
+  faults: { down: boolean; unanswered: Set<string> };
   /** every message id that reached a receiver, with how often it arrived (repeats included) */
   arrivals(): Promise<PeppolArrival[]>;
 }
@@ -31,7 +35,7 @@ interface PeppolArrival {
 export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 
 export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date()): PeppolSandbox {
-  const faults = { down: false };
+  const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
   };
@@ -48,7 +52,7 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
     async ready() {
       up();
     },
-    async send(message: OutboundPeppolMessage): Promise<PeppolReceipt> {
+    async send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt> {
       up();
       const receiver = await findCompanyByParticipant(db, message.receiver_participant_id);
       if (!receiver) {
@@ -60,6 +64,7 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
          ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
         [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
       );
+      if (faults.unanswered.has(message.receiver_participant_id)) await noAnswer(message.receiver_participant_id, signal);
       const rejection = sandboxReceiverRejection(message.envelope);
       if (rejection) throw rejection;
       await receive(message);
@@ -70,4 +75,13 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
       return db.query('SELECT message_id, sender_participant_id, receiver_participant_id, arrivals FROM peppol_sandbox_arrivals ORDER BY first_at, message_id');
     },
   };
+}
+
+/** The receiver that never answers: waits until the sender gives up (its signal), then fails as a timeout would. */
+function noAnswer(receiver: string, signal?: AbortSignal): Promise<never> {
+  return new Promise((_, reject) => {
+    const give = () => reject(new PeppolTransportError(`no answer from the Access Point of ${receiver}`));
+    if (signal?.aborted) give();
+    else signal?.addEventListener('abort', give, { once: true });
+  });
 }

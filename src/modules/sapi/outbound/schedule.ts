@@ -1,0 +1,176 @@
+import { sapiDocumentDecider, type SapiDocumentState } from '../../../../commands/sapi/document.ts';
+import { fsVerdictDeadline, type AttemptFailure, type RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
+import { sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
+import { systemMetadata } from '../../invoices/index.ts';
+import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
+import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
+import { afterEffect } from '../../../platform/reactors/fault.ts';
+import { derivedId } from '../../../platform/reactors/reactor.ts';
+import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
+import {
+  BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError, TAX_AUTHORITY,
+  TddBuildError, wrapInSbdh, type FsVerdict,
+} from '../../delivery/index.ts';
+import type { SapiDeps } from '../deps.ts';
+
+export const SAPI_PEPPOL_ATTEMPT = 'sapi-peppol-attempt';
+export const SAPI_FS_FILING = 'sapi-fs-filing';
+export const SAPI_FS_VERDICT = 'sapi-fs-verdict';
+
+/** Peppol attempts queue per receiver, as native ones do; FS work per document (FS is everyone's one receiver). */
+export const sapiPeppolAttempt = (documentId: string, receiver: string, due: Date, ref: string): Scheduled => ({
+  kind: SAPI_PEPPOL_ATTEMPT, key: documentId, lane: `peppol:${receiver}`, due_at: due, ref,
+});
+export const sapiFsFiling = (documentId: string, due: Date, ref: string): Scheduled => ({ kind: SAPI_FS_FILING, key: documentId, lane: `fs:${documentId}`, due_at: due, ref });
+export const sapiFsVerdict = (documentId: string, due: Date, ref: string): Scheduled => ({ kind: SAPI_FS_VERDICT, key: documentId, lane: `fs:${documentId}`, due_at: due, ref });
+
+interface Options {
+  policy: RetryPolicy;
+  attemptTimeoutMs: number;
+  pollMs: number;
+  deadlineMs: number;
+}
+
+/** A document's stream: its state and the accepted event (the payload lives only there). */
+async function load(deps: Pick<SapiDeps, 'store'>, documentId: string) {
+  const folded = await readAndFold(deps.store, sapiDocumentStream(documentId), sapiDocumentDecider);
+  const first = folded.events[0];
+  const accepted = first?.type === 'SapiDocumentAccepted' ? (first.data as SapiDocumentAccepted['data']) : null;
+  return { state: folded.state, revision: folded.revision, accepted };
+}
+
+/** Records a step's outcomes on the document's stream, decided on the state it read and then on what each left. */
+function recorder(deps: SapiDeps, documentId: string, component: string, ref: string, read: { state: SapiDocumentState; revision: number }) {
+  return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, { metadata: systemMetadata(component, ref || undefined), retry: { onVersionConflict: 20 } });
+}
+
+const early = (due: string | null | undefined, now: Date) => (due && Date.parse(due) > now.getTime() ? new Date(due) : null);
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+function peppolFailure(error: unknown): AttemptFailure {
+  if (error instanceof PeppolRejectedError) return { kind: 'rejected', findings: error.findings };
+  if (error instanceof PeppolRefusedError) return { kind: 'refused' };
+  return { kind: 'transport' };
+}
+
+/**
+ * The SAPI-SK steps, each made when its row is due (src/platform/schedule), by the rules and
+ * attempts native delivery has: the Peppol leg (PROCESSING, then the payload as received in an
+ * SBDH whose instance id is the message id fixed at acceptance; SENT, or FAILED on a refusal or
+ * when the attempts run out; the document was validated at the send and is not validated again),
+ * the C2 filing once SENT (its TDD's UUID derived from the SENT event, so a repeated step files the
+ * same TDD), and FS's verdict (asked until it comes, or the deadline fails the leg).
+ */
+export function sapiScheduleHandlers(deps: SapiDeps, options: Options): ScheduleHandler[] {
+  const at = () => deps.clock.now().toISOString();
+  const peppol: ScheduleHandler = {
+    kind: SAPI_PEPPOL_ATTEMPT,
+    async run(work, signal) {
+      const { state, revision, accepted } = await load(deps, work.key);
+      if (!state || !accepted || state.status === 'SENT' || state.status === 'FAILED') return null;
+      const later = early(state.peppol_next_attempt_at, deps.clock.now());
+      if (later) return later;
+      const on = recorder(deps, work.key, 'sapi-peppol-delivery', work.ref, { state, revision });
+      await on({ type: 'StartSapiProcessing', at: at() });
+      const m = accepted.metadata;
+      const documentTypeId = documentTypeFor(accepted.document_root);
+      let envelope: string;
+      try {
+        envelope = wrapInSbdh({
+          sender: m.sender_participant_id, receiver: m.receiver_participant_id, documentTypeId, processId: BILLING_PROCESS_ID,
+          instanceId: accepted.peppol_message_id, createdAt: deps.clock.now(), countryC1: accepted.country_c1, document: accepted.payload,
+        });
+      } catch (error) {
+        await on({ type: 'RecordSapiFailed', reason: `not sent: the envelope cannot carry it (${reasonOf(error)})`, findings: [], rejected_by_receiver: false, at: at() });
+        return null;
+      }
+      try {
+        await boundedAttempt((s) => deps.network.send({
+          message_id: accepted.peppol_message_id, sender_participant_id: m.sender_participant_id, receiver_participant_id: m.receiver_participant_id,
+          document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope,
+        }, s), { signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the receiving Access Point within ${options.attemptTimeoutMs} ms`) });
+      } catch (error) {
+        if (signal.aborted) throw error; // the service stops: not a failed attempt; made again
+        const handled = await on({ type: 'RecordSapiAttemptFailed', leg: 'peppol', reason: reasonOf(error), failure: peppolFailure(error), policy: options.policy, at: at() });
+        const after = handled.state;
+        return after?.status === 'PROCESSING' && after.peppol_next_attempt_at ? new Date(after.peppol_next_attempt_at) : null;
+      }
+      afterEffect('sapi-peppol-send', accepted.peppol_message_id); // sent, not yet recorded
+      await on({ type: 'RecordSapiSent', at: at() });
+      return null;
+    },
+  };
+
+  const filing: ScheduleHandler = {
+    kind: SAPI_FS_FILING,
+    async run(work, signal) {
+      const { state, revision, accepted } = await load(deps, work.key);
+      if (!state || !accepted || state.fs.status !== 'NOT_SUBMITTED') return null;
+      const later = early(state.fs.next_attempt_at, deps.clock.now());
+      if (later) return later;
+      const on = recorder(deps, work.key, 'sapi-fs-filing', work.ref, { state, revision });
+      const tddUuid = derivedId(work.ref || work.key, 'sapi-fs-filing');
+      let tdd: string;
+      try {
+        tdd = buildTdd(accepted.payload, {
+          uuid: tddUuid, issuedAt: deps.clock.now(), reporterRole: 'C2', reportingParty: accepted.metadata.sender_participant_id,
+          receivingParty: deps.config.delivery.fsParticipantId, reportersRepresentative: deps.config.delivery.serviceProviderId, taxAuthority: TAX_AUTHORITY,
+        });
+      } catch (error) {
+        if (!(error instanceof TddBuildError)) throw error;
+        await on({ type: 'RecordSapiFsFailed', reason: `no tax data document can be built: ${error.message}`, at: at() });
+        return null;
+      }
+      let submitted: { submission_id: string };
+      try {
+        submitted = await boundedAttempt(() => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: 'C2', invoice_id: work.key }), {
+          signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new FsTransportError(`no answer from FS within ${options.attemptTimeoutMs} ms`),
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const failure: AttemptFailure = error instanceof FsTransportError ? { kind: 'transport' } : { kind: 'refused' };
+        const handled = await on({ type: 'RecordSapiAttemptFailed', leg: 'fs', reason: reasonOf(error), failure, policy: options.policy, at: at() });
+        const after = handled.state?.fs;
+        return after?.status === 'NOT_SUBMITTED' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
+      }
+      afterEffect('sapi-fs-submit', tddUuid); // filed, not yet recorded
+      await on({ type: 'RecordSapiFsSubmitted', fs_submission_id: submitted.submission_id, tdd_uuid: tddUuid, at: at() });
+      return null;
+    },
+  };
+
+  const verdicts: ScheduleHandler = {
+    kind: SAPI_FS_VERDICT,
+    async run(work, signal) {
+      const { state, revision } = await load(deps, work.key);
+      const fs = state?.fs;
+      if (!state || fs?.status !== 'SUBMITTED' || !fs.submission_id) return null;
+      const submissionId = fs.submission_id;
+      const on = recorder(deps, work.key, 'sapi-fs-verdicts', work.ref, { state, revision });
+      const now = deps.clock.now();
+      // documents filed before the filing time was kept run their deadline from their last change
+      const deadline = new Date(fsVerdictDeadline(fs.submitted_at ?? state.updated_at, options.deadlineMs));
+      if (now.getTime() >= deadline.getTime()) {
+        await on({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: submissionId, deadline_ms: options.deadlineMs, at: now.toISOString() });
+        return null;
+      }
+      let verdict: FsVerdict | null;
+      try {
+        verdict = await boundedAttempt(() => deps.fs.verdict(submissionId), {
+          signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new FsTransportError(`no answer from FS within ${options.attemptTimeoutMs} ms`),
+        });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        deps.log.warn({ err: error, submission: submissionId }, 'FS verdict not available; asking again');
+        return new Date(Math.min(deadline.getTime(), deps.clock.now().getTime() + Math.min(60_000, options.pollMs * 2 ** Math.min(16, work.runs))));
+      }
+      if (!verdict) return new Date(Math.min(deadline.getTime(), deps.clock.now().getTime() + options.pollMs));
+      await on({
+        type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
+        mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
+      });
+      return null;
+    },
+  };
+  return [peppol, filing, verdicts];
+}
