@@ -1,0 +1,157 @@
+/**
+ * Two services as two Peppol Access Points on loopback (issue 38, items 1, 2 and 6): each runs
+ * PEPPOL_NETWORK=as4 with its own Access Point certificate from one test PKI; instance 1 finds
+ * instance 2 through its static routing table. An invoice sent from instance 1's native door
+ * travels as AS4 to instance 2's POST /as4 and takes its inbound path; then refusals through
+ * real HTTP at /as4.
+ */
+import { createPrivateKey, randomUUID } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'chai';
+import { boundedFetch } from '../../../src/modules/delivery/index.ts';
+import { buildUserMessage } from '../../../src/modules/delivery/peppol/as4/index.ts';
+import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { loadConfig } from '../../../src/platform/config.ts';
+import { eventually } from '../../support/poll.ts';
+import { startTestPki, type TestCertificate, type TestPki } from '../../support/peppol-pki.ts';
+import { startTestService, type TestService } from '../../support/service.ts';
+
+const MAX_BODY = 1024 * 1024;
+
+type Invoice = { id: string; status: string; invoice_number: string; peppol_delivery: { status: string; error: string | null } | null };
+
+describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', function () {
+  this.timeout(300_000);
+  let pki: TestPki;
+  let ap1: TestCertificate;
+  let ap2: TestCertificate;
+  let one: TestService;
+  let two: TestService;
+  let seller: string;
+  let buyer: { id: string; peppol_id: string };
+  let sentInvoice: Invoice;
+
+  const accessPoint = async (certificate: TestCertificate, staticEndpoints?: string) => {
+    const defaults = loadConfig({});
+    return startTestService({
+      // 1 MiB: far above these messages, and a bound a test can pass
+      peppol: loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY) }).peppol,
+      peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
+      delivery: { discovery: { ...defaults.delivery.discovery, staticEndpointsFile: staticEndpoints } },
+    });
+  };
+  const inboundCopies = async (number: string) =>
+    ((await two.call('GET', `/companies/${buyer.id}/invoices?q=${number}`)).body.items as { source: string }[]).filter((i) => i.source === 'peppol');
+  const postAs4 = (built: { contentType: string; body: Buffer }) =>
+    fetch(`${two.root}/as4`, { method: 'POST', headers: { 'content-type': built.contentType }, body: new Uint8Array(built.body) });
+
+  before(async () => {
+    pki = await startTestPki();
+    ap1 = await pki.issue('ap', { cn: 'POP000001' });
+    ap2 = await pki.issue('ap', { cn: 'POP000002' });
+    two = await accessPoint(ap2);
+    const company = two.demo.companies[0]!;
+    buyer = { id: company.id, peppol_id: company.peppol_id };
+    const table = path.join(pki.dir, 'static-endpoints.json');
+    writeFileSync(table, JSON.stringify({ [buyer.peppol_id]: { url: `${two.root}/as4`, certificate: ap2.files.cert } }));
+    one = await accessPoint(ap1, table);
+    seller = one.demo.companies[0]!.id;
+    await one.services.validator(); // the rule sets load first: minutes on a loaded machine
+  });
+  after(async () => {
+    await one?.close();
+    await two?.close();
+    await pki?.close();
+  });
+
+  it('an invoice from the native door of instance 1 reaches the inbound path of instance 2, and is sent there', async () => {
+    const customer = (await one.call('POST', `/companies/${seller}/customers`, {
+      name: two.demo.companies[0]!.name, vat_id: two.demo.companies[0]!.vat_id, ico: two.demo.companies[0]!.ico, dic: two.demo.companies[0]!.dic, peppol_id: buyer.peppol_id,
+    })).body.id as string;
+    const created = await one.call('POST', `/companies/${seller}/invoices`, {
+      issue_date: '2026-11-20', due_date: '2026-12-04', customer_id: customer,
+      lines: [{ item_name: 'Servis cez AS4', quantity: '1', unit_price: '120.00', vat_rate: '23' }],
+    });
+    expect(created.status).to.equal(201);
+    const sent = await one.call('POST', `/companies/${seller}/invoices/${created.body.id}/send`);
+    expect(sent.status).to.equal(202);
+    sentInvoice = await eventually(
+      async () => (await one.call('GET', `/companies/${seller}/invoices/${created.body.id}`)).body as Invoice,
+      (i) => i.peppol_delivery?.status === 'sent' || i.peppol_delivery?.status === 'delivered' || ['failed', 'rejected'].includes(i.status),
+      { withinMs: 120_000 },
+    );
+    expect(sentInvoice.peppol_delivery, JSON.stringify(sentInvoice.peppol_delivery)).to.deep.include({ error: null });
+    expect(sentInvoice.peppol_delivery!.status).to.be.oneOf(['sent', 'delivered']);
+    const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > 0);
+    expect(copies).to.have.length(1);
+  });
+
+  /** A UserMessage as another Access Point would send it: the sent invoice's UBL in a new SBDH. */
+  const messageFrom = async (signer: TestCertificate, messageId: string) => {
+    const ubl = await (await fetch(`${one.api}/companies/${seller}/invoices/${sentInvoice.id}/ubl`, { headers: { 'x-api-key': one.demo.api_key } })).text();
+    const sender = one.demo.companies[0]!.peppol_id;
+    const sbdh = wrapInSbdh({
+      sender, receiver: buyer.peppol_id, documentTypeId: INVOICE_DOCUMENT_TYPE_ID, processId: BILLING_PROCESS_ID,
+      instanceId: messageId.split('@')[0]!, createdAt: new Date(), countryC1: 'SK', document: ubl,
+    });
+    return buildUserMessage({
+      messageId, timestamp: new Date(), conversationId: randomUUID(), processId: BILLING_PROCESS_ID, documentTypeId: INVOICE_DOCUMENT_TYPE_ID,
+      originalSender: sender, finalRecipient: buyer.peppol_id, sbdh,
+    }, { signingKey: keyOf(signer), signingCert: signer.node, receiverCert: ap2.node });
+  };
+
+  it('a message signed by a certificate of another CA: EBMS:0101, and nothing is created', async () => {
+    const stranger = await pki.issue('ap', { cn: 'POP000666', issuer: pki.other });
+    const before = (await inboundCopies(sentInvoice.invoice_number)).length;
+    const answer = await postAs4(await messageFrom(stranger, `${randomUUID()}@stranger`));
+    expect(answer.status).to.equal(400);
+    const body = await answer.text();
+    expect(body).to.include('EBMS:0101').and.include('FailedAuthentication');
+    expect((await inboundCopies(sentInvoice.invoice_number)).length).to.equal(before);
+  });
+
+  it('a repeated eb:MessageId gets the same receipt again, and one copy', async () => {
+    const before = (await inboundCopies(sentInvoice.invoice_number)).length;
+    const messageId = `${randomUUID()}@POP000001`;
+    const first = await postAs4(await messageFrom(ap1, messageId));
+    expect(first.status).to.equal(200);
+    const firstReceipt = await first.text();
+    expect(firstReceipt).to.include('Receipt').and.include(messageId);
+    // a retry is built anew (new content key, new signature), with the same MessageId
+    const again = await postAs4(await messageFrom(ap1, messageId));
+    expect(again.status).to.equal(200);
+    expect(await again.text()).to.equal(firstReceipt);
+    const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > before);
+    expect(copies).to.have.length(before + 1);
+  });
+
+  it('an unknown recipient: EBMS:0004, and nothing is created', async () => {
+    const sbdh = wrapInSbdh({
+      sender: one.demo.companies[0]!.peppol_id, receiver: '9950:sk2020000004unknown', documentTypeId: INVOICE_DOCUMENT_TYPE_ID, processId: BILLING_PROCESS_ID,
+      instanceId: randomUUID(), createdAt: new Date(), countryC1: 'SK',
+      document: await (await fetch(`${one.api}/companies/${seller}/invoices/${sentInvoice.id}/ubl`, { headers: { 'x-api-key': one.demo.api_key } })).text(),
+    });
+    const built = buildUserMessage({
+      messageId: `${randomUUID()}@POP000001`, timestamp: new Date(), conversationId: randomUUID(), processId: BILLING_PROCESS_ID, documentTypeId: INVOICE_DOCUMENT_TYPE_ID,
+      originalSender: one.demo.companies[0]!.peppol_id, finalRecipient: '9950:sk2020000004unknown', sbdh,
+    }, { signingKey: keyOf(ap1), signingCert: ap1.node, receiverCert: ap2.node });
+    const answer = await postAs4(built);
+    expect(answer.status).to.equal(400);
+    expect(await answer.text()).to.include('EBMS:0004').and.include('unknown recipient');
+  });
+
+  it('junk, a body larger than AS4_MAX_BODY_BYTES, or a GET: refused with no 5xx', async () => {
+    const get = await fetch(`${two.root}/as4`);
+    expect(get.status).to.equal(405);
+    const junk = await fetch(`${two.root}/as4`, { method: 'POST', headers: { 'content-type': 'multipart/related; boundary=x' }, body: 'not a message' });
+    expect(junk.status).to.equal(400);
+    expect(await junk.text()).to.include('EBMS:0004');
+    const large = await fetch(`${two.root}/as4`, { method: 'POST', headers: { 'content-type': 'multipart/related; boundary=x' }, body: new Uint8Array(MAX_BODY + 1) });
+    expect(large.status).to.equal(413);
+    expect(await large.text()).to.include('EBMS:0004').and.include('larger than');
+  });
+});
+
+const keyOf = (certificate: TestCertificate) => createPrivateKey(certificate.keyPem);
