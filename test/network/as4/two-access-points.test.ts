@@ -142,6 +142,24 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(await answer.text()).to.include('EBMS:0004').and.include('unknown recipient');
   });
 
+  it('an SBDH naming another receiver than the signed finalRecipient: EBMS:0004, and nothing is created', async () => {
+    const other = two.demo.companies[1]!;
+    const before = ((await two.call('GET', `/companies/${other.id}/invoices?q=${sentInvoice.invoice_number}`)).body.items as unknown[]).length;
+    const sbdh = wrapInSbdh({
+      sender: one.demo.companies[0]!.peppol_id, receiver: other.peppol_id, documentTypeId: INVOICE_DOCUMENT_TYPE_ID, processId: BILLING_PROCESS_ID,
+      instanceId: randomUUID(), createdAt: new Date(), countryC1: 'SK',
+      document: await (await fetch(`${one.api}/companies/${seller}/invoices/${sentInvoice.id}/ubl`, { headers: { 'x-api-key': one.demo.api_key } })).text(),
+    });
+    const built = buildUserMessage({
+      messageId: `${randomUUID()}@POP000001`, timestamp: new Date(), conversationId: randomUUID(), processId: BILLING_PROCESS_ID, documentTypeId: INVOICE_DOCUMENT_TYPE_ID,
+      originalSender: one.demo.companies[0]!.peppol_id, finalRecipient: buyer.peppol_id, sbdh,
+    }, { signingKey: keyOf(ap1), signingCert: ap1.node, receiverCert: ap2.node });
+    const answer = await postAs4(built);
+    expect(answer.status).to.equal(400);
+    expect(await answer.text()).to.include('EBMS:0004').and.include('is not the finalRecipient');
+    expect(((await two.call('GET', `/companies/${other.id}/invoices?q=${sentInvoice.invoice_number}`)).body.items as unknown[]).length).to.equal(before);
+  });
+
   it('junk, a body larger than AS4_MAX_BODY_BYTES, or a GET: refused with no 5xx', async () => {
     const get = await fetch(`${two.root}/as4`);
     expect(get.status).to.equal(405);

@@ -16,6 +16,7 @@ import { findCompanyByParticipant } from '../../../../projections/tenancy/querie
 import type { Clock } from '../../../platform/ports/clock.ts';
 import { As4Error, buildErrorSignal, buildReceipt, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
+import { readSbdh } from './sbdh.ts';
 
 export interface As4ReceiverDeps {
   identity: { certificate: X509Certificate; privateKey: KeyObject; commonName: string | undefined };
@@ -72,6 +73,10 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       if (before) return { ...before, outcome: 'repeat' };
 
       const recipient = messaging.finalRecipient.value;
+      // the inbound path routes by the SBDH: it must name the parties the signed header names,
+      // or a message checked for one recipient could land with another
+      const mismatch = partiesMismatch(sbdh, messaging.originalSender.value, recipient);
+      if (mismatch) return signal(new As4Error('EBMS:0004', mismatch, messaging.messageId));
       const company = await findCompanyByParticipant(deps.readModels, recipient);
       if (!company) return signal(new As4Error('EBMS:0004', `unknown recipient: participant ${recipient} is not served by this Access Point`, messaging.messageId));
       try {
@@ -96,4 +101,18 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       return { ...(kept ?? receipt), outcome: 'receipt' };
     },
   };
+}
+
+/** Why the SBDH does not match the eb:Messaging properties (Peppol AS4 profile 2.0.3, 4.5), or null. */
+function partiesMismatch(sbdh: Buffer, originalSender: string, finalRecipient: string): string | null {
+  let envelope;
+  try {
+    envelope = readSbdh(sbdh);
+  } catch (error) {
+    return `the payload is not a readable SBDH: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  if (!same(envelope.receiver, finalRecipient)) return `the SBDH receiver ${envelope.receiver} is not the finalRecipient ${finalRecipient}`;
+  if (!same(envelope.sender, originalSender)) return `the SBDH sender ${envelope.sender} is not the originalSender ${originalSender}`;
+  return null;
 }
