@@ -7,6 +7,7 @@
  */
 import { createPrivateKey, randomUUID } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { expect } from 'chai';
 import { boundedFetch } from '../../../src/modules/delivery/index.ts';
@@ -19,6 +20,20 @@ import { startTestPki, type TestCertificate, type TestPki } from '../../support/
 import { startTestService, type TestService } from '../../support/service.ts';
 
 const MAX_BODY = 1024 * 1024;
+const BODY_TIMEOUT_MS = 3_000;
+
+/** A raw request: headers, then what `write` sends (chunked, no Content-Length); resolves with the status and body. */
+function rawPost(url: string, write: (req: http.ClientRequest) => void): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', headers: { 'content-type': 'multipart/related; boundary=x', 'transfer-encoding': 'chunked' } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    write(req);
+  });
+}
 
 type Invoice = { id: string; status: string; invoice_number: string; peppol_delivery: { status: string; error: string | null } | null };
 
@@ -37,7 +52,7 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     const defaults = loadConfig({});
     return startTestService({
       // 1 MiB: far above these messages, and a bound a test can pass
-      peppol: loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY) }).peppol,
+      peppol: loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY), AS4_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) }).peppol,
       peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
       delivery: { discovery: { ...defaults.delivery.discovery, staticEndpointsFile: staticEndpoints } },
     });
@@ -169,6 +184,29 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     const large = await fetch(`${two.root}/as4`, { method: 'POST', headers: { 'content-type': 'multipart/related; boundary=x' }, body: new Uint8Array(MAX_BODY + 1) });
     expect(large.status).to.equal(413);
     expect(await large.text()).to.include('EBMS:0004').and.include('larger than');
+  });
+
+  it('a body over the bound with no Content-Length is cut off as it streams: 413', async () => {
+    const answer = await rawPost(`${two.root}/as4`, (req) => {
+      const chunk = Buffer.alloc(64 * 1024);
+      let answered = false;
+      const pump = () => {
+        while (!answered && !req.destroyed && req.write(chunk));
+        if (!answered && !req.destroyed) req.once('drain', pump);
+      };
+      req.on('response', () => (answered = true));
+      pump();
+    });
+    expect(answer.status).to.equal(413);
+    expect(answer.body).to.include('EBMS:0004');
+  });
+
+  it('a slow sender is cut off after AS4_BODY_TIMEOUT_MS: 408, no 5xx', async () => {
+    const started = Date.now();
+    const answer = await rawPost(`${two.root}/as4`, (req) => req.write('--x\r\n'));
+    expect(answer.status).to.equal(408);
+    expect(answer.body).to.include('EBMS:0004').and.include('did not arrive');
+    expect(Date.now() - started).to.be.below(BODY_TIMEOUT_MS + 5_000);
   });
 });
 
