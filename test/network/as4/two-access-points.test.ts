@@ -18,6 +18,13 @@ import { loadConfig } from '../../../src/platform/config.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestPki, type TestCertificate, type TestPki } from '../../support/peppol-pki.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
+import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
+import { smpNaptr, startFakeDns, type FakeDns } from '../smp/fake-dns.ts';
+import { startFakeSmp, type FakeSmp } from '../smp/fake-smp.ts';
+import { BILLING, INVOICE, groupPath, metadataPath, serviceGroup, signedServiceMetadata } from '../smp/smp-fixtures.ts';
+
+const ZONE = 'acc.edelivery.tech.ec.europa.eu';
 
 const MAX_BODY = 1024 * 1024;
 const BODY_TIMEOUT_MS = 3_000;
@@ -48,13 +55,16 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   let buyer: { id: string; peppol_id: string };
   let sentInvoice: Invoice;
 
+  let dns: FakeDns;
+  let smp: FakeSmp;
   const accessPoint = async (certificate: TestCertificate, staticEndpoints?: string) => {
     const defaults = loadConfig({});
     return startTestService({
       // 1 MiB: far above these messages, and a bound a test can pass
       peppol: loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY), AS4_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) }).peppol,
       peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
-      delivery: { discovery: { ...defaults.delivery.discovery, staticEndpointsFile: staticEndpoints } },
+      // the static table first; else the SML (a DNS responder here) and the SMP, both on loopback
+      delivery: { smlZone: ZONE, discovery: { ...defaults.delivery.discovery, staticEndpointsFile: staticEndpoints, dnsServers: [dns.server], timeoutMs: 2_000, smpCacheMs: 0, allowLoopback: true } },
     });
   };
   const inboundCopies = async (number: string) =>
@@ -64,6 +74,8 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
 
   before(async () => {
     pki = await startTestPki();
+    dns = await startFakeDns();
+    smp = await startFakeSmp();
     ap1 = await pki.issue('ap', { cn: 'POP000001' });
     ap2 = await pki.issue('ap', { cn: 'POP000002' });
     two = await accessPoint(ap2);
@@ -78,6 +90,8 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   after(async () => {
     await one?.close();
     await two?.close();
+    await dns?.close();
+    await smp?.close();
     await pki?.close();
   });
 
@@ -100,6 +114,37 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(sentInvoice.peppol_delivery, JSON.stringify(sentInvoice.peppol_delivery)).to.deep.include({ error: null });
     expect(sentInvoice.peppol_delivery!.status).to.be.oneOf(['sent', 'delivered']);
     const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > 0);
+    expect(copies).to.have.length(1);
+  });
+
+  it('the other way: an invoice from instance 2 reaches instance 1, found through the SML and the signed SMP entry', async () => {
+    const a = one.demo.companies[0]!;
+    const smpSigner = await pki.issue('smp');
+    dns.records.set(smlHostName(parseSmpParticipantId(a.peppol_id), ZONE), [smpNaptr(smp.url)]);
+    smp.routes.set(groupPath(a.peppol_id), { body: serviceGroup(smp.url, a.peppol_id, [INVOICE]) });
+    smp.routes.set(metadataPath(a.peppol_id, INVOICE), {
+      body: signedServiceMetadata(a.peppol_id, INVOICE, [{ process: BILLING, endpoints: [{ url: `${one.root}/as4`, certificate: Buffer.from(ap1.certificate.rawData).toString('base64') }] }], {
+        certificate: smpSigner.node, certificatePem: smpSigner.pem, privateKeyPem: smpSigner.keyPem, base64: Buffer.from(smpSigner.certificate.rawData).toString('base64'),
+      }),
+    });
+    await two.services.validator();
+    const customer = (await two.call('POST', `/companies/${buyer.id}/customers`, { name: a.name, vat_id: a.vat_id, ico: a.ico, dic: a.dic, peppol_id: a.peppol_id })).body.id as string;
+    const created = await two.call('POST', `/companies/${buyer.id}/invoices`, {
+      issue_date: '2026-11-21', due_date: '2026-12-05', customer_id: customer,
+      lines: [{ item_name: 'Spätná služba', quantity: '2', unit_price: '50.00', vat_rate: '23' }],
+    });
+    expect(created.status).to.equal(201);
+    expect((await two.call('POST', `/companies/${buyer.id}/invoices/${created.body.id}/send`)).status).to.equal(202);
+    const invoice = await eventually(
+      async () => (await two.call('GET', `/companies/${buyer.id}/invoices/${created.body.id}`)).body as Invoice,
+      (i) => i.peppol_delivery?.status === 'sent' || i.peppol_delivery?.status === 'delivered' || ['failed', 'rejected'].includes(i.status),
+      { withinMs: 120_000 },
+    );
+    expect(invoice.peppol_delivery, JSON.stringify(invoice.peppol_delivery)).to.deep.include({ error: null });
+    const copies = await eventually(
+      async () => ((await one.call('GET', `/companies/${a.id}/invoices?q=${invoice.invoice_number}`)).body.items as { source: string }[]).filter((i) => i.source === 'peppol'),
+      (c) => c.length > 0,
+    );
     expect(copies).to.have.length(1);
   });
 
