@@ -7,6 +7,7 @@ import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
 import { sandboxDeliveryStatusReactor } from './sandbox/delivery-status.ts';
+import { as4DeliveryStatusReactor } from './peppol/as4-delivery-status.ts';
 import { fsFilingReactor } from './reactors/fs-filing.ts';
 import { fsVerdictReactor } from './reactors/fs-verdicts.ts';
 import { peppolDeliveryReactor } from './reactors/peppol-delivery.ts';
@@ -24,7 +25,7 @@ export interface DeliveryDeps extends InvoicingDeps {
   usage: UsageCounts;
 }
 
-/** Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the sandbox's delivery statuses. */
+/** Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the delivery statuses (the sandbox's, or AS4 receipts). */
 export function deliveryModule(deps: DeliveryDeps): Module {
   const { delivery } = deps.config;
   const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
@@ -35,7 +36,10 @@ export function deliveryModule(deps: DeliveryDeps): Module {
       peppolDeliveryReactor({ ...deps, policy }),
       fsFilingReactor({ ...deps, policy, config: delivery }),
       fsVerdictReactor({ ...deps, pollMs: Math.max(10, Math.min(500, delivery.fsSandboxDelayMs)) }),
-      sandboxDeliveryStatusReactor({ clock: deps.clock, confirm: (status) => confirmPeppolDelivery(deps, status) }, delivery.sandboxDeliveryStatusDelayMs),
+      // over AS4 the verified receipt is the delivery status; the sandbox's would wait on a sender in this database
+      deps.config.peppol.network === 'as4'
+        ? as4DeliveryStatusReactor(deps)
+        : sandboxDeliveryStatusReactor({ clock: deps.clock, confirm: (status) => confirmPeppolDelivery(deps, status) }, delivery.sandboxDeliveryStatusDelayMs),
     ],
   };
 }

@@ -117,6 +117,25 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(copies).to.have.length(1);
   });
 
+  it('a credit note of that invoice travels the same way, and arrives as a credit note (381)', async () => {
+    const read = async () => (await one.call('GET', `/companies/${seller}/invoices/${sentInvoice.id}`)).body as Invoice & { version: number };
+    await eventually(read, (i) => i.status === 'fs_acknowledged', { withinMs: 120_000 });
+    // a late delivery status may still move the version: reload on 412, as a client does
+    const queued = await eventually(async () => {
+      const current = await read();
+      return one.call('POST', `/companies/${seller}/invoices/${sentInvoice.id}/credit-notes`, { reason: 'full_reversal', note: 'storno' }, { 'if-match': `"${current.version}"` });
+    }, (answer) => answer.status !== 412);
+    expect(queued.status, JSON.stringify(queued.body)).to.equal(202);
+    const number = (queued.body as Invoice).invoice_number;
+    const inbound = await eventually(
+      async () => ((await two.call('GET', `/companies/${buyer.id}/invoices?q=${number}`)).body.items as { source: string; invoice_type: string }[]).filter((i) => i.source === 'peppol'),
+      (c) => c.length > 0,
+      { withinMs: 120_000 },
+    );
+    expect(inbound).to.have.length(1);
+    expect(inbound[0]!.invoice_type).to.equal('381');
+  });
+
   it('the other way: an invoice from instance 2 reaches instance 1, found through the SML and the signed SMP entry', async () => {
     const a = one.demo.companies[0]!;
     const smpSigner = await pki.issue('smp');
