@@ -18,6 +18,8 @@ import { loadConfig } from '../../../src/platform/config.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestPki, type TestCertificate, type TestPki } from '../../support/peppol-pki.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { bearer, requestToken, sapiFetch } from '../../sapi/auth-support.ts';
+import { newKey, sendRequest, sha256Hex } from '../../sapi/support/send.ts';
 import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
 import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
 import { smpNaptr, startFakeDns, type FakeDns } from '../smp/fake-dns.ts';
@@ -134,6 +136,26 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     );
     expect(inbound).to.have.length(1);
     expect(inbound[0]!.invoice_type).to.equal('381');
+  });
+
+  it('a UBL document from the SAPI-SK door of instance 1 lands in the SAPI-SK inbox of instance 2', async () => {
+    const from = one.demo.companies[0]!;
+    const to = two.demo.companies[0]!;
+    const asSender = { ...bearer((await requestToken(one, 0)).body.access_token as string), 'x-peppol-participant-id': from.sapi.participant_id };
+    const asReceiver = { ...bearer((await requestToken(two, 0)).body.access_token as string), 'x-peppol-participant-id': to.sapi.participant_id };
+    // the service's own UBL of the invoice to that buyer (what an ERP would send)
+    const xml = await (await fetch(`${one.api}/companies/${seller}/invoices/${sentInvoice.id}/ubl`, { headers: { 'x-api-key': one.demo.api_key } })).text();
+    const inboxOf = async () => (await sapiFetch(two, 'GET', '/document/receive?limit=100', undefined, asReceiver)).body.documents as Record<string, string>[];
+    const before = (await inboxOf()).length;
+    const request = sendRequest(xml, from.peppol_id, to.peppol_id, { documentId: 'ERP-AS4-1' });
+    const accepted = await sapiFetch(one, 'POST', '/document/send', { ...request, checksum: sha256Hex(xml) }, { ...asSender, 'idempotency-key': newKey() });
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+    const status = await eventually(async () => (await sapiFetch(one, 'GET', `/document/status/${accepted.body.providerDocumentId}`, undefined, asSender)).body,
+      (s) => s.status === 'SENT' || s.status === 'FAILED' || s.status === 'REJECTED', { withinMs: 120_000 });
+    expect(status.status, JSON.stringify(status)).to.equal('SENT');
+    const inbox = await eventually(inboxOf, (documents) => documents.length > before, { withinMs: 120_000 });
+    expect(inbox).to.have.length(before + 1);
+    expect(inbox.at(-1)).to.include({ senderParticipantId: from.peppol_id, receiverParticipantId: to.peppol_id, status: 'RECEIVED' });
   });
 
   it('the other way: an invoice from instance 2 reaches instance 1, found through the SML and the signed SMP entry', async () => {
