@@ -52,6 +52,7 @@ import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
 import type { ReceiveMessage } from './modules/delivery/index.ts';
 import { loadStaticEndpoints, peppolDiscovery, type CheckCertificate } from './modules/delivery/index.ts';
 import { loadPeppolPki, type PeppolPki, type RevocationFetch } from './modules/delivery/index.ts';
+import { as4PeppolNetwork, as4Receiver, distrustOf, type As4Receiver } from './modules/delivery/index.ts';
 import { systemResolver } from './platform/http-client/target-guard.ts';
 import { systemClock, type Clock } from './platform/ports/clock.ts';
 import { randomIds, type Ids } from './platform/ports/ids.ts';
@@ -142,6 +143,8 @@ export interface Service extends Core {
   fs: FsAuthority;
   /** PEPPOL_NETWORK=as4: our Access Point's identity, trust anchors and certificate check; null in the sandbox */
   peppolPki: PeppolPki | null;
+  /** PEPPOL_NETWORK=as4: what POST /as4 does with a message; null in the sandbox (no /as4) */
+  as4: As4Receiver | null;
   /** the key sealing webhook secrets (main.ts loads it at start) */
   webhookSecrets: WebhookSecrets;
   /** the key sealing TOTP secrets (main.ts loads it at start) */
@@ -269,11 +272,20 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     : onPglite ? createMemoryStore() : createPostgresStore({ url: database.url });
   // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
-  const networks = (options.networks ?? ((deps, cfg, receive) => sandbox(deps, cfg.delivery, fsRules, receive)))(core, config, async (message) => void (await receivePeppolMessage(core, message)));
+  const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(core, message));
+  const networks = (options.networks ?? ((deps, cfg, received) => sandbox(deps, cfg.delivery, fsRules, received)))(core, config, receive);
+  const discovery = config.delivery.participantDirectory === 'smp' || peppolPki ? discoveryOf(config, log, options, peppolPki) : null;
+  // PEPPOL_NETWORK=as4: Peppol legs go out over AS4 and /as4 takes messages in; FS stays as built
+  const peppol = peppolPki && discovery
+    ? as4PeppolNetwork({ identity: peppolPki.identity, discovery, guard: { allowLoopback: config.delivery.discovery.allowLoopback, resolve: options.resolve ?? systemResolver }, clock, log })
+    : networks.peppol;
+  const as4 = peppolPki
+    ? as4Receiver({ identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive, clock, log })
+    : null;
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
-    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: networks.peppol, fs: networks.fs,
-    participants: config.delivery.participantDirectory === 'smp' ? discoveryOf(config, log, options, peppolPki) : sandboxParticipantDirectory(readModels),
+    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: peppol, fs: networks.fs,
+    participants: config.delivery.participantDirectory === 'smp' && discovery ? discovery : sandboxParticipantDirectory(readModels),
     // on PGlite this process is the only one on the database: a lease on scheduled work found at start is a dead process's
     soleInstance: onPglite,
   };
@@ -341,6 +353,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   return {
     ...shared,
     peppolPki,
+    as4,
     projections: runner,
     webhookSecrets: secrets,
     totpSecrets: totp,

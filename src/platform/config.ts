@@ -52,6 +52,8 @@ export interface PeppolConfig {
   smpTrustFile: string | undefined;
   /** PEPPOL_REVOCATION: `off`, `soft` (an unreachable responder is allowed and logged, the default) or `hard` */
   revocation: RevocationMode;
+  /** POST /as4: AS4_MAX_BODY_BYTES (default 64 MiB: a 10 MB SAPI-SK payload as incompressible ciphertext, with room to spare) and AS4_BODY_TIMEOUT_MS (default 60 s) */
+  receiving: { maxBodyBytes: number; bodyTimeoutMs: number };
 }
 
 export type RevocationMode = 'off' | 'soft' | 'hard';
@@ -258,14 +260,18 @@ function peppolIdentity(env: NodeJS.ProcessEnv): PeppolIdentitySource {
 function peppolConfig(env: NodeJS.ProcessEnv): PeppolConfig {
   const network = oneOf('PEPPOL_NETWORK', env.PEPPOL_NETWORK, ['sandbox', 'as4'] as const, 'sandbox');
   const revocation = oneOf('PEPPOL_REVOCATION', env.PEPPOL_REVOCATION, ['off', 'soft', 'hard'] as const, 'soft');
+  const receiving = {
+    maxBodyBytes: positive('AS4_MAX_BODY_BYTES', env.AS4_MAX_BODY_BYTES, 64 * 1024 * 1024),
+    bodyTimeoutMs: positive('AS4_BODY_TIMEOUT_MS', env.AS4_BODY_TIMEOUT_MS, 60_000),
+  };
   // the sandbox reads none of the rest: what is set there for later changes nothing
-  if (network === 'sandbox') return { network, identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation };
+  if (network === 'sandbox') return { network, identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation, receiving };
   const identity = peppolIdentity(env);
   const missingTrust = (['PEPPOL_AP_TRUST', 'PEPPOL_SMP_TRUST'] as const).filter((name) => !env[name]);
   if (missingTrust.length > 0) {
     throw new ConfigRefused(`PEPPOL_NETWORK=as4 needs the trusted CA certificates (PEM bundles of the issuing CA and its root): set ${missingTrust.join(' and ')}`);
   }
-  return { network, identity, apTrustFile: path.resolve(env.PEPPOL_AP_TRUST as string), smpTrustFile: path.resolve(env.PEPPOL_SMP_TRUST as string), revocation };
+  return { network, identity, apTrustFile: path.resolve(env.PEPPOL_AP_TRUST as string), smpTrustFile: path.resolve(env.PEPPOL_SMP_TRUST as string), revocation, receiving };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

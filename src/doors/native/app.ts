@@ -15,7 +15,8 @@ import { callerResolver } from '../../modules/identity/index.ts';
 import { METRICS_PATH, serveMetrics } from '../../platform/metrics/endpoint.ts';
 import type { Metrics } from '../../platform/metrics/metrics.ts';
 import type { ValidationStage } from '../../platform/readiness/validation-stage.ts';
-import { peppolHealth, type PeppolPki } from '../../modules/delivery/index.ts';
+import { peppolHealth, type As4Receiver, type PeppolPki } from '../../modules/delivery/index.ts';
+import { as4Door, isAs4Path } from '../as4/door.ts';
 import { nativeHealthFields } from '../../../schemas/health.ts';
 import { nativeErrors } from './errors.ts';
 import { nativeOpenApiDoor } from './openapi.ts';
@@ -44,6 +45,8 @@ interface AppDeps {
   validationStage(): ValidationStage;
   /** PEPPOL_NETWORK=as4: health shows our certificate; null in the sandbox */
   peppolPki: PeppolPki | null;
+  /** PEPPOL_NETWORK=as4: the receiving side POST /as4 hands messages to; null in the sandbox (no /as4) */
+  as4: As4Receiver | null;
 }
 
 /** A Node request listener, as http.createServer takes it. */
@@ -51,7 +54,7 @@ type Listener = ReturnType<Koa['callback']>;
 
 /**
  * The service's HTTP front: /sapi and everything below it goes to the SAPI-SK door (its own
- * callers and error envelope), the rest to the native API. Both share the process, the limits and
+ * callers and error envelope), /as4 (PEPPOL_NETWORK=as4) to the AS4 door, the rest to the native API. Both share the process, the limits and
  * the signing keys.
  */
 export function createApp(deps: AppDeps, options: { validateResponses?: boolean } = {}): { callback(): Listener } {
@@ -73,6 +76,7 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
     callback() {
       const toNative = native.callback();
       const toSapi = sapi.callback();
+      const toAs4 = deps.as4 ? as4Door({ receiver: deps.as4, ...deps.config.peppol.receiving, log: deps.log }) : null;
       return (req, res) => {
         const url = req.url ?? '/';
         if (url === METRICS_PATH || url.startsWith(`${METRICS_PATH}?`)) {
@@ -83,6 +87,8 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
             if (!response.headersSent) response.writeHead(500).end();
           });
         }
+        // another Access Point's AS4 push: no JSON, no API caller (the message's signature is its credential)
+        if (toAs4 && isAs4Path(url)) return toAs4(req as IncomingMessage, res as ServerResponse);
         return isSapiPath(url) ? toSapi(req, res) : toNative(req, res);
       };
     },

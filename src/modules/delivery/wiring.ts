@@ -8,6 +8,7 @@ import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
 import { sandboxDeliveryStatusReactor, sandboxDeliveryStatuses } from './sandbox/delivery-status.ts';
+import { as4DeliveryStatusReactor } from './peppol/as4-delivery-status.ts';
 import { fsFilingReactor } from './reactors/fs-filing.ts';
 import { fsVerdictReactor } from './reactors/fs-verdicts.ts';
 import { peppolDeliveryReactor } from './reactors/peppol-delivery.ts';
@@ -37,10 +38,11 @@ const CONCURRENCY = 32;
 const PER_RECEIVER = 8;
 
 /**
- * Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the sandbox's
- * delivery statuses. The reactors only schedule; every attempt is made by the scheduled worker
- * when due (src/platform/schedule), one at a time per row, so nothing waits on a receiver but that
- * receiver's own invoices, and the schedule survives restarts and is shared by every instance.
+ * Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the delivery
+ * statuses (the sandbox's, or AS4 receipts: as4-delivery-status.ts). The reactors only schedule;
+ * every attempt is made by the scheduled worker when due (src/platform/schedule), one at a time
+ * per row, so nothing waits on a receiver but that receiver's own invoices, and the schedule
+ * survives restarts and is shared by every instance.
  */
 export function deliveryModule(deps: DeliveryDeps): Module {
   const { delivery } = deps.config;
@@ -62,7 +64,8 @@ export function deliveryModule(deps: DeliveryDeps): Module {
       peppolDeliveryReactor(scheduling),
       fsFilingReactor(scheduling),
       fsVerdictReactor({ ...scheduling, pollMs }),
-      sandboxDeliveryStatusReactor(scheduling, delivery.sandboxDeliveryStatusDelayMs),
+      // over AS4 the verified receipt is the delivery status; the sandbox's would wait on a sender in this database
+      deps.config.peppol.network === 'as4' ? as4DeliveryStatusReactor(deps) : sandboxDeliveryStatusReactor(scheduling, delivery.sandboxDeliveryStatusDelayMs),
     ],
     workers: [worker],
   };

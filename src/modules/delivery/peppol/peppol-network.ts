@@ -17,6 +17,8 @@ export interface OutboundPeppolMessage {
 export interface PeppolReceipt {
   message_id: string;
   received_at: string;
+  /** over AS4: our eb:MessageId and the receiver's signed eb:Receipt (SOAP XML), the proof of what it acknowledged */
+  as4?: { message_id: string; receipt: string };
 }
 
 export interface PeppolNetwork {

@@ -2,11 +2,12 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { ConfigRefused, loadConfig } from '../../../../src/platform/config.ts';
 
+const RECEIVING = { maxBodyBytes: 64 * 1024 * 1024, bodyTimeoutMs: 60_000 };
 const AS4_PEM = { PEPPOL_NETWORK: 'as4', AS4_CERT: 'ap.pem', AS4_KEY: 'ap.key', PEPPOL_AP_TRUST: 'ap-trust.pem', PEPPOL_SMP_TRUST: 'smp-trust.pem' };
 
 describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', () => {
   it('sandbox by default: nothing required, nothing read, revocation soft', () => {
-    expect(loadConfig({}).peppol).to.deep.equal({ network: 'sandbox', identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation: 'soft' });
+    expect(loadConfig({}).peppol).to.deep.equal({ network: 'sandbox', identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation: 'soft', receiving: RECEIVING });
     // what is set for a later switch to as4 changes nothing in the sandbox
     expect(loadConfig({ AS4_CERT: 'x.pem' }).peppol.identity).to.equal(null);
   });
@@ -16,8 +17,12 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
     expect(peppol).to.deep.equal({
       network: 'as4', revocation: 'hard',
       identity: { kind: 'pem', certFile: path.resolve('ap.pem'), keyFile: path.resolve('ap.key'), keyPassphrase: 'pw' },
-      apTrustFile: path.resolve('ap-trust.pem'), smpTrustFile: path.resolve('smp-trust.pem'),
+      apTrustFile: path.resolve('ap-trust.pem'), smpTrustFile: path.resolve('smp-trust.pem'), receiving: RECEIVING,
     });
+  });
+
+  it('POST /as4 bounds: AS4_MAX_BODY_BYTES and AS4_BODY_TIMEOUT_MS', () => {
+    expect(loadConfig({ AS4_MAX_BODY_BYTES: '1000', AS4_BODY_TIMEOUT_MS: '500' }).peppol.receiving).to.deep.equal({ maxBodyBytes: 1000, bodyTimeoutMs: 500 });
   });
 
   it('as4 with PKCS#12 (an empty password is a password)', () => {
