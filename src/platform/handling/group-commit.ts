@@ -127,11 +127,10 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
       const { decided, next } = this.decide(stream, known.state, alone ? pending.slice(0, 1) : pending);
       pending = alone ? [...next, ...pending.slice(1)] : next;
       if (decided.length === 0) continue;
+      const state = decided.reduce((s, d) => d.events.reduce(this.decider.evolve, s), known.state);
+      let appended: Awaited<ReturnType<typeof this.append>>;
       try {
-        const state = decided.reduce((s, d) => d.events.reduce(this.decider.evolve, s), known.state);
-        const appended = await this.append(stream, known, decided);
-        if (appended) known = this.remember(stream, { state, revision: appended.hot });
-        decided.forEach((d) => d.waiting.resolve(d.ride && appended?.all ? d.ride.done(appended.all) : d.events));
+        appended = await this.append(stream, known, decided);
       } catch (error) {
         if (round + 1 >= MAX_ROUNDS) throw error;
         if (!(error instanceof WrongExpectedRevision)) {
@@ -155,6 +154,16 @@ export class GroupCommit<Command, Event extends DomainEvent<string, object>, Sta
           }
         }
         pending = [...decided.map((d) => d.waiting), ...pending];
+        continue;
+      }
+      if (appended) known = this.remember(stream, { state, revision: appended.hot });
+      // written: each answer is its own (a rider whose answer fails fails alone; nothing is written again)
+      for (const d of decided) {
+        try {
+          d.waiting.resolve(d.ride && appended?.all ? d.ride.done(appended.all) : d.events);
+        } catch (error) {
+          d.waiting.reject(error);
+        }
       }
     }
   }
