@@ -5,6 +5,7 @@ import type { WebhookConfig } from '../../platform/config.ts';
 import type { Clock } from '../../platform/ports/clock.ts';
 import { retrying } from '../../platform/handling/retry.ts';
 import { afterEffect } from '../../platform/reactors/fault.ts';
+import { wakeablePause } from '../../platform/pause.ts';
 import { webhookEndpointsById, type WebhookEndpointRow } from '../../../projections/webhook-endpoints/queries.ts';
 import type { DataSource } from 'typeorm';
 import { nextAttemptAfter } from './retry-schedule.ts';
@@ -113,13 +114,9 @@ export class WebhookDeliveryWorker {
       } catch (error) {
         this.deps.log.warn({ err: error }, 'webhook worker could not read its queue; trying again');
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
+      const paused = wakeablePause(wait);
+      this.wake = paused.wake;
+      await paused.done;
       this.wake = null;
     }
   }

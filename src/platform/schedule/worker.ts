@@ -3,6 +3,7 @@ import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.ts';
 import type { ClaimedWork, Scheduled, ScheduleStore } from './store.ts';
+import { wakeablePause } from '../pause.ts';
 
 /**
  * What a kind of scheduled work does when due: look at the state its key names, do one step (one
@@ -133,13 +134,9 @@ export class ScheduledWorker {
         this.deps.log.warn({ err: error }, 'scheduled work: could not read the schedule; trying again');
       }
       if (wait > 0 && this.running && !this.poked) {
-        await new Promise<void>((resolve) => {
-          const timer = setTimeout(resolve, wait);
-          this.wake = () => {
-            clearTimeout(timer);
-            resolve();
-          };
-        });
+        const paused = wakeablePause(wait);
+        this.wake = paused.wake;
+        await paused.done;
         this.wake = null;
       }
     }
