@@ -10,6 +10,7 @@ export { boundedFetch, distrustOf, loadPeppolPki, peppolHealth, type PeppolHealt
 export { wrapInSbdh } from './peppol/sbdh.ts';
 export { type CheckCertificate } from './peppol/certificate-check.ts';
 export { loadStaticEndpoints, peppolDiscovery, type PeppolDiscovery } from './peppol/smp/index.ts';
+export { askFsVerdict } from './schedule/ask-fs-verdict.ts';
 export { bounded as boundedAttempt } from './schedule/bounded.ts';
 export { TAX_AUTHORITY } from './schedule/fs-filings.ts';
 export { currentInvoice } from './reactors/load.ts';

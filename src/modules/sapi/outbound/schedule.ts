@@ -1,5 +1,5 @@
 import { sapiDocumentDecider, type SapiDocumentState } from '../../../../commands/sapi/document.ts';
-import { fsVerdictDeadline, type AttemptFailure, type RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
+import { type AttemptFailure, type RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
 import { sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
 import { systemMetadata } from '../../invoices/index.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
@@ -8,8 +8,8 @@ import { afterEffect } from '../../../platform/reactors/fault.ts';
 import { derivedId } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
 import {
-  BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError, TAX_AUTHORITY,
-  TddBuildError, wrapInSbdh, type FsVerdict,
+  askFsVerdict, BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError,
+  TAX_AUTHORITY, TddBuildError, wrapInSbdh,
 } from '../../delivery/index.ts';
 import type { SapiDeps } from '../deps.ts';
 
@@ -147,24 +147,17 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
       if (!state || fs?.status !== 'SUBMITTED' || !fs.submission_id) return null;
       const submissionId = fs.submission_id;
       const on = recorder(deps, work.key, 'sapi-fs-verdicts', work.ref, { state, revision });
-      const now = deps.clock.now();
       // documents filed before the filing time was kept run their deadline from their last change
-      const deadline = new Date(fsVerdictDeadline(fs.submitted_at ?? state.updated_at, options.deadlineMs));
-      if (now.getTime() >= deadline.getTime()) {
-        await on({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: submissionId, deadline_ms: options.deadlineMs, at: now.toISOString() });
+      const asked = await askFsVerdict(deps, {
+        submissionId, submittedAt: fs.submitted_at ?? state.updated_at, deadlineMs: options.deadlineMs, pollMs: options.pollMs,
+        attemptTimeoutMs: options.attemptTimeoutMs, runs: work.runs, signal,
+      });
+      if ('overdue' in asked) {
+        await on({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: submissionId, deadline_ms: options.deadlineMs, at: deps.clock.now().toISOString() });
         return null;
       }
-      let verdict: FsVerdict | null;
-      try {
-        verdict = await boundedAttempt(() => deps.fs.verdict(submissionId), {
-          signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new FsTransportError(`no answer from FS within ${options.attemptTimeoutMs} ms`),
-        });
-      } catch (error) {
-        if (signal.aborted) throw error;
-        deps.log.warn({ err: error, submission: submissionId }, 'FS verdict not available; asking again');
-        return new Date(Math.min(deadline.getTime(), deps.clock.now().getTime() + Math.min(60_000, options.pollMs * 2 ** Math.min(16, work.runs))));
-      }
-      if (!verdict) return new Date(Math.min(deadline.getTime(), deps.clock.now().getTime() + options.pollMs));
+      if ('askAgainAt' in asked) return asked.askAgainAt;
+      const { verdict } = asked;
       await on({
         type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
         mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
