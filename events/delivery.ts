@@ -114,6 +114,29 @@ export type InvoiceReceived = DomainEvent<
   }
 >;
 
+/**
+ * Our Access Point took an AS4 message (corner 3) and answered it with this signed receipt: kept so
+ * a sender repeating the eb:MessageId gets the same receipt, and an auditor can show what we
+ * acknowledged. Its own stream per message id (commands/delivery/as4-inbound.ts), not an invoice's.
+ */
+export type As4MessageReceived = DomainEvent<
+  'As4MessageReceived',
+  {
+    message_id: string;
+    /** the CN of the certificate that signed the message */
+    sender_ap: string;
+    original_sender: string;
+    final_recipient: string;
+    document_type_id: string;
+    process_id: string;
+    /** our receipt: its eb:MessageId, and the SOAP envelope as sent */
+    receipt_message_id: string;
+    receipt_content_type: string;
+    receipt: string;
+    received_at: string;
+  }
+>;
+
 export type DeliveryEvent =
   | InvoiceQueued
   | InvoiceAuditEntryRecorded

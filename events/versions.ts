@@ -3,7 +3,7 @@ import type { BulkImportEvent } from './bulk-import.ts';
 import type { ValueClaimed } from './claims.ts';
 import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
-import type { DeliveryEvent, InvoiceReceived } from './delivery.ts';
+import type { As4MessageReceived, DeliveryEvent, InvoiceReceived } from './delivery.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, SignInLockedOut, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
@@ -21,6 +21,7 @@ export type StoredEvent =
   | CustomerEvent
   | DeliveryEvent
   | InvoiceReceived
+  | As4MessageReceived
   | IdempotencyEvent
   | RefreshFamilyEvent
   | UserCredentialsEvent
@@ -79,6 +80,7 @@ export const EVENT_VERSIONS = {
   FsFilingFailed: 1,
   InvoiceMarkedSent: 1,
   InvoiceReceived: 1,
+  As4MessageReceived: 1,
   IdempotencyKeyClaimed: 1,
   IdempotentRequestCompleted: 1,
   IdempotencyKeyReleased: 1,

@@ -280,7 +280,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     ? as4PeppolNetwork({ identity: peppolPki.identity, discovery, guard: { allowLoopback: config.delivery.discovery.allowLoopback, resolve: options.resolve ?? systemResolver }, clock, log })
     : networks.peppol;
   const as4 = peppolPki
-    ? as4Receiver({ identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive, clock, log })
+    ? as4Receiver({ store, ids, identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive, clock, log })
     : null;
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {

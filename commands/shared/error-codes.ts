@@ -12,6 +12,7 @@ export const DOMAIN_ERROR_CODES = {
   api_key_not_found: 'refused',
   api_key_required: 'refused',
   api_key_revoked: 'refused',
+  as4_message_id_taken: 'refused',
   bulk_import_job_exists: 'refused',
   bulk_import_job_not_found: 'refused',
   code_lists_unavailable: 'unavailable',

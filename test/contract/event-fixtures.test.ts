@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { approvalDecider } from '../../commands/approvals/decider.ts';
 import { bulkImportDecider } from '../../commands/bulk-import/job.ts';
 import { creditNoteDecider } from '../../commands/credit-notes/decider.ts';
+import { as4InboundDecider, receiptOfRepeat } from '../../commands/delivery/as4-inbound.ts';
 import { customerDecider } from '../../commands/customers/decider.ts';
 import { idempotencyDecider } from '../../commands/idempotency/decider.ts';
 import { oauthClientDecider } from '../../commands/identity/oauth-client.ts';
@@ -243,6 +244,12 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(subscribers(rotated, 'invoice.fs_acknowledged', null).map((e) => e.endpoint_id)).to.deep.equal([registered.data.endpoint_id]);
     expect(rotated.endpoints[0]).to.include({ previous_secret_ciphertext: registered.data.secret_ciphertext, secret_ciphertext: stored('WebhookSecretRotated').data.secret_ciphertext });
     expect(fold(webhookDecider, [registered, stored('WebhookEndpointDeactivated')]).endpoints[0]?.is_active).to.equal(false);
+  });
+
+  it('an AS4 message received folds into the receipt a repeat is answered', () => {
+    const received = stored('As4MessageReceived');
+    const state = fold(as4InboundDecider, [received]);
+    expect(receiptOfRepeat(state, received.data.sender_ap, received.data.message_id)?.receipt).to.equal(received.data.receipt);
   });
 
   it('usage counts fold', () => {

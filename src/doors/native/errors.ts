@@ -18,6 +18,7 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   api_key_not_found: 404,
   api_key_required: 401,
   api_key_revoked: 409,
+  as4_message_id_taken: 409,
   bulk_import_job_exists: 409,
   bulk_import_job_not_found: 404,
   code_lists_unavailable: 503,

@@ -43,6 +43,7 @@ export const sapiCodeOf: Record<DomainErrorCode, SapiCode> = {
   api_key_not_found: 'SAPI-VAL-001',
   api_key_required: 'SAPI-AUTH-001',
   api_key_revoked: 'SAPI-VAL-001',
+  as4_message_id_taken: 'SAPI-VAL-001',
   bulk_import_job_exists: 'SAPI-VAL-001',
   bulk_import_job_not_found: 'SAPI-VAL-001',
   code_lists_unavailable: 'SAPI-VAL-VALIDATION-UNAVAILABLE',

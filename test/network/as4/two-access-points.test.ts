@@ -230,6 +230,20 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(copies).to.have.length(before + 1);
   });
 
+  it('an eb:MessageId another Access Point used already: EBMS:0004, that message\'s receipt not given, nothing created', async () => {
+    const messageId = `${randomUUID()}@POP000001`;
+    const first = await postAs4(await messageFrom(ap1, messageId));
+    expect(first.status).to.equal(200);
+    const receipt = await first.text();
+    const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > 0);
+    const other = await pki.issue('ap', { cn: 'POP000003' });
+    const answer = await postAs4(await messageFrom(other, messageId));
+    const body = await answer.text();
+    expect(body).to.include('EBMS:0004').and.include('already used by another Access Point');
+    expect(body).not.to.equal(receipt);
+    expect(await inboundCopies(sentInvoice.invoice_number)).to.have.length(copies.length);
+  });
+
   it('an unknown recipient: EBMS:0004, and nothing is created', async () => {
     const sbdh = wrapInSbdh({
       sender: one.demo.companies[0]!.peppol_id, receiver: '9950:sk2020000004unknown', documentTypeId: INVOICE_DOCUMENT_TYPE_ID, processId: BILLING_PROCESS_ID,

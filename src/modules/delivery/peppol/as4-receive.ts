@@ -6,19 +6,26 @@
  * signed Receipt. Any refusal is an ebMS Error signal and creates nothing.
  *
  * A repeated eb:MessageId (a sender retrying after a lost receipt) gets the receipt it got the
- * first time, which is kept per message id in `as4_received_messages`; the inbound path itself
- * is idempotent by the SBDH instance id, so a crash between the two cannot make a second copy.
+ * first time, kept as the message's own event (As4MessageReceived, commands/delivery/as4-inbound.ts);
+ * the inbound path itself is idempotent by the SBDH instance id, so a crash between the two cannot
+ * make a second copy.
  */
 import { randomUUID, type KeyObject, type X509Certificate } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
+import { as4InboundDecider, as4InboundStream, receiptOfRepeat, type As4InboundState } from '../../../../commands/delivery/as4-inbound.ts';
+import { DomainError } from '../../../../commands/shared/domain-error.ts';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
+import type { Core } from '../../../platform/core.ts';
+import { handleCommand } from '../../../platform/handling/command-handler.ts';
+import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
+import { systemMetadata } from '../../invoices/index.ts';
 import { As4Error, buildErrorSignal, buildReceipt, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
 import { readSbdh } from './sbdh.ts';
 
-export interface As4ReceiverDeps {
+export interface As4ReceiverDeps extends Pick<Core, 'store' | 'ids'> {
   identity: { certificate: X509Certificate; privateKey: KeyObject; commonName: string | undefined };
   /** the PKI's verdict on a sender's certificate: null when trusted, else why not (pki/distrust.ts) */
   trustSender: (certificate: X509Certificate) => Promise<string | null>;
@@ -45,19 +52,8 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
   const newMessageId = () => `${randomUUID()}@${host}`;
   const signal = (error: As4Error): As4Answer => ({ ...buildErrorSignal(error, { messageId: newMessageId(), timestamp: deps.clock.now() }), outcome: error.code });
 
-  // made on first use, so the receiver can be built before the read models are open
-  let table: Promise<unknown> | undefined;
-  const ready = () => (table ??= deps.readModels.query(`CREATE TABLE IF NOT EXISTS as4_received_messages (
-    message_id varchar(500) PRIMARY KEY, sender_ap varchar(500) NOT NULL, final_recipient varchar(200) NOT NULL,
-    receipt_content_type varchar(200) NOT NULL, receipt text NOT NULL, received_at timestamptz NOT NULL)`).catch((error: unknown) => {
-    table = undefined;
-    throw error;
-  }));
-  const storedReceipt = async (messageId: string): Promise<SoapResponse | null> => {
-    const rows: { receipt_content_type: string; receipt: string }[] = await deps.readModels.query('SELECT receipt_content_type, receipt FROM as4_received_messages WHERE message_id = $1', [messageId]);
-    const row = rows[0];
-    return row ? { contentType: row.receipt_content_type, body: Buffer.from(row.receipt, 'utf8') } : null;
-  };
+  const kept = (state: As4InboundState): SoapResponse | null =>
+    state.status === 'received' ? { contentType: state.receipt_content_type, body: Buffer.from(state.receipt, 'utf8') } : null;
 
   return {
     refuse: (reason) => signal(new As4Error('EBMS:0004', reason)),
@@ -68,9 +64,17 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
         return signal(read.error);
       }
       const { messaging, sbdh, references } = read.message;
-      await ready();
-      const before = await storedReceipt(messaging.messageId);
-      if (before) return { ...before, outcome: 'repeat' };
+      const stream = as4InboundStream(messaging.messageId);
+      const refused = (error: unknown) => {
+        if (!(error instanceof DomainError)) throw error;
+        return signal(new As4Error('EBMS:0004', error.message, messaging.messageId));
+      };
+      try {
+        const repeat = receiptOfRepeat((await readAndFold(deps.store, stream, as4InboundDecider)).state, messaging.from.partyId, messaging.messageId);
+        if (repeat) return { contentType: repeat.contentType, body: Buffer.from(repeat.receipt, 'utf8'), outcome: 'repeat' };
+      } catch (error) {
+        return refused(error);
+      }
 
       const recipient = messaging.finalRecipient.value;
       // the inbound path routes by the SBDH: it must name the parties the signed header names,
@@ -89,16 +93,22 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
         return signal(new As4Error('EBMS:0004', error.message, messaging.messageId));
       }
 
-      const receipt = buildReceipt({ messageId: newMessageId(), timestamp: deps.clock.now(), refToMessageId: messaging.messageId, references }, { signingKey: deps.identity.privateKey, signingCert: deps.identity.certificate });
-      await deps.readModels.query(
-        `INSERT INTO as4_received_messages (message_id, sender_ap, final_recipient, receipt_content_type, receipt, received_at) VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (message_id) DO NOTHING`,
-        [messaging.messageId, messaging.from.partyId, recipient, receipt.contentType, receipt.body.toString('utf8'), deps.clock.now()],
-      );
-      // two copies of one message at once: both answer the receipt that was kept
-      const kept = await storedReceipt(messaging.messageId);
+      const receiptId = newMessageId();
+      const receipt = buildReceipt({ messageId: receiptId, timestamp: deps.clock.now(), refToMessageId: messaging.messageId, references }, { signingKey: deps.identity.privateKey, signingCert: deps.identity.certificate });
+      let handled;
+      try {
+        handled = await handleCommand(deps, stream, as4InboundDecider, {
+          type: 'RecordAs4MessageReceived', message_id: messaging.messageId, sender_ap: messaging.from.partyId,
+          original_sender: messaging.originalSender.value, final_recipient: recipient, document_type_id: messaging.documentTypeId.value,
+          process_id: messaging.service.value, receipt_message_id: receiptId, receipt_content_type: receipt.contentType,
+          receipt: receipt.body.toString('utf8'), at: deps.clock.now().toISOString(),
+        }, { metadata: systemMetadata('as4-receiver', messaging.messageId), expected: { retry: { onVersionConflict: 3 } } });
+      } catch (error) {
+        return refused(error);
+      }
       deps.log.info({ message_id: messaging.messageId, recipient }, 'AS4 message received');
-      return { ...(kept ?? receipt), outcome: 'receipt' };
+      // two copies of one message at once: both answer the receipt that was kept
+      return { ...(kept(handled.state) ?? receipt), outcome: 'receipt' };
     },
   };
 }
