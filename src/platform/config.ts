@@ -337,7 +337,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fsSandboxRejectRules: (env.FS_SANDBOX_REJECT_RULES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
       serviceProviderId: env.PEPPOL_SERVICE_PROVIDER_ID || 'PSK000000',
       fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
-      participantDirectory: env.PEPPOL_DIRECTORY === 'smp' ? 'smp' : 'sandbox',
+      // a real Access Point checks participants where it sends: Peppol discovery
+      participantDirectory: oneOf('PEPPOL_DIRECTORY', env.PEPPOL_DIRECTORY, ['sandbox', 'smp'] as const, env.PEPPOL_NETWORK?.trim().toLowerCase() === 'as4' ? 'smp' : 'sandbox'),
       smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || 'edelivery.tech.ec.europa.eu',
       discovery: discoveryConfig(env),
     },

@@ -39,7 +39,7 @@ export function toolRoutes(deps: { participants: ParticipantDirectory }): Route[
       summary: 'Can a Peppol participant receive, and which document types?',
       description: [
         'In the sandbox the answer comes from this service’s own companies (any organisation’s: Peppol addresses are public).',
-        'With PEPPOL_DIRECTORY=smp it comes from Peppol discovery, the same that finds where to send: the static routing table (PEPPOL_STATIC_ENDPOINTS) first,',
+        'With PEPPOL_NETWORK=as4 (or PEPPOL_DIRECTORY=smp) it comes from Peppol discovery, the same that finds where to send: the static routing table (PEPPOL_STATIC_ENDPOINTS) first,',
         'else the SML (BDXL DNS lookup in SML_ZONE) and the participant’s SMP, whose signed metadata is verified; endpoints whose certificate is not a Peppol Access Point certificate are left out.',
         'An unknown participant is a 200 with registered false. A malformed id is 422 invalid_participant_id; an unreachable or untrustworthy directory 502 participant_lookup_failed, whose message names the participant (never the SMP’s address or status).',
       ].join(' '),

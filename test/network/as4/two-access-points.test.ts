@@ -60,13 +60,16 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   let dns: FakeDns;
   let smp: FakeSmp;
   const accessPoint = async (certificate: TestCertificate, staticEndpoints?: string) => {
-    const defaults = loadConfig({});
+    // 1 MiB: far above these messages, and a bound a test can pass
+    const config = loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY), AS4_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) });
     return startTestService({
-      // 1 MiB: far above these messages, and a bound a test can pass
-      peppol: loadConfig({ ...pki.env(certificate), AS4_MAX_BODY_BYTES: String(MAX_BODY), AS4_BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS) }).peppol,
+      peppol: config.peppol,
       peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
       // the static table first; else the SML (a DNS responder here) and the SMP, both on loopback
-      delivery: { smlZone: ZONE, discovery: { ...defaults.delivery.discovery, staticEndpointsFile: staticEndpoints, dnsServers: [dns.server], timeoutMs: 2_000, smpCacheMs: 0, allowLoopback: true } },
+      delivery: {
+        smlZone: ZONE, participantDirectory: config.delivery.participantDirectory,
+        discovery: { ...config.delivery.discovery, staticEndpointsFile: staticEndpoints, dnsServers: [dns.server], timeoutMs: 2_000, smpCacheMs: 0, allowLoopback: true },
+      },
     });
   };
   const inboundCopies = async (number: string) =>
@@ -117,6 +120,16 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(sentInvoice.peppol_delivery!.status).to.be.oneOf(['sent', 'delivered']);
     const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > 0);
     expect(copies).to.have.length(1);
+  });
+
+  it('POST /tools/peppol-check asks the same discovery the sending does: the static entry, then the SML and the SMP', async () => {
+    const known = await one.call('POST', '/tools/peppol-check', { participant_id: buyer.peppol_id });
+    expect(known.status).to.equal(200);
+    expect(known.body).to.deep.include({ registered: true, can_receive_invoice: true, source: 'smp' });
+    // an id neither the static table nor the SML knows
+    const unknown = await two.call('POST', '/tools/peppol-check', { participant_id: '0245:9999999999' });
+    expect(unknown.status).to.equal(200);
+    expect(unknown.body).to.deep.include({ registered: false, source: 'smp' });
   });
 
   it('a credit note of that invoice travels the same way, and arrives as a credit note (381)', async () => {

@@ -21,6 +21,14 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
     });
   });
 
+  it('POST /tools/peppol-check asks Peppol discovery under as4, the sandbox directory otherwise; PEPPOL_DIRECTORY decides when set', () => {
+    expect(loadConfig({}).delivery.participantDirectory).to.equal('sandbox');
+    expect(loadConfig(AS4_PEM).delivery.participantDirectory).to.equal('smp');
+    expect(loadConfig({ PEPPOL_DIRECTORY: 'smp' }).delivery.participantDirectory).to.equal('smp');
+    expect(loadConfig({ ...AS4_PEM, PEPPOL_DIRECTORY: 'sandbox' }).delivery.participantDirectory).to.equal('sandbox');
+    expect(() => loadConfig({ PEPPOL_DIRECTORY: 'dns' })).to.throw(ConfigRefused, /PEPPOL_DIRECTORY must be one of sandbox, smp/);
+  });
+
   it('POST /as4 bounds: AS4_MAX_BODY_BYTES and AS4_BODY_TIMEOUT_MS', () => {
     expect(loadConfig({ AS4_MAX_BODY_BYTES: '1000', AS4_BODY_TIMEOUT_MS: '500' }).peppol.receiving).to.deep.equal({ maxBodyBytes: 1000, bodyTimeoutMs: 500 });
   });
