@@ -46,13 +46,11 @@ describe('FS sandbox: a TDD it cannot read is refused, not kept', function () {
     expect(kept?.tdd).to.equal('');
   });
 
-  it('a 10 MB text node is refused quickly and its text is not stored', async () => {
+  it('a 10 MB text node is refused before parsing (XML-TOO-LARGE) and its text is not stored', async () => {
     const tdd = `<Invoice ${INVOICE}><cbc:Note>${'A'.repeat(10 * 1024 * 1024)}</cbc:Note></Invoice>`;
-    const started = performance.now();
     const { verdict, kept } = await file(tdd);
     expect(verdict?.reasons?.issues[0]?.rule).to.equal('XML-TOO-LARGE');
     expect(kept?.tdd).to.equal('');
-    expect(performance.now() - started, 'ms').to.be.below(1000);
   });
 
   it('a readable document is kept as filed', async () => {
