@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { SapiDocumentEvent } from '../../events/sapi-documents.ts';
 import { fold } from '../shared/decider.ts';
 import { specFor } from '../shared/given.ts';
+import { sapiReceiptOf } from './document-receipt.ts';
 import { reportDeadline, sapiDocumentDecider, type SapiDocumentCommand } from './document.ts';
 
 /** The stored fixture of a type (test/fixtures/events): frozen contracts fold here. */
@@ -41,6 +42,14 @@ describe('SAPI-SK outbound document', () => {
     const as4 = { message_id: `${accepted.data.peppol_message_id}@POP000001`, receipt: '<env:Envelope>…signed eb:Receipt…</env:Envelope>', receiving_ap: 'POP000002' };
     const [event] = sapiDocumentDecider.decide({ type: 'RecordSapiSent', as4, at }, fold(sapiDocumentDecider, [accepted, processing]));
     expect(event?.type === 'SapiDocumentSent' && event.data.as4).to.deep.equal(as4);
+  });
+
+  it('shows the AS4 receipt kept on SENT; none before SENT or for a sandbox send (as4 null): peppol_receipt_not_found', () => {
+    const as4 = { message_id: `${accepted.data.peppol_message_id}@POP000001`, receipt: '<env:Envelope>…</env:Envelope>', receiving_ap: 'POP000002' };
+    const sentOverAs4 = { ...sent, data: { ...sent.data, as4 } };
+    expect(sapiReceiptOf([accepted, processing, sentOverAs4])).to.deep.equal({ ...as4, peppol_message_id: sent.data.peppol_message_id, sent_at: sent.data.sent_at });
+    expect(() => sapiReceiptOf([accepted, processing])).to.throw().with.property('code', 'peppol_receipt_not_found');
+    expect(() => sapiReceiptOf([accepted, processing, sent])).to.throw().with.property('code', 'peppol_receipt_not_found');
   });
 
   it('fails from ACCEPTED or PROCESSING, never after SENT', () => {

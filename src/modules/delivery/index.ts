@@ -14,6 +14,7 @@ export { askFsVerdict } from './schedule/ask-fs-verdict.ts';
 export { bounded as boundedAttempt } from './schedule/bounded.ts';
 export { TAX_AUTHORITY } from './schedule/fs-filings.ts';
 export { currentInvoice } from './reactors/load.ts';
+export { RECEIPT_HEADERS, receiptAnswer } from './receipt-route.ts';
 export { sandboxParticipantDirectory } from './sandbox/directory.ts';
 export { checkSandboxRules, sandbox } from './sandbox/index.ts';
 export type { ReceiveMessage } from './sandbox/peppol.ts';
