@@ -25,11 +25,27 @@ export type DeliveryAttemptFailed = DomainEvent<
   { invoice_id: string; leg: 'peppol' | 'fs'; attempt: number; reason: string; retry_at: string | null; failed_at: string }
 >;
 
-/** The receiving Access Point accepted the AS4 message (sent_peppol). */
-export type PeppolMessageSent = DomainEvent<
-  'PeppolMessageSent',
-  { invoice_id: string; peppol_message_id: string; sender_participant_id: string; receiver_participant_id: string; document_type_id: string; sent_at: string }
->;
+/**
+ * What the receiving Access Point acknowledged over AS4, kept as proof (an auditor shows it):
+ * our eb:MessageId, the receiver's signed eb:Receipt SOAP envelope as it arrived (UTF-8 XML; its
+ * bytes are what the signature covers, so it is never re-serialised), and the receiving Access
+ * Point's certificate CN. Null when the message did not go over AS4 (the sandbox), or when the
+ * send was recorded without an answer in hand (a crash between send and record).
+ */
+export type As4ReceiptRecord = { message_id: string; receipt: string; receiving_ap: string } | null;
+
+/** PeppolMessageSent version 1 (stored before the receipt was kept); upcast with `as4: null`. */
+export interface PeppolMessageSentV1Data {
+  invoice_id: string;
+  peppol_message_id: string;
+  sender_participant_id: string;
+  receiver_participant_id: string;
+  document_type_id: string;
+  sent_at: string;
+}
+
+/** The receiving Access Point accepted the AS4 message (sent_peppol). Version 2: with the receipt. */
+export type PeppolMessageSent = DomainEvent<'PeppolMessageSent', PeppolMessageSentV1Data & { as4: As4ReceiptRecord }>;
 
 /** The receiver's delivery status reported the message delivered (invoice.delivered). */
 export type PeppolDeliveryConfirmed = DomainEvent<'PeppolDeliveryConfirmed', { invoice_id: string; peppol_message_id: string; delivered_at: string }>;

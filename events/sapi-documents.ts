@@ -1,3 +1,4 @@
+import type { As4ReceiptRecord } from './delivery.ts';
 import type { DomainEvent } from './event.ts';
 
 /*
@@ -61,11 +62,18 @@ export type SapiDeliveryAttemptFailed = DomainEvent<
   { document_id: string; leg: 'peppol' | 'fs'; reason: string; retry_at: string | null; failed_at: string }
 >;
 
-/** The receiving Access Point took the message (the PeppolMessageSent of a SAPI document): SENT. */
-export type SapiDocumentSent = DomainEvent<
-  'SapiDocumentSent',
-  { document_id: string; peppol_message_id: string; sender_participant_id: string; receiver_participant_id: string; document_type_id: string; sent_at: string }
->;
+/** SapiDocumentSent version 1 (stored before the receipt was kept); upcast with `as4: null`. */
+export interface SapiDocumentSentV1Data {
+  document_id: string;
+  peppol_message_id: string;
+  sender_participant_id: string;
+  receiver_participant_id: string;
+  document_type_id: string;
+  sent_at: string;
+}
+
+/** The receiving Access Point took the message (the PeppolMessageSent of a SAPI document): SENT. Version 2: with the AS4 receipt. */
+export type SapiDocumentSent = DomainEvent<'SapiDocumentSent', SapiDocumentSentV1Data & { as4: As4ReceiptRecord }>;
 
 /** The Peppol leg failed for good (refused, rejected by the receiver, or out of attempts): FAILED. */
 export type SapiDocumentFailed = DomainEvent<

@@ -53,8 +53,8 @@ export type StoredEventType = StoredEvent['type'];
 
 /**
  * The payload version of each event type: the shape its type in `events/` declares. An event's
- * version is `version` in its metadata; everything stored so far is version 1 and has none, and a
- * record without one is read as version 1. test/contract/event-fixtures.test.ts reads a stored
+ * version is `version` in its metadata; a record without one is read as version 1 (every event
+ * of a type still at version 1, and those stored before their type changed). test/contract/event-fixtures.test.ts reads a stored
  * example of each type.
  *
  * A breaking change (a field renamed, removed, retyped, or newly required) never edits a v1 shape.
@@ -71,7 +71,7 @@ export const EVENT_VERSIONS = {
   InvoiceQueued: 1,
   InvoiceAuditEntryRecorded: 1,
   DeliveryAttemptFailed: 1,
-  PeppolMessageSent: 1,
+  PeppolMessageSent: 2,
   PeppolDeliveryConfirmed: 1,
   PeppolDeliveryFailed: 1,
   FsCopySubmitted: 1,
@@ -147,7 +147,7 @@ export const EVENT_VERSIONS = {
   SapiDocumentAccepted: 1,
   SapiDocumentProcessing: 1,
   SapiDeliveryAttemptFailed: 1,
-  SapiDocumentSent: 1,
+  SapiDocumentSent: 2,
   SapiDocumentFailed: 1,
   SapiFsSubmitted: 1,
   SapiFsAcknowledged: 1,

@@ -1,4 +1,4 @@
-import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
+import type { As4ReceiptRecord, DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
 import { assertApprovalNotVoided } from '../approvals/void.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
@@ -37,6 +37,8 @@ export type DeliveryCommand =
       sender_participant_id: string;
       receiver_participant_id: string;
       document_type_id: string;
+      /** the receiver's verified AS4 receipt; null in the sandbox, or when recorded without a send in hand */
+      as4: As4ReceiptRecord;
       at: string;
     }
   | { type: 'ConfirmPeppolDelivery'; invoice_id: string; peppol_message_id: string; at: string }
@@ -124,7 +126,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
           type: 'PeppolMessageSent',
           data: {
             invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, sender_participant_id: command.sender_participant_id,
-            receiver_participant_id: command.receiver_participant_id, document_type_id: command.document_type_id, sent_at: command.at,
+            receiver_participant_id: command.receiver_participant_id, document_type_id: command.document_type_id, sent_at: command.at, as4: command.as4,
           },
         },
       ];

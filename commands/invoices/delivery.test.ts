@@ -21,7 +21,7 @@ const queued: DeliveryEvent = { type: 'InvoiceQueued', data: { invoice_id: 'i1',
 const audit: DeliveryEvent = { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: 'i1', action: 'sent_peppol', result: 'PENDING', actor_id: 'k1', at } };
 const sent: DeliveryEvent = {
   type: 'PeppolMessageSent',
-  data: { invoice_id: 'i1', peppol_message_id: 'm1', sender_participant_id: content.supplier.peppol_id ?? '', receiver_participant_id: buyerId, document_type_id: 'doc', sent_at: at },
+  data: { invoice_id: 'i1', peppol_message_id: 'm1', sender_participant_id: content.supplier.peppol_id ?? '', receiver_participant_id: buyerId, document_type_id: 'doc', sent_at: at, as4: null },
 };
 const delivered: DeliveryEvent = { type: 'PeppolDeliveryConfirmed', data: { invoice_id: 'i1', peppol_message_id: 'm1', delivered_at: at } };
 const peppolFailed: DeliveryEvent = { type: 'PeppolDeliveryFailed', data: { invoice_id: 'i1', peppol_message_id: 'm1', reason: 'unknown participant', findings: [], attempts: 0, failed_at: at } };
@@ -102,12 +102,17 @@ describe('invoice delivery', () => {
     const record = (command: Omit<Extract<InvoiceCommand, { type: 'RecordPeppolSent' }>, 'type' | 'invoice_id' | 'at'>): InvoiceCommand => ({
       type: 'RecordPeppolSent', invoice_id: 'i1', at, ...command,
     });
-    const sentCommand = record({ peppol_message_id: 'm1', sender_participant_id: sent.data.sender_participant_id, receiver_participant_id: buyerId, document_type_id: 'doc' });
+    const sentCommand = record({ peppol_message_id: 'm1', sender_participant_id: content.supplier.peppol_id ?? '', receiver_participant_id: buyerId, document_type_id: 'doc', as4: null });
+    const as4 = { message_id: 'm1@POP000001', receipt: '<env:Envelope>…signed eb:Receipt…</env:Envelope>', receiving_ap: 'POP000002' };
 
     it('records sent_peppol once; a repeat (after a crash) or a stale message decides nothing', () => {
       given(history).when(sentCommand).then([sent]);
       given([...history, sent]).when(sentCommand).then([]);
       given(history).when({ ...sentCommand, peppol_message_id: 'old' } as InvoiceCommand).then([]);
+    });
+    it('keeps the receiver\'s AS4 receipt on the sent event, as the command brings it (null: sandbox, or recorded without a send in hand)', () => {
+      given(history).when({ ...sentCommand, as4 } as InvoiceCommand).then([{ ...sent, data: { ...sent.data, as4 } } as DeliveryEvent]);
+      given([...history, delivered]).when(sentCommand).then([sent]);
     });
     it('confirms delivery once, also when the status callback overtakes the sent record', () => {
       const confirm: InvoiceCommand = { type: 'ConfirmPeppolDelivery', invoice_id: 'i1', peppol_message_id: 'm1', at };

@@ -3,17 +3,18 @@ import { readFileSync } from 'node:fs';
 import type { SapiDocumentEvent } from '../../events/sapi-documents.ts';
 import { fold } from '../shared/decider.ts';
 import { specFor } from '../shared/given.ts';
+import { sapiReceiptOf } from './document-receipt.ts';
 import { reportDeadline, sapiDocumentDecider, type SapiDocumentCommand } from './document.ts';
 
 /** The stored fixture of a type (test/fixtures/events): frozen contracts fold here. */
-const stored = <T extends SapiDocumentEvent['type']>(type: T): Extract<SapiDocumentEvent, { type: T }> => {
-  const f = JSON.parse(readFileSync(new URL(`../../test/fixtures/events/${type}.v1.json`, import.meta.url), 'utf8')) as { type: T; data: unknown };
+const stored = <T extends SapiDocumentEvent['type']>(type: T, version = 1): Extract<SapiDocumentEvent, { type: T }> => {
+  const f = JSON.parse(readFileSync(new URL(`../../test/fixtures/events/${type}.v${version}.json`, import.meta.url), 'utf8')) as { type: T; data: unknown };
   return { type: f.type, data: f.data } as Extract<SapiDocumentEvent, { type: T }>;
 };
 const given = specFor(sapiDocumentDecider);
 const accepted = stored('SapiDocumentAccepted');
 const processing = stored('SapiDocumentProcessing');
-const sent = stored('SapiDocumentSent');
+const sent = stored('SapiDocumentSent', 2);
 const submitted = stored('SapiFsSubmitted');
 const at = '2026-11-24T15:05:00.000Z';
 const verdict = (outcome: 'acknowledged' | 'rejected', submission = submitted.data.fs_submission_id): SapiDocumentCommand => ({
@@ -30,11 +31,25 @@ describe('SAPI-SK outbound document', () => {
   it('goes ACCEPTED → PROCESSING → SENT; a repeated outcome decides nothing', () => {
     given([accepted]).when({ type: 'StartSapiProcessing', at }).then([{ type: 'SapiDocumentProcessing', data: { document_id: accepted.data.document_id, started_at: at } }]);
     given([accepted, processing]).when({ type: 'StartSapiProcessing', at }).then([]);
-    const [event] = sapiDocumentDecider.decide({ type: 'RecordSapiSent', at }, fold(sapiDocumentDecider, [accepted, processing]));
+    const [event] = sapiDocumentDecider.decide({ type: 'RecordSapiSent', as4: null, at }, fold(sapiDocumentDecider, [accepted, processing]));
     expect(event).to.deep.include({ type: 'SapiDocumentSent' });
-    expect(event!.data).to.include({ peppol_message_id: accepted.data.peppol_message_id, sender_participant_id: accepted.data.metadata.sender_participant_id });
-    given([accepted, processing, sent]).when({ type: 'RecordSapiSent', at }).then([]);
-    given([accepted]).when({ type: 'RecordSapiSent', at }).thenThrows('sapi_document_not_processing');
+    expect(event!.data).to.include({ peppol_message_id: accepted.data.peppol_message_id, sender_participant_id: accepted.data.metadata.sender_participant_id, as4: null });
+    given([accepted, processing, sent]).when({ type: 'RecordSapiSent', as4: null, at }).then([]);
+    given([accepted]).when({ type: 'RecordSapiSent', as4: null, at }).thenThrows('sapi_document_not_processing');
+  });
+
+  it('keeps the receiver\'s AS4 receipt on SENT, as the command brings it', () => {
+    const as4 = { message_id: `${accepted.data.peppol_message_id}@POP000001`, receipt: '<env:Envelope>…signed eb:Receipt…</env:Envelope>', receiving_ap: 'POP000002' };
+    const [event] = sapiDocumentDecider.decide({ type: 'RecordSapiSent', as4, at }, fold(sapiDocumentDecider, [accepted, processing]));
+    expect(event?.type === 'SapiDocumentSent' && event.data.as4).to.deep.equal(as4);
+  });
+
+  it('shows the AS4 receipt kept on SENT; none before SENT or for a sandbox send (as4 null): peppol_receipt_not_found', () => {
+    const as4 = { message_id: `${accepted.data.peppol_message_id}@POP000001`, receipt: '<env:Envelope>…</env:Envelope>', receiving_ap: 'POP000002' };
+    const sentOverAs4 = { ...sent, data: { ...sent.data, as4 } };
+    expect(sapiReceiptOf([accepted, processing, sentOverAs4])).to.deep.equal({ ...as4, peppol_message_id: sent.data.peppol_message_id, sent_at: sent.data.sent_at });
+    expect(() => sapiReceiptOf([accepted, processing])).to.throw().with.property('code', 'peppol_receipt_not_found');
+    expect(() => sapiReceiptOf([accepted, processing, sent])).to.throw().with.property('code', 'peppol_receipt_not_found');
   });
 
   it('fails from ACCEPTED or PROCESSING, never after SENT', () => {

@@ -1,3 +1,4 @@
+import type { As4ReceiptRecord } from '../../events/delivery.ts';
 import type { SapiDocumentAccepted, SapiDocumentEvent, SapiFsRejected } from '../../events/sapi-documents.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
@@ -65,7 +66,8 @@ export type SapiDocumentCommand =
   | { type: 'StartSapiProcessing'; at: string }
   | { type: 'RecordSapiAttemptFailed'; leg: 'peppol' | 'fs'; reason: string; failure: AttemptFailure; policy: RetryPolicy; at: string }
   | { type: 'RecordSapiFsVerdictOverdue'; fs_submission_id: string; deadline_ms: number; at: string }
-  | { type: 'RecordSapiSent'; at: string }
+  /** `as4`: the receiver's verified AS4 receipt; null in the sandbox */
+  | { type: 'RecordSapiSent'; as4: As4ReceiptRecord; at: string }
   | { type: 'RecordSapiFailed'; reason: string; findings: { rule: string; message: string }[]; rejected_by_receiver: boolean; at: string }
   | { type: 'RecordSapiFsSubmitted'; fs_submission_id: string; tdd_uuid: string; at: string }
   | {
@@ -144,7 +146,7 @@ function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDoc
         type: 'SapiDocumentSent',
         data: {
           document_id, peppol_message_id: state.peppol_message_id, sender_participant_id: state.sender_participant_id, receiver_participant_id: state.receiver_participant_id, document_type_id: state.document_type_id,
-          sent_at: command.at,
+          sent_at: command.at, as4: command.as4,
         },
       }];
     case 'RecordSapiFailed':

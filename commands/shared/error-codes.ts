@@ -69,6 +69,7 @@ export const DOMAIN_ERROR_CODES = {
   payload_too_large: 'refused',
   payment_not_found: 'refused',
   peppol_delivery_failed: 'unavailable',
+  peppol_receipt_not_found: 'refused',
   plan_required: 'refused',
   read_model_behind: 'unavailable',
   read_model_degraded: 'unavailable',

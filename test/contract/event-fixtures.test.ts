@@ -24,6 +24,7 @@ import { organisationDecider } from '../../commands/tenancy/organisation.ts';
 import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
 import { subscribers, webhookDecider } from '../../commands/webhooks/decider.ts';
 import { EVENT_VERSIONS, STORED_EVENT_TYPES, type StoredEvent, type StoredEventType } from '../../events/versions.ts';
+import { EVENT_CONTRACTS, Upcasting } from '../../src/platform/eventstore/upcasting.ts';
 
 /**
  * Stored events are contracts: these fixtures are events as the service wrote them (dumped once
@@ -46,11 +47,16 @@ const fixtures = new Map<string, Fixture>(
   fixtureFiles.map((file) => [file.replace(/\.json$/, ''), JSON.parse(readFileSync(join(FIXTURES, file), 'utf8')) as Fixture]),
 );
 
-/** The version 1 fixture of `type`, as the event type the code declares for it. */
+const upcasting = new Upcasting(EVENT_CONTRACTS);
+
+/** The version 1 fixture of `type`, as a store reads it (upcast to the current version) and the code declares it. */
 function stored<T extends StoredEventType>(type: T): Extract<StoredEvent, { type: T }> {
   const fixture = fixtures.get(`${type}.v1`);
   if (!fixture) throw new Error(`no fixture ${type}.v1.json`);
-  return { type: fixture.type, data: fixture.data } as Extract<StoredEvent, { type: T }>;
+  const read = upcasting.upcast({
+    id: `${type}.v1`, streamId: fixture.stream_id, revision: 0, position: '0', type: fixture.type, data: fixture.data, metadata: {}, recordedAt: new Date(0),
+  });
+  return { type: read.type, data: read.data } as Extract<StoredEvent, { type: T }>;
 }
 
 /** Event type names as events/*.ts declares them: `DomainEvent<'Name', …>` or `type: 'Name'`. */
@@ -70,6 +76,13 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect([...STORED_EVENT_TYPES].sort()).to.deep.equal(declaredEventTypes());
     const expected = STORED_EVENT_TYPES.flatMap((type) => Array.from({ length: EVENT_VERSIONS[type] }, (_, i) => `${type}.v${i + 1}`)).sort();
     expect([...fixtures.keys()].sort()).to.deep.equal(expected);
+  });
+
+  it('an old fixture, upcast, has the keys of its type\'s newest fixture (no field lost or left out)', () => {
+    for (const type of STORED_EVENT_TYPES.filter((t) => EVENT_VERSIONS[t] > 1)) {
+      const newest = fixtures.get(`${type}.v${EVENT_VERSIONS[type]}`)!;
+      expect(Object.keys(stored(type).data).sort(), type).to.deep.equal(Object.keys(newest.data).sort());
+    }
   });
 
   it('each fixture names its type and version, and carries an object payload', () => {

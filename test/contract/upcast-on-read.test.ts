@@ -16,8 +16,8 @@ import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 /*
- * The first v2 of a real type, as it would come: no real type has changed yet, so this suite
- * gives CustomerArchived a version 2 of its own. Its shape in events/customers.ts is version 2
+ * A v2 of a real type, as it would come, with a rename (the sent events' v2 only adds a field):
+ * this suite gives CustomerArchived a version 2 of its own. Its shape in events/customers.ts is version 2
  * here; version 1, as a release before would have stored it, named the archival time `at`. The
  * store is made with these contracts, and an event stored at version 1 reaches the decider, the
  * real customer-directory projector and a reactor, each through its real read path (readAndFold,

@@ -48,7 +48,7 @@ function startOf(lines: InvoiceLine[], sent: 1 | 2 | 3): InvoiceStreamEvent[] {
     { type: 'InvoiceQueued', data: { invoice_id, queued_by: 'key-1', peppol_message_id, receiver_participant_id, queued_at: AT } },
     {
       type: 'PeppolMessageSent',
-      data: { invoice_id, peppol_message_id, sender_participant_id: '9950:sk2020273893svctest', receiver_participant_id, document_type_id: 'invoice', sent_at: AT },
+      data: { invoice_id, peppol_message_id, sender_participant_id: '9950:sk2020273893svctest', receiver_participant_id, document_type_id: 'invoice', sent_at: AT, as4: null },
     },
     { type: 'PeppolDeliveryConfirmed', data: { invoice_id, peppol_message_id, delivered_at: AT } },
   ];

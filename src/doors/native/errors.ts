@@ -75,6 +75,7 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   payload_too_large: 413,
   payment_not_found: 404,
   peppol_delivery_failed: 502,
+  peppol_receipt_not_found: 404,
   plan_required: 422,
   read_model_behind: 503,
   read_model_degraded: 503,

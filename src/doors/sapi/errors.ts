@@ -100,6 +100,7 @@ export const sapiCodeOf: Record<DomainErrorCode, SapiCode> = {
   payload_too_large: 'SAPI-VAL-001',
   payment_not_found: 'SAPI-VAL-001',
   peppol_delivery_failed: 'SAPI-VAL-001',
+  peppol_receipt_not_found: 'SAPI-DOC-NOT-FOUND',
   plan_required: 'SAPI-VAL-001',
   read_model_behind: 'SAPI-UNAVAILABLE',
   read_model_degraded: 'SAPI-UNAVAILABLE',

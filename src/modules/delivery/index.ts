@@ -3,7 +3,7 @@ export { type FsAuthority, FsTransportError, type FsVerdict } from './fs/fs-auth
 export { buildTdd, TddBuildError } from './fs/tax-data-document/index.ts';
 export { receivePeppolMessage } from './inbound.ts';
 export { BILLING_PROCESS_ID, documentTypeFor } from './peppol/identifiers.ts';
-export { type PeppolNetwork, PeppolRefusedError, PeppolRejectedError, PeppolTransportError } from './peppol/peppol-network.ts';
+export { type PeppolNetwork, type PeppolReceipt, PeppolRefusedError, PeppolRejectedError, PeppolTransportError } from './peppol/peppol-network.ts';
 export { as4PeppolNetwork, as4MessageIdOf } from './peppol/as4-network.ts';
 export { as4Receiver, type As4Receiver, type As4Answer } from './peppol/as4-receive.ts';
 export { boundedFetch, distrustOf, loadPeppolPki, peppolHealth, type PeppolHealth, type PeppolPki, type RevocationFetch } from './peppol/pki/index.ts';
@@ -14,6 +14,7 @@ export { askFsVerdict } from './schedule/ask-fs-verdict.ts';
 export { bounded as boundedAttempt } from './schedule/bounded.ts';
 export { TAX_AUTHORITY } from './schedule/fs-filings.ts';
 export { currentInvoice } from './reactors/load.ts';
+export { RECEIPT_HEADERS, receiptAnswer } from './receipt-route.ts';
 export { sandboxParticipantDirectory } from './sandbox/directory.ts';
 export { checkSandboxRules, sandbox } from './sandbox/index.ts';
 export type { ReceiveMessage } from './sandbox/peppol.ts';

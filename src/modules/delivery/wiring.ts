@@ -4,6 +4,7 @@ import type { InvoicingDeps } from '../invoices/index.ts';
 import type { UsageCounts } from '../usage/index.ts';
 import { invoiceDeliveryRoutes } from './routes.ts';
 import { toolRoutes } from './tool-routes.ts';
+import { peppolReceiptRoute } from './receipt-route.ts';
 import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
@@ -58,7 +59,7 @@ export function deliveryModule(deps: DeliveryDeps): Module {
   ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
-    routes: [...invoiceDeliveryRoutes(deps), ...toolRoutes(deps)],
+    routes: [...invoiceDeliveryRoutes(deps), peppolReceiptRoute(deps), ...toolRoutes(deps)],
     projectors: [],
     reactors: [
       peppolDeliveryReactor(scheduling),

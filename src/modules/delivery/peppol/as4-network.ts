@@ -13,7 +13,7 @@ import { guardedRequest, type GuardedAnswer } from '../../../platform/http-clien
 import { readLimited } from '../../../platform/http-client/read-limited.ts';
 import type { TargetOptions } from '../../../platform/http-client/target-guard.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import { buildUserMessage, verifyReceipt } from './as4/index.ts';
+import { buildUserMessage, commonName, verifyReceipt } from './as4/index.ts';
 import { PeppolRejectedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from './peppol-network.ts';
 import type { ApIdentity } from './pki/index.ts';
 import type { PeppolDiscovery } from './smp/index.ts';
@@ -95,7 +95,8 @@ export function as4PeppolNetwork(deps: As4NetworkDeps): PeppolNetwork {
       }, { signingKey: deps.identity.privateKey, signingCert: deps.identity.certificate, receiverCert: endpoint.certificate });
       const answer = await post(endpoint.url, endpoint.guarded, built.contentType, built.body, participant, signal);
       const verdict = await judge(answer, { messageId, references: built.references, receiverCert: endpoint.certificate }, participant);
-      return { message_id: message.message_id, received_at: deps.clock.now().toISOString(), as4: { message_id: messageId, receipt: verdict.receipt } };
+      const as4 = { message_id: messageId, receipt: verdict.receipt, receiving_ap: commonName(endpoint.certificate) };
+      return { message_id: message.message_id, received_at: deps.clock.now().toISOString(), as4 };
     },
   };
 }

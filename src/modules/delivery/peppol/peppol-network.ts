@@ -17,8 +17,11 @@ export interface OutboundPeppolMessage {
 export interface PeppolReceipt {
   message_id: string;
   received_at: string;
-  /** over AS4: our eb:MessageId and the receiver's signed eb:Receipt (SOAP XML), the proof of what it acknowledged */
-  as4?: { message_id: string; receipt: string };
+  /**
+   * over AS4: our eb:MessageId, the receiver's signed eb:Receipt (the SOAP envelope as received,
+   * UTF-8 XML), the proof of what it acknowledged, and the receiving Access Point's certificate CN
+   */
+  as4?: { message_id: string; receipt: string; receiving_ap: string };
 }
 
 export interface PeppolNetwork {

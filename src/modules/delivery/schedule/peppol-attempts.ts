@@ -1,7 +1,7 @@
 import type { AttemptFailure, RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
 import { invoiceInTurn, systemMetadata, buildUbl } from '../../invoices/index.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../peppol/identifiers.ts';
-import { PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolNetwork } from '../peppol/peppol-network.ts';
+import { PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
 import { wrapInSbdh } from '../peppol/sbdh.ts';
 import type { Core } from '../../../platform/core.ts';
 import type { ValidatorSource } from '../../../platform/validation/index.ts';
@@ -47,7 +47,7 @@ export function peppolAttempts(deps: Deps): ScheduleHandler {
       const documentTypeId = documentTypeFor(invoice.content.invoice_type === '381' ? 'CreditNote' : 'Invoice');
       if (peppol.status === 'delivered' && peppol.sent_at === null) {
         // the receiver's delivery status overtook the record of our send (a crash in between): it was sent
-        await on({ type: 'RecordPeppolSent', invoice_id: invoice.invoice_id, peppol_message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, at: at() });
+        await on({ type: 'RecordPeppolSent', invoice_id: invoice.invoice_id, peppol_message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, as4: null, at: at() });
         return null;
       }
       if (peppol.status !== 'queued') return null;
@@ -70,8 +70,9 @@ export function peppolAttempts(deps: Deps): ScheduleHandler {
         sender, receiver, documentTypeId, processId: BILLING_PROCESS_ID, instanceId: messageId,
         createdAt: deps.clock.now(), countryC1: invoice.content.supplier.country_code, document: ubl,
       });
+      let receipt: PeppolReceipt;
       try {
-        await bounded((s) => deps.network.send({ message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope }, s), {
+        receipt = await bounded((s) => deps.network.send({ message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope }, s), {
           signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the receiving Access Point within ${deps.attemptTimeoutMs} ms`),
         });
       } catch (error) {
@@ -82,7 +83,10 @@ export function peppolAttempts(deps: Deps): ScheduleHandler {
         return after?.status === 'queued' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
       }
       afterEffect('peppol-send', messageId); // the crash-effects campaign's moment: sent, not yet recorded
-      await on({ type: 'RecordPeppolSent', invoice_id: invoice.invoice_id, peppol_message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver, document_type_id: documentTypeId, at: at() });
+      await on({
+        type: 'RecordPeppolSent', invoice_id: invoice.invoice_id, peppol_message_id: messageId, sender_participant_id: sender, receiver_participant_id: receiver,
+        document_type_id: documentTypeId, as4: receipt.as4 ?? null, at: at(),
+      });
       return null;
     },
   };

@@ -5,7 +5,7 @@ import type { SapiPart } from '../part.ts';
 import { sapiFsFilingReactor, sapiFsVerdictReactor, sapiPeppolReactor } from './reactors.ts';
 import { sapiScheduleHandlers } from './schedule.ts';
 import { sendRoute } from './send.ts';
-import { statusRoute } from './status.ts';
+import { receiptRoute, statusRoute } from './status.ts';
 
 /** Steps in flight on one instance, and per receiver (as native delivery). */
 const CONCURRENCY = 16;
@@ -24,7 +24,7 @@ export function sapiOutboundPart(deps: SapiDeps): SapiPart {
   });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
-    sapiRoutes: [sendRoute(deps), statusRoute(deps)],
+    sapiRoutes: [sendRoute(deps), statusRoute(deps), receiptRoute(deps)],
     projectors: [sapiDocuments],
     reactors: [sapiPeppolReactor(scheduling), sapiFsFilingReactor(scheduling), sapiFsVerdictReactor({ ...scheduling, pollMs })],
     workers: [worker],

@@ -8,7 +8,7 @@ import { afterEffect } from '../../../platform/reactors/fault.ts';
 import { derivedId } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
 import {
-  askFsVerdict, BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError,
+  askFsVerdict, BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolReceipt,
   TAX_AUTHORITY, TddBuildError, wrapInSbdh,
 } from '../../delivery/index.ts';
 import type { SapiDeps } from '../deps.ts';
@@ -84,8 +84,9 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
         await on({ type: 'RecordSapiFailed', reason: `not sent: the envelope cannot carry it (${reasonOf(error)})`, findings: [], rejected_by_receiver: false, at: at() });
         return null;
       }
+      let receipt: PeppolReceipt;
       try {
-        await boundedAttempt((s) => deps.network.send({
+        receipt = await boundedAttempt((s) => deps.network.send({
           message_id: accepted.peppol_message_id, sender_participant_id: m.sender_participant_id, receiver_participant_id: m.receiver_participant_id,
           document_type_id: documentTypeId, process_id: BILLING_PROCESS_ID, envelope,
         }, s), { signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the receiving Access Point within ${options.attemptTimeoutMs} ms`) });
@@ -96,7 +97,7 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
         return after?.status === 'PROCESSING' && after.peppol_next_attempt_at ? new Date(after.peppol_next_attempt_at) : null;
       }
       afterEffect('sapi-peppol-send', accepted.peppol_message_id); // sent, not yet recorded
-      await on({ type: 'RecordSapiSent', at: at() });
+      await on({ type: 'RecordSapiSent', as4: receipt.as4 ?? null, at: at() });
       return null;
     },
   };

@@ -3,7 +3,9 @@ import { SapiRefusal } from '../../../../commands/sapi/errors.ts';
 import { PARTICIPANT_HEADER, requireParticipantHeader } from '../../../../commands/sapi/participant.ts';
 import { requireScope } from '../../../../commands/sapi/scopes.ts';
 import type { SapiDocumentView } from '../../../../commands/sapi/document.ts';
-import { documentIdOf, sapiDocumentStream } from '../../../../events/sapi-documents.ts';
+import { sapiReceiptOf } from '../../../../commands/sapi/document-receipt.ts';
+import { documentIdOf, sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
+import { RECEIPT_HEADERS, receiptAnswer } from '../../delivery/index.ts';
 import { SAPI_DOCUMENTS, findSapiDocument } from '../../../../projections/sapi-documents/queries.ts';
 import { readCurrent } from '../../../platform/readmodel/current-read.ts';
 import { SapiErrorBody } from '../../../../schemas/sapi/errors.ts';
@@ -67,6 +69,47 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
       });
       if (!view) throw notFound(req.params.providerDocumentId);
       return { status: 200, body: statusOf(view, deps.clock.now()) };
+    },
+  });
+}
+
+/**
+ * For auditors (issue 38, an extension of sapi-sk.md): the signed AS4 receipt the receiving Access
+ * Point returned for a SENT document, read from the document's stream, with the status route's
+ * scope, participant header and ownership. No receipt (not SENT yet, the sandbox): SAPI-DOC-NOT-FOUND.
+ */
+export function receiptRoute(deps: SapiDeps): SapiRoute {
+  return defineSapiRoute({
+    method: 'GET',
+    path: '/document/status/{providerDocumentId}/peppol-receipt',
+    operationId: 'sapiDocumentPeppolReceipt',
+    summary: 'For auditors: the signed AS4 receipt of a SENT document (an extension of SAPI-SK)',
+    description: [
+      'Scope document:send and X-Peppol-Participant-Id, as for the status. The receiving Access Point\'s signed ebMS eb:Receipt, the SOAP',
+      'envelope exactly as it arrived (application/xml, UTF-8); headers name the AS4 message, the Peppol message and the receiving',
+      'Access Point (docs/sapi.md, Status). A document this client did not send, or one with no receipt (not SENT yet, or sent on the',
+      'sandbox network), is SAPI-DOC-NOT-FOUND.',
+    ].join(' '),
+    tags: ['SAPI documents'],
+    auth: 'api',
+    params: Type.Object({ providerDocumentId: Type.String({ maxLength: 200 }) }),
+    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String() }],
+    responses: {
+      200: { description: 'the signed eb:Receipt SOAP envelope as received', schema: Type.String(), mediaType: 'application/xml', headers: RECEIPT_HEADERS },
+      400: { description: 'SAPI-VAL-001: the participant header is missing', schema: SapiErrorBody },
+      403: { description: 'SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT', schema: SapiErrorBody },
+      404: { description: 'SAPI-DOC-NOT-FOUND: no such document of this client, or no AS4 receipt for it', schema: SapiErrorBody },
+    },
+    async handle(req) {
+      const actor = req.actor;
+      requireScope(actor.scopes, 'document:send');
+      requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
+      const documentId = documentIdOf(req.params.providerDocumentId);
+      if (!documentId) throw notFound(req.params.providerDocumentId);
+      const events = await deps.store.readStream(sapiDocumentStream(documentId));
+      const accepted = events[0]?.type === 'SapiDocumentAccepted' ? (events[0].data as SapiDocumentAccepted['data']) : null;
+      if (accepted?.client_id !== actor.clientId) throw notFound(req.params.providerDocumentId);
+      return receiptAnswer(sapiReceiptOf(events));
     },
   });
 }
