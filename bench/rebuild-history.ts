@@ -183,7 +183,7 @@ function world(random: () => number, size: WorldSize): Stream[] {
     w.add(invoice, 'InvoiceQueued', { invoice_id: id, peppol_message_id: message, queued_at: w.iso() });
     w.add(invoice, 'FsCopySubmitted', { invoice_id: id, fs_submission_id: submission, submitted_at: w.iso() });
     if (w.chance(0.05)) w.add(invoice, 'DeliveryAttemptFailed', { invoice_id: id, failed_at: w.iso() });
-    w.add(invoice, 'PeppolMessageSent', { invoice_id: id, peppol_message_id: message, sent_at: w.iso() });
+    w.add(invoice, 'PeppolMessageSent', { invoice_id: id, peppol_message_id: message, sent_at: w.iso(), as4: null });
     w.add(invoice, 'FsCopyAcknowledged', { invoice_id: id, fs_submission_id: submission, acknowledged_at: w.iso() });
     w.add(invoice, 'PeppolDeliveryConfirmed', { invoice_id: id, peppol_message_id: message, delivered_at: w.iso() });
     w.add(invoice, 'InvoiceAuditEntryRecorded', { invoice_id: id, at: w.iso() });
@@ -222,7 +222,7 @@ function world(random: () => number, size: WorldSize): Stream[] {
     w.add(doc, 'SapiDocumentAccepted', { document_id: id, provider_document_id: provider, client_id: sapiClient, organisation_id: org, company_id: company, peppol_message_id: message, accepted_at: w.iso() });
     w.add(doc, 'SapiDocumentProcessing', { document_id: id, started_at: w.iso() });
     w.add(doc, 'SapiFsSubmitted', { document_id: id, provider_document_id: provider, fs_submission_id: randomUUID(), submitted_at: w.iso() });
-    w.add(doc, 'SapiDocumentSent', { document_id: id, peppol_message_id: message, sent_at: w.iso() });
+    w.add(doc, 'SapiDocumentSent', { document_id: id, peppol_message_id: message, sent_at: w.iso(), as4: null });
     w.add(doc, 'SapiFsAcknowledged', { document_id: id, provider_document_id: provider, organisation_id: org, company_id: company, acknowledged_at: w.iso() });
   }
   for (let n = 0; n < size.inbox; n++) {
