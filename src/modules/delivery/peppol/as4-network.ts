@@ -72,7 +72,8 @@ export function as4PeppolNetwork(deps: As4NetworkDeps): PeppolNetwork {
     const verdict = await verifyReceipt(answer.contentType, answer.body, expected);
     if (verdict.ok) return verdict;
     if (verdict.errors && verdict.errors.length > 0) {
-      // the receiving Access Point's own refusal: it will answer the same to the same message
+      // the receiving Access Point's own refusal, whatever the HTTP status (phase4 answers 200, a
+      // SOAP Fault comes with 500, others use 4xx): it will answer the same to the same message
       throw new PeppolRejectedError(`the Access Point of participant ${participant} refused the message: ${verdict.reason}`, verdict.errors.map((e) => ({ rule: e.errorCode, message: e.description || e.shortDescription })));
     }
     // no receipt we can accept (an HTTP error, a wrong or unsigned receipt): a failed attempt; the
