@@ -18,6 +18,7 @@ import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/modul
 import { PeppolRejectedError, PeppolTransportError, type OutboundPeppolMessage } from '../../../src/modules/delivery/peppol/peppol-network.ts';
 import { systemResolver } from '../../../src/platform/http-client/target-guard.ts';
 import { systemClock } from '../../../src/platform/ports/clock.ts';
+import { describeDatabaseFree } from '../../support/database-free.ts';
 import { issuedBy, testAp, testCa, type TestAp } from './test-certificates.ts';
 
 const SBDH = '<StandardBusinessDocument xmlns="http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader"><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"/></StandardBusinessDocument>';
@@ -44,7 +45,7 @@ function asSoapFault(signal: SoapResponse): SoapResponse {
   return { contentType: signal.contentType, body: Buffer.from(withFault, 'utf8') };
 }
 
-describe('AS4 ebMS error signals at any HTTP status', function () {
+describeDatabaseFree('AS4 ebMS error signals at any HTTP status', function () {
   this.timeout(60_000);
   let us: TestAp;
   let them: TestAp;

@@ -13,7 +13,7 @@ import { guardedRequest, type GuardedAnswer } from '../../../platform/http-clien
 import { readLimited } from '../../../platform/http-client/read-limited.ts';
 import type { TargetOptions } from '../../../platform/http-client/target-guard.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import { buildUserMessage, verifyReceipt } from './as4/index.ts';
+import { buildUserMessage, ebmsMessageId, verifyReceipt } from './as4/index.ts';
 import { PeppolRejectedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from './peppol-network.ts';
 import type { ApIdentity } from './pki/index.ts';
 import type { PeppolDiscovery } from './smp/index.ts';
@@ -35,8 +35,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** ebMS 3.0 (5.2.2.1): an RFC 2822 msg-id without the angle brackets; ours stable per document. */
 export function as4MessageIdOf(sbdhInstanceId: string, ourName: string): string {
-  const host = ourName.replace(/[^A-Za-z0-9.-]/g, '-') || 'ap';
-  return `${sbdhInstanceId}@${host}`;
+  return ebmsMessageId(sbdhInstanceId, ourName);
 }
 
 type Answer = { status: number; contentType: string; body: Buffer };

@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import { As4Error, buildErrorSignal, buildReceipt, readUserMessage, type SoapResponse } from './as4/index.ts';
+import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
 import { readSbdh } from './sbdh.ts';
 
@@ -41,8 +41,7 @@ export interface As4Receiver {
 }
 
 export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
-  const host = (deps.identity.commonName ?? 'ap').replace(/[^A-Za-z0-9.-]/g, '-');
-  const newMessageId = () => `${randomUUID()}@${host}`;
+  const newMessageId = () => ebmsMessageId(randomUUID(), deps.identity.commonName);
   const signal = (error: As4Error): As4Answer => ({ ...buildErrorSignal(error, { messageId: newMessageId(), timestamp: deps.clock.now() }), outcome: error.code });
 
   // made on first use, so the receiver can be built before the read models are open
