@@ -6,7 +6,8 @@
  * signed Receipt. Any refusal is an ebMS Error signal and creates nothing.
  *
  * A repeated eb:MessageId (a sender retrying after a lost receipt) gets the receipt it got the
- * first time, which is kept per message id in `as4_received_messages`; the inbound path itself
+ * first time, which is kept per message id in `as4_received_messages` with the sending Access
+ * Point (its certificate's CN): the same id from another Access Point is refused; the inbound path itself
  * is idempotent by the SBDH instance id, so a crash between the two cannot make a second copy.
  */
 import { randomUUID, type KeyObject, type X509Certificate } from 'node:crypto';
@@ -16,6 +17,7 @@ import { findCompanyByParticipant } from '../../../../projections/tenancy/querie
 import type { Clock } from '../../../platform/ports/clock.ts';
 import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
+import { commonNameOf, subjectOf } from './pki/names.ts';
 import { readSbdh } from './sbdh.ts';
 
 export interface As4ReceiverDeps {
@@ -52,11 +54,15 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
     table = undefined;
     throw error;
   }));
-  const storedReceipt = async (messageId: string): Promise<SoapResponse | null> => {
-    const rows: { receipt_content_type: string; receipt: string }[] = await deps.readModels.query('SELECT receipt_content_type, receipt FROM as4_received_messages WHERE message_id = $1', [messageId]);
+  const storedReceipt = async (messageId: string): Promise<(SoapResponse & { senderAp: string }) | null> => {
+    const rows: { sender_ap: string; receipt_content_type: string; receipt: string }[] = await deps.readModels.query(
+      'SELECT sender_ap, receipt_content_type, receipt FROM as4_received_messages WHERE message_id = $1', [messageId]);
     const row = rows[0];
-    return row ? { contentType: row.receipt_content_type, body: Buffer.from(row.receipt, 'utf8') } : null;
+    return row ? { senderAp: row.sender_ap, contentType: row.receipt_content_type, body: Buffer.from(row.receipt, 'utf8') } : null;
   };
+  // an eb:MessageId is the sender's: another Access Point reusing it gets no receipt (the first
+  // sender's digests) and cannot make the first sender's message count as a repeat
+  const otherSender = (messageId: string) => signal(new As4Error('EBMS:0004', `eb:MessageId ${messageId} was already received from another Access Point`, messageId));
 
   return {
     refuse: (reason) => signal(new As4Error('EBMS:0004', reason)),
@@ -66,10 +72,12 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
         deps.log.warn({ code: read.error.code, reason: read.error.reason, message_id: read.error.refToMessageId }, 'AS4 message refused');
         return signal(read.error);
       }
-      const { messaging, sbdh, references } = read.message;
+      const { messaging, sbdh, references, senderCert } = read.message;
+      // who sent it is the verified signing certificate's CN, not the PartyId the message claims
+      const senderAp = commonNameOf(senderCert) ?? subjectOf(senderCert);
       await ready();
       const before = await storedReceipt(messaging.messageId);
-      if (before) return { ...before, outcome: 'repeat' };
+      if (before) return before.senderAp === senderAp ? { contentType: before.contentType, body: before.body, outcome: 'repeat' } : otherSender(messaging.messageId);
 
       const recipient = messaging.finalRecipient.value;
       // the inbound path routes by the SBDH: it must name the parties the signed header names,
@@ -92,12 +100,13 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       await deps.readModels.query(
         `INSERT INTO as4_received_messages (message_id, sender_ap, final_recipient, receipt_content_type, receipt, received_at) VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (message_id) DO NOTHING`,
-        [messaging.messageId, messaging.from.partyId, recipient, receipt.contentType, receipt.body.toString('utf8'), deps.clock.now()],
+        [messaging.messageId, senderAp, recipient, receipt.contentType, receipt.body.toString('utf8'), deps.clock.now()],
       );
       // two copies of one message at once: both answer the receipt that was kept
       const kept = await storedReceipt(messaging.messageId);
+      if (kept && kept.senderAp !== senderAp) return otherSender(messaging.messageId);
       deps.log.info({ message_id: messaging.messageId, recipient }, 'AS4 message received');
-      return { ...(kept ?? receipt), outcome: 'receipt' };
+      return { ...(kept ? { contentType: kept.contentType, body: kept.body } : receipt), outcome: 'receipt' };
     },
   };
 }
