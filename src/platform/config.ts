@@ -46,9 +46,14 @@ export interface PeppolConfig {
   network: 'sandbox' | 'as4';
   /** AS4_CERT + AS4_KEY (+ AS4_KEY_PASSPHRASE), or AS4_P12 + AS4_P12_PASSWORD; null in the sandbox */
   identity: PeppolIdentitySource | null;
-  /** PEPPOL_AP_TRUST: PEM bundle of the Access Point CAs (the issuing CA and its root); unset in the sandbox */
+  /**
+   * PEPPOL_STAGE: which Peppol network, `test` (the default) or `production`. It picks the shipped
+   * trust anchors when PEPPOL_AP_TRUST / PEPPOL_SMP_TRUST are unset, and SML_ZONE's default.
+   */
+  stage: PeppolStage;
+  /** PEPPOL_AP_TRUST: PEM bundle of the Access Point CAs (the issuing CA and its root); unset: the shipped Peppol CAs of `stage` */
   apTrustFile: string | undefined;
-  /** PEPPOL_SMP_TRUST: PEM bundle of the SMP CAs (the issuing CA and its root); unset in the sandbox */
+  /** PEPPOL_SMP_TRUST: PEM bundle of the SMP CAs (the issuing CA and its root); unset: the shipped Peppol CAs of `stage` */
   smpTrustFile: string | undefined;
   /** PEPPOL_REVOCATION: `off`, `soft` (an unreachable responder is allowed and logged, the default) or `hard` */
   revocation: RevocationMode;
@@ -57,6 +62,11 @@ export interface PeppolConfig {
 }
 
 export type RevocationMode = 'off' | 'soft' | 'hard';
+
+export type PeppolStage = 'test' | 'production';
+
+/** The SML's DNS zone of each stage: the production SML, and the SMK that Peppol's test network uses. */
+export const SML_ZONE_OF_STAGE: Record<PeppolStage, string> = { production: 'edelivery.tech.ec.europa.eu', test: 'acc.edelivery.tech.ec.europa.eu' };
 
 export type PeppolIdentitySource =
   | { kind: 'pem'; certFile: string; keyFile: string; keyPassphrase: string | undefined }
@@ -265,16 +275,19 @@ function peppolConfig(env: NodeJS.ProcessEnv): PeppolConfig {
     bodyTimeoutMs: positive('AS4_BODY_TIMEOUT_MS', env.AS4_BODY_TIMEOUT_MS, 60_000),
   };
   // the sandbox reads none of the rest: what is set there for later changes nothing
-  if (network === 'sandbox') return { network, identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation, receiving };
+  if (network === 'sandbox') return { network, identity: null, stage: 'test', apTrustFile: undefined, smpTrustFile: undefined, revocation, receiving };
   const identity = peppolIdentity(env);
-  const missingTrust = (['PEPPOL_AP_TRUST', 'PEPPOL_SMP_TRUST'] as const).filter((name) => !env[name]);
-  if (missingTrust.length > 0) {
-    throw new ConfigRefused(`PEPPOL_NETWORK=as4 needs the trusted CA certificates (PEM bundles of the issuing CA and its root): set ${missingTrust.join(' and ')}`);
-  }
-  return { network, identity, apTrustFile: path.resolve(env.PEPPOL_AP_TRUST as string), smpTrustFile: path.resolve(env.PEPPOL_SMP_TRUST as string), revocation, receiving };
+  // test by default: a new Access Point starts on Peppol's test network (OpenPeppol's testbed comes
+  // before production), and production is a deliberate step taken with its own certificate
+  const stage = oneOf('PEPPOL_STAGE', env.PEPPOL_STAGE, ['test', 'production'] as const, 'test');
+  const file = (value: string | undefined) => (value ? path.resolve(value) : undefined);
+  return { network, identity, stage, apTrustFile: file(env.PEPPOL_AP_TRUST), smpTrustFile: file(env.PEPPOL_SMP_TRUST), revocation, receiving };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const peppol = peppolConfig(env);
+  // an Access Point looks its peers up in its own stage's SML; the sandbox keeps the production zone it always had
+  const defaultSmlZone = peppol.network === 'as4' ? SML_ZONE_OF_STAGE[peppol.stage] : SML_ZONE_OF_STAGE.production;
   return {
     port: integer('PORT', env.PORT, 8080),
     host: env.HOST || '127.0.0.1',
@@ -326,7 +339,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlMs: integer('COMPANY_LOOKUP_CACHE_TTL_S', env.COMPANY_LOOKUP_CACHE_TTL_S, 6 * 3600) * 1000,
       cacheMaxEntries: positive('COMPANY_LOOKUP_CACHE_MAX_ENTRIES', env.COMPANY_LOOKUP_CACHE_MAX_ENTRIES, 10_000),
     },
-    peppol: peppolConfig(env),
+    peppol,
     delivery: {
       maxAttempts: Math.max(1, integer('DELIVERY_MAX_ATTEMPTS', env.DELIVERY_MAX_ATTEMPTS, 5)),
       retryBaseMs: integer('DELIVERY_RETRY_BASE_MS', env.DELIVERY_RETRY_BASE_MS, 5000),
@@ -339,7 +352,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
       // a real Access Point checks participants where it sends: Peppol discovery
       participantDirectory: oneOf('PEPPOL_DIRECTORY', env.PEPPOL_DIRECTORY, ['sandbox', 'smp'] as const, env.PEPPOL_NETWORK?.trim().toLowerCase() === 'as4' ? 'smp' : 'sandbox'),
-      smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || 'edelivery.tech.ec.europa.eu',
+      smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || defaultSmlZone,
       discovery: discoveryConfig(env),
     },
   };

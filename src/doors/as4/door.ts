@@ -23,7 +23,11 @@ type Body = { ok: true; body: Buffer } | { ok: false; status: number; reason: st
 /**
  * The AS4 front door: neither JSON API, so no Koa pipeline. It reads the body as a stream within
  * a size bound and a time limit, hands it to the delivery module's receiver, and answers what that
- * returns: a signed Receipt (200) or an ebMS Error signal (4xx). Hostile input never gets a 5xx;
+ * returns: a signed Receipt or an ebMS Error signal, both with HTTP 200. An error signal is an
+ * ordinary SOAP message, not a SOAP Fault (SOAP 1.2 part 2, 7.5.2.2), and phase4 answers its
+ * error signals with 200 too; phase4 senders up to 4.1.0 read no body of a non-2xx answer, so a
+ * 4xx would hide our error code from them. Only a request whose body never arrived (too large,
+ * too slow, cut short) gets a 4xx, still with an error signal. Hostile input never gets a 5xx;
  * only a failure of our own (the database) does, so the sender retries.
  */
 export function as4Door(deps: As4DoorDeps): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
@@ -46,7 +50,7 @@ export function as4Door(deps: As4DoorDeps): (req: IncomingMessage, res: ServerRe
     }
     try {
       const reply = await deps.receiver.receive(req.headers['content-type'] ?? '', read.body);
-      answer(res, reply.outcome === 'receipt' || reply.outcome === 'repeat' ? 200 : 400, reply);
+      answer(res, 200, reply);
     } catch (error) {
       deps.log.error({ err: error }, 'AS4 receiving failed');
       if (!res.headersSent) res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '60' }).end('the message could not be taken now: send it again later\n');

@@ -135,7 +135,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
       await deps.readModels.query('SELECT 1');
       const validation = deps.validationStage();
       // a certificate about to expire: peers will soon refuse every message, so it is not `ok`
-      const peppol = peppolHealth(deps.peppolPki?.identity ?? null, deps.clock.now());
+      const peppol = peppolHealth(deps.peppolPki ?? null, deps.clock.now());
       return {
         database: deps.database, event_store: config.eventstoreUrl ? 'esdb' : 'postgres',
         // without the rules no invoice can be checked: the service answers, but is not `ok`

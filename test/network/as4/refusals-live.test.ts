@@ -187,7 +187,7 @@ describe('AS4 refusals through live HTTP (issue 38, item 6)', function () {
     refusedInvoices.push(message.invoiceId);
     const answer = await post(message, built);
     await expectNothingCreated(message);
-    expect(answer.status, 'the HTTP status').to.equal(400);
+    expect(answer.status, 'the HTTP status: an error signal is a SOAP message (200), as phase4 answers').to.equal(200);
     expect(answer.body).to.include('SignalMessage').and.include(`errorCode="${code}"`).and.match(reason);
   };
 

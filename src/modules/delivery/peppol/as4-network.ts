@@ -13,7 +13,7 @@ import { guardedRequest, type GuardedAnswer } from '../../../platform/http-clien
 import { readLimited } from '../../../platform/http-client/read-limited.ts';
 import type { TargetOptions } from '../../../platform/http-client/target-guard.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import { buildUserMessage, commonName, verifyReceipt } from './as4/index.ts';
+import { buildUserMessage, commonName, ebmsMessageId, verifyReceipt } from './as4/index.ts';
 import { PeppolRejectedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from './peppol-network.ts';
 import type { ApIdentity } from './pki/index.ts';
 import type { PeppolDiscovery } from './smp/index.ts';
@@ -35,8 +35,7 @@ const MAX_ANSWER_BYTES = 1024 * 1024;
 
 /** ebMS 3.0 (5.2.2.1): an RFC 2822 msg-id without the angle brackets; ours stable per document. */
 export function as4MessageIdOf(sbdhInstanceId: string, ourName: string): string {
-  const host = ourName.replace(/[^A-Za-z0-9.-]/g, '-') || 'ap';
-  return `${sbdhInstanceId}@${host}`;
+  return ebmsMessageId(sbdhInstanceId, ourName);
 }
 
 type Answer = { status: number; contentType: string; body: Buffer };
@@ -72,7 +71,8 @@ export function as4PeppolNetwork(deps: As4NetworkDeps): PeppolNetwork {
     const verdict = await verifyReceipt(answer.contentType, answer.body, expected);
     if (verdict.ok) return verdict;
     if (verdict.errors && verdict.errors.length > 0) {
-      // the receiving Access Point's own refusal: it will answer the same to the same message
+      // the receiving Access Point's own refusal, whatever the HTTP status (phase4 answers 200, a
+      // SOAP Fault comes with 500, others use 4xx): it will answer the same to the same message
       throw new PeppolRejectedError(`the Access Point of participant ${participant} refused the message: ${verdict.reason}`, verdict.errors.map((e) => ({ rule: e.errorCode, message: e.description || e.shortDescription })));
     }
     // no receipt we can accept (an HTTP error, a wrong or unsigned receipt): a failed attempt; the

@@ -8,7 +8,8 @@
  * A repeated eb:MessageId (a sender retrying after a lost receipt) gets the receipt it got the
  * first time, kept as the message's own event (As4MessageReceived, commands/delivery/as4-inbound.ts);
  * the inbound path itself is idempotent by the SBDH instance id, so a crash between the two cannot
- * make a second copy.
+ * make a second copy. The sender is the verified signing certificate's CN, not the PartyId the
+ * message claims: the same id from another Access Point is refused.
  */
 import { randomUUID, type KeyObject, type X509Certificate } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -21,8 +22,9 @@ import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
 import { systemMetadata } from '../../invoices/index.ts';
-import { As4Error, buildErrorSignal, buildReceipt, readUserMessage, type SoapResponse } from './as4/index.ts';
+import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
+import { commonNameOf, subjectOf } from './pki/names.ts';
 import { readSbdh } from './sbdh.ts';
 
 export interface As4ReceiverDeps extends Pick<Core, 'store' | 'ids'> {
@@ -48,8 +50,7 @@ export interface As4Receiver {
 }
 
 export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
-  const host = (deps.identity.commonName ?? 'ap').replace(/[^A-Za-z0-9.-]/g, '-');
-  const newMessageId = () => `${randomUUID()}@${host}`;
+  const newMessageId = () => ebmsMessageId(randomUUID(), deps.identity.commonName);
   const signal = (error: As4Error): As4Answer => ({ ...buildErrorSignal(error, { messageId: newMessageId(), timestamp: deps.clock.now() }), outcome: error.code });
 
   const kept = (state: As4InboundState): SoapResponse | null =>
@@ -63,14 +64,16 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
         deps.log.warn({ code: read.error.code, reason: read.error.reason, message_id: read.error.refToMessageId }, 'AS4 message refused');
         return signal(read.error);
       }
-      const { messaging, sbdh, references } = read.message;
+      const { messaging, sbdh, references, senderCert } = read.message;
+      // who sent it is the verified signing certificate's CN, not the PartyId the message claims
+      const senderAp = commonNameOf(senderCert) ?? subjectOf(senderCert);
       const stream = as4InboundStream(messaging.messageId);
       const refused = (error: unknown) => {
         if (!(error instanceof DomainError)) throw error;
         return signal(new As4Error('EBMS:0004', error.message, messaging.messageId));
       };
       try {
-        const repeat = receiptOfRepeat((await readAndFold(deps.store, stream, as4InboundDecider)).state, messaging.from.partyId, messaging.messageId);
+        const repeat = receiptOfRepeat((await readAndFold(deps.store, stream, as4InboundDecider)).state, senderAp, messaging.messageId);
         if (repeat) return { contentType: repeat.contentType, body: Buffer.from(repeat.receipt, 'utf8'), outcome: 'repeat' };
       } catch (error) {
         return refused(error);
@@ -98,7 +101,7 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       let handled;
       try {
         handled = await handleCommand(deps, stream, as4InboundDecider, {
-          type: 'RecordAs4MessageReceived', message_id: messaging.messageId, sender_ap: messaging.from.partyId,
+          type: 'RecordAs4MessageReceived', message_id: messaging.messageId, sender_ap: senderAp,
           original_sender: messaging.originalSender.value, final_recipient: recipient, document_type_id: messaging.documentTypeId.value,
           process_id: messaging.service.value, receipt_message_id: receiptId, receipt_content_type: receipt.contentType,
           receipt: receipt.body.toString('utf8'), at: deps.clock.now().toISOString(),

@@ -7,7 +7,7 @@ const AS4_PEM = { PEPPOL_NETWORK: 'as4', AS4_CERT: 'ap.pem', AS4_KEY: 'ap.key', 
 
 describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', () => {
   it('sandbox by default: nothing required, nothing read, revocation soft', () => {
-    expect(loadConfig({}).peppol).to.deep.equal({ network: 'sandbox', identity: null, apTrustFile: undefined, smpTrustFile: undefined, revocation: 'soft', receiving: RECEIVING });
+    expect(loadConfig({}).peppol).to.deep.equal({ network: 'sandbox', identity: null, stage: 'test', apTrustFile: undefined, smpTrustFile: undefined, revocation: 'soft', receiving: RECEIVING });
     // what is set for a later switch to as4 changes nothing in the sandbox
     expect(loadConfig({ AS4_CERT: 'x.pem' }).peppol.identity).to.equal(null);
   });
@@ -15,7 +15,7 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
   it('as4 with a PEM pair: the paths resolved, the passphrase kept', () => {
     const peppol = loadConfig({ ...AS4_PEM, AS4_KEY_PASSPHRASE: 'pw', PEPPOL_REVOCATION: 'hard' }).peppol;
     expect(peppol).to.deep.equal({
-      network: 'as4', revocation: 'hard',
+      network: 'as4', revocation: 'hard', stage: 'test',
       identity: { kind: 'pem', certFile: path.resolve('ap.pem'), keyFile: path.resolve('ap.key'), keyPassphrase: 'pw' },
       apTrustFile: path.resolve('ap-trust.pem'), smpTrustFile: path.resolve('smp-trust.pem'), receiving: RECEIVING,
     });
@@ -33,6 +33,12 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
     expect(loadConfig({ AS4_MAX_BODY_BYTES: '1000', AS4_BODY_TIMEOUT_MS: '500' }).peppol.receiving).to.deep.equal({ maxBodyBytes: 1000, bodyTimeoutMs: 500 });
   });
 
+  it('as4 without PEPPOL_AP_TRUST or PEPPOL_SMP_TRUST: the shipped Peppol CAs of PEPPOL_STAGE (pki/anchors)', () => {
+    const { PEPPOL_AP_TRUST: _a, ...rest } = AS4_PEM;
+    expect(loadConfig(rest).peppol).to.include({ stage: 'test', apTrustFile: undefined, smpTrustFile: path.resolve('smp-trust.pem') });
+    expect(loadConfig({ ...rest, PEPPOL_STAGE: 'Production' }).peppol.stage).to.equal('production');
+  });
+
   it('as4 with PKCS#12 (an empty password is a password)', () => {
     const { AS4_CERT: _c, AS4_KEY: _k, ...rest } = AS4_PEM;
     expect(loadConfig({ ...rest, AS4_P12: 'ap.p12', AS4_P12_PASSWORD: '' }).peppol.identity).to.deep.equal({ kind: 'p12', file: path.resolve('ap.p12'), password: '' });
@@ -46,8 +52,7 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
     ['as4 with a key and no certificate', { ...AS4_PEM, AS4_CERT: '' }, 'set AS4_CERT'],
     ['as4 with both forms', { ...AS4_PEM, AS4_P12: 'ap.p12', AS4_P12_PASSWORD: 'x' }, 'not both'],
     ['as4 with a PKCS#12 and no password', { PEPPOL_NETWORK: 'as4', AS4_P12: 'ap.p12', PEPPOL_AP_TRUST: 'a', PEPPOL_SMP_TRUST: 's' }, 'AS4_P12_PASSWORD is not'],
-    ['as4 without the AP trust', { ...AS4_PEM, PEPPOL_AP_TRUST: '' }, 'set PEPPOL_AP_TRUST'],
-    ['as4 without either trust', { ...AS4_PEM, PEPPOL_AP_TRUST: '', PEPPOL_SMP_TRUST: '' }, 'set PEPPOL_AP_TRUST and PEPPOL_SMP_TRUST'],
+    ['as4 on an unknown stage', { ...AS4_PEM, PEPPOL_STAGE: 'acceptance' }, 'PEPPOL_STAGE must be one of test, production'],
   ];
   for (const [what, env, words] of refusals) {
     it(`refuses to start: ${what}`, () => {
@@ -56,6 +61,6 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
   }
 
   it('never puts a passphrase in a refusal', () => {
-    expect(() => loadConfig({ ...AS4_PEM, AS4_KEY_PASSPHRASE: 'hunter2', PEPPOL_SMP_TRUST: '' })).to.throw(ConfigRefused).that.satisfies((e: Error) => !e.message.includes('hunter2'));
+    expect(() => loadConfig({ ...AS4_PEM, AS4_KEY_PASSPHRASE: 'hunter2', AS4_KEY: '' })).to.throw(ConfigRefused).that.satisfies((e: Error) => !e.message.includes('hunter2'));
   });
 });

@@ -10,3 +10,4 @@ export type { UserMessageInput, UserMessageHeader, SchemedId } from './messaging
 export type { SignedReference } from './dsig.ts';
 export type { EncryptionKeyInfo } from './encryption-write.ts';
 export { commonName } from './certificates.ts';
+export { ebmsMessageId, isEbmsMessageId } from './message-id.ts';

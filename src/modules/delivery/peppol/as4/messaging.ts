@@ -99,6 +99,10 @@ export function readUserMessage(messaging: XmlElement): UserMessageHeader {
     const ids = children(element, NS.eb, 'PartyId');
     if (ids.length !== 1) throw otherError(`eb:${name} must have exactly one PartyId; it has ${ids.length}`);
     const id = ids[0] as XmlElement;
+    // Peppol AS4 profile 4.5: both parties are Access Points named by their certificate's CN;
+    // phase4 refuses another type the same way (EBMS:0004)
+    const type = attribute(id, 'type');
+    if (type !== PEPPOL_AS4.partyIdType) throw otherError(`eb:${name}/PartyId must be of type ${PEPPOL_AS4.partyIdType}; it is ${type ?? 'untyped'}`);
     const role = optionalChild(element, NS.eb, 'Role');
     return { partyId: required(id, `eb:${name}/PartyId`), partyIdType: attribute(id, 'type'), role: role ? textOf(role) : '' };
   };

@@ -4,9 +4,9 @@ import { certificatesInPem, readConfiguredFile } from './pem.ts';
 import type { CertificatePurpose } from './verdict.ts';
 
 /**
- * The CA certificates trusted for one purpose (PEPPOL_AP_TRUST, PEPPOL_SMP_TRUST): the issuing
- * CAs (`PEPPOL ACCESS POINT CA - G2`, `PEPPOL SERVICE METADATA PUBLISHER CA - G2`, their TEST
- * twins) and the roots above them. A certificate is trusted for the purpose when its path ends in
+ * The CA certificates trusted for one purpose (PEPPOL_AP_TRUST, PEPPOL_SMP_TRUST, else the shipped
+ * ones of PEPPOL_STAGE in anchors/): the issuing CAs (`PEPPOL ACCESS POINT CA - G3`,
+ * `PEPPOL SERVICE METADATA PUBLISHER CA - G3`, their TEST twins) and the roots above them. A certificate is trusted for the purpose when its path ends in
  * one of them; the peer's own intermediates are never taken from the message.
  */
 export interface TrustAnchors {

@@ -1,13 +1,14 @@
 /**
  * The answers of POST /tools/peppol-check (the ParticipantDirectory port) built from what
  * discovery found: the SMP's verified services, or a static routing entry. An AS4 endpoint whose
- * certificate is not a Peppol Access Point certificate is left out, as sending would refuse it.
+ * certificate is not a Peppol Access Point certificate, or whose URL is not https, is left out, as
+ * sending would refuse it.
  */
 import type { CheckCertificate } from '../certificate-check.ts';
 import { BILLING_PROCESS_ID, CREDIT_NOTE_DOCUMENT_TYPE_ID, INVOICE_DOCUMENT_TYPE_ID } from '../identifiers.ts';
 import type { DocumentCapability, ParticipantLookup } from '../participants.ts';
 import { capabilitiesOf } from './capabilities.ts';
-import { AS4_TRANSPORT_PROFILE, readEndpointCertificate } from './endpoint-choice.ts';
+import { AS4_TRANSPORT_PROFILE, isAs4TransportUrl, readEndpointCertificate } from './endpoint-choice.ts';
 import { participantValue, type ParticipantId } from './participant-id.ts';
 import type { ServiceInformation, SmpEndpoint } from './service-metadata.ts';
 
@@ -17,12 +18,13 @@ export async function lookupFromSmp(
   services: ServiceInformation[],
   checkCertificate: CheckCertificate,
   now: Date,
+  allowHttp = false,
 ): Promise<ParticipantLookup> {
   const usable = await Promise.all(
     services.map(async (service) => ({
       ...service,
       processes: await Promise.all(
-        service.processes.map(async (p) => ({ ...p, endpoints: await filterAsync(p.endpoints, (e) => acceptable(e, checkCertificate)) })),
+        service.processes.map(async (p) => ({ ...p, endpoints: await filterAsync(p.endpoints, (e) => acceptable(e, checkCertificate, allowHttp)) })),
       ),
     })),
   );
@@ -67,9 +69,10 @@ export function notRegistered(id: ParticipantId, smpUrl: string | null): Partici
   };
 }
 
-/** Other transport profiles are listed as they are; an AS4 endpoint needs an Access Point certificate. */
-async function acceptable(endpoint: SmpEndpoint, checkCertificate: CheckCertificate): Promise<boolean> {
+/** Other transport profiles are listed as they are; an AS4 endpoint needs an https URL and an Access Point certificate. */
+async function acceptable(endpoint: SmpEndpoint, checkCertificate: CheckCertificate, allowHttp: boolean): Promise<boolean> {
   if (endpoint.transportProfile !== AS4_TRANSPORT_PROFILE) return true;
+  if (!isAs4TransportUrl(endpoint.url, allowHttp)) return false;
   const certificate = readEndpointCertificate(endpoint.certificate);
   return certificate !== null && (await checkCertificate(certificate, 'ap')).ok;
 }

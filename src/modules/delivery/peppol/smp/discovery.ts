@@ -150,9 +150,10 @@ export function peppolDiscovery(options: DiscoveryOptions): PeppolDiscovery {
     if (smpUrl === null) throw new PeppolRefusedError(`participant ${participant} is not registered in the Peppol network (the SML does not know it)`);
     const service = await readSignedService(smpUrl, id, { scheme: DOCUMENT_TYPE_SCHEME, value: query.documentTypeId }, smp);
     if (service === null) throw new PeppolRefusedError(`participant ${participant} does not receive this document type (its SMP lists no such service)`);
-    const choice = chooseAs4Endpoint(service, query.processId, clock.now());
+    const choice = chooseAs4Endpoint(service, query.processId, clock.now(), options.guard.allowLoopback);
     if (choice.kind === 'no_process') throw new PeppolRefusedError(`participant ${participant} does not receive this document type in this process`);
     if (choice.kind === 'no_as4_endpoint') throw new PeppolRefusedError(`participant ${participant} has no ${AS4_TRANSPORT_PROFILE} endpoint in service for this document type`);
+    if (choice.kind === 'not_https') throw new PeppolRefusedError(`the SMP of participant ${participant} names an AS4 endpoint that is not https, which Peppol AS4 does not allow`);
     if (choice.kind === 'bad_certificate') throw new PeppolRefusedError(`the SMP of participant ${participant} gives an endpoint certificate that cannot be read`);
     await checkAp(choice.certificate, participant);
     const found: DiscoveredEndpoint = { participant_id: participant, url: choice.endpoint.url, certificate: choice.certificate, transport_profile: AS4_TRANSPORT_PROFILE, source: 'smp', guarded: true };
@@ -181,7 +182,7 @@ export function peppolDiscovery(options: DiscoveryOptions): PeppolDiscovery {
       const smpUrl = await smpUrlOf(id);
       if (smpUrl === null) return notRegistered(id, null);
       const found = await readParticipantFromSmp(smpUrl, id, smp);
-      const answer = found.registered ? await lookupFromSmp(id, smpUrl, found.services, options.checkCertificate, clock.now()) : notRegistered(id, smpUrl);
+      const answer = found.registered ? await lookupFromSmp(id, smpUrl, found.services, options.checkCertificate, clock.now(), options.guard.allowLoopback) : notRegistered(id, smpUrl);
       lookups.set(participant, answer, smpCacheMs);
       return answer;
     },

@@ -15,15 +15,33 @@ export type EndpointChoice =
   | { kind: 'found'; endpoint: SmpEndpoint; certificate: X509Certificate }
   | { kind: 'no_process' }
   | { kind: 'no_as4_endpoint' }
+  | { kind: 'not_https' }
   | { kind: 'bad_certificate' };
 
-export function chooseAs4Endpoint(service: ServiceInformation, processId: string, now: Date): EndpointChoice {
+/**
+ * Peppol AS4 requires TLS (profile 2.0.3, 4.8: HTTPS on port 443), so an SMP-published AS4
+ * endpoint must be an https URL; plain http only where tests allow loopback. (The SMP itself is
+ * asked over http, as the SML names it: its answers are signed.)
+ */
+export function isAs4TransportUrl(url: string, allowHttp: boolean): boolean {
+  let protocol: string;
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    return false;
+  }
+  return protocol === 'https:' || (allowHttp && protocol === 'http:');
+}
+
+export function chooseAs4Endpoint(service: ServiceInformation, processId: string, now: Date, allowHttp = false): EndpointChoice {
   const processes = service.processes.filter((p) => p.process.scheme === PROCESS_SCHEME && p.process.value === processId);
   if (processes.length === 0) return { kind: 'no_process' };
-  const endpoint = processes
+  const candidates = processes
     .flatMap((p) => p.endpoints)
-    .find((e) => e.transportProfile === AS4_TRANSPORT_PROFILE && e.url !== '' && inService(e, now));
-  if (endpoint === undefined) return { kind: 'no_as4_endpoint' };
+    .filter((e) => e.transportProfile === AS4_TRANSPORT_PROFILE && e.url !== '' && inService(e, now));
+  if (candidates.length === 0) return { kind: 'no_as4_endpoint' };
+  const endpoint = candidates.find((e) => isAs4TransportUrl(e.url, allowHttp));
+  if (endpoint === undefined) return { kind: 'not_https' };
   const certificate = readEndpointCertificate(endpoint.certificate);
   return certificate === null ? { kind: 'bad_certificate' } : { kind: 'found', endpoint, certificate };
 }
