@@ -123,7 +123,7 @@ describe('invoices over HTTP', function () {
       expect(result.status).to.equal(200);
       expect(result.body.xml_validation.errors, JSON.stringify(result.body.xml_validation.errors)).to.deep.equal([]);
       expect(result.body).to.include({ valid: true, status: 'validated' });
-      expect(result.body.xml_validation).to.include({ xsd_valid: true, peppol_valid: true, slovak_valid: true });
+      expect(result.body.xml_validation).to.include({ release: 'peppol-bis-3.0.21', xsd_valid: true, peppol_valid: true, slovak_valid: true });
       expect(result.body.schemas_available).to.deep.equal({ xsd_invoice: true, schematron_peppol: true, schematron_slovak: true });
       expect((await svc.call('GET', `${invoices()}/${invoice.id}`)).body).to.include({ status: 'validated', version: 1 });
       expect((await svc.call('GET', `${invoices()}?status=validated`)).body.total).to.equal(1);

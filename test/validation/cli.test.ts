@@ -7,6 +7,7 @@ import { run } from '../../src/cli/validate.ts';
 import { SLOVAK_SCHEMATRON } from '../../src/platform/validation/artifacts.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
 import { invoiceWithNotes } from './support/generate-invoice.ts';
+import { AFTER, artifactsWithFutureRelease, FIXTURE_RULE_ID, NEW, OLD } from './support/future-release.ts';
 import { needArtifacts } from './support/paths.ts';
 
 const TESTS = path.join(path.dirname(SLOVAK_SCHEMATRON), 'tests');
@@ -42,6 +43,29 @@ describe('validation: cli validate', function () {
     expect(code).to.equal(0);
     const parsed = JSON.parse(out) as { file: string; report: { warnings: { rule: string }[] } }[];
     expect(parsed[0]?.report.warnings.map((w) => w.rule)).to.deep.equal(['SK-BR-04']);
+  });
+
+  it('checks under the rule release in force at --at and names it', async () => {
+    const dir = artifactsWithFutureRelease();
+    const before = process.env.VALIDATION_ARTIFACTS_DIR;
+    process.env.VALIDATION_ARTIFACTS_DIR = dir;
+    const file = path.join(TESTS, 'good', 'sk-invoice.xml');
+    try {
+      const old = await capture([file, '--at', '2099-02-23T23:59:59Z']);
+      expect(old.out).to.match(new RegExp(`sk-invoice\\.xml: valid \\(Invoice; rules ${OLD};`));
+      expect(old.code).to.equal(0);
+      const next = await capture([file, '--at', AFTER.toISOString().slice(0, 10)]);
+      expect(next.out).to.match(new RegExp(`sk-invoice\\.xml: INVALID \\(Invoice; rules ${NEW};`));
+      expect(next.out).to.contain(FIXTURE_RULE_ID);
+      expect(next.code).to.equal(1);
+      const bad = await capture([file, '--at', 'next tuesday']);
+      expect(bad.out).to.contain('--at must be');
+      expect(bad.code).to.equal(2);
+    } finally {
+      if (before === undefined) delete process.env.VALIDATION_ARTIFACTS_DIR;
+      else process.env.VALIDATION_ARTIFACTS_DIR = before;
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('never calls a file valid when a rule set could not run: NOT CHECKED, exit 3', async () => {

@@ -11,7 +11,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { codeLists, type CodeLists } from '../../../commands/invoices/code-lists.ts';
-import { defaultArtifactsDir, schematronFile } from '../../platform/validation/artifacts.ts';
+import { defaultArtifactsDir, releaseInForce } from '../../platform/validation/artifacts.ts';
 import { parseTrusted, XmlElement } from '../../platform/xml/index.ts';
 
 const SCHEMATRON_NS = 'http://purl.oclc.org/dsdl/schematron';
@@ -22,16 +22,25 @@ const SCHEMATRON_NS = 'http://purl.oclc.org/dsdl/schematron';
  */
 export const defaultCodeListsArtifactsDir = defaultArtifactsDir;
 
-/** `<artifactsDir>/schematron/peppol-bis-3.0.21/rules/sch/CEN-EN16931-UBL.sch` */
+/**
+ * The `code_lists` file of the rule release in force at start-up (src/platform/validation/releases.ts),
+ * e.g. `<artifactsDir>/schematron/peppol-bis-3.0.21/rules/sch/CEN-EN16931-UBL.sch`. Read once: a release
+ * that changes the lists takes effect for the JSON rules at the next start after its date.
+ */
 export function cenSchematronFile(artifactsDir: string): string {
-  return schematronFile(artifactsDir, 'cen');
+  return releaseInForce(artifactsDir).codeLists;
 }
 
 const cache = new Map<string, Promise<CodeLists>>();
 
 /** The code lists of the artifacts in `artifactsDir`, read once per directory and process. */
 export function loadCodeLists(artifactsDir: string = defaultCodeListsArtifactsDir()): Promise<CodeLists> {
-  const file = cenSchematronFile(path.resolve(artifactsDir));
+  let file: string;
+  try {
+    file = cenSchematronFile(path.resolve(artifactsDir));
+  } catch (err) {
+    return Promise.reject(err instanceof Error ? err : new Error(String(err))); // a broken release manifest: the caller's catch reports it
+  }
   let lists = cache.get(file);
   if (!lists) {
     lists = readFile(file, 'utf8').then(codeListsFromSchematron);

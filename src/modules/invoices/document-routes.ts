@@ -20,8 +20,9 @@ const ValidateResponse = Type.Object({
   errors: Type.Array(Finding),
   warnings: Type.Array(Finding),
   xml_validation: Type.Object({
+    release: Type.String({ description: 'Extension to the native spec: the rule release the UBL was checked under, the one in force now (e.g. `peppol-bis-3.0.21`); see docs/validation.md' }),
     xsd_valid: Type.Union([Type.Boolean(), Type.Null()]),
-    peppol_valid: Type.Union([Type.Boolean(), Type.Null()], { description: 'CEN EN16931 + Peppol BIS 3.0.21; null when the rules are not available' }),
+    peppol_valid: Type.Union([Type.Boolean(), Type.Null()], { description: 'CEN EN16931 + Peppol BIS of the release in `release`; null when the rules are not available' }),
     slovak_valid: Type.Union([Type.Boolean(), Type.Null()]),
     errors: Type.Array(Finding),
     warnings: Type.Array(Finding),

@@ -61,12 +61,14 @@ export async function validateInvoice(
   const scope = { organisationId: request.actor.organisationId, companyId: request.companyId };
   const invoice = await loadInvoice(deps, scope, request.invoiceId);
   const findings = checkInvoice(invoice.state.content, deps.codeLists);
-  const report: ValidationReport = await (await deps.validator()).validate(invoiceUbl(invoice));
+  const now = deps.clock.now();
+  // the rules in force now: those a send right after would be checked by
+  const report: ValidationReport = await (await deps.validator()).validate(invoiceUbl(invoice), { at: now });
   const errors = findings.filter((f) => f.severity === 'fatal');
   const outcome: ValidationOutcome = {
     business_rules_valid: errors.length === 0, xsd_valid: report.xsd_valid, peppol_valid: report.peppol_valid, slovak_valid: report.slovak_valid,
   };
-  const at = deps.clock.now().toISOString();
+  const at = now.toISOString();
   const metadata = requestMetadata(request.actor, request.requestId);
   const { position, state } = await handleCommand(deps, invoiceStream(request.invoiceId), invoiceDecider, {
     type: 'RecordValidation', invoice_id: request.invoiceId, scope, validated_by: request.actor.id, outcome, at,
@@ -82,6 +84,7 @@ export async function validateInvoice(
     errors,
     warnings: findings.filter((f) => f.severity === 'warning'),
     xml_validation: {
+      release: report.release,
       xsd_valid: report.xsd_valid,
       peppol_valid: report.peppol_valid,
       slovak_valid: report.slovak_valid,

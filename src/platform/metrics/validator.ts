@@ -17,10 +17,10 @@ export function timedValidator(source: ValidatorSource, metrics: Pick<Metrics, '
         return validator.schemasAvailable;
       },
       close: () => validator.close(),
-      async validate(xml) {
+      async validate(xml, options) {
         metrics.validationsInFlight.inc();
         try {
-          const report = await validator.validate(xml);
+          const report = await validator.validate(xml, options);
           for (const [stage, ms] of Object.entries(report.timings_ms)) if (typeof ms === 'number') metrics.validationStage.observe({ stage }, ms / 1000);
           return report;
         } finally {

@@ -3,10 +3,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { discoverReleases, releaseAt, type RuleRelease } from './releases.ts';
 import type { SchematronSet } from './types.ts';
-
-/** The release the service runs: Peppol BIS Billing 3.0.21 with CEN EN16931 artefacts 1.3.16. */
-const PEPPOL_RELEASE = 'peppol-bis-3.0.21';
 
 /** The nearest folder with a package.json: the repository, from src/ (tsx) and from the compiled dist/src/ alike. */
 export function packageRoot(): string {
@@ -31,14 +29,17 @@ export function defaultCacheDir(): string {
 
 export const SLOVAK_SCHEMATRON = path.join(REPO_ROOT, 'schemas', 'sk', 'SK-UBL.sch');
 
-/** The .sch file of each rule set the service runs. */
-export function schematronFile(artifactsDir: string, set: SchematronSet): string {
-  switch (set) {
-    case 'cen':
-      return path.join(artifactsDir, 'schematron', PEPPOL_RELEASE, 'rules', 'sch', 'CEN-EN16931-UBL.sch');
-    case 'peppol':
-      return path.join(artifactsDir, 'schematron', PEPPOL_RELEASE, 'rules', 'sch', 'PEPPOL-EN16931-UBL.sch');
-    case 'sk':
-      return SLOVAK_SCHEMATRON;
-  }
+/** The rule releases for an artifacts folder (releases.ts), oldest first. */
+export function ruleReleases(artifactsDir: string): RuleRelease[] {
+  return discoverReleases(artifactsDir, REPO_ROOT);
+}
+
+/** The release in force at `at` (default now) for an artifacts folder. */
+export function releaseInForce(artifactsDir: string, at: Date = new Date()): RuleRelease {
+  return releaseAt(ruleReleases(artifactsDir), at);
+}
+
+/** The .sch file of each rule set of the release in force at `at` (default now). */
+export function schematronFile(artifactsDir: string, set: SchematronSet, at: Date = new Date()): string {
+  return releaseInForce(artifactsDir, at).schematron[set];
 }

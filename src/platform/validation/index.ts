@@ -7,7 +7,8 @@
  * ```ts
  * import { createValidator } from './validation/index.ts';
  * const validator = await createValidator({ artifactsDir, cacheDir, workers: 2 });
- * const report = await validator.validate(xmlStringOrBytes);
+ * const report = await validator.validate(xmlStringOrBytes, { at: sentOrReceivedAt }); // at: default now
+ * // report.release: the rule release in force at `at` that it ran, e.g. 'peppol-bis-3.0.21'
  * // report.xsd_valid / peppol_valid / slovak_valid: true | false | null (null = bundle missing, not run)
  * // report.errors / report.warnings: Finding { rule, flag: 'fatal'|'warning', location, message, source }
  * // report.schemas_available: { xsd_invoice, schematron_peppol, schematron_slovak }
@@ -23,6 +24,9 @@
  * - `*_valid` is `true` only when that stage ran and produced no fatal finding. `peppol_valid` covers
  *   CEN + Peppol together; a missing bundle gives `null`, `schemas_available` false and a warning
  *   with rule `VALIDATION-UNAVAILABLE`. Strict callers (SAPI) must fail closed on `null`.
+ * - Rule releases are data (releases.ts): the one in force at `at` runs. The one in force at creation
+ *   loads (and on a machine's first start compiles) before createValidator resolves; any other loads on
+ *   its first document, once per worker, and its compiled code is cached like the rest.
  * - The first start compiles the rule sets to JavaScript (well under a second each) into `cacheDir`,
  *   keyed by SHA-256; SaxonJS's SEF (CEN ~15-25 s, ~700 MB) is compiled only when a document first
  *   needs the fallback, or when VALIDATION_ENGINE=saxonjs.
@@ -30,14 +34,16 @@
  */
 import os from 'node:os';
 import { Piscina } from 'piscina';
-import { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
+import { defaultArtifactsDir, defaultCacheDir, ruleReleases } from './artifacts.ts';
 import { Engine, type EngineOptions } from './engine.ts';
+import { releaseAt } from './releases.ts';
 import type { ValidationEngineName } from './schematron/ruleset.ts';
 import type { WorkerResult, WorkerTask } from './worker.ts';
 import type { Finding, SchemasAvailable, ValidationReport } from './types.ts';
 
 export type { DocumentType, Finding, FindingSource, SchemasAvailable, StageTimings, ValidationReport } from './types.ts';
 export { defaultArtifactsDir, defaultCacheDir } from './artifacts.ts';
+export type { RuleRelease } from './releases.ts';
 export { defaultEngine, type ValidationEngineName } from './schematron/ruleset.ts';
 
 interface ValidatorOptions {
@@ -53,8 +59,14 @@ interface ValidatorOptions {
   engine?: ValidationEngineName;
 }
 
+export interface ValidateOptions {
+  /** The moment the document is checked for (its sending or receipt): picks the rule release in force. Default now. */
+  at?: Date;
+}
+
 export interface Validator {
-  validate(xml: string | Uint8Array): Promise<ValidationReport>;
+  validate(xml: string | Uint8Array, options?: ValidateOptions): Promise<ValidationReport>;
+  /** What the release in force when the validator started can run. */
   readonly schemasAvailable: SchemasAvailable;
   close(): Promise<void>;
 }
@@ -69,10 +81,11 @@ export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 128 } as const
 /** The engine as services get it: started on first use (compiling the rules takes a while once). */
 export type ValidatorSource = () => Promise<Validator>;
 
-function failureReport(schemas: SchemasAvailable, rule: string, message: string): ValidationReport {
+function failureReport(schemas: SchemasAvailable, release: string, rule: string, message: string): ValidationReport {
   const finding: Finding = { rule, flag: 'fatal', location: '', message, source: 'xsd' };
   return {
     document_type: null,
+    release,
     xsd_valid: null,
     peppol_valid: null,
     slovak_valid: null,
@@ -84,11 +97,16 @@ function failureReport(schemas: SchemasAvailable, rule: string, message: string)
 }
 
 export async function createValidator(opts: ValidatorOptions = {}): Promise<Validator> {
+  const artifactsDir = opts.artifactsDir ?? defaultArtifactsDir();
+  // read once, here: every worker then runs the same releases, and a broken manifest fails the start
+  const releases = ruleReleases(artifactsDir);
   const options: EngineOptions = {
-    artifactsDir: opts.artifactsDir ?? defaultArtifactsDir(),
+    artifactsDir,
     cacheDir: opts.cacheDir ?? defaultCacheDir(),
+    releases,
     ...(opts.engine ? { engine: opts.engine } : {}),
   };
+  const releaseFor = (at: Date | undefined) => releaseAt(releases, at ?? new Date()).id;
   const workers = opts.workers ?? Math.min(2, os.availableParallelism());
   const timeoutMs = opts.timeoutMs ?? 60_000;
 
@@ -96,13 +114,15 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
     const engine = await Engine.create(options);
     return {
       schemasAvailable: engine.schemasAvailable,
-      validate: (xml) => {
+      validate: async (xml, validateOptions) => {
+        const release = releaseFor(validateOptions?.at);
         try {
-          return Promise.resolve(engine.validate(xml));
+          await engine.load(release);
+          return engine.validate(xml, release);
         } catch (err) {
           // as the pool does for a crashed worker: the caller (the CLI) gets a finding, not an exception
           const message = err instanceof Error ? err.message : String(err);
-          return Promise.resolve(failureReport(engine.schemasAvailable, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`));
+          return failureReport(engine.schemasAvailable, release, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`);
         }
       },
       close: () => {
@@ -130,19 +150,20 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
 
   return {
     schemasAvailable: schemas,
-    async validate(xml) {
+    async validate(xml, validateOptions) {
       if (closed) throw new Error('validator is closed');
+      const release = releaseFor(validateOptions?.at);
       try {
-        const result = await pool.run({ kind: 'validate', options, xml }, { signal: AbortSignal.timeout(timeoutMs) });
+        const result = await pool.run({ kind: 'validate', options, xml, release }, { signal: AbortSignal.timeout(timeoutMs) });
         if (result.kind !== 'report') throw new Error('unexpected worker answer');
         return result.report;
       } catch (err) {
         if (err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError')) {
-          return failureReport(schemas, 'VALIDATION-TIMEOUT', `Validation did not finish within ${timeoutMs} ms.`);
+          return failureReport(schemas, release, 'VALIDATION-TIMEOUT', `Validation did not finish within ${timeoutMs} ms.`);
         }
         // A crashed worker (out of memory, a bug) is replaced by the pool; the caller gets a finding.
         const message = err instanceof Error ? err.message : String(err);
-        return failureReport(schemas, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`);
+        return failureReport(schemas, release, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`);
       }
     },
     async close() {

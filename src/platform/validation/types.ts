@@ -30,6 +30,8 @@ export type StageTimings = Partial<Record<FindingSource | 'parse', number>>;
 
 export interface ValidationReport {
   document_type: DocumentType | null;
+  /** The rule release the document was checked under (src/platform/validation/releases.ts), e.g. `peppol-bis-3.0.21`. */
+  release: string;
   /** `null` when the bundle is missing or the stage could not run; never `true` unless it ran clean of fatals. */
   xsd_valid: boolean | null;
   /** CEN EN16931 + Peppol BIS rules together. */

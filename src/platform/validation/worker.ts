@@ -5,7 +5,7 @@ import { SLOVAK_SCHEMATRON } from './artifacts.ts';
 import { Engine, type EngineOptions } from './engine.ts';
 import type { SchemasAvailable, ValidationReport } from './types.ts';
 
-export type WorkerTask = { kind: 'prepare'; options: EngineOptions } | { kind: 'validate'; options: EngineOptions; xml: string | Uint8Array };
+export type WorkerTask = { kind: 'prepare'; options: EngineOptions } | { kind: 'validate'; options: EngineOptions; xml: string | Uint8Array; release: string };
 export type WorkerResult = { kind: 'prepared'; schemas: SchemasAvailable } | { kind: 'report'; report: ValidationReport };
 
 let engine: Promise<Engine> | null = null;
@@ -29,5 +29,7 @@ function engineFor(options: EngineOptions): Promise<Engine> {
 export default async function handle(task: WorkerTask): Promise<WorkerResult> {
   const e = await engineFor(task.options);
   if (task.kind === 'prepare') return { kind: 'prepared', schemas: e.schemasAvailable };
-  return { kind: 'report', report: e.validate(task.xml) };
+  // the release is chosen by the caller (one choice, also for its failure reports); it loads here on its first document
+  await e.load(task.release);
+  return { kind: 'report', report: e.validate(task.xml, task.release) };
 }

@@ -106,7 +106,8 @@ async function accept(deps: SapiDeps, actor: SapiActor, request: SendRequest, pa
   checkChecksum(request.checksum, payloadSha256);
   const facts = readPayloadFacts(request.payload);
   const document = checkDocumentAgainstMetadata(request.metadata, facts, (root) => ({ documentTypeId: documentTypeFor(root), processId: BILLING_PROCESS_ID }));
-  const report = await (await deps.validator()).validate(request.payload);
+  // the rules in force when the document is accepted for sending
+  const report = await (await deps.validator()).validate(request.payload, { at: deps.clock.now() });
   checkValidation(validationOutcome(report), deps.config.sapiStrictValidation);
 
   const overage = await count(deps, actor, documentId, metadata);
