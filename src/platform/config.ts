@@ -230,8 +230,17 @@ function positive(name: string, value: string | undefined, fallback: number): nu
   return n;
 }
 
-function httpServerConfig(env: NodeJS.ProcessEnv): HttpServerConfig {
-  const requestTimeoutMs = positive('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, 30_000);
+/** How much longer than AS4_BODY_TIMEOUT_MS the server waits for a whole request under as4: the door's own limit answers first, with an ebMS error. */
+const AS4_REQUEST_TIMEOUT_MARGIN_MS = 5_000;
+
+function httpServerConfig(env: NodeJS.ProcessEnv, peppol: PeppolConfig): HttpServerConfig {
+  // Node's request timeout covers every route, POST /as4 included: under as4 it must outlast the
+  // door's AS4_BODY_TIMEOUT_MS, or a large message on a slow link is cut off with a bare 408
+  const as4Floor = peppol.network === 'as4' ? peppol.receiving.bodyTimeoutMs + AS4_REQUEST_TIMEOUT_MARGIN_MS : 0;
+  const requestTimeoutMs = positive('HTTP_REQUEST_TIMEOUT_MS', env.HTTP_REQUEST_TIMEOUT_MS, Math.max(30_000, as4Floor));
+  if (requestTimeoutMs < as4Floor) {
+    throw new ConfigRefused(`HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs}) must be at least AS4_BODY_TIMEOUT_MS + ${AS4_REQUEST_TIMEOUT_MARGIN_MS} (${as4Floor}) under PEPPOL_NETWORK=as4, so a slow AS4 sender is answered by the AS4 door`);
+  }
   const headersTimeoutMs = positive('HTTP_HEADERS_TIMEOUT_MS', env.HTTP_HEADERS_TIMEOUT_MS, Math.min(15_000, requestTimeoutMs));
   if (headersTimeoutMs > requestTimeoutMs) {
     throw new Error(`HTTP_HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not exceed HTTP_REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
@@ -304,7 +313,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     sapiStrictValidation: !['false', '0', 'off'].includes((env.SAPI_STRICT_VALIDATION ?? '').trim().toLowerCase()),
     metricsToken: env.METRICS_TOKEN || undefined,
-    http: httpServerConfig(env),
+    http: httpServerConfig(env, peppol),
     identity: {
       jwtPrivateKeyPem: env.JWT_PRIVATE_KEY || undefined,
       jwtKeyId: env.JWT_KEY_ID || undefined,

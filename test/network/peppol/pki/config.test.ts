@@ -29,6 +29,14 @@ describe('config: PEPPOL_NETWORK and the Access Point\'s identity and trust', ()
     expect(() => loadConfig({ PEPPOL_DIRECTORY: 'dns' })).to.throw(ConfigRefused, /PEPPOL_DIRECTORY must be one of sandbox, smp/);
   });
 
+  it('under as4 the server waits for a whole request longer than AS4_BODY_TIMEOUT_MS, so the AS4 door answers a slow sender', () => {
+    expect(loadConfig({}).http.requestTimeoutMs).to.equal(30_000);
+    expect(loadConfig(AS4_PEM).http.requestTimeoutMs).to.equal(65_000);
+    expect(loadConfig({ ...AS4_PEM, AS4_BODY_TIMEOUT_MS: '10000' }).http.requestTimeoutMs).to.equal(30_000);
+    expect(loadConfig({ ...AS4_PEM, HTTP_REQUEST_TIMEOUT_MS: '120000' }).http.requestTimeoutMs).to.equal(120_000);
+    expect(() => loadConfig({ ...AS4_PEM, HTTP_REQUEST_TIMEOUT_MS: '30000' })).to.throw(ConfigRefused, /HTTP_REQUEST_TIMEOUT_MS \(30000\) must be at least AS4_BODY_TIMEOUT_MS \+ 5000 \(65000\)/);
+  });
+
   it('POST /as4 bounds: AS4_MAX_BODY_BYTES and AS4_BODY_TIMEOUT_MS', () => {
     expect(loadConfig({ AS4_MAX_BODY_BYTES: '1000', AS4_BODY_TIMEOUT_MS: '500' }).peppol.receiving).to.deep.equal({ maxBodyBytes: 1000, bodyTimeoutMs: 500 });
   });
