@@ -42,10 +42,13 @@ export function commonName(cert: X509Certificate): string {
 
 export const tokenOf = (cert: X509Certificate) => cert.raw.toString('base64');
 
-/** A certificate from a BinarySecurityToken's base64 DER; null when it is not one. */
-export function certificateFromToken(base64: string): X509Certificate | null {
+/** A token's (or ds:X509Certificate's) base64 text as octets. */
+export const tokenBytes = (base64: string): Buffer => Buffer.from(base64.replace(/\s+/g, ''), 'base64');
+
+/** A certificate from its DER octets; null when they are not one. */
+export function certificateFromDer(der: Buffer): X509Certificate | null {
   try {
-    return new X509Certificate(Buffer.from(base64.replace(/\s+/g, ''), 'base64'));
+    return new X509Certificate(der);
   } catch {
     return null;
   }

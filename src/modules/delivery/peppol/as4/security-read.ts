@@ -8,14 +8,15 @@
 import type { KeyObject, X509Certificate } from 'node:crypto';
 import type { XmlDocument, XmlElement } from '../../../../platform/xml/index.ts';
 import { decryptContent, unwrapKey } from './attachment-crypto.ts';
-import { certificateFromToken, issuerSerialNames } from './certificates.ts';
+import { certificateFromDer, issuerSerialNames, tokenBytes } from './certificates.ts';
 import { failedAuthentication, failedDecryption } from './errors.ts';
 import { cidNames, type MimePart } from './mime.ts';
 import { ALGORITHM, NS, TOKEN } from './names.ts';
 import { attribute, children, elementsWithId, isElement, onlyChild, optionalChild, textOf } from './xml-nodes.ts';
 
 /** The certificate a KeyInfo names: by a wsse:Reference to a BinarySecurityToken, or inline X509Data. */
-function certificateOf(doc: XmlDocument, keyInfo: XmlElement, refuse: (reason: string) => Error): X509Certificate {
+/** The DER octets of the certificate a KeyInfo names: by a BinarySecurityToken reference, or inline. */
+function certificateBytesOf(doc: XmlDocument, keyInfo: XmlElement, refuse: (reason: string) => Error): Buffer {
   const str = optionalChild(keyInfo, NS.wsse, 'SecurityTokenReference', failedAuthentication);
   if (str) {
     const reference = onlyChild(str, NS.wsse, 'Reference', failedAuthentication);
@@ -28,14 +29,17 @@ function certificateOf(doc: XmlDocument, keyInfo: XmlElement, refuse: (reason: s
     }
     const valueType = attribute(token, 'ValueType');
     if (valueType !== TOKEN.x509v3) throw refuse(`the BinarySecurityToken is of type ${valueType}, not X509v3`);
-    const cert = certificateFromToken(textOf(token));
-    if (!cert) throw refuse('the BinarySecurityToken is not a certificate');
-    return cert;
+    return tokenBytes(textOf(token));
   }
   const data = optionalChild(keyInfo, NS.ds, 'X509Data', failedAuthentication);
   const inline = data ? optionalChild(data, NS.ds, 'X509Certificate', failedAuthentication) : null;
-  const cert = inline ? certificateFromToken(textOf(inline)) : null;
-  if (!cert) throw refuse('the signature names its certificate neither by a BinarySecurityToken nor inline');
+  if (!inline) throw refuse('the signature names its certificate neither by a BinarySecurityToken nor inline');
+  return tokenBytes(textOf(inline));
+}
+
+function certificateOf(doc: XmlDocument, keyInfo: XmlElement, refuse: (reason: string) => Error): X509Certificate {
+  const cert = certificateFromDer(certificateBytesOf(doc, keyInfo, refuse));
+  if (!cert) throw refuse('the named certificate is not a certificate');
   return cert;
 }
 
@@ -56,10 +60,11 @@ function namesOurCertificate(doc: XmlDocument, keyInfo: XmlElement | null, ours:
     return issuerSerialNames(ours, textOf(onlyChild(serial, NS.ds, 'X509SerialNumber', failedDecryption)));
   }
   if (str && optionalChild(str, NS.wsse, 'Reference', failedDecryption)) {
-    return certificateOf(doc, keyInfo, failedDecryption).raw.equals(ours.raw);
+    // our own certificate is known: its octets are compared, nothing is parsed
+    return certificateBytesOf(doc, keyInfo, failedDecryption).equals(ours.raw);
   }
   if (data && optionalChild(data, NS.ds, 'X509Certificate', failedDecryption)) {
-    return certificateOf(doc, keyInfo, failedDecryption).raw.equals(ours.raw);
+    return certificateBytesOf(doc, keyInfo, failedDecryption).equals(ours.raw);
   }
   // a KeyIdentifier (SKI, thumbprint) is not checked here: a wrong key fails to unwrap anyway
   return true;
