@@ -185,7 +185,11 @@ export const Invoice = Type.Object(
         'Within ±999999999999.99 like every amount here: payments that once added up beyond it (before that was refused) are shown at the bound.',
       ].join(' '),
     }),
-    warnings: Type.Array(Finding),
+    warnings: Type.Array(Finding, {
+      description: 'Extension to the native spec (its create answer lists no warnings): the business-rule warnings the content gets, each {rule, message, severity: '
+        + '`warning`, field}, on the 201 of a create and on every read; the invoice is accepted all the same. E.g. SK-R-002 to SK-R-007 (Peppol BIS 3.0.22): a Slovak '
+        + 'domestic invoice should give the seller\'s and the buyer\'s street, city and postal_code. validate lists the same in its warnings[]',
+    }),
     peppol_message_id: Type.Union([Type.String(), Type.Null()]),
     fs_submission_id: Type.Union([Type.String(), Type.Null()]),
     c5: Type.Union([C5, Type.Null()]),

@@ -481,6 +481,31 @@ describe('checkInvoice', () => {
     });
   });
 
+  describe('addresses of a Slovak domestic invoice (SK-R-002 to SK-R-007, Peppol BIS 3.0.22)', () => {
+    const blank = { street: '', city: '', postal_code: '' };
+    it('warns, per missing part, for the seller (002-004) and the buyer (005-007)', () => {
+      const found = check(invoice({ supplier: { ...supplier, ...blank }, buyer: { ...buyer, ...blank } }));
+      expect(found.map((f) => `${f.rule} ${f.severity} ${f.field}`)).to.deep.equal([
+        'SK-R-002 warning supplier.street',
+        'SK-R-003 warning supplier.city',
+        'SK-R-004 warning supplier.postal_code',
+        'SK-R-005 warning buyer.street',
+        'SK-R-006 warning buyer.city',
+        'SK-R-007 warning buyer.postal_code',
+      ]);
+      expect(finding(invoice({ buyer: { ...buyer, city: '  ' } }), 'SK-R-006').message).to.match(/buyer's city \(BT-52/);
+    });
+    it('a buyer is in Slovakia by its address or its SK VAT id', () => {
+      expect(rules(invoice({ buyer: { ...buyer, street: '', country_code: 'CZ', vat_id: 'SK2022222213' } }))).to.include('SK-R-005');
+    });
+    it('judges only domestic invoices: a foreign buyer or seller gets no address warning', () => {
+      const czBuyer = { ...buyer, ...blank, vat_id: 'CZ12345678', ico: null, dic: null, peppol_id: null, country_code: 'CZ' };
+      expect(rules(invoice({ buyer: czBuyer })).filter((r) => r.startsWith('SK-R-'))).to.deep.equal([]);
+      const atSeller = { ...supplier, ...blank, vat_id: 'ATU12345678', ico: null, dic: null, peppol_id: null, country_code: 'AT' };
+      expect(rules(invoice({ supplier: atSeller, supplier_iban: null, payment_means_code: '48' })).filter((r) => r.startsWith('SK-R-'))).to.deep.equal([]);
+    });
+  });
+
   it('reports every finding of a bad invoice at once, with paths into the request', () => {
     const content = invoice({
       supplier_iban: null,

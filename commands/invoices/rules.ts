@@ -21,6 +21,8 @@
  *   SK-J-09     a Peppol participant id is <4-digit scheme>:<identifier>
  *   SK-J-10     warning: a foreign IBAN has a valid shape and ISO 13616 check digits
  *   SK-J-11     warning: a buyer without VAT id has neither IČO nor DIČ
+ * and, from Peppol BIS 3.0.22, SK-R-002..007 (warnings: the addresses of a domestic invoice,
+ * slovak-address.ts).
  */
 import { TAX_CATEGORY_CODES, ibanCurrency, type CodeLists } from './code-lists.ts';
 import {
@@ -34,6 +36,7 @@ import {
   type VatCategoryCode,
 } from './model.ts';
 import { Dec, HUNDRED, ZERO, formatDecimal, parseDecimal, round2 } from './money.ts';
+import { slovakAddressWarnings } from './slovak-address.ts';
 import { computeTotals, vatRowOf, type VatRow } from './totals.ts';
 import {
   dicProblem,
@@ -65,6 +68,7 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
   checkPayment(content, sellerIsSlovak, fatal, warning);
   checkParty(content.supplier, 'supplier', lists, vatIdsCarried, fatal, warning);
   checkParty(content.buyer, 'buyer', lists, vatIdsCarried, fatal, warning);
+  for (const w of slovakAddressWarnings(content)) warning(w.rule, w.message, w.field);
   const seen = new Set<number>();
   content.lines.forEach((line, i) => {
     if (seen.has(line.line_number)) {
