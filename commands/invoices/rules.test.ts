@@ -400,8 +400,8 @@ describe('checkInvoice', () => {
     it('BR-CL-14: party countries are ISO 3166-1', () => {
       expect(finding(invoice({ buyer: { ...buyer, country_code: 'XX' } }), 'BR-CL-14').field).to.equal('buyer.country_code');
     });
-    it('BR-CL-01: the invoice type is 380, 381 or 325', () => {
-      expect(finding(invoice({ invoice_type: '384' as InvoiceContent['invoice_type'] }), 'BR-CL-01').field).to.equal('invoice_type');
+    it('BR-CL-01: the invoice type is 380, 381, 325 or 384', () => {
+      expect(finding(invoice({ invoice_type: '386' as InvoiceContent['invoice_type'] }), 'BR-CL-01').field).to.equal('invoice_type');
     });
   });
 
