@@ -1,6 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class PeppolReporting1764600000100 implements MigrationInterface {
+export class PeppolReporting1766400000000 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     // What a send needs but its Sent event does not carry, read from the stream's earlier events:
     // the process id and COUNTRY_C1 the SBDH was written with (keyed by the invoice, credit note

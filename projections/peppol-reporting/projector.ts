@@ -5,7 +5,7 @@ import type { InvoiceCreated, InvoiceUpdated } from '../../events/invoices.ts';
 import type { SapiDocumentAccepted, SapiDocumentSent } from '../../events/sapi-documents.ts';
 import type { Recorded } from '../../src/platform/eventstore/port.ts';
 import { defineProjector } from '../../src/platform/readmodel/projector.ts';
-import { PeppolReporting1764600000100 } from './migration.ts';
+import { PeppolReporting1766400000000 } from './migration.ts';
 import { profileIdOf } from './profile.ts';
 import { AS4_TRANSPORT_PROFILE, PEPPOL_REPORTING, type ReportingItem } from './queries.ts';
 
@@ -92,7 +92,7 @@ export const peppolReporting = defineProjector<ReportingEvent>({
   name: PEPPOL_REPORTING,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'CreditNoteCreated', 'SapiDocumentAccepted', 'PeppolMessageSent', 'SapiDocumentSent', 'InvoiceReceived'],
   tables: ['peppol_reporting_items', 'peppol_reporting_sources'],
-  migrations: [PeppolReporting1764600000100],
+  migrations: [PeppolReporting1766400000000],
 
   async apply(events, tx) {
     for (const event of events) await applyOne(event, tx);
