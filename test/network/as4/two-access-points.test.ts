@@ -18,13 +18,14 @@ import { loadConfig } from '../../../src/platform/config.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestPki, type TestCertificate, type TestPki } from '../../support/peppol-pki.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
+import { WebhookReceiver } from '../../support/webhook-receiver.ts';
 import { bearer, requestToken, sapiFetch } from '../../sapi/auth-support.ts';
 import { newKey, sendRequest, sha256Hex } from '../../sapi/support/send.ts';
 import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
 import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
 import { smpNaptr, startFakeDns, type FakeDns } from '../smp/fake-dns.ts';
 import { startFakeSmp, type FakeSmp } from '../smp/fake-smp.ts';
-import { BILLING, INVOICE, groupPath, metadataPath, serviceGroup, signedServiceMetadata } from '../smp/smp-fixtures.ts';
+import { BILLING, CREDIT_NOTE, INVOICE, groupPath, metadataPath, serviceGroup, signedServiceMetadata } from '../smp/smp-fixtures.ts';
 
 const ZONE = 'acc.edelivery.tech.ec.europa.eu';
 
@@ -56,6 +57,9 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   let seller: string;
   let buyer: { id: string; peppol_id: string };
   let sentInvoice: Invoice;
+  /** the invoice instance 2 sent to instance 1, and the webhooks instance 1 sends */
+  let backInvoice: Invoice;
+  let hooks: WebhookReceiver;
 
   let dns: FakeDns;
   let smp: FakeSmp;
@@ -97,6 +101,7 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     await two?.close();
     await dns?.close();
     await smp?.close();
+    await hooks?.close();
     await pki?.close();
   });
 
@@ -177,13 +182,19 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     const a = one.demo.companies[0]!;
     const smpSigner = await pki.issue('smp');
     dns.records.set(smlHostName(parseSmpParticipantId(a.peppol_id), ZONE), [smpNaptr(smp.url)]);
-    smp.routes.set(groupPath(a.peppol_id), { body: serviceGroup(smp.url, a.peppol_id, [INVOICE]) });
-    smp.routes.set(metadataPath(a.peppol_id, INVOICE), {
-      body: signedServiceMetadata(a.peppol_id, INVOICE, [{ process: BILLING, endpoints: [{ url: `${one.root}/as4`, certificate: Buffer.from(ap1.certificate.rawData).toString('base64') }] }], {
-        certificate: smpSigner.node, certificatePem: smpSigner.pem, privateKeyPem: smpSigner.keyPem, base64: Buffer.from(smpSigner.certificate.rawData).toString('base64'),
-      }),
-    });
+    // instance 1's company receives invoices and credit notes, both at instance 1's /as4
+    smp.routes.set(groupPath(a.peppol_id), { body: serviceGroup(smp.url, a.peppol_id, [INVOICE, CREDIT_NOTE]) });
+    for (const documentType of [INVOICE, CREDIT_NOTE]) {
+      smp.routes.set(metadataPath(a.peppol_id, documentType), {
+        body: signedServiceMetadata(a.peppol_id, documentType, [{ process: BILLING, endpoints: [{ url: `${one.root}/as4`, certificate: Buffer.from(ap1.certificate.rawData).toString('base64') }] }], {
+          certificate: smpSigner.node, certificatePem: smpSigner.pem, privateKeyPem: smpSigner.keyPem, base64: Buffer.from(smpSigner.certificate.rawData).toString('base64'),
+        }),
+      });
+    }
     await two.services.validator();
+    hooks = await WebhookReceiver.start();
+    const subscribed = await one.call('POST', '/connect/webhooks', { url: hooks.url(), description: 'inbound over AS4', events: 'invoice.received' });
+    expect(subscribed.status, JSON.stringify(subscribed.body)).to.equal(201);
     const customer = (await two.call('POST', `/companies/${buyer.id}/customers`, { name: a.name, vat_id: a.vat_id, ico: a.ico, dic: a.dic, peppol_id: a.peppol_id })).body.id as string;
     const created = await two.call('POST', `/companies/${buyer.id}/invoices`, {
       issue_date: '2026-11-21', due_date: '2026-12-05', customer_id: customer,
@@ -197,11 +208,55 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
       { withinMs: 120_000 },
     );
     expect(invoice.peppol_delivery, JSON.stringify(invoice.peppol_delivery)).to.deep.include({ error: null });
+    backInvoice = invoice;
     const copies = await eventually(
-      async () => ((await one.call('GET', `/companies/${a.id}/invoices?q=${invoice.invoice_number}`)).body.items as { source: string }[]).filter((i) => i.source === 'peppol'),
+      async () => ((await one.call('GET', `/companies/${a.id}/invoices?q=${invoice.invoice_number}`)).body.items as { id: string; source: string }[]).filter((i) => i.source === 'peppol'),
       (c) => c.length > 0,
     );
     expect(copies).to.have.length(1);
+    // and instance 1 tells its client, as for any inbound invoice
+    const webhook = await eventually(async () => hooks.arrivals.find((h) => h.rawBody.toString('utf8').includes(copies[0]!.id)), (h) => h !== undefined, { withinMs: 60_000 });
+    expect(webhook!.headers['x-webhook-event']).to.equal('invoice.received');
+    expect(JSON.parse(webhook!.rawBody.toString('utf8')).data).to.include({ invoice_id: copies[0]!.id, invoice_number: invoice.invoice_number, source: 'peppol' });
+  });
+
+  it('the other way, a credit note: instance 2 credits that invoice and instance 1 receives it as a 381', async () => {
+    const a = one.demo.companies[0]!;
+    const read = async () => (await two.call('GET', `/companies/${buyer.id}/invoices/${backInvoice.id}`)).body as Invoice & { version: number };
+    await eventually(read, (i) => i.status === 'fs_acknowledged', { withinMs: 120_000 });
+    const queued = await eventually(async () => {
+      const current = await read();
+      return two.call('POST', `/companies/${buyer.id}/invoices/${backInvoice.id}/credit-notes`, { reason: 'full_reversal', note: 'storno späť' }, { 'if-match': `"${current.version}"` });
+    }, (answer) => answer.status !== 412);
+    expect(queued.status, JSON.stringify(queued.body)).to.equal(202);
+    const number = (queued.body as Invoice).invoice_number;
+    const inbound = await eventually(
+      async () => ((await one.call('GET', `/companies/${a.id}/invoices?q=${number}`)).body.items as { source: string; invoice_type: string }[]).filter((i) => i.source === 'peppol'),
+      (c) => c.length > 0,
+      { withinMs: 120_000 },
+    );
+    expect(inbound).to.have.length(1);
+    expect(inbound[0]!.invoice_type).to.equal('381');
+  });
+
+  it('the other way, SAPI-SK: a UBL document from the SAPI-SK door of instance 2 lands in the SAPI-SK inbox of instance 1', async () => {
+    const from = two.demo.companies[0]!;
+    const to = one.demo.companies[0]!;
+    const asSender = { ...bearer((await requestToken(two, 0)).body.access_token as string), 'x-peppol-participant-id': from.sapi.participant_id };
+    const asReceiver = { ...bearer((await requestToken(one, 0)).body.access_token as string), 'x-peppol-participant-id': to.sapi.participant_id };
+    const xml = await (await fetch(`${two.api}/companies/${buyer.id}/invoices/${backInvoice.id}/ubl`, { headers: { 'x-api-key': two.demo.api_key } })).text();
+    const inboxOf = async () => (await sapiFetch(one, 'GET', '/document/receive?limit=100', undefined, asReceiver)).body.documents as Record<string, string>[];
+    // the invoice and the credit note that came before are in this inbox: counted once both show
+    const before = (await eventually(inboxOf, (documents) => documents.length >= 2, { withinMs: 120_000 })).length;
+    const request = sendRequest(xml, from.peppol_id, to.peppol_id, { documentId: 'ERP-AS4-BACK-1' });
+    const accepted = await sapiFetch(two, 'POST', '/document/send', { ...request, checksum: sha256Hex(xml) }, { ...asSender, 'idempotency-key': newKey() });
+    expect(accepted.status, JSON.stringify(accepted.body)).to.equal(202);
+    const status = await eventually(async () => (await sapiFetch(two, 'GET', `/document/status/${accepted.body.providerDocumentId}`, undefined, asSender)).body,
+      (st) => st.status === 'SENT' || st.status === 'FAILED' || st.status === 'REJECTED', { withinMs: 120_000 });
+    expect(status.status, JSON.stringify(status)).to.equal('SENT');
+    const inbox = await eventually(inboxOf, (documents) => documents.length > before, { withinMs: 120_000 });
+    expect(inbox).to.have.length(before + 1);
+    expect(inbox.at(-1)).to.include({ senderParticipantId: from.peppol_id, receiverParticipantId: to.peppol_id, status: 'RECEIVED' });
   });
 
   /** A UserMessage as another Access Point would send it: the sent invoice's UBL in a new SBDH. */
