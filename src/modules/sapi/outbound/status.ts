@@ -54,10 +54,7 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
     },
     async handle(req) {
       const actor = req.actor;
-      requireScope(actor.scopes, 'document:send');
-      requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
-      const documentId = documentIdOf(req.params.providerDocumentId);
-      if (!documentId) throw notFound(req.params.providerDocumentId);
+      const documentId = documentAsked(actor, req.headers[PARTICIPANT_HEADER.toLowerCase()], req.params.providerDocumentId);
       // a document accepted on another instance is shown, or refused 503 SAPI-UNAVAILABLE while its
       // read model is behind, never 404. Once shown, its later steps come from the reactors, not
       // from this client's commands: a document found is current enough, and a poll never waits on them.
@@ -71,6 +68,15 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
       return { status: 200, body: statusOf(view, deps.clock.now()) };
     },
   });
+}
+
+/** What both document routes check first: the scope, the participant header, and that the id can name a document (else SAPI-DOC-NOT-FOUND). */
+function documentAsked(actor: { scopes: readonly string[]; participantId: string }, participantHeader: string | undefined, providerDocumentId: string): string {
+  requireScope(actor.scopes, 'document:send');
+  requireParticipantHeader(actor.participantId, participantHeader);
+  const documentId = documentIdOf(providerDocumentId);
+  if (!documentId) throw notFound(providerDocumentId);
+  return documentId;
 }
 
 /**
@@ -102,10 +108,7 @@ export function receiptRoute(deps: SapiDeps): SapiRoute {
     },
     async handle(req) {
       const actor = req.actor;
-      requireScope(actor.scopes, 'document:send');
-      requireParticipantHeader(actor.participantId, req.headers[PARTICIPANT_HEADER.toLowerCase()]);
-      const documentId = documentIdOf(req.params.providerDocumentId);
-      if (!documentId) throw notFound(req.params.providerDocumentId);
+      const documentId = documentAsked(actor, req.headers[PARTICIPANT_HEADER.toLowerCase()], req.params.providerDocumentId);
       const events = await deps.store.readStream(sapiDocumentStream(documentId));
       const accepted = events[0]?.type === 'SapiDocumentAccepted' ? (events[0].data as SapiDocumentAccepted['data']) : null;
       if (accepted?.client_id !== actor.clientId) throw notFound(req.params.providerDocumentId);
