@@ -8,20 +8,8 @@ import { stableUuid } from '../shared/stable-id.ts';
  * (issue 38, item 2): a sender that lost the receipt repeats the same eb:MessageId and must get
  * that receipt again, and no second copy. One stream per message id; the receipt is the event.
  */
-export type As4InboundCommand = {
-  type: 'RecordAs4MessageReceived';
-  message_id: string;
-  /** the sending Access Point: the CN of the certificate that signed the message */
-  sender_ap: string;
-  original_sender: string;
-  final_recipient: string;
-  document_type_id: string;
-  process_id: string;
-  receipt_message_id: string;
-  receipt_content_type: string;
-  receipt: string;
-  at: string;
-};
+/** The event's facts, named by the receiver; `sender_ap` is the CN of the certificate that signed the message. */
+export type As4InboundCommand = { type: 'RecordAs4MessageReceived'; at: string } & Omit<As4MessageReceived['data'], 'received_at'>;
 
 export type As4InboundState =
   | { status: 'none' }
