@@ -133,6 +133,19 @@ export const PeppolDelivery = Type.Object(
     sent_at: stringOrNull,
     delivered_at: stringOrNull,
     failed_at: stringOrNull,
+    mls_response_code: Type.Union([Type.Literal('AP'), Type.Literal('AB'), Type.Literal('RE'), Type.Null()], {
+      description: "the receiving Access Point's Message Level Status: AP accepted, AB acknowledged (both delivered), RE rejected; null until one came",
+    }),
+    mls_reasons: Type.Array(
+      Type.Object({
+        location: Type.String({ description: 'an XPath in the invoice, or NA' }),
+        description: Type.String(),
+        reason_code: Type.String({ description: 'SV syntax, BV rule (fatal), BW rule (warning), FD delivery failed' }),
+      }),
+      { description: 'why the MLS rejected the invoice (RE); empty otherwise' },
+    ),
+    mls_description: stringOrNull,
+    mls_received_at: stringOrNull,
   },
   { $id: 'PeppolDelivery' },
 );

@@ -8,13 +8,12 @@ import {
   MlsReadError,
   buildMls,
   createMlsValidator,
-  issuesFromFindings,
   readMls,
   type MessageLevelStatus,
   type MlsErrorCode,
   type MlsValidator,
 } from '../../src/modules/mls/index.ts';
-import type { Finding } from '../../src/platform/validation/types.ts';
+import { mlsVerdict } from '../../commands/mls/answer.ts';
 import { describeDatabaseFree } from '../support/database-free.ts';
 import { needArtifacts } from '../validation/support/paths.ts';
 import { mlsExample } from './support.ts';
@@ -190,28 +189,10 @@ describeDatabaseFree('MLS document', function () {
     });
   });
 
-  describe('issues from invoice validation findings', () => {
-    it('maps fatal XSD to SV, fatal rules to BV, warnings to BW; XPath or NA; [RULE] message once; engine findings left out', () => {
-      const findings: Finding[] = [
-        { rule: 'XSD', flag: 'fatal', location: '12:7', message: "Element 'cbc:Foo': This element is not expected.", source: 'xsd' },
-        { rule: 'XML-MALFORMED', flag: 'fatal', location: '', message: 'Not well-formed XML', source: 'xsd' },
-        { rule: 'BR-CO-15', flag: 'fatal', location: '/Invoice[1]', message: '[BR-CO-15]-Invoice total amount with VAT (BT-112) = ...', source: 'cen' },
-        { rule: 'SK-BR-04', flag: 'fatal', location: '/Invoice[1]/cbc:Note[1]', message: 'A Slovak rule', source: 'sk' },
-        { rule: 'PEPPOL-EN16931-R006', flag: 'warning', location: '/Invoice[1]/cbc:ID[1]', message: 'Only one invoiced object is allowed', source: 'peppol' },
-        { rule: 'VALIDATION-UNAVAILABLE', flag: 'warning', location: '', message: 'Slovak rules not run: /some/path is missing', source: 'sk' },
-      ];
-      expect(issuesFromFindings(findings)).to.deep.equal([
-        { location: 'NA', description: "[XSD] Element 'cbc:Foo': This element is not expected.", reason: 'SV' },
-        { location: 'NA', description: '[XML-MALFORMED] Not well-formed XML', reason: 'SV' },
-        { location: '/Invoice[1]', description: '[BR-CO-15]-Invoice total amount with VAT (BT-112) = ...', reason: 'BV' },
-        { location: '/Invoice[1]/cbc:Note[1]', description: '[SK-BR-04] A Slovak rule', reason: 'BV' },
-        { location: '/Invoice[1]/cbc:ID[1]', description: '[PEPPOL-EN16931-R006] Only one invoiced object is allowed', reason: 'BW' },
-      ]);
-    });
-
+  describe('issues from a verdict (commands/mls/answer.ts)', () => {
     it('makes issues an RE carries, valid under the official Schematron', () => {
-      const issues = issuesFromFindings([{ rule: 'BR-01', flag: 'fatal', location: '/Invoice[1]', message: '[BR-01]-An Invoice shall have a Specification identifier', source: 'cen' }]);
-      expect(validator.validate(buildMls({ ...RE, issues })).errors).to.deep.equal([]);
+      const verdict = mlsVerdict([{ rule: 'BR-01', flag: 'fatal', location: '/Invoice[1]', message: '[BR-01]-An Invoice shall have a Specification identifier', kind: 'rule' }]);
+      expect(validator.validate(buildMls({ ...RE, description: verdict.description, issues: verdict.issues })).errors).to.deep.equal([]);
     });
   });
 });

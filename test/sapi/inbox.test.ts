@@ -53,9 +53,10 @@ describe('SAPI-SK inbox (/sapi/document/receive)', function () {
     });
     const received = await receivePeppolMessage(svc.services, {
       message_id: messageId, sender_participant_id: svc.demo.companies[0]!.peppol_id, receiver_participant_id: to, document_type_id: documentTypeId,
-      process_id: BILLING_PROCESS_ID, envelope,
+      process_id: BILLING_PROCESS_ID, envelope, sending_ap: null,
     });
-    return { messageId, ...received };
+    if (!received.invoice_id) throw new Error(`the received document was refused (${received.response_code})`);
+    return { messageId, invoice_id: received.invoice_id, provider_document_id: received.provider_document_id };
   }
 
   const list = (client: SapiTestClient, query = '') => client.call('GET', `/document/receive${query}`);

@@ -4,7 +4,7 @@ import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { stableUuid } from '../../../commands/shared/stable-id.ts';
 import { INVOICE_TYPE_CODES } from '../../../commands/invoices/model.ts';
 import { issuingCompany } from '../../../commands/tenancy/issuing-company.ts';
-import type { Delivery } from '../../../commands/invoices/delivery.ts';
+import type { Delivery, PeppolMls } from '../../../commands/invoices/delivery.ts';
 import { invoiceStream, type InvoiceStatus } from '../../../events/invoices.ts';
 import { createdInvoiceRow, type InvoiceDetailRow, type InvoiceRow } from '../../../projections/invoices/rows.ts';
 import { INVOICE_REGISTER, INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../../projections/invoices/queries.ts';
@@ -105,8 +105,16 @@ function deliveryDetail(delivery: Delivery | null): Pick<Invoice, 'c5' | 'peppol
     peppol_delivery: {
       status: peppol.status, message_id: peppol.message_id, receiver_participant_id: peppol.receiver_participant_id,
       attempts: peppol.attempts, error: peppol.error, findings: peppol.findings, queued_at: peppol.queued_at, sent_at: peppol.sent_at,
-      delivered_at: peppol.delivered_at, failed_at: peppol.failed_at,
+      delivered_at: peppol.delivered_at, failed_at: peppol.failed_at, ...mlsDetail(peppol.mls ?? null),
     },
+  };
+}
+
+/** The MLS fields of `peppol_delivery` (null and empty until the receiving Access Point's MLS came). */
+function mlsDetail(mls: PeppolMls | null) {
+  return {
+    mls_response_code: mls?.response_code ?? null, mls_description: mls?.description ?? null, mls_received_at: mls?.received_at ?? null,
+    mls_reasons: (mls?.issues ?? []).map((i) => ({ location: i.location, description: i.description, reason_code: i.reason })),
   };
 }
 

@@ -18,10 +18,10 @@ export function checkSandboxRules(rules: readonly string[]): FsSandboxRule[] {
 }
 
 /** The closed loop the service runs when no real network is configured (the only one built so far). */
-export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage): Sandbox {
+export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage, ourSpis: string | null = null): Sandbox {
   const now = () => deps.clock.now();
   return {
-    peppol: sandboxPeppolNetwork(deps.readModels, receive, now),
+    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, ourSpis),
     fs: sandboxFs(deps.readModels, { delayMs: delivery.fsSandboxDelayMs, rules }, now),
   };
 }

@@ -2,11 +2,14 @@ import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
 import { sandboxReceiverRejection } from './receiver-rules.ts';
+import { MLS_DOCUMENT_TYPE_ID } from '../peppol/identifiers.ts';
+import { isOurMlsParticipant } from '../inbound.ts';
 
 /**
  * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
  * peppol_id) is reachable, and a message to it is handed to our own receiving side at once, as a
- * receiving Access Point would take it. Anyone else is unknown. A document whose buyer reference is
+ * receiving Access Point would take it, and so is our own Access Point's MLS address (the MLS our
+ * receiving side answers with comes back to our sending side). Anyone else is unknown. A document whose buyer reference is
  * SANDBOX-REJECT is rejected by its receiver (receiver-rules.ts). Nothing leaves the machine.
  *
  * Every message that reaches a registered receiver is counted raw, per message id, in
@@ -34,7 +37,7 @@ interface PeppolArrival {
 /** What the receiving side does with a message (src/modules/delivery/inbound.ts); it must be idempotent by message id. */
 export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 
-export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date()): PeppolSandbox {
+export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), ourSpis: string | null = null): PeppolSandbox {
   const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
@@ -54,7 +57,9 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
     },
     async send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt> {
       up();
-      const receiver = await findCompanyByParticipant(db, message.receiver_participant_id);
+      // an MLS to our own Access Point comes back to us; anything else goes to a company of ours
+      const ours = ourSpis !== null && message.document_type_id === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(ourSpis, message.receiver_participant_id);
+      const receiver = ours || (await findCompanyByParticipant(db, message.receiver_participant_id));
       if (!receiver) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }

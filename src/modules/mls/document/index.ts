@@ -1,6 +1,5 @@
 /** The Peppol Message Level Status document: model, writer, reader, validator (see model.ts). */
 export { buildMls } from './build.ts';
-export { issuesFromFindings } from './issues.ts';
 export {
   MLS_CUSTOMIZATION_ID,
   MLS_FAILURE_REASONS,
