@@ -1,6 +1,7 @@
 import type { InvoiceRequest, PartyBlock } from '../../schemas/invoices.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { normaliseVatId } from '../shared/slovak-identifiers.ts';
+import { precedingReference, type PrecedingInvoiceFound } from './corrected-invoice.ts';
 import type { InvoiceContent, Party } from './model.ts';
 
 const compact = (value: string) => value.replace(/\s+/g, '');
@@ -29,6 +30,8 @@ export interface ContentDefaults {
   supplier_iban: string | null;
   /** the directory customer named by customer_id, if any */
   buyer: Party | null;
+  /** the company's invoice that preceding_invoice.id names, if it names one the company has */
+  preceding_invoice: PrecedingInvoiceFound | null;
 }
 
 /**
@@ -60,7 +63,7 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
     note: trimmedOrNull(request.note),
     buyer_reference: trimmedOrNull(request.buyer_reference) ?? number,
     order_reference: trimmedOrNull(request.order_reference),
-    billing_reference: null,
+    billing_reference: precedingReference(request.preceding_invoice, defaults.preceding_invoice),
     lines: request.lines.map((line, i) => ({
       line_number: line.line_number ?? i + 1,
       item_name: line.item_name.trim(),
