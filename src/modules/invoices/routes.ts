@@ -42,7 +42,7 @@ const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const behind = '`read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds';
 const degraded = { description: `\`read_model_degraded\`: an event of this invoice could not be projected (operators: \`projections status\`); ${behind}`, schema: ErrorBody };
-const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
+const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice' };
 
 const iso = (d: Date) => d.toISOString();
 
