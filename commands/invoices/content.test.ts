@@ -38,6 +38,23 @@ describe('invoice content from a request', () => {
   it('drops a delivery date equal to the issue date (the spec: omit when equal)', () =>
     expect(toInvoiceContent({ issue_date: '2026-11-22', delivery_date: '2026-11-22', lines: [line] }, defaults).delivery_date).to.equal(null));
 
+  describe('the seller\'s address the service knows (SK-R-002..004)', () => {
+    const block = { name: 'Dodávateľ s.r.o.', vat_id: 'SK2020273893' };
+    const supplierOf = (supplier: Record<string, string>) => toInvoiceContent({ issue_date: '2026-11-22', supplier: { ...block, ...supplier }, lines: [line] }, defaults).supplier;
+    const companyAddress = { street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01' };
+
+    it('a supplier block of the company (by IČ DPH or IČO) with no address gets the company\'s', () => {
+      expect(supplierOf({})).to.include(companyAddress);
+      expect(supplierOf({ vat_id: '', ico: '35757442' })).to.include(companyAddress);
+    });
+    it('an address in the block stands as given, never mixed with the company\'s', () =>
+      expect(supplierOf({ city: 'Trnava' })).to.include({ street: '', city: 'Trnava', postal_code: '' }));
+    it('another seller, or the company abroad, is not given the company\'s address', () => {
+      expect(supplierOf({ vat_id: 'SK2020000004' })).to.include({ street: '', city: '', postal_code: '' });
+      expect(supplierOf({ country_code: 'CZ' })).to.include({ street: '', city: '', postal_code: '' });
+    });
+  });
+
   it('needs a buyer or a directory customer', () =>
     expect(() => toInvoiceContent({ issue_date: '2026-11-22', lines: [line] }, { ...defaults, buyer: null })).to.throw(InvalidFields, /buyer/));
 

@@ -1,6 +1,7 @@
 // Peppol BIS 3.0.22's SK-R-002..007 through HTTP: a Slovak domestic invoice missing a part of the seller's
 // or the buyer's address is created (201) with the warnings, validates with them as warnings (not errors),
-// and the UBL carries every part that is known.
+// and the UBL carries every part that is known: the company's own address included (the demo companies
+// are registered with one).
 import { expect } from 'chai';
 import { startTestService, type TestService } from '../support/service.ts';
 import { needArtifacts } from '../validation/support/paths.ts';
@@ -26,8 +27,9 @@ describe('Slovak address warnings (SK-R-002 to SK-R-007) over HTTP', function ()
   after(async () => svc?.close());
 
   it('create answers 201 with a warning per missing part; validate lists them as warnings and the invoice validates', async () => {
-    // the company record has no address (the supplier block defaults to it): the seller's three warn too
-    const created = await svc.call('POST', invoices, draft({ buyer: { ...buyer, city: 'Košice' } }));
+    // another Slovak seller named in the supplier block, without its address: the seller's three warn too
+    const seller = { name: 'Iný Dodávateľ s.r.o.', vat_id: 'SK2020000015', dic: '2020000015', peppol_id: '9950:sk2020000015svctest' };
+    const created = await svc.call('POST', invoices, draft({ supplier: seller, buyer: { ...buyer, city: 'Košice' } }));
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
     expect(skAddress(created.body.warnings).map((w) => `${w.rule} ${w.field}`)).to.deep.equal([
       'SK-R-002 supplier.street', 'SK-R-003 supplier.city', 'SK-R-004 supplier.postal_code', 'SK-R-005 buyer.street', 'SK-R-007 buyer.postal_code',
@@ -40,6 +42,21 @@ describe('Slovak address warnings (SK-R-002 to SK-R-007) over HTTP', function ()
     expect(skAddress(result.body.warnings).map((w) => w.rule)).to.deep.equal(['SK-R-002', 'SK-R-003', 'SK-R-004', 'SK-R-005', 'SK-R-007']);
     expect(skAddress(result.body.errors)).to.deep.equal([]);
     expect(result.body).to.include({ valid: true, status: 'validated' });
+  });
+
+  it('the company\'s own address is the seller\'s: no SK-R-002..004, by default or in a supplier block of the company without one, and the UBL carries it', async () => {
+    const company = svc.demo.companies[0]!;
+    const ownBlock = { name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id };
+    for (const over of [{}, { supplier: ownBlock }]) {
+      const created = await svc.call('POST', invoices, draft({ ...over, buyer: { ...buyer, street: 'Mlynská 2', city: 'Košice', postal_code: '040 01' } }));
+      expect(created.status, JSON.stringify(created.body)).to.equal(201);
+      expect(created.body.supplier).to.include({ street: company.street, city: company.city, postal_code: company.postal_code });
+      expect(skAddress(created.body.warnings)).to.deep.equal([]);
+      const ubl = await (await fetch(`${svc.api}${invoices}/${created.body.id}/ubl`, { headers: { 'x-api-key': svc.demo.api_key } })).text();
+      const seller = ubl.slice(ubl.indexOf('<cac:AccountingSupplierParty>'), ubl.indexOf('</cac:AccountingSupplierParty>'));
+      expect(seller).to.include(`<cbc:StreetName>${company.street}</cbc:StreetName>`).and.include(`<cbc:CityName>${company.city}</cbc:CityName>`)
+        .and.include(`<cbc:PostalZone>${company.postal_code}</cbc:PostalZone>`);
+    }
   });
 
   it('no warning when both addresses are whole, and the UBL carries them', async () => {

@@ -52,10 +52,11 @@ export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);
 
+/** The company as the seller, with the address it was registered with ('' for a part it has none of). */
 function companyParty(company: CompanyRow): Party {
   return {
     name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id,
-    street: '', city: '', postal_code: '', country_code: 'SK',
+    street: company.street, city: company.city, postal_code: company.postal_code, country_code: 'SK',
   };
 }
 
