@@ -16,7 +16,8 @@ import type { Core } from '../platform/core.ts';
 import type { ProjectionRunner } from '../platform/readmodel/projection-runner.ts';
 import { randomSandboxIdentity } from './identifiers.ts';
 
-export interface DemoCompany extends CompanyFields {
+/** A demo company as the credentials file shows it: its identifiers, not its address (the file's shape is a contract). */
+export interface DemoCompany extends Omit<CompanyFields, 'street' | 'city' | 'postal_code'> {
   id: string;
   sapi: { client_id: string; client_secret: string; participant_id: string };
 }
@@ -49,8 +50,8 @@ type DemoAddress = Required<Pick<CompanyFields, 'street' | 'city' | 'postal_code
 async function sandboxCompany(
   services: DemoDeps, organisationId: string, workspaceId: string, name: string, address: DemoAddress, positions: (Position | null)[],
 ): Promise<DemoCompany> {
-  const identity = { ...randomSandboxIdentity(), ...address };
-  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity } }, metadata);
+  const identity = randomSandboxIdentity();
+  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity, ...address } }, metadata);
   const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
   positions.push(sapi.position);
   return {
