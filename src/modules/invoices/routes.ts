@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { stableUuid } from '../../../commands/shared/stable-id.ts';
-import { INVOICE_TYPE_CODES } from '../../../commands/invoices/model.ts';
+import { INVOICE_TYPE_CODES, type BillingReference } from '../../../commands/invoices/model.ts';
 import { issuingCompany } from '../../../commands/tenancy/issuing-company.ts';
 import type { Delivery, PeppolMls } from '../../../commands/invoices/delivery.ts';
 import { invoiceStream, type InvoiceStatus } from '../../../events/invoices.ts';
@@ -42,7 +42,7 @@ const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const behind = '`read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds';
 const degraded = { description: `\`read_model_degraded\`: an event of this invoice could not be projected (operators: \`projections status\`); ${behind}`, schema: ErrorBody };
-const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
+const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice' };
 
 const iso = (d: Date) => d.toISOString();
 
@@ -74,6 +74,7 @@ export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = f
     delivery_date: content.delivery_date, currency_code: content.currency_code, supplier: content.supplier, buyer: content.buyer,
     customer_id: content.customer_id, supplier_iban: content.supplier_iban, payment_means_code: content.payment_means_code,
     variable_symbol: content.variable_symbol, note: content.note, buyer_reference: content.buyer_reference, order_reference: content.order_reference,
+    preceding_invoice: precedingInvoiceOf(content.billing_reference, row.document.credited_invoice?.invoice_id),
     lines: content.lines.map((line) => {
       const a = amounts.get(line.line_number);
       return {
@@ -90,6 +91,12 @@ export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = f
     credited_invoice: row.document.credited_invoice ?? null,
     credited_amount: settled.credited_amount, payment_status: settled.payment_status, credit_notes: settled.credit_notes, settlement: settled.settlement,
   };
+}
+
+/** BG-3 as the API shows it: a credit note made through the credit-note route knows its invoice's id too. */
+function precedingInvoiceOf(reference: BillingReference | null, creditedId: string | undefined): Invoice['preceding_invoice'] {
+  if (!reference) return null;
+  return { id: reference.invoice_id ?? creditedId ?? null, number: reference.invoice_number, issue_date: reference.issue_date };
 }
 
 /** The two legs beside the status: `c5` is the FS filing detail, `peppol_delivery` the Peppol leg. */
