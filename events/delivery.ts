@@ -11,7 +11,19 @@ import type { MlsIssueRecord } from './mls.ts';
 /** Send accepted: both legs start. The Peppol message id (SBDH instance identifier) is fixed here, so a repeated attempt sends the same message. */
 export type InvoiceQueued = DomainEvent<
   'InvoiceQueued',
-  { invoice_id: string; queued_by: string; peppol_message_id: string; receiver_participant_id: string; queued_at: string }
+  {
+    invoice_id: string;
+    queued_by: string;
+    peppol_message_id: string;
+    receiver_participant_id: string;
+    queued_at: string;
+    /**
+     * the FS leg's Peppol message id (SBDH instance identifier, and its TDD's UUID), fixed here like
+     * the Peppol one, so the corner-5 MLS that answers it finds the invoice; absent in events written
+     * before the TDD travelled over Peppol
+     */
+    fs_message_id?: string;
+  }
 >;
 
 /** The audit entry the spec asks for on send: `sent_peppol` with result PENDING. */
@@ -146,6 +158,16 @@ export type InvoiceReceived = DomainEvent<
     /** the UBL document as delivered (the SBDH payload) */
     ubl: string;
     received_at: string;
+    /** the FS leg's Peppol message id (C3's TDD), as on InvoiceQueued; absent in events written before */
+    fs_message_id?: string;
+    /**
+     * What Peppol Reporting needs of the transport, from the envelope (absent in events written
+     * before): the sending Access Point's seat id (its certificate's CN; null when it was this one,
+     * the sandbox), the SBDH PROCESSID and COUNTRY_C1
+     */
+    sending_ap?: string | null;
+    process_id?: string;
+    country_c1?: string;
   }
 >;
 

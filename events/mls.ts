@@ -77,7 +77,7 @@ export type MlsReceived = DomainEvent<
     response_code: 'AP' | 'AB' | 'RE';
     description: string | null;
     issues: MlsIssueRecord[];
-    matched: { kind: 'invoice' | 'sapi_document' | 'report'; id: string } | null;
+    matched: { kind: 'invoice' | 'fs_filing' | 'sapi_document' | 'sapi_fs_filing' | 'report'; id: string } | null;
     repeat: boolean;
     received_at: string;
   }

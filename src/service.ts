@@ -2,7 +2,7 @@ import { merge } from 'rxjs';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
-import { receivePeppolMessage, type InboundPeppolMessage } from './modules/delivery/index.ts';
+import { receivePeppolMessage, withLocalParticipants, type InboundPeppolMessage, type ReceivingDeps } from './modules/delivery/index.ts';
 import { spisParticipantOf } from './modules/delivery/index.ts';
 import { newLookups, type Lookups } from './modules/invoices/index.ts';
 import { SeriesReservations } from './modules/invoices/index.ts';
@@ -46,7 +46,7 @@ import { invoicePdfModule } from './modules/invoice-pdf/wiring.ts';
 import { invoicesModule } from './modules/invoices/wiring.ts';
 import { paymentsModule } from './modules/payments/wiring.ts';
 import type { Module, Worker } from './modules/module.ts';
-import type { FsAuthority } from './modules/delivery/index.ts';
+import type { SandboxCorner5 } from './modules/delivery/index.ts';
 import type { PeppolNetwork } from './modules/delivery/index.ts';
 import { checkSandboxRules, sandbox } from './modules/delivery/index.ts';
 import { sandboxParticipantDirectory } from './modules/delivery/index.ts';
@@ -70,7 +70,7 @@ import { lookupModule } from './modules/lookup/wiring.ts';
 import { tenancyModule } from './modules/tenancy/wiring.ts';
 import type { CompanyRegistry } from './modules/lookup/index.ts';
 import { sapiModule } from './modules/sapi/wiring.ts';
-import type { SapiClientGate } from './modules/sapi/index.ts';
+import { sapiFsMlsMatcher, type SapiClientGate } from './modules/sapi/index.ts';
 import type { SapiRoute } from './doors/sapi/route.ts';
 import type { WorkerOptions } from './modules/bulk-import/index.ts';
 import { webhookSecrets, type WebhookSecrets } from './modules/webhooks/index.ts';
@@ -83,7 +83,7 @@ import type { Resolver } from './modules/webhooks/index.ts';
  */
 
 /** The networks delivery talks to: the sandbox by default; a test harness passes its own to turn the sandbox's fault switches. */
-type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage, ourSpis: string) => { peppol: PeppolNetwork; fs: FsAuthority };
+type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage, ourSpis: string) => { peppol: PeppolNetwork; fs: SandboxCorner5 };
 
 interface ServiceOptions {
   log?: Logger;
@@ -141,7 +141,6 @@ export interface Service extends Core {
   settlement: SettlementReader;
   usage: UsageCounts;
   network: PeppolNetwork;
-  fs: FsAuthority;
   /** our Access Point's SPIS participant (`0242:` + its seat id's digits): where MLS come to, and from */
   ourSpis: string;
   /** PEPPOL_NETWORK=as4: our Access Point's identity, trust anchors and certificate check; null in the sandbox */
@@ -277,22 +276,28 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   // our Access Point's MLS address: the seat id of its certificate under AS4, else PEPPOL_SERVICE_PROVIDER_ID's
   const ourSpis = spisParticipantOf(peppolPki?.identity.commonName ?? '') ?? spisParticipantOf(config.delivery.serviceProviderId) ?? '0242:000000';
-  const receiving = { ...core, validator: getValidator, ourSpis };
+  // an MLS that answers no invoice may answer a SAPI-SK document's filing
+  const receiving: ReceivingDeps = { ...core, validator: getValidator, ourSpis, mlsMatchers: [sapiFsMlsMatcher(core)] };
   // the sandbox's messages come from our own sending side; AS4 names the sending Access Point
   const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(receiving, { ...message, sending_ap: null }));
   const receiveAs4 = async (message: InboundPeppolMessage) => void (await receivePeppolMessage(receiving, message));
   const networks = (options.networks ?? ((deps, cfg, received, spis) => sandbox(deps, cfg.delivery, fsRules, received, spis)))(core, config, receive, ourSpis);
+  // the sandbox's corner 5 answers TDDs sent to FS_PARTICIPANT_ID (always in the sandbox; under AS4 when FS_CORNER5=sandbox)
+  receiving.corner5 = config.delivery.fsCorner5 === 'sandbox' ? { participant: config.delivery.fsParticipantId, take: (id: string, tdd: string) => networks.fs.take(id, tdd) } : null;
   const discovery = config.delivery.participantDirectory === 'smp' || peppolPki ? discoveryOf(config, log, options, peppolPki) : null;
   // PEPPOL_NETWORK=as4: Peppol legs go out over AS4 and /as4 takes messages in; FS stays as built
-  const peppol = peppolPki && discovery
+  const as4Network = peppolPki && discovery
     ? as4PeppolNetwork({ identity: peppolPki.identity, discovery, guard: { allowLoopback: config.delivery.discovery.allowLoopback, resolve: options.resolve ?? systemResolver }, clock, log })
-    : networks.peppol;
+    : null;
+  const peppol = !as4Network ? networks.peppol
+    : withLocalParticipants(as4Network, { ourSpis, corner5: config.delivery.fsCorner5 === 'sandbox' ? config.delivery.fsParticipantId : null }, receive, () => clock.now());
   const as4 = peppolPki
-    ? as4Receiver({ store, ids, identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive: receiveAs4, ourSpis, clock, log })
+    ? as4Receiver({ store, ids, identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive: receiveAs4, ourSpis, clock, log,
+      corner5Participant: config.delivery.fsCorner5 === 'sandbox' ? config.delivery.fsParticipantId : null })
     : null;
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
-    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: peppol, fs: networks.fs, ourSpis,
+    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: peppol, ourSpis,
     participants: config.delivery.participantDirectory === 'smp' && discovery ? discovery : sandboxParticipantDirectory(readModels),
     // on PGlite this process is the only one on the database: a lease on scheduled work found at start is a dead process's
     soleInstance: onPglite,

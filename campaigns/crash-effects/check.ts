@@ -79,8 +79,8 @@ export async function figures(db: pg.Client, scope: string, acks: readonly Ack[]
 
   // FS
   out.push(figure(scope, 'FS submissions per document and reporter role (max)', await one(`
-    SELECT coalesce(max(n), 0) AS n FROM (SELECT count(*)::int AS n FROM fs_sandbox_submissions GROUP BY invoice_id, reporter_role) c`), 1));
-  const fs = await rows(db, 'SELECT count(*)::int AS submissions, coalesce(sum(arrivals), 0)::int AS arrivals FROM fs_sandbox_submissions');
+    SELECT coalesce(max(n), 0) AS n FROM (SELECT count(*)::int AS n FROM fs_sandbox_corner5 GROUP BY reported, reporter_role) c`), 1));
+  const fs = await rows(db, 'SELECT count(*)::int AS submissions, coalesce(sum(arrivals), 0)::int AS arrivals FROM fs_sandbox_corner5');
   out.push(figure(scope, 'FS submissions (distinct)', Number(fs[0]?.submissions ?? 0), 'reported'));
   out.push(figure(scope, 'FS retransmissions (raw arrivals - submissions)', Number(fs[0]?.arrivals ?? 0) - Number(fs[0]?.submissions ?? 0), 'reported'));
   out.push(figure(scope, 'FS submission ids recorded per filed copy (max distinct)', await one(`

@@ -45,7 +45,7 @@ export async function duplicateEffects(db: pg.Pool, receiver: WebhookReceiver): 
       GROUP BY stream_id, data->>'peppol_message_id') d`),
     inboundCopies: await count(db, `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM events WHERE type = 'InvoiceReceived'
       GROUP BY data->>'company_id', data->>'peppol_message_id') d`),
-    fsFilings: await count(db, `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM fs_sandbox_submissions GROUP BY invoice_id, reporter_role) d`)
+    fsFilings: await count(db, `SELECT coalesce(sum(c - 1), 0) AS n FROM (SELECT count(*) AS c FROM fs_sandbox_corner5 GROUP BY reported, reporter_role) d`)
       .catch(() => 0), // no filing at all: the table is made on the first
     webhookEventsWithTwoIds: await count(db, `SELECT count(*) AS n FROM (SELECT 1 FROM webhook_deliveries
       GROUP BY endpoint_id, event_type, occurred_at, (body::jsonb - 'id')::text HAVING count(DISTINCT event_id) > 1) d`),

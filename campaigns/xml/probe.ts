@@ -69,12 +69,9 @@ async function run(): Promise<string> {
       }
     case 'fs': {
       const fs = svc!.sandbox.fs;
-      const { submission_id } = await fs.submit({ tdd: bytes.toString('utf8'), tdd_uuid: randomUUID(), reporter_role: 'C2', invoice_id: randomUUID() });
-      for (;;) {
-        const verdict = await fs.verdict(submission_id);
-        if (verdict) return verdict.outcome === 'acknowledged' ? 'accepted' : `rejected: ${verdict.reasons?.issues[0]?.rule ?? '?'}`;
-        await new Promise((r) => setTimeout(r, 5));
-      }
+      // corner 5 takes the TDD as the sandbox network hands it over; its verdict is the MLS it answers
+      const verdict = await fs.take(randomUUID(), bytes.toString('utf8'));
+      return verdict.response_code === 'AP' ? 'accepted' : `rejected: ${/^\[([^\]]+)\]/.exec(verdict.issues[0]?.description ?? '')?.[1] ?? '?'}`;
     }
     case 'sapi-send':
       throw new Error('the parent sends SAPI requests over HTTP');

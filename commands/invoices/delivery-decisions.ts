@@ -3,6 +3,8 @@ import { assertApprovalNotVoided } from '../approvals/void.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
 import { DomainError } from '../shared/domain-error.ts';
+import { stableUuid } from '../shared/stable-id.ts';
+import { ruleOfIssue } from '../mls/answer.ts';
 import { StandingRefusal } from '../shared/preconditions.ts';
 import { existingInvoice, invoiceFor } from './access.ts';
 import type { CodeLists } from './code-lists.ts';
@@ -101,7 +103,11 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       return [
         {
           type: 'InvoiceQueued',
-          data: { invoice_id: command.invoice_id, queued_by: command.queued_by, peppol_message_id: command.peppol_message_id, receiver_participant_id: receiver, queued_at: command.at },
+          data: {
+            invoice_id: command.invoice_id, queued_by: command.queued_by, peppol_message_id: command.peppol_message_id, receiver_participant_id: receiver,
+            // the TDD's message id follows from the Peppol one: every retry files the same TDD
+            queued_at: command.at, fs_message_id: stableUuid('fs-c2', command.peppol_message_id),
+          },
         },
         { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: command.invoice_id, action: 'sent_peppol', result: 'PENDING', actor_id: command.queued_by, at: command.at } },
       ];
@@ -208,14 +214,9 @@ function mlsOutcome(command: Extract<DeliveryCommand, { type: 'ApplyMls' }>, inv
   const received: DeliveryEvent = { type: 'PeppolMlsReceived', data };
   const { invoice_id, peppol_message_id, received_at: at } = command;
   if (command.response_code !== 'RE') return [received, { type: 'PeppolDeliveryConfirmed', data: { invoice_id, peppol_message_id, delivered_at: at } }];
-  const findings = command.issues.map((issue) => ({ rule: ruleOf(issue.description) ?? issue.reason, message: issue.description }));
+  const findings = command.issues.map((issue) => ({ rule: ruleOfIssue(issue.description) ?? issue.reason, message: issue.description }));
   const reason = `the receiving Access Point rejected the invoice (MLS RE): ${command.description ?? 'no description given'}`;
   return [received, { type: 'PeppolDeliveryFailed', data: { invoice_id, peppol_message_id, reason, findings, attempts: peppol.attempts, failed_at: at, rejected_by_receiver: true } }];
-}
-
-/** The rule id an MLS issue names first, in brackets (`[BR-CO-15] …`), as the MLS specification's examples write it. */
-function ruleOf(description: string): string | null {
-  return /^\s*\[([^\]\s]{1,80})\]/.exec(description)?.[1] ?? null;
 }
 
 /**

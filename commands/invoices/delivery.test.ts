@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { DeliveryEvent, InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceEvent } from '../../events/invoices.ts';
 import { fold } from '../shared/decider.ts';
+import { stableUuid } from '../shared/stable-id.ts';
 import { NotFound } from '../shared/access.ts';
 import { specFor } from '../shared/given.ts';
 import { invoiceDecider, type InvoiceCommand } from './decider.ts';
@@ -17,7 +18,7 @@ const addressed = { ...created, data: { ...created.data, content: addressedConte
 const given = specFor(invoiceDecider);
 const policy = { maxAttempts: 3, retryBaseMs: 1000 };
 const send: InvoiceCommand = { type: 'SendInvoice', invoice_id: 'i1', scope, queued_by: 'k1', peppol_message_id: 'm1', code_lists: lists, at };
-const queued: DeliveryEvent = { type: 'InvoiceQueued', data: { invoice_id: 'i1', queued_by: 'k1', peppol_message_id: 'm1', receiver_participant_id: buyerId, queued_at: at } };
+const queued: DeliveryEvent = { type: 'InvoiceQueued', data: { invoice_id: 'i1', queued_by: 'k1', peppol_message_id: 'm1', receiver_participant_id: buyerId, queued_at: at, fs_message_id: stableUuid('fs-c2', 'm1') } };
 const audit: DeliveryEvent = { type: 'InvoiceAuditEntryRecorded', data: { invoice_id: 'i1', action: 'sent_peppol', result: 'PENDING', actor_id: 'k1', at } };
 const sent: DeliveryEvent = {
   type: 'PeppolMessageSent',

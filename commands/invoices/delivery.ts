@@ -45,6 +45,8 @@ export interface PeppolMls {
 /** The FS filing detail (the spec's `c5`). */
 interface FsLeg {
   status: 'not_submitted' | 'pending' | 'submitted' | 'acknowledged' | 'rejected' | 'failed';
+  /** the TDD's Peppol message id, fixed when the leg starts (absent in rows and events from before) */
+  message_id?: string | null;
   reporter_role: 'C2' | 'C3' | null;
   submission_id: string | null;
   tdd_uuid: string | null;
@@ -101,7 +103,7 @@ export function evolveDelivery(d: Delivery, event: DeliveryEvent | InvoiceReceiv
           ...NO_DELIVERY.peppol, status: 'queued', message_id: event.data.peppol_message_id,
           receiver_participant_id: event.data.receiver_participant_id, queued_at: event.data.queued_at,
         },
-        fs: { ...NO_DELIVERY.fs, status: 'pending', reporter_role: 'C2' },
+        fs: { ...NO_DELIVERY.fs, status: 'pending', reporter_role: 'C2', message_id: event.data.fs_message_id ?? null },
       };
     case 'InvoiceAuditEntryRecorded':
       return d;
@@ -139,7 +141,7 @@ export function evolveDelivery(d: Delivery, event: DeliveryEvent | InvoiceReceiv
           ...NO_DELIVERY.peppol, status: 'received', message_id: event.data.peppol_message_id,
           receiver_participant_id: event.data.receiver_participant_id, delivered_at: event.data.received_at,
         },
-        fs: { ...NO_DELIVERY.fs, status: 'pending', reporter_role: 'C3' },
+        fs: { ...NO_DELIVERY.fs, status: 'pending', reporter_role: 'C3', message_id: event.data.fs_message_id ?? null },
       };
   }
 }

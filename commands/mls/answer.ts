@@ -79,3 +79,19 @@ export function mlsReceiver(mlsTo: string | null, senderSpis: string | null): st
   if (mlsTo && !senderSpis && mlsTo.toLowerCase().startsWith('0242:')) return mlsTo;
   return senderSpis;
 }
+
+/** The rule id an MLS issue names first, in brackets (`[BR-CO-15] …`, `[BR-01]-…`), as the specification's examples write it; else null. */
+export function ruleOfIssue(description: string): string | null {
+  return /^\s*\[([^\]\s]{1,80})\]/.exec(description)?.[1] ?? null;
+}
+
+/**
+ * A rejecting MLS as the FS leg shows it (the `reasons` of FsCopyRejected and SapiFsRejected): the
+ * description, and each issue with its rule (or its status reason code), text and location.
+ */
+export function rejectionReasons(description: string | null, issues: readonly MlsIssueRecord[]): { description: string; issues: { rule: string; message: string; location: string | null }[] } {
+  return {
+    description: description ?? 'The tax data document was rejected.',
+    issues: issues.map((i) => ({ rule: ruleOfIssue(i.description) ?? i.reason, message: i.description, location: i.location === 'NA' ? null : i.location })),
+  };
+}

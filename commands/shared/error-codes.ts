@@ -30,7 +30,6 @@ export const DOMAIN_ERROR_CODES = {
   feature_not_available: 'refused',
   file_empty: 'refused',
   file_missing: 'refused',
-  fs_submission_failed: 'unavailable',
   idempotency_claim_lost: 'refused',
   idempotency_key_in_progress: 'refused',
   idempotency_key_reused: 'refused',

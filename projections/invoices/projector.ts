@@ -8,6 +8,7 @@ import type { Recorded } from '../../src/platform/eventstore/port.ts';
 import { INVOICE_REGISTER } from './queries.ts';
 import { contentFields, createdRow, creditNoteRow, newRow, type InvoiceDocument, type NewRow } from './rows.ts';
 import { InvoiceDelivery1763900000000 } from './delivery-migration.ts';
+import { InvoicesFsMessage1766500000000 } from './fs-message-migration.ts';
 import { Invoices1763800002000 } from './migration.ts';
 import { InvoicesLz4Compression1765000000000 } from './lz4-migration.ts';
 import { InvoicesUnboundedColumns1764100000100 } from './unbounded-columns-migration.ts';
@@ -71,7 +72,7 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
-  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000],
+  migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000, InvoicesFsMessage1766500000000],
 
   // any batch (a rebuild's thousands of events): the rows it touches read once (in a catch-up,
   // those the batches before wrote are kept instead: WrittenRows), every event folded into them
@@ -208,7 +209,7 @@ function withDeliveryFolded(events: readonly Event[]): { rows: Map<Event, NewRow
     if (row && isDelivery(event)) {
       const delivery = evolveDelivery(row.delivery, event);
       Object.assign(row, {
-        delivery, status: deliveryStatus(delivery) ?? row.status, peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id,
+        delivery, status: deliveryStatus(delivery) ?? row.status, peppol_message_id: delivery.peppol.message_id, fs_submission_id: fsMessageOf(delivery),
         version: event.revision, updated_at: event.recordedAt.toISOString(),
       });
       continue;
@@ -228,8 +229,15 @@ function toNewRow(event: Recorded<NewDocument>): NewRow {
     id: d.invoice_id, organisation_id: d.organisation_id, company_id: d.company_id, workspace_id: d.workspace_id,
     status: deliveryStatus(delivery) ?? 'delivered', created_by: d.sender_participant_id, created_at: d.received_at, version: event.revision,
     document: { content: d.content, totals: d.totals, warnings: [] }, source: 'peppol', peppol_message_id: d.peppol_message_id, delivery,
+    fs_submission_id: fsMessageOf(delivery),
   });
 }
+
+/**
+ * The FS leg's Peppol message id, which FS's submission is: known from the leg's start (where the
+ * corner-5 MLS that answers it finds the invoice), or its submission's for legs begun before.
+ */
+const fsMessageOf = (delivery: Delivery): string | null => delivery.fs.submission_id ?? delivery.fs.message_id ?? null;
 
 /** The id of the document an event of the register is about. */
 function documentId(event: Event): string {
@@ -356,7 +364,7 @@ function foldInto(rows: Map<string, StoredRow>, shadowed: Set<string>, event: Ev
     const delivery = evolveDelivery(row.delivery ?? NO_DELIVERY, event);
     Object.assign(row, {
       delivery, status: row.status === 'voided' ? 'voided' : (deliveryStatus(delivery) ?? row.status),
-      peppol_message_id: delivery.peppol.message_id, fs_submission_id: delivery.fs.submission_id, updated_at: at, version: event.revision,
+      peppol_message_id: delivery.peppol.message_id, fs_submission_id: fsMessageOf(delivery), updated_at: at, version: event.revision,
     });
   }
   return row;

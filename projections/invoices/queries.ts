@@ -130,6 +130,12 @@ export async function findSentInvoiceByMessage(db: DataSource, messageId: string
   return rows[0] ?? null;
 }
 
+/** The invoice (sent or received) whose FS leg sent the tax data document with this Peppol message id, or null. */
+export async function findInvoiceByFsMessage(db: DataSource, messageId: string): Promise<{ id: string; organisation_id: string } | null> {
+  const rows: { id: string; organisation_id: string }[] = await db.query('SELECT id, organisation_id FROM invoices WHERE fs_submission_id = $1', [messageId]);
+  return rows[0] ?? null;
+}
+
 /**
  * The ids of an export: the list's filter and order, up to `limit` (+1, so the caller can tell it
  * was cut). The export then reads their rows in chunks (`invoiceRowsByIds`), so which invoices it

@@ -21,3 +21,9 @@ export async function sapiDocumentIdByMessage(db: DataSource, peppolMessageId: s
   const rows: { document_id: string }[] = await db.query('SELECT document_id::text FROM sapi_documents WHERE peppol_message_id = $1', [peppolMessageId]);
   return rows[0]?.document_id ?? null;
 }
+
+/** The outbound document whose tax data document was filed under this Peppol message id (its submission), or null. */
+export async function sapiDocumentIdByFsSubmission(db: DataSource, submissionId: string): Promise<string | null> {
+  const rows: { document_id: string }[] = await db.query("SELECT document_id::text FROM sapi_documents WHERE view->'fs'->>'submission_id' = $1", [submissionId]);
+  return rows[0]?.document_id ?? null;
+}

@@ -72,6 +72,14 @@ export type PeppolIdentitySource =
   | { kind: 'pem'; certFile: string; keyFile: string; keyPassphrase: string | undefined }
   | { kind: 'p12'; file: string; password: string };
 
+/** FS_CORNER5 (see DeliveryConfig.fsCorner5): the real FS is reachable only over AS4. */
+function fsCorner5Of(env: NodeJS.ProcessEnv): 'sandbox' | 'peppol' {
+  const as4 = env.PEPPOL_NETWORK?.trim().toLowerCase() === 'as4';
+  const chosen = oneOf('FS_CORNER5', env.FS_CORNER5, ['sandbox', 'peppol'] as const, as4 ? 'peppol' : 'sandbox');
+  if (chosen === 'peppol' && !as4) throw new ConfigRefused('FS_CORNER5=peppol needs PEPPOL_NETWORK=as4: the sandbox network reaches no real FS');
+  return chosen;
+}
+
 /** A configuration that cannot work: the process says so in one sentence and does not start (main.ts). Never carries a secret. */
 export class ConfigRefused extends Error {
   constructor(message: string) {
@@ -176,8 +184,17 @@ export interface DeliveryConfig {
   fsSandboxRejectRules: string[];
   /** our Peppol service provider id (SPID, scheme 0242): the TDD's reporter's representative */
   serviceProviderId: string;
-  /** the Financial Administration's corner-5 participant id (scheme 0242) */
+  /** the Financial Administration's corner-5 participant id (scheme 0242): tax data documents are sent to it over Peppol */
   fsParticipantId: string;
+  /**
+   * FS_CORNER5: who answers at that participant. `sandbox`: this Access Point serves it itself, as
+   * the sandbox's corner 5 (src/modules/delivery/sandbox/corner5.ts), judging each TDD and
+   * answering with an MLS (the default in the sandbox, where it is the only choice); `peppol`: the
+   * real FS, found through the SMP like any receiver (the default under PEPPOL_NETWORK=as4). Under
+   * AS4, `sandbox` delivers this Access Point's own TDDs to it internally, and takes other Access
+   * Points' over AS4 (a test or demo between Access Points)
+   */
+  fsCorner5: 'sandbox' | 'peppol';
   /** where POST /tools/peppol-check looks: `sandbox` (our companies) or `smp` (SML + SMP) */
   participantDirectory: 'sandbox' | 'smp';
   /** the SML DNS zone for the smp directory (SML_ZONE; PEPPOL_SML_ZONE, its older name, still read) */
@@ -359,6 +376,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       fsSandboxRejectRules: (env.FS_SANDBOX_REJECT_RULES ?? '').split(',').map((r) => r.trim()).filter(Boolean),
       serviceProviderId: env.PEPPOL_SERVICE_PROVIDER_ID || 'PSK000000',
       fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
+      fsCorner5: fsCorner5Of(env),
       // a real Access Point checks participants where it sends: Peppol discovery
       participantDirectory: oneOf('PEPPOL_DIRECTORY', env.PEPPOL_DIRECTORY, ['sandbox', 'smp'] as const, env.PEPPOL_NETWORK?.trim().toLowerCase() === 'as4' ? 'smp' : 'sandbox'),
       smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || defaultSmlZone,

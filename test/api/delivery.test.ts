@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID } from '../../src/modules/delivery/peppol/identifiers.ts';
 import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
 import { ScheduledWorker } from '../../src/platform/schedule/index.ts';
 import { eventually } from '../support/poll.ts';
@@ -84,18 +85,6 @@ describe('send, delivery legs and their faults over HTTP', function () {
       expect((await settled(invoice.id)).status).to.equal('fs_acknowledged');
     });
 
-    it('answers 502 fs_submission_failed while FS is down', async () => {
-      const invoice = await draft();
-      svc.sandbox.fs.faults.down = true;
-      try {
-        const refused = await svc.call('POST', `/companies/${sender}/invoices/${invoice.id}/send`);
-        expect(refused.status).to.equal(502);
-        expect(refused.body.detail.error).to.equal('fs_submission_failed');
-      } finally {
-        svc.sandbox.fs.faults.down = false;
-      }
-    });
-
     it('retries a transport that goes down after the send, and delivers once it is up again', async () => {
       const invoice = await draft();
       const network = svc.sandbox.peppol;
@@ -145,8 +134,11 @@ describe('send, delivery legs and their faults over HTTP', function () {
       }
       const done = await settled(invoice.id);
       expect(done.status).to.equal('fs_acknowledged');
-      expect((await history(invoice.id)).filter((e) => e.type === 'FsCopySubmitted')).to.have.length(1);
-      expect((await svc.sandbox.fs.filed()).filter((f) => f.invoice_id === invoice.id)).to.have.length(1);
+      const submitted = (await history(invoice.id)).filter((e) => e.type === 'FsCopySubmitted');
+      expect(submitted).to.have.length(1);
+      // corner 5 took the TDD once (the failed attempts never reached it), under the message id the invoice names
+      const filed = (await svc.sandbox.fs.filed()).filter((f) => f.submission_id === submitted[0]!.data.fs_submission_id);
+      expect(filed.map((f) => f.arrivals)).to.deep.equal([1]);
     });
 
     it('fails the invoice with the reason after the last attempt', async () => {
@@ -246,7 +238,7 @@ describe('a crash between a Peppol send and the record of its outcome', function
   let customer: string;
 
   before(async () => {
-    // The receiver's delivery status never comes during the test. With a short delay it overtakes
+    // The receiver's MLS never comes during the test. With a short delay it overtakes
     // the lost record of the send whenever the restart takes longer (a loaded machine): the invoice
     // is then delivered, and the attempt rightly records the send without sending again
     // (src/modules/delivery/schedule/peppol-attempts.ts), so a test of the resend would see one send.
@@ -273,6 +265,8 @@ describe('a crash between a Peppol send and the record of its outcome', function
     const workers = () => svc.services.workers.filter((w) => w instanceof ScheduledWorker); // the delivery steps'
     let stopping: Promise<unknown> = Promise.resolve();
     network.send = async (message: OutboundPeppolMessage) => {
+      // the TDD to corner 5 and the MLS travel the same network: only the invoice's message is counted
+      if (message.document_type_id === SK_TAX_DATA_DOCUMENT_TYPE_ID || message.document_type_id === MLS_DOCUMENT_TYPE_ID) return original(message);
       const receipt = await original(message);
       sends++;
       if (sends === 1) {

@@ -229,7 +229,7 @@ describe('Idempotency-Key on the native creates and sends', function () {
   it('a send resumed after its first run queued the invoice answers 202, not 409', async () => {
     const invoice = (await svc.call('POST', invoices(), draft({ note: 'send crash' }))).body;
     const seed = await deadClaim('send-crash', { operation: 'sendInvoice', params: { company_id: company, invoice_id: invoice.id }, body: null }, LEASE_MS + 1_000);
-    const deps = { ...withCodeLists(svc.services), network: svc.services.network, fs: svc.services.fs, usage: svc.services.usage };
+    const deps = { ...withCodeLists(svc.services), network: svc.services.network, usage: svc.services.usage };
     await withResourceSeed(seed, () => sendInvoice(deps, { actor: actor(), requestId: 'dead-request', companyId: company, invoiceId: invoice.id }));
     const resumed = await svc.call('POST', `${invoices()}/${invoice.id}/send`, undefined, withKey('send-crash'));
     expect(resumed.status).to.equal(202);

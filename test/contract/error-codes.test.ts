@@ -70,7 +70,7 @@ describe('domain error codes: declared once, each mapped by each front door', ()
   it('keeps the spec\'s statuses (native-api.md, Errors) and the ones the unit tests of the refusals used to assert', () => {
     expect(nativeStatusOf).to.include({
       invoice_not_found: 404, invalid_status: 409, invoice_number_conflict: 409, locked_credit_note: 409, not_creditable: 409,
-      usage_limit_exceeded: 402, peppol_delivery_failed: 502, fs_submission_failed: 502, credit_limit_exceeded: 422,
+      usage_limit_exceeded: 402, peppol_delivery_failed: 502, credit_limit_exceeded: 422,
       webhook_url_not_allowed: 422, feature_not_available: 403, if_match_required: 428,
       invalid_credentials: 401, weak_password: 422, totp_not_pending: 409, invalid_totp_code: 401, name_required: 422,
       invalid_refresh_token: 401, malformed_request: 400, insufficient_role: 403, company_not_found: 404, credit_note_not_found: 404,

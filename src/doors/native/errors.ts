@@ -36,7 +36,6 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   feature_not_available: 403,
   file_empty: 422,
   file_missing: 422,
-  fs_submission_failed: 502,
   idempotency_claim_lost: 409,
   idempotency_key_in_progress: 409,
   idempotency_key_reused: 422,

@@ -61,7 +61,6 @@ export const sapiCodeOf: Record<DomainErrorCode, SapiCode> = {
   feature_not_available: 'SAPI-VAL-001',
   file_empty: 'SAPI-VAL-001',
   file_missing: 'SAPI-VAL-001',
-  fs_submission_failed: 'SAPI-VAL-001',
   idempotency_claim_lost: 'SAPI-VAL-001',
   idempotency_key_in_progress: 'SAPI-VAL-001',
   idempotency_key_reused: 'SAPI-VAL-001',

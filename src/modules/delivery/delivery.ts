@@ -4,7 +4,6 @@ import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { invoiceStream } from '../../../events/invoices.ts';
 import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
 import { handleCommand, ifMatchOr } from '../../platform/handling/command-handler.ts';
-import type { FsAuthority } from './fs/fs-authority.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
 import type { UsageCounts } from '../usage/index.ts';
 import { INVOICE_RETRIES } from '../invoices/index.ts';
@@ -13,7 +12,7 @@ import { sendWaitingCreditNote } from '../credit-notes/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 import { countInvoice } from '../usage/index.ts';
 
-export type DeliveryDeps = InvoiceDeps & { network: PeppolNetwork; fs: FsAuthority; usage: UsageCounts };
+export type DeliveryDeps = InvoiceDeps & { network: PeppolNetwork; usage: UsageCounts };
 
 interface ClientRequest {
   actor: Actor;
@@ -52,24 +51,20 @@ async function issueForClient(
   return { status: handled.state.status, position: handled.position };
 }
 
-/** Our outbound gateways, asked before a send is written: one that cannot take messages now is a 502. */
+/** Our outbound gateway (the Peppol network, which also carries the TDD to corner 5), asked before a send is written: one that cannot take messages now is a 502. */
 async function gatewaysReady(deps: DeliveryDeps): Promise<void> {
   try {
     await deps.network.ready();
   } catch (error) {
     throw new DomainError('peppol_delivery_failed', `the Peppol network cannot take messages now (${(error as Error).message}); nothing was queued, retry the send`);
   }
-  try {
-    await deps.fs.ready();
-  } catch (error) {
-    throw new DomainError('fs_submission_failed', `the FS filing gateway cannot take documents now (${(error as Error).message}); nothing was queued, retry the send`);
-  }
 }
 
 /**
- * POST send. Once the decider accepts it, our outbound gateways are asked: when one cannot take
- * messages now, the answer is 502 (peppol_delivery_failed / fs_submission_failed), nothing is
- * queued and the send is safe to retry. Otherwise the invoice is queued once: of two concurrent
+ * POST send. Once the decider accepts it, our outbound gateway is asked: when it cannot take
+ * messages now, the answer is 502 peppol_delivery_failed, nothing is queued and the send is safe
+ * to retry (the TDD goes to corner 5 over the same network, after the send: fs_submission_failed
+ * is never answered since). Otherwise the invoice is queued once: of two concurrent
  * sends one queues and the other sees the queued invoice (409 invalid_status).
  */
 export async function sendInvoice(deps: DeliveryDeps, request: ClientRequest): Promise<{ status: string; position: Position | null }> {

@@ -11,13 +11,13 @@ import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
-import { MLS_DOCUMENT_TYPE_ID, spisParticipantOf } from './peppol/identifiers.ts';
+import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant, spisParticipantOf } from './peppol/identifiers.ts';
 import { readSbdh } from './peppol/sbdh.ts';
 import type { Core } from '../../platform/core.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
 import { readUbl } from '../invoices/index.ts';
 import { systemMetadata } from '../invoices/index.ts';
-import { mlsVerdict, type CheckFinding } from '../../../commands/mls/answer.ts';
+import { mlsVerdict, type CheckFinding, type MlsVerdict } from '../../../commands/mls/answer.ts';
 import { answerWrite, issueCommand } from './mls/answer.ts';
 import { checkReceivedDocument } from './mls/check-document.ts';
 import { receiveMls, type MlsMatcher } from './mls/receive-mls.ts';
@@ -37,6 +37,8 @@ export interface ReceivingDeps extends Pick<Core, 'store' | 'ids' | 'readModels'
   ourSpis: string;
   /** what else an MLS that reaches us may answer (SAPI-SK documents, reports) */
   mlsMatchers?: MlsMatcher[];
+  /** the sandbox's corner 5, when this Access Point serves the FS participant itself (sandbox/corner5.ts) */
+  corner5?: { participant: string; take(submissionId: string, tdd: string): Promise<MlsVerdict> } | null;
 }
 
 /** What became of a received message: the inbound invoice (null when refused, or an MLS), and our answer. */
@@ -73,9 +75,23 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope);
     return { invoice_id: null, provider_document_id: null, response_code: null };
   }
+  const senderSpis = message.sending_ap === null ? deps.ourSpis : spisParticipantOf(message.sending_ap);
+  const metadata = systemMetadata('peppol-inbound', envelope.instanceId);
+  const now = deps.clock.now();
+  const answer = async (verdict: MlsVerdict) => {
+    const command = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
+    await retryOnConflict(async () => {
+      const made = await answerWrite(deps, command, metadata);
+      if (made) await appendAll(deps.store, [made]);
+    }, { retries: RECEIPT_RETRIES });
+  };
+  if (deps.corner5 && envelope.documentTypeId === SK_TAX_DATA_DOCUMENT_TYPE_ID && sameParticipant(envelope.receiver, deps.corner5.participant)) {
+    // the sandbox's corner 5 judges the TDD; its verdict goes back as an MLS, like the real FS's
+    await answer(await deps.corner5.take(envelope.instanceId, envelope.document));
+    return { invoice_id: null, provider_document_id: null, response_code: null };
+  }
   const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);
   if (!company) throw new PeppolRejectedError(`participant ${envelope.receiver} is not served by this Access Point`);
-  const now = deps.clock.now();
   const findings = await checkReceivedDocument(deps.validator, envelope, now);
   let document: ReturnType<typeof readUbl> | null = null;
   try {
@@ -84,17 +100,12 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     findings.push({ rule: 'UBL-READ', message: (error as Error).message, location: 'NA', flag: 'fatal', kind: 'syntax' } satisfies CheckFinding);
   }
   const verdict = mlsVerdict(findings);
-  const senderSpis = message.sending_ap === null ? deps.ourSpis : spisParticipantOf(message.sending_ap);
-  const answer = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
-  const metadata = systemMetadata('peppol-inbound', envelope.instanceId);
   if (verdict.response_code === 'RE' || !document) {
     // refused: nothing is given to the company; the MLS says why
-    await retryOnConflict(async () => {
-      const made = await answerWrite(deps, answer, metadata);
-      if (made) await appendAll(deps.store, [made]);
-    }, { retries: RECEIPT_RETRIES });
+    await answer(verdict);
     return { invoice_id: null, provider_document_id: null, response_code: 'RE' };
   }
+  const accepted = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
   const invoiceId = stableUuid('peppol-inbound', company.id, envelope.instanceId);
   const handle = inboxHandle(company.id, envelope.instanceId);
   const collects = await companyHasSapiClient(deps.readModels, company.id);
@@ -105,6 +116,7 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     receiver_participant_id: envelope.receiver, document_type_id: envelope.documentTypeId, provider_document_id: collects ? handle : null,
     invoice_number: document.content.invoice_number, supplier_vat_id: document.content.supplier.vat_id,
     content: document.content, totals: document.totals, ubl: envelope.document, received_at: receivedAt,
+    fs_message_id: stableUuid('fs-c3', invoiceId), sending_ap: message.sending_ap, process_id: envelope.processId, country_c1: envelope.countryC1,
   };
   const inboxCopy: SapiInboxDocumentReceived['data'] = {
     document_id: handle, organisation_id: company.organisation_id, company_id: company.id, invoice_id: invoiceId,
@@ -131,7 +143,7 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
       if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), at: { newStream: true } });
     }
-    const answered = await answerWrite(deps, answer, metadata);
+    const answered = await answerWrite(deps, accepted, metadata);
     if (answered) writes.push(answered);
     if (writes.length > 0) await appendAll(deps.store, writes);
     return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };

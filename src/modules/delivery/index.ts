@@ -1,8 +1,10 @@
 // The delivery module's door: what other modules, the front doors and the composition root may use of it.
-export { type FsAuthority, FsTransportError, type FsVerdict } from './fs/fs-authority.ts';
 export { buildTdd, TddBuildError } from './fs/tax-data-document/index.ts';
-export { receivePeppolMessage, type InboundPeppolMessage } from './inbound.ts';
-export { BILLING_PROCESS_ID, documentTypeFor, isSpisParticipant, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, spisParticipantOf } from './peppol/identifiers.ts';
+export { receivePeppolMessage, type InboundPeppolMessage, type ReceivingDeps } from './inbound.ts';
+export type { MlsMatcher } from './mls/receive-mls.ts';
+export {
+  BILLING_PROCESS_ID, documentTypeFor, isSpisParticipant, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, spisParticipantOf, TAX_REPORTING_PROCESS_ID,
+} from './peppol/identifiers.ts';
 export { type PeppolNetwork, type PeppolReceipt, PeppolRefusedError, PeppolRejectedError, PeppolTransportError } from './peppol/peppol-network.ts';
 export { as4PeppolNetwork, as4MessageIdOf } from './peppol/as4-network.ts';
 export { as4Receiver, type As4Receiver, type As4Answer } from './peppol/as4-receive.ts';
@@ -10,11 +12,12 @@ export { boundedFetch, distrustOf, loadPeppolPki, peppolHealth, type PeppolHealt
 export { wrapInSbdh } from './peppol/sbdh.ts';
 export { type CheckCertificate } from './peppol/certificate-check.ts';
 export { loadStaticEndpoints, peppolDiscovery, type PeppolDiscovery } from './peppol/smp/index.ts';
-export { askFsVerdict } from './schedule/ask-fs-verdict.ts';
 export { bounded as boundedAttempt } from './schedule/bounded.ts';
 export { TAX_AUTHORITY } from './schedule/fs-filings.ts';
 export { currentInvoice } from './reactors/load.ts';
 export { RECEIPT_HEADERS, receiptAnswer } from './receipt-route.ts';
 export { sandboxParticipantDirectory } from './sandbox/directory.ts';
-export { checkSandboxRules, sandbox } from './sandbox/index.ts';
+export { checkSandboxRules, sandbox, type Sandbox } from './sandbox/index.ts';
+export { withLocalParticipants } from './peppol/local-participants.ts';
+export type { SandboxCorner5 } from './sandbox/corner5.ts';
 export type { ReceiveMessage } from './sandbox/peppol.ts';

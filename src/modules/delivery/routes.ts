@@ -6,7 +6,6 @@ import { markInvoiceSent, sendInvoice, type DeliveryDeps } from './delivery.ts';
 import { companyOf } from '../invoices/index.ts';
 import { withCodeLists, type InvoicingDeps } from '../invoices/index.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
-import type { FsAuthority } from './fs/fs-authority.ts';
 import type { UsageCounts } from '../usage/index.ts';
 import { getInvoice } from '../../../projections/invoices/queries.ts';
 import { invoiceBody } from '../invoices/index.ts';
@@ -31,8 +30,8 @@ const queuedAnswer = (invoiceId: string, status: string) => ({
 });
 
 /** Send and mark-sent: the two ways an invoice leaves draft for good. */
-export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNetwork; fs: FsAuthority; usage: UsageCounts }): Route[] {
-  const delivering = (): DeliveryDeps => ({ ...withCodeLists(deps), network: deps.network, fs: deps.fs, usage: deps.usage });
+export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNetwork; usage: UsageCounts }): Route[] {
+  const delivering = (): DeliveryDeps => ({ ...withCodeLists(deps), network: deps.network, usage: deps.usage });
   const { projections, config, readModels } = deps;
 
   return [
@@ -45,8 +44,9 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         'Follow the status: queued → sent_peppol → delivered → sent_fs → fs_acknowledged (both legs done); failed or rejected end it.',
         '`peppol_delivery` and `c5` on the invoice show each leg. If-Match is optional (412 when stale).',
         'Any other status: 409 invalid_status, and so is a document whose approval a change voided (PUT after approval) until a new request',
-        'is approved (`approval_id`, `approval_status` in the detail). When our Peppol or FS gateway cannot take documents right now: 502 peppol_delivery_failed /',
-        'fs_submission_failed, nothing is queued and the send is safe to retry.',
+        'is approved (`approval_id`, `approval_status` in the detail). When our Peppol gateway cannot take documents right now: 502 peppol_delivery_failed,',
+        'nothing is queued and the send is safe to retry. The tax data document goes to FS (corner 5) over Peppol after the send: a failed filing is',
+        'retried and shown in `c5`, never a 502.',
       ].join(' '),
       params: InvoiceParams,
       responses: {
@@ -55,7 +55,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         409: { description: '`invalid_status` (carries status; `approval_id` and `approval_status` when a change voided the approval)', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },
         422: { description: 'business rules fail: {message, errors[], warnings[]}, errors[] only what refuses the send; nothing is queued', schema: InvoiceRulesBody },
-        502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
+        502: { description: '`peppol_delivery_failed`: retry the send', schema: ErrorBody },
       },
       async handle({ params, actor, requestId, ifMatch }) {
         await companyOf(deps, actor, params.company_id);

@@ -4,10 +4,10 @@ import type { UsageCounts } from '../usage/index.ts';
 import { invoiceDeliveryRoutes } from './routes.ts';
 import { toolRoutes } from './tool-routes.ts';
 import { peppolReceiptRoute } from './receipt-route.ts';
-import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
 import { mlsAttempts, mlsSendReactor } from './mls/send-mls.ts';
+import { SK_TAX_DATA_DOCUMENT_TYPE_ID } from './peppol/identifiers.ts';
 import { fsFilingReactor } from './reactors/fs-filing.ts';
 import { fsVerdictReactor } from './reactors/fs-verdicts.ts';
 import { peppolDeliveryReactor } from './reactors/peppol-delivery.ts';
@@ -21,9 +21,8 @@ import type { Module } from '../module.ts';
 export interface DeliveryDeps extends InvoicingDeps {
   log: Logger;
   validator: ValidatorSource;
-  /** the Peppol network (corners 2-3) and the Financial Administration's corner 5 */
+  /** the Peppol network: corners 2-3, and the Financial Administration's corner 5 (the TDD travels over it) */
   network: PeppolNetwork;
-  fs: FsAuthority;
   /** participant lookup for POST /tools/peppol-check */
   participants: ParticipantDirectory;
   /** the monthly invoice counts a send adds to */
@@ -50,13 +49,13 @@ export function deliveryModule(deps: DeliveryDeps): Module {
   const { delivery } = deps.config;
   const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
   const attemptTimeoutMs = delivery.attemptTimeoutMs;
-  const pollMs = Math.max(10, Math.min(500, delivery.fsSandboxDelayMs));
-  // the sandbox's receiving Access Point answers after PEPPOL_SANDBOX_DELIVERY_DELAY_MS; a real one's MLS goes at once
-  const firstMlsDelayMs = deps.config.peppol.network === 'as4' ? 0 : delivery.sandboxDeliveryStatusDelayMs;
+  // the sandbox's receiving Access Point answers after PEPPOL_SANDBOX_DELIVERY_DELAY_MS, a real one at once; the
+  // sandbox's corner 5 (FS) after FS_SANDBOX_DELAY_MS, as FS processes a TDD asynchronously
+  const firstMlsDelayMs = (answered: string) => (answered === SK_TAX_DATA_DOCUMENT_TYPE_ID ? delivery.fsSandboxDelayMs : deps.config.peppol.network === 'as4' ? 0 : delivery.sandboxDeliveryStatusDelayMs);
   const worker = new ScheduledWorker({ store: scheduleStore(deps.readModels), clock: deps.clock, log: deps.log }, [
     peppolAttempts({ ...deps, policy, attemptTimeoutMs }),
     fsFilings({ ...deps, policy, attemptTimeoutMs, config: delivery }),
-    fsVerdicts({ ...deps, pollMs, attemptTimeoutMs, deadlineMs: delivery.fsVerdictDeadlineMs }),
+    fsVerdicts({ ...deps, deadlineMs: delivery.fsVerdictDeadlineMs }),
     mlsAttempts({ ...deps, policy, attemptTimeoutMs, firstDelayMs: firstMlsDelayMs }),
   ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
@@ -66,7 +65,7 @@ export function deliveryModule(deps: DeliveryDeps): Module {
     reactors: [
       peppolDeliveryReactor(scheduling),
       fsFilingReactor(scheduling),
-      fsVerdictReactor({ ...scheduling, pollMs }),
+      fsVerdictReactor({ ...scheduling, deadlineMs: delivery.fsVerdictDeadlineMs }),
       // delivered or rejected is the receiving Access Point's MLS (src/modules/mls), in the sandbox too
       mlsSendReactor(scheduling),
     ],

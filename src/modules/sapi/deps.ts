@@ -3,7 +3,6 @@ import type { UsageCounts } from '../usage/index.ts';
 import type { Credentials } from '../identity/index.ts';
 import type { SigningKeys } from '../identity/index.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
-import type { FsAuthority } from '../delivery/index.ts';
 import type { PeppolNetwork } from '../delivery/index.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
 
@@ -15,7 +14,6 @@ import type { ValidatorSource } from '../../platform/validation/index.ts';
 export type SapiDeps = InvoicingDeps & {
   validator: ValidatorSource;
   network: PeppolNetwork;
-  fs: FsAuthority;
   usage: UsageCounts;
   identity: SigningKeys;
   limits: Limits;

@@ -15,7 +15,7 @@ import { mlsReceivedDecider, mlsReceivedStream } from '../../../commands/mls/rec
 import { mlsIssuedDecider, mlsIssuedStream } from '../../../commands/mls/issued.ts';
 import { boundedFetch } from '../../../src/modules/delivery/index.ts';
 import { buildUserMessage } from '../../../src/modules/delivery/peppol/as4/index.ts';
-import { MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_REPORTING_PROCESS_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
 import { wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
 import { parseSmpParticipantId } from '../../../src/modules/delivery/peppol/smp/participant-id.ts';
 import { smlHostName } from '../../../src/modules/delivery/peppol/smp/sml-name.ts';
@@ -32,6 +32,8 @@ import { startFakeSmp, type FakeSmp } from '../smp/fake-smp.ts';
 import { groupPath, metadataPath, serviceGroup, signedServiceMetadata } from '../smp/smp-fixtures.ts';
 
 const ZONE = 'acc.edelivery.tech.ec.europa.eu';
+/** The Financial Administration's participant (FS_PARTICIPANT_ID's default): instance 2 serves it as the sandbox's corner 5. */
+const FS = '0242:001180';
 const REFUSING_RELEASE = `
   <pattern id="refusing-release">
     <rule context="/*">
@@ -65,7 +67,7 @@ describe('MLS between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   let buyer: { id: string; peppol_id: string };
   let delivered: Invoice;
 
-  const accessPoint = async (certificate: TestCertificate, options: { staticEndpoints?: string; artifactsDir?: string }) => {
+  const accessPoint = async (certificate: TestCertificate, options: { staticEndpoints?: string; artifactsDir?: string; corner5?: boolean }) => {
     const config = loadConfig(pki.env(certificate));
     return startTestService({
       peppol: config.peppol,
@@ -73,7 +75,7 @@ describe('MLS between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
       peppolRevocationFetch: boundedFetch({ timeoutMs: 2_000, maxBytes: 1024 * 1024, allowLoopback: true }),
       webhooks: { allowLoopbackTargets: true },
       delivery: {
-        smlZone: ZONE, participantDirectory: config.delivery.participantDirectory,
+        smlZone: ZONE, participantDirectory: config.delivery.participantDirectory, fsCorner5: options.corner5 ? 'sandbox' : 'peppol', fsSandboxDelayMs: 50,
         discovery: { ...config.delivery.discovery, staticEndpointsFile: options.staticEndpoints, dnsServers: [dns.server], timeoutMs: 2_000, smpCacheMs: 0, allowLoopback: true },
       },
     });
@@ -109,23 +111,30 @@ describe('MLS between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     ap1 = await pki.issue('ap', { cn: 'POP000001' });
     ap2 = await pki.issue('ap', { cn: 'POP000002' });
     artifacts = artifactsWithRelease({ id: 'fixture-refusing', effective: new Date(Date.now() - 86_400_000).toISOString(), rule: REFUSING_RELEASE });
-    two = await accessPoint(ap2, { artifactsDir: artifacts });
+    two = await accessPoint(ap2, { artifactsDir: artifacts, corner5: true });
     const company = two.demo.companies[0]!;
     buyer = { id: company.id, peppol_id: company.peppol_id };
     const table = path.join(pki.dir, 'static-endpoints-mls.json');
     const toTwo = { url: `${two.root}/as4`, certificate: ap2.files.cert };
-    writeFileSync(table, JSON.stringify({ [buyer.peppol_id]: toTwo, '0242:000002': toTwo }));
+    writeFileSync(table, JSON.stringify({ [buyer.peppol_id]: toTwo, '0242:000002': toTwo, [FS]: toTwo }));
     one = await accessPoint(ap1, { staticEndpoints: table });
     seller = one.demo.companies[0]!.id;
-    // instance 1's MLS address is found the Peppol way: the SML names the SMP, whose signed entry names instance 1
+    // instance 1's MLS address is found the Peppol way: the SML names the SMP, whose signed entry names
+    // instance 1; so are instance 2's own MLS address and the FS participant, which instance 2 serves
+    // as the sandbox's corner 5 (its C3 filings go there, and corner 5's MLS comes back to it)
     const smpSigner = await pki.issue('smp');
-    dns.records.set(smlHostName(parseSmpParticipantId('0242:000001'), ZONE), [smpNaptr(smp.url)]);
-    smp.routes.set(groupPath('0242:000001'), { body: serviceGroup(smp.url, '0242:000001', [MLS_DOCUMENT_TYPE_ID]) });
-    smp.routes.set(metadataPath('0242:000001', MLS_DOCUMENT_TYPE_ID), {
-      body: signedServiceMetadata('0242:000001', MLS_DOCUMENT_TYPE_ID, [{ process: MLS_PROCESS_ID, endpoints: [{ url: `${one.root}/as4`, certificate: Buffer.from(ap1.certificate.rawData).toString('base64') }] }], {
-        certificate: smpSigner.node, certificatePem: smpSigner.pem, privateKeyPem: smpSigner.keyPem, base64: Buffer.from(smpSigner.certificate.rawData).toString('base64'),
-      }),
-    });
+    const register = (participant: string, documentType: string, process: string, url: string, certificate: TestCertificate) => {
+      dns.records.set(smlHostName(parseSmpParticipantId(participant), ZONE), [smpNaptr(smp.url)]);
+      smp.routes.set(groupPath(participant), { body: serviceGroup(smp.url, participant, [documentType]) });
+      smp.routes.set(metadataPath(participant, documentType), {
+        body: signedServiceMetadata(participant, documentType, [{ process, endpoints: [{ url, certificate: Buffer.from(certificate.certificate.rawData).toString('base64') }] }], {
+          certificate: smpSigner.node, certificatePem: smpSigner.pem, privateKeyPem: smpSigner.keyPem, base64: Buffer.from(smpSigner.certificate.rawData).toString('base64'),
+        }),
+      });
+    };
+    register('0242:000001', MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, `${one.root}/as4`, ap1);
+    register('0242:000002', MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, `${two.root}/as4`, ap2);
+    register(FS, SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_REPORTING_PROCESS_ID, `${two.root}/as4`, ap2);
     customer = (await one.call('POST', `/companies/${seller}/customers`, {
       name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: buyer.peppol_id,
     })).body.id as string;
@@ -156,6 +165,24 @@ describe('MLS between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     // corner 3 kept its answer, and sent it
     const answered = await eventually(async () => (await readAndFold(two.services.store, mlsIssuedStream(leg.message_id), mlsIssuedDecider)).state, (s) => s.status === 'issued' && s.sending === 'sent');
     expect(answered.status === 'issued' && answered.issued.mls?.to).to.equal('0242:000001');
+  });
+
+  it('both tax data documents go to corner 5 as Peppol messages, and its MLS acknowledges each: the sender\'s copy (C2) and the receiver\'s (C3)', async () => {
+    const sent = await eventually(() => read(delivered.id), (i) => ['fs_acknowledged', 'rejected', 'failed'].includes(i.status), { withinMs: 120_000 });
+    expect(sent.status, JSON.stringify((sent as unknown as { c5: unknown }).c5)).to.equal('fs_acknowledged');
+    const c5 = (sent as unknown as { c5: { reporter_role: string; mls_response_code: string; submission_id: string } }).c5;
+    expect(c5).to.include({ reporter_role: 'C2', mls_response_code: 'AP' });
+    const copy = (await inboundCopies(delivered.invoice_number))[0] as unknown as { id: string };
+    const received = await eventually(
+      async () => (await two.call('GET', `/companies/${buyer.id}/invoices/${copy.id}`)).body as { status: string; c5: { reporter_role: string; mls_response_code: string } },
+      (i) => ['fs_acknowledged', 'rejected', 'failed'].includes(i.status), { withinMs: 120_000 },
+    );
+    expect(received.status).to.equal('fs_acknowledged');
+    expect(received.c5).to.include({ reporter_role: 'C3', mls_response_code: 'AP' });
+    // corner 5 (instance 2's sandbox) took both, each as the Peppol message the invoice names
+    const filed = await two.sandbox.fs.filed();
+    expect(filed.find((f) => f.submission_id === c5.submission_id)).to.include({ reporter_role: 'C2', outcome: 'AP' });
+    expect(filed.filter((f) => f.reporter_role === 'C3').length).to.be.at.least(1);
   });
 
   it('a document the receiver refuses: its MLS RE comes back, the sender\'s copy is rejected with the reasons, and the receiver holds nothing', async () => {

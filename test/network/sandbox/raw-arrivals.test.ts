@@ -1,13 +1,13 @@
 import { expect } from 'chai';
-import type { FsFiling } from '../../../src/modules/delivery/fs/fs-authority.ts';
+import { SK_TAX_DATA_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
 import type { OutboundPeppolMessage } from '../../../src/modules/delivery/peppol/peppol-network.ts';
 import { eventually } from '../../support/poll.ts';
 import { startTestService, type TestService } from '../../support/service.ts';
 
 /**
- * The sandbox's Peppol network and FS count raw arrivals (issue 21): a message or a filing that
- * comes again (a sender retransmitting after a crash between the send and its record) is counted
- * again, while the receiving side still keeps one copy and FS one submission with the same id.
+ * The sandbox's Peppol network and its corner 5 count raw arrivals (issue 21): a message or a TDD
+ * that comes again (a sender retransmitting after a crash between the send and its record) is
+ * counted again, while the receiving side still keeps one copy and corner 5 one submission.
  */
 describe('sandbox raw arrivals: a retransmission is counted, never kept twice', function () {
   this.timeout(240_000);
@@ -26,22 +26,13 @@ describe('sandbox raw arrivals: a retransmission is counted, never kept twice', 
   });
   after(async () => svc?.close());
 
-  it('a Peppol message sent again under its id arrives twice and is received once; FS files the same TDD once under one submission id', async () => {
+  it('a Peppol message sent again under its id arrives twice and is received once; the TDD sent again reaches corner 5 twice as one submission', async () => {
     const { peppol, fs } = svc.sandbox;
     const sendOriginal = peppol.send;
-    const submitOriginal = fs.submit;
     const messages: OutboundPeppolMessage[] = [];
-    const filings: FsFiling[] = [];
-    const submissions: string[] = [];
     peppol.send = async (message) => {
       messages.push(message);
       return sendOriginal(message);
-    };
-    fs.submit = async (filing) => {
-      filings.push(filing);
-      const submitted = await submitOriginal(filing);
-      submissions.push(submitted.submission_id);
-      return submitted;
     };
     let invoice: { id: string; invoice_number: string };
     try {
@@ -52,23 +43,23 @@ describe('sandbox raw arrivals: a retransmission is counted, never kept twice', 
       await eventually(async () => (await svc.call('GET', `/companies/${sender}/invoices/${invoice.id}`)).body.status as string, (s) => s === 'fs_acknowledged');
     } finally {
       peppol.send = sendOriginal;
-      fs.submit = submitOriginal;
     }
-    const message = messages.find((m) => m.envelope.includes(`<cbc:ID>${invoice.invoice_number}</cbc:ID>`));
+    const message = messages.find((m) => m.envelope.includes(`<cbc:ID>${invoice.invoice_number}</cbc:ID>`) && m.document_type_id !== SK_TAX_DATA_DOCUMENT_TYPE_ID);
     expect(message, 'the invoice went out').to.not.equal(undefined);
-    const c2 = filings.findIndex((f) => f.invoice_id === invoice.id);
-    expect(c2, 'the sender filed').to.be.at.least(0);
+    const submission = ((await svc.call('GET', `/companies/${sender}/invoices/${invoice.id}`)).body as { c5: { submission_id: string } }).c5.submission_id;
+    const tdd = messages.find((m) => m.document_type_id === SK_TAX_DATA_DOCUMENT_TYPE_ID && m.message_id === submission);
+    expect(tdd, 'the sender filed its TDD as a Peppol message').to.not.equal(undefined);
 
     // the sender's retransmissions, as after a crash between each effect and its record
     expect((await peppol.send(message!)).message_id).to.equal(message!.message_id);
-    expect((await fs.submit(filings[c2]!)).submission_id).to.equal(submissions[c2]);
+    expect((await peppol.send(tdd!)).message_id).to.equal(submission);
 
-    const arrived = (await peppol.arrivals()).filter((a) => a.message_id === message!.message_id);
-    expect(arrived).to.have.length(1);
-    expect(arrived[0]).to.include({ arrivals: 2, sender_participant_id: message!.sender_participant_id, receiver_participant_id: message!.receiver_participant_id });
+    const arrived = (await peppol.arrivals()).filter((a) => a.message_id === message!.message_id || a.message_id === submission);
+    expect(arrived.map((a) => a.arrivals)).to.deep.equal([2, 2]);
+    expect(arrived.find((a) => a.message_id === message!.message_id)).to.include({ sender_participant_id: message!.sender_participant_id, receiver_participant_id: message!.receiver_participant_id });
     const copies = ((await svc.call('GET', `/companies/${receiver}/invoices?q=${invoice.invoice_number}`)).body.items as { source: string }[]).filter((i) => i.source === 'peppol');
     expect(copies, 'inbound copies').to.have.length(1);
-    const filed = (await fs.filed()).filter((f) => f.invoice_id === invoice.id);
-    expect(filed.map((f) => ({ role: f.reporter_role, id: f.submission_id, arrivals: f.arrivals }))).to.deep.equal([{ role: 'C2', id: submissions[c2], arrivals: 2 }]);
+    const filed = (await fs.filed()).filter((f) => f.submission_id === submission);
+    expect(filed.map((f) => ({ role: f.reporter_role, arrivals: f.arrivals }))).to.deep.equal([{ role: 'C2', arrivals: 2 }]);
   });
 });

@@ -1,6 +1,7 @@
 import { mlsReceivedDecider, mlsReceivedStream } from '../../../../commands/mls/received.ts';
 import type { MlsReceived } from '../../../../events/mls.ts';
-import { findSentInvoiceByMessage } from '../../../../projections/invoices/queries.ts';
+import { findInvoiceByFsMessage, findSentInvoiceByMessage } from '../../../../projections/invoices/queries.ts';
+import { rejectionReasons } from '../../../../commands/mls/answer.ts';
 import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import { PeppolRejectedError } from '../peppol/peppol-network.ts';
@@ -9,7 +10,7 @@ import { decideOnInvoice, systemMetadata } from '../../invoices/index.ts';
 import { readMls, type MessageLevelStatus } from '../../mls/index.ts';
 
 /** Something else we send over Peppol that an MLS may answer (SAPI-SK documents, Peppol reports): true when it matched. */
-export type MlsMatcher = (mls: MessageLevelStatus, receivedAt: string) => Promise<{ kind: 'sapi_document' | 'report'; id: string; applied: boolean } | null>;
+export type MlsMatcher = (mls: MessageLevelStatus, receivedAt: string) => Promise<{ kind: 'sapi_document' | 'sapi_fs_filing' | 'report'; id: string; applied: boolean } | null>;
 
 /**
  * Our Access Point as corner 2: an MLS came back for something we sent. It is matched by the SBDH
@@ -31,7 +32,16 @@ export async function receiveMls(deps: Pick<Core, 'store' | 'ids' | 'readModels'
   let matched: MlsReceived['data']['matched'] = null;
   let repeat = false;
   const invoice = await findSentInvoiceByMessage(deps.readModels, mls.referenced_instance_id);
-  if (invoice) {
+  const filed = invoice ? null : await findInvoiceByFsMessage(deps.readModels, mls.referenced_instance_id);
+  if (filed) {
+    // corner 5's verdict on a tax data document we filed (the sender's copy, C2, or the receiver's, C3)
+    const handled = await decideOnInvoice(deps, filed.id, {
+      type: 'RecordFsVerdict', invoice_id: filed.id, fs_submission_id: mls.referenced_instance_id, verdict: mls.response_code === 'RE' ? 'rejected' : 'acknowledged',
+      tdd_uuid: mls.referenced_instance_id, mls_response_code: mls.response_code, reasons: mls.response_code === 'RE' ? rejectionReasons(mls.description, mls.issues) : null, at,
+    }, metadata);
+    matched = { kind: 'fs_filing', id: filed.id };
+    repeat = handled.events.length === 0;
+  } else if (invoice) {
     const handled = await decideOnInvoice(deps, invoice.id, {
       type: 'ApplyMls', invoice_id: invoice.id, peppol_message_id: mls.referenced_instance_id, mls_id: mls.id, response_code: mls.response_code,
       description: mls.description, issues: mls.issues, received_at: at,

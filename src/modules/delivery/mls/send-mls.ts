@@ -35,11 +35,11 @@ type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
   policy: RetryPolicy;
   attemptTimeoutMs: number;
   /**
-   * how long after the answer its MLS first goes: 0 over AS4; the sandbox's receiving Access Point
-   * takes PEPPOL_SANDBOX_DELIVERY_DELAY_MS, as read when the row is looked at (a restart with
-   * another delay applies to it then)
+   * how long after the answer its MLS first goes, by the document type answered: 0 over AS4; the
+   * sandbox's receiving Access Point takes PEPPOL_SANDBOX_DELIVERY_DELAY_MS and its corner 5
+   * FS_SANDBOX_DELAY_MS, as read when the row is looked at (a restart with another delay applies then)
    */
-  firstDelayMs: number;
+  firstDelayMs: (answeredDocumentTypeId: string) => number;
 };
 
 /** While the first attempt is not due, the row is looked at again at least this often. */
@@ -58,7 +58,7 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
       const { state } = await readAndFold(deps.store, work.key, mlsIssuedDecider);
       if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return null;
       const now = deps.clock.now().getTime();
-      const first = Date.parse(state.issued.issued_at) + deps.firstDelayMs;
+      const first = Date.parse(state.issued.issued_at) + deps.firstDelayMs(state.issued.document_type_id);
       if (state.attempts === 0 && first > now) return new Date(Math.min(first, now + LOOK_AGAIN_MS));
       const due = state.next_attempt_at ? new Date(state.next_attempt_at) : null;
       if (due && due.getTime() > now) return due;

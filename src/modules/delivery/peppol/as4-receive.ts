@@ -25,7 +25,7 @@ import { systemMetadata } from '../../invoices/index.ts';
 import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError } from './peppol-network.ts';
 import { isOurMlsParticipant, type InboundPeppolMessage } from '../inbound.ts';
-import { MLS_DOCUMENT_TYPE_ID } from './identifiers.ts';
+import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant } from './identifiers.ts';
 import { commonNameOf, subjectOf } from './pki/names.ts';
 import { readSbdh } from './sbdh.ts';
 
@@ -38,6 +38,8 @@ export interface As4ReceiverDeps extends Pick<Core, 'store' | 'ids'> {
   receive: (message: InboundPeppolMessage) => Promise<unknown>;
   /** our SPIS participant: an MLS addressed to it (or under it) is ours to take */
   ourSpis: string;
+  /** FS_CORNER5=sandbox: the FS participant we serve ourselves (a TDD addressed to it is ours to take); else null */
+  corner5Participant?: string | null;
   clock: Clock;
   log: Pick<Logger, 'info' | 'warn'>;
 }
@@ -88,7 +90,9 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       // or a message checked for one recipient could land with another
       const mismatch = partiesMismatch(sbdh, messaging.originalSender.value, recipient);
       if (mismatch) return signal(new As4Error('EBMS:0004', mismatch, messaging.messageId));
-      const ours = messaging.documentTypeId.value === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(deps.ourSpis, recipient);
+      const type = messaging.documentTypeId.value;
+      const ours = (type === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(deps.ourSpis, recipient))
+        || (type === SK_TAX_DATA_DOCUMENT_TYPE_ID && !!deps.corner5Participant && sameParticipant(recipient, deps.corner5Participant));
       const company = ours || (await findCompanyByParticipant(deps.readModels, recipient));
       if (!company) return signal(new As4Error('EBMS:0004', `unknown recipient: participant ${recipient} is not served by this Access Point`, messaging.messageId));
       try {

@@ -1,13 +1,13 @@
 import type { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../../../platform/config.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
-import { FS_SANDBOX_RULES, sandboxFs, type FsSandbox, type FsSandboxRule } from './fs.ts';
+import { FS_SANDBOX_RULES, sandboxCorner5, type FsSandboxRule, type SandboxCorner5 } from './corner5.ts';
 import { sandboxPeppolNetwork, type PeppolSandbox, type ReceiveMessage } from './peppol.ts';
 
-/** The sandbox's Peppol network and FS, with their fault switches (tests turn them). */
+/** The sandbox's Peppol network and the Financial Administration's corner 5, with their fault switches (tests turn them). */
 export interface Sandbox {
   peppol: PeppolSandbox;
-  fs: FsSandbox;
+  fs: SandboxCorner5;
 }
 
 /** FS_SANDBOX_REJECT_RULES names rules the sandbox knows, or the service does not start. */
@@ -17,11 +17,19 @@ export function checkSandboxRules(rules: readonly string[]): FsSandboxRule[] {
   return rules as FsSandboxRule[];
 }
 
-/** The closed loop the service runs when no real network is configured (the only one built so far). */
-export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage, ourSpis: string | null = null): Sandbox {
+/**
+ * The closed loop the service runs when no real network is configured: a Peppol network that
+ * reaches this service's companies, our own MLS address and corner 5 (FS_PARTICIPANT_ID), whose
+ * messages our receiving side takes.
+ */
+export function sandbox(
+  deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsParticipantId'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage,
+  ourSpis: string | null = null,
+): Sandbox {
   const now = () => deps.clock.now();
+  const fs = sandboxCorner5(deps.readModels, { rules }, now);
   return {
-    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, ourSpis),
-    fs: sandboxFs(deps.readModels, { delayMs: delivery.fsSandboxDelayMs, rules }, now),
+    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, { ourSpis, corner5: { participant: delivery.fsParticipantId, faults: fs.faults } }),
+    fs,
   };
 }

@@ -2,14 +2,16 @@ import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
 import { sandboxReceiverRejection } from './receiver-rules.ts';
-import { MLS_DOCUMENT_TYPE_ID } from '../peppol/identifiers.ts';
+import { MLS_DOCUMENT_TYPE_ID, sameParticipant } from '../peppol/identifiers.ts';
 import { isOurMlsParticipant } from '../inbound.ts';
 
 /**
  * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
  * peppol_id) is reachable, and a message to it is handed to our own receiving side at once, as a
- * receiving Access Point would take it, and so is our own Access Point's MLS address (the MLS our
- * receiving side answers with comes back to our sending side). Anyone else is unknown. A document whose buyer reference is
+ * receiving Access Point would take it, and so are our own Access Point's MLS address (the MLS our
+ * receiving side answers with comes back to our sending side) and corner 5, the Financial
+ * Administration's participant (a TDD goes to the sandbox's corner 5, sandbox/corner5.ts, which
+ * answers with an MLS). Anyone else is unknown. A document whose buyer reference is
  * SANDBOX-REJECT is rejected by its receiver (receiver-rules.ts). Nothing leaves the machine.
  *
  * Every message that reaches a registered receiver is counted raw, per message id, in
@@ -37,7 +39,14 @@ interface PeppolArrival {
 /** What the receiving side does with a message (src/modules/delivery/inbound.ts); it must be idempotent by message id. */
 export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 
-export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), ourSpis: string | null = null): PeppolSandbox {
+/** What the sandbox reaches besides this service's companies: our own MLS address, and corner 5 (with its fault switch). */
+export interface SandboxReach {
+  ourSpis: string | null;
+  corner5: { participant: string; faults: { down: boolean } } | null;
+}
+
+export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), reach: SandboxReach = { ourSpis: null, corner5: null }): PeppolSandbox {
+  const { ourSpis, corner5 } = reach;
   const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
@@ -57,9 +66,11 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
     },
     async send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt> {
       up();
-      // an MLS to our own Access Point comes back to us; anything else goes to a company of ours
+      // an MLS to our own Access Point comes back to us, a TDD goes to corner 5; anything else to a company of ours
       const ours = ourSpis !== null && message.document_type_id === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(ourSpis, message.receiver_participant_id);
-      const receiver = ours || (await findCompanyByParticipant(db, message.receiver_participant_id));
+      const toFs = corner5 !== null && sameParticipant(message.receiver_participant_id, corner5.participant);
+      if (toFs && corner5.faults.down) throw new PeppolTransportError('corner 5 of the sandbox (FS) is down (fault injected)');
+      const receiver = ours || toFs || (await findCompanyByParticipant(db, message.receiver_participant_id));
       if (!receiver) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }

@@ -5,14 +5,18 @@ import type { Core } from '../../../platform/core.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
 import { derivedId } from '../../../platform/reactors/reactor.ts';
 import type { ScheduleHandler } from '../../../platform/schedule/index.ts';
-import { FsTransportError, type FsAuthority } from '../fs/fs-authority.ts';
 import { buildTdd, TddBuildError } from '../fs/tax-data-document/index.ts';
+import { SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_REPORTING_PROCESS_ID } from '../peppol/identifiers.ts';
+import { PeppolRejectedError, PeppolTransportError, type PeppolNetwork } from '../peppol/peppol-network.ts';
+import { wrapInSbdh } from '../peppol/sbdh.ts';
 import { loadInvoice } from '../reactors/load.ts';
 import { bounded } from './bounded.ts';
 import { FS_FILING } from './kinds.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
-  fs: FsAuthority;
+  network: PeppolNetwork;
+  /** our Access Point's SPIS participant: corner 5's MLS comes to it */
+  ourSpis: string;
   policy: RetryPolicy;
   attemptTimeoutMs: number;
   config: Pick<DeliveryConfig, 'serviceProviderId' | 'fsParticipantId'>;
@@ -21,16 +25,22 @@ type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
 const NAME = 'fs-filing';
 export const TAX_AUTHORITY = { id: 'SK', name: 'Finančná správa Slovenskej republiky' };
 
-/** A filing FS did not take: only its transport failing may be retried. */
-const failureOf = (error: unknown): AttemptFailure => (error instanceof FsTransportError ? { kind: 'transport' } : { kind: 'refused' });
+/** A filing corner 5's Access Point did not take: only its transport failing may be retried. */
+function failureOf(error: unknown): AttemptFailure {
+  if (error instanceof PeppolTransportError) return { kind: 'transport' };
+  if (error instanceof PeppolRejectedError) return { kind: 'rejected', findings: error.findings };
+  return { kind: 'refused' };
+}
 
 /**
  * One attempt of the FS leg when its row is due: for an invoice sent (reporter role C2, the seller
- * reports) or received (C3, the buyer reports), build the tax data document from the UBL and file
- * it. The TDD's UUID is derived from the event that started the leg (the row's ref), so an attempt
- * made again files the same TDD and FS recognises it. A document no TDD can be built from fails
- * the leg at once; a failed attempt is recorded with the time of the next. The verdict comes later
- * (fs-verdicts.ts).
+ * reports) or received (C3, the buyer reports), build the tax data document from the UBL and send
+ * it to the Financial Administration's participant (corner 5) as a Peppol message, found like any
+ * receiver, asking for its MLS. The TDD's UUID is the leg's message id, fixed when the leg started
+ * (for legs begun before, derived from the event that started it), and is the SBDH instance
+ * identifier: an attempt made again sends the same message, and corner 5's MLS names it. A document
+ * no TDD can be built from fails the leg at once; a failed attempt is recorded with the time of the
+ * next. The verdict is corner 5's MLS (src/modules/delivery/mls/receive-mls.ts).
  */
 export function fsFilings(deps: Deps): ScheduleHandler {
   return {
@@ -52,7 +62,7 @@ export function fsFilings(deps: Deps): ScheduleHandler {
       const role = invoice.source === 'peppol' ? 'C3' : 'C2';
       const ubl = role === 'C3' ? (invoice.received_ubl ?? '') : buildUbl(invoice.content, invoice.totals);
       const reporter = role === 'C2' ? invoice.content.supplier.peppol_id : invoice.content.buyer.peppol_id;
-      const tddUuid = derivedId(work.ref || invoice_id, NAME);
+      const tddUuid = invoice.delivery.fs.message_id ?? derivedId(work.ref || invoice_id, NAME);
       let tdd: string;
       try {
         tdd = buildTdd(ubl, {
@@ -64,11 +74,15 @@ export function fsFilings(deps: Deps): ScheduleHandler {
         await on({ type: 'RecordFsFailed', invoice_id, reason: `no tax data document can be built: ${error.message}`, at: at() });
         return null;
       }
-      let submitted: { submission_id: string };
       try {
-        submitted = await bounded(() => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: role, invoice_id }), {
-          signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new FsTransportError(`no answer from FS within ${deps.attemptTimeoutMs} ms`),
+        const envelope = wrapInSbdh({
+          sender: reporter ?? '', receiver: deps.config.fsParticipantId, documentTypeId: SK_TAX_DATA_DOCUMENT_TYPE_ID, processId: TAX_REPORTING_PROCESS_ID,
+          instanceId: tddUuid, createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
         });
+        await bounded((s) => deps.network.send({
+          message_id: tddUuid, sender_participant_id: reporter ?? '', receiver_participant_id: deps.config.fsParticipantId,
+          document_type_id: SK_TAX_DATA_DOCUMENT_TYPE_ID, process_id: TAX_REPORTING_PROCESS_ID, envelope,
+        }, s), { signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the Access Point of FS within ${deps.attemptTimeoutMs} ms`) });
       } catch (error) {
         if (signal.aborted) throw error; // the service stops: not a failed attempt; made again
         const reason = error instanceof Error ? error.message : String(error);
@@ -77,7 +91,7 @@ export function fsFilings(deps: Deps): ScheduleHandler {
         return after?.status === 'pending' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
       }
       afterEffect('fs-submit', tddUuid); // filed, not yet recorded
-      await on({ type: 'RecordFsSubmitted', invoice_id, fs_submission_id: submitted.submission_id, tdd_uuid: tddUuid, reporter_role: role, at: at() });
+      await on({ type: 'RecordFsSubmitted', invoice_id, fs_submission_id: tddUuid, tdd_uuid: tddUuid, reporter_role: role, at: at() });
       return null;
     },
   };

@@ -14,9 +14,8 @@ const PER_RECEIVER = 8;
 /** SAPI-SK: send, status and the outbound Peppol and FS legs (docs/sapi.md, Sending and Status), made by a scheduled worker. */
 export function sapiOutboundPart(deps: SapiDeps): SapiPart {
   const { delivery } = deps.config;
-  const pollMs = Math.max(10, Math.min(500, delivery.fsSandboxDelayMs));
   const handlers = sapiScheduleHandlers(deps, {
-    policy: { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs }, attemptTimeoutMs: delivery.attemptTimeoutMs, pollMs,
+    policy: { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs }, attemptTimeoutMs: delivery.attemptTimeoutMs,
     deadlineMs: delivery.fsVerdictDeadlineMs,
   });
   const worker = new ScheduledWorker({ store: scheduleStore(deps.readModels), clock: deps.clock, log: deps.log }, handlers, {
@@ -26,7 +25,7 @@ export function sapiOutboundPart(deps: SapiDeps): SapiPart {
   return {
     sapiRoutes: [sendRoute(deps), statusRoute(deps), receiptRoute(deps)],
     projectors: [sapiDocuments],
-    reactors: [sapiPeppolReactor(scheduling), sapiFsFilingReactor(scheduling), sapiFsVerdictReactor({ ...scheduling, pollMs })],
+    reactors: [sapiPeppolReactor(scheduling), sapiFsFilingReactor(scheduling), sapiFsVerdictReactor({ ...scheduling, deadlineMs: delivery.fsVerdictDeadlineMs })],
     workers: [worker],
   };
 }

@@ -33,14 +33,14 @@ export function sapiFsFilingReactor(deps: Scheduling): Reactor {
   });
 }
 
-/** A filed TDD: FS is asked for its verdict after `pollMs`, then until it answers or the deadline. */
-export function sapiFsVerdictReactor(deps: Scheduling & { pollMs: number }): Reactor {
+/** A filed TDD: its verdict's deadline is kept (the verdict is corner 5's MLS, src/modules/sapi/outbound/fs-mls.ts). */
+export function sapiFsVerdictReactor(deps: Scheduling & { deadlineMs: number }): Reactor {
   return defineReactor<SapiFsSubmitted>({
     name: 'sapi-fs-verdicts',
     handles: ['SapiFsSubmitted'],
     concurrency: 8,
     async react(event) {
-      await deps.schedule([sapiFsVerdict(event.data.document_id, new Date(deps.now().getTime() + deps.pollMs), event.id)]);
+      await deps.schedule([sapiFsVerdict(event.data.document_id, new Date(Date.parse(event.data.submitted_at) + deps.deadlineMs), event.id)]);
     },
   });
 }

@@ -7,9 +7,10 @@ import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
 import { derivedId } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
+import { fsVerdictDeadline } from '../../../../commands/invoices/delivery-retries.ts';
 import {
-  askFsVerdict, BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, FsTransportError, PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolReceipt,
-  TAX_AUTHORITY, TddBuildError, wrapInSbdh,
+  BILLING_PROCESS_ID, boundedAttempt, buildTdd, documentTypeFor, PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolReceipt,
+  SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_AUTHORITY, TAX_REPORTING_PROCESS_ID, TddBuildError, wrapInSbdh,
 } from '../../delivery/index.ts';
 import type { SapiDeps } from '../deps.ts';
 
@@ -27,7 +28,6 @@ export const sapiFsVerdict = (documentId: string, due: Date, ref: string): Sched
 interface Options {
   policy: RetryPolicy;
   attemptTimeoutMs: number;
-  pollMs: number;
   deadlineMs: number;
 }
 
@@ -123,47 +123,42 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
         await on({ type: 'RecordSapiFsFailed', reason: `no tax data document can be built: ${error.message}`, at: at() });
         return null;
       }
-      let submitted: { submission_id: string };
+      const reporter = accepted.metadata.sender_participant_id;
+      const fsParticipant = deps.config.delivery.fsParticipantId;
       try {
-        submitted = await boundedAttempt(() => deps.fs.submit({ tdd, tdd_uuid: tddUuid, reporter_role: 'C2', invoice_id: work.key }), {
-          signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new FsTransportError(`no answer from FS within ${options.attemptTimeoutMs} ms`),
+        // to corner 5 as a Peppol message, asking for its MLS (the verdict: fs-mls.ts)
+        const envelope = wrapInSbdh({
+          sender: reporter, receiver: fsParticipant, documentTypeId: SK_TAX_DATA_DOCUMENT_TYPE_ID, processId: TAX_REPORTING_PROCESS_ID, instanceId: tddUuid,
+          createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
         });
+        await boundedAttempt((s) => deps.network.send({
+          message_id: tddUuid, sender_participant_id: reporter, receiver_participant_id: fsParticipant, document_type_id: SK_TAX_DATA_DOCUMENT_TYPE_ID,
+          process_id: TAX_REPORTING_PROCESS_ID, envelope,
+        }, s), { signal, timeoutMs: options.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the Access Point of FS within ${options.attemptTimeoutMs} ms`) });
       } catch (error) {
         if (signal.aborted) throw error;
-        const failure: AttemptFailure = error instanceof FsTransportError ? { kind: 'transport' } : { kind: 'refused' };
-        const handled = await on({ type: 'RecordSapiAttemptFailed', leg: 'fs', reason: reasonOf(error), failure, policy: options.policy, at: at() });
+        const handled = await on({ type: 'RecordSapiAttemptFailed', leg: 'fs', reason: reasonOf(error), failure: peppolFailure(error), policy: options.policy, at: at() });
         const after = handled.state?.fs;
         return after?.status === 'NOT_SUBMITTED' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
       }
       afterEffect('sapi-fs-submit', tddUuid); // filed, not yet recorded
-      await on({ type: 'RecordSapiFsSubmitted', fs_submission_id: submitted.submission_id, tdd_uuid: tddUuid, at: at() });
+      await on({ type: 'RecordSapiFsSubmitted', fs_submission_id: tddUuid, tdd_uuid: tddUuid, at: at() });
       return null;
     },
   };
 
+  // the verdict is corner 5's MLS (fs-mls.ts); this keeps its deadline
   const verdicts: ScheduleHandler = {
     kind: SAPI_FS_VERDICT,
-    async run(work, signal) {
+    async run(work) {
       const { state, revision } = await load(deps, work.key);
       const fs = state?.fs;
       if (!state || fs?.status !== 'SUBMITTED' || !fs.submission_id) return null;
-      const submissionId = fs.submission_id;
-      const on = recorder(deps, work.key, 'sapi-fs-verdicts', work.ref, { state, revision });
       // documents filed before the filing time was kept run their deadline from their last change
-      const asked = await askFsVerdict(deps, {
-        submissionId, submittedAt: fs.submitted_at ?? state.updated_at, deadlineMs: options.deadlineMs, pollMs: options.pollMs,
-        attemptTimeoutMs: options.attemptTimeoutMs, runs: work.runs, signal,
-      });
-      if ('overdue' in asked) {
-        await on({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: submissionId, deadline_ms: options.deadlineMs, at: deps.clock.now().toISOString() });
-        return null;
-      }
-      if ('askAgainAt' in asked) return asked.askAgainAt;
-      const { verdict } = asked;
-      await on({
-        type: 'RecordSapiFsVerdict', fs_submission_id: verdict.submission_id, outcome: verdict.outcome, tdd_uuid: verdict.tdd_uuid,
-        mls_response_code: verdict.mls_response_code, reasons: verdict.reasons, at: verdict.decided_at,
-      });
+      const deadline = new Date(fsVerdictDeadline(fs.submitted_at ?? state.updated_at, options.deadlineMs));
+      if (deadline.getTime() > deps.clock.now().getTime()) return deadline;
+      const on = recorder(deps, work.key, 'sapi-fs-verdicts', work.ref, { state, revision });
+      await on({ type: 'RecordSapiFsVerdictOverdue', fs_submission_id: fs.submission_id, deadline_ms: options.deadlineMs, at: deps.clock.now().toISOString() });
       return null;
     },
   };
