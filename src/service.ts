@@ -44,6 +44,7 @@ import { exportsModule } from './modules/exports/wiring.ts';
 import { invoicePdfModule } from './modules/invoice-pdf/wiring.ts';
 import { invoicesModule } from './modules/invoices/wiring.ts';
 import { paymentsModule } from './modules/payments/wiring.ts';
+import { reportingModule } from './modules/reporting/wiring.ts';
 import type { Module, Worker } from './modules/module.ts';
 import type { FsAuthority } from './modules/delivery/index.ts';
 import type { PeppolNetwork } from './modules/delivery/index.ts';
@@ -310,6 +311,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
     tenancyModule(core),
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
+    reportingModule(),
   ];
 
   // before anything follows the log: a secret stored in plaintext leaves it (once per store)
