@@ -32,3 +32,14 @@ export function previousMonth(at: Date): string {
   const d = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - 1, 1));
   return d.toISOString().slice(0, 7);
 }
+
+/**
+ * When the reports of `month` are sent: from the 1st of the month after (00:00 UTC) to the end of
+ * its 15th (`closes` is exclusive), as the Peppol Reporting specifications ask.
+ */
+export function sendingWindow(month: string): { opens: Date; closes: Date } | null {
+  const period = reportPeriod(month);
+  if (!period) return null;
+  const opens = period.to;
+  return { opens, closes: new Date(Date.UTC(opens.getUTCFullYear(), opens.getUTCMonth(), 16)) };
+}
