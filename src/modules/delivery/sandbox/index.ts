@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../../../platform/config.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
+import { OPENPEPPOL_REPORTING_RECEIVER } from '../peppol/identifiers.ts';
 import { FS_SANDBOX_RULES, sandboxFs, type FsSandbox, type FsSandboxRule } from './fs.ts';
 import { sandboxPeppolNetwork, type PeppolSandbox, type ReceiveMessage } from './peppol.ts';
 
@@ -18,10 +19,10 @@ export function checkSandboxRules(rules: readonly string[]): FsSandboxRule[] {
 }
 
 /** The closed loop the service runs when no real network is configured (the only one built so far). */
-export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage): Sandbox {
+export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs' | 'reporting'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage): Sandbox {
   const now = () => deps.clock.now();
   return {
-    peppol: sandboxPeppolNetwork(deps.readModels, receive, now),
+    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER),
     fs: sandboxFs(deps.readModels, { delayMs: delivery.fsSandboxDelayMs, rules }, now),
   };
 }

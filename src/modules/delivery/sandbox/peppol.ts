@@ -1,6 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
+import { sameParticipant } from '../peppol/identifiers.ts';
 import { sandboxReceiverRejection } from './receiver-rules.ts';
 
 /**
@@ -34,7 +35,12 @@ interface PeppolArrival {
 /** What the receiving side does with a message (src/modules/delivery/inbound.ts); it must be idempotent by message id. */
 export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 
-export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date()): PeppolSandbox {
+/**
+ * `reportingReceiver`: the participant the monthly Peppol Reporting goes to (OpenPeppol's, or
+ * PEPPOL_REPORTING_RECEIVER). The sandbox stands in for it: a message to it is counted as an
+ * arrival and answered with a receipt, and goes nowhere else (a report is no invoice for a company).
+ */
+export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), reportingReceiver?: string): PeppolSandbox {
   const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
@@ -54,17 +60,13 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
     },
     async send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt> {
       up();
-      const receiver = await findCompanyByParticipant(db, message.receiver_participant_id);
-      if (!receiver) {
+      const toReporting = reportingReceiver !== undefined && sameParticipant(message.receiver_participant_id, reportingReceiver);
+      if (!toReporting && !(await findCompanyByParticipant(db, message.receiver_participant_id))) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }
-      await ready();
-      await db.query(
-        `INSERT INTO peppol_sandbox_arrivals (message_id, sender_participant_id, receiver_participant_id, arrivals, first_at, last_at) VALUES ($1, $2, $3, 1, $4, $4)
-         ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
-        [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
-      );
+      await arrived(message);
       if (faults.unanswered.has(message.receiver_participant_id)) await noAnswer(message.receiver_participant_id, signal);
+      if (toReporting) return { message_id: message.message_id, received_at: now().toISOString() };
       const rejection = sandboxReceiverRejection(message.envelope);
       if (rejection) throw rejection;
       await receive(message);
@@ -75,6 +77,16 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
       return db.query('SELECT message_id, sender_participant_id, receiver_participant_id, arrivals FROM peppol_sandbox_arrivals ORDER BY first_at, message_id');
     },
   };
+
+  /** counted raw, per message id, before anything else looks at it */
+  async function arrived(message: OutboundPeppolMessage): Promise<void> {
+    await ready();
+    await db.query(
+      `INSERT INTO peppol_sandbox_arrivals (message_id, sender_participant_id, receiver_participant_id, arrivals, first_at, last_at) VALUES ($1, $2, $3, 1, $4, $4)
+       ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
+      [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
+    );
+  }
 }
 
 /** The receiver that never answers: waits until the sender gives up (its signal), then fails as a timeout would. */
