@@ -311,7 +311,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
     tenancyModule(core),
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
-    reportingModule(),
+    reportingModule(shared),
   ];
 
   // before anything follows the log: a secret stored in plaintext leaves it (once per store)

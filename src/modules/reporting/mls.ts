@@ -1,0 +1,43 @@
+import { REPORT_KINDS, type MlsResponseCode } from '../../../commands/reporting/month.ts';
+import { previousMonth } from '../../../commands/reporting/period.ts';
+import { monthOfMessage } from '../../../projections/peppol-report-months/queries.ts';
+import type { Core } from '../../platform/core.ts';
+import { onMonth, readMonth } from './month-stream.ts';
+
+export interface ReportMlsInput {
+  /** the MLS's cbc:ReferenceID: the SBDH instance identifier of the message it answers */
+  referenced_instance_id: string;
+  response_code: MlsResponseCode;
+  reasons: { rule?: string; location: string; message: string; reason_code: string }[];
+  received_at: string;
+}
+
+type Deps = Pick<Core, 'store' | 'ids' | 'readModels'>;
+
+/**
+ * The months an answer may be about, most likely first: the one the read model names, else the
+ * months whose sending windows are nearest before its arrival (the read model may not have caught
+ * up with a send made moments ago).
+ */
+async function candidateMonths(deps: Deps, messageId: string, receivedAt: string): Promise<string[]> {
+  const known = await monthOfMessage(deps.readModels, messageId);
+  const at = new Date(Number.isNaN(Date.parse(receivedAt)) ? Date.now() : Date.parse(receivedAt));
+  const recent: string[] = [];
+  for (let back = 0; back < 3; back++) recent.push(previousMonth(new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() - back, 1))));
+  return [...new Set([...(known ? [known] : []), ...recent])];
+}
+
+/**
+ * Keeps OpenPeppol's MLS on the report it answers: true when `referenced_instance_id` is the
+ * message one of our reports was sent as (the answer is recorded on that month's stream; a repeat
+ * changes nothing and is still true), false when it answers none of ours.
+ */
+export async function applyReportMls(deps: Deps, mls: ReportMlsInput): Promise<boolean> {
+  for (const month of await candidateMonths(deps, mls.referenced_instance_id, mls.received_at)) {
+    const state = await readMonth(deps, month);
+    if (!REPORT_KINDS.some((k) => state.reports[k]?.message_id === mls.referenced_instance_id)) continue;
+    await onMonth(deps, month, { type: 'RecordMls', message_id: mls.referenced_instance_id, response_code: mls.response_code, reasons: mls.reasons, received_at: mls.received_at }, 'peppol-reporting-mls');
+    return true;
+  }
+  return false;
+}
