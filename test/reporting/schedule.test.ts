@@ -1,5 +1,7 @@
 import { expect } from 'chai';
-import { OPENPEPPOL_REPORTING_RECEIVER } from '../../src/modules/delivery/peppol/identifiers.ts';
+import { EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, REPORTING_PROCESS_ID, TSR_DOCUMENT_TYPE_ID } from '../../src/modules/delivery/peppol/identifiers.ts';
+import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
+import { readSbdh } from '../../src/modules/delivery/peppol/sbdh.ts';
 import { applyReportMls, readMonth } from '../../src/modules/reporting/index.ts';
 import type { Clock } from '../../src/platform/ports/clock.ts';
 import { eventually } from '../support/poll.ts';
@@ -11,6 +13,8 @@ const runningFrom = (start: string): Clock => {
   return { now: () => new Date(Date.now() + offset) };
 };
 
+/** The XML without the whitespace between its elements. */
+const compact = (xml: string | undefined) => (xml ?? '').replace(/>\s+</g, '><');
 const reporting = (schedule = true) => ({ reporting: { receiver: undefined, schedule } });
 const sentBoth = (month: Awaited<ReturnType<typeof readMonth>>) => month.reports.eusr?.status === 'sent' && month.reports.tsr?.status === 'sent';
 
@@ -59,6 +63,47 @@ describe('Peppol Reporting: the monthly schedule (1st to 15th), the sandbox rece
         (body) => body.items[0]?.tsr.mls?.response_code === 'RE');
       expect(listed.items).to.have.length(1);
     });
+  });
+
+  it('waits for the 1st; then counts the month\'s traffic and sends each report in its SBDH: our SPIS participant to the reporting receiver, its document type, the reporting process, COUNTRY_C1 SK', async () => {
+    let offset = Date.parse('2027-04-20T12:00:00.000Z') - Date.now();
+    const svc = await startTestService({ clock: { now: () => new Date(Date.now() + offset) }, delivery: reporting() });
+    try {
+      // past the 15th: the run names the next build (the 1st, a few minutes after midnight) and sends nothing
+      await eventually(async () => (await svc.services.readModels.query("SELECT due_at FROM scheduled_work WHERE kind = 'peppol-reporting-monthly'")) as { due_at: Date }[],
+        (rows) => rows.length === 1 && new Date(rows[0]!.due_at).toISOString().startsWith('2027-05-01T00:'));
+      // one invoice from the demo's first company to its second, in April: one sending and one receiving end user
+      await svc.services.validator();
+      const [first, second] = svc.demo.companies;
+      const customer = (await svc.call('POST', `/companies/${first!.id}/customers`, { name: second!.name, vat_id: second!.vat_id, ico: second!.ico, dic: second!.dic, peppol_id: second!.peppol_id })).body.id as string;
+      const created = await svc.call('POST', `/companies/${first!.id}/invoices`, {
+        issue_date: '2027-04-20', due_date: '2027-05-04', customer_id: customer, lines: [{ item_name: 'Servis', quantity: '1', unit_price: '120.00', vat_rate: '23' }],
+      });
+      expect(created.status).to.equal(201);
+      expect((await svc.call('POST', `/companies/${first!.id}/invoices/${created.body.id}/send`)).status).to.equal(202);
+      await eventually(async () => (await svc.services.readModels.query('SELECT direction FROM peppol_reporting_items')) as { direction: string }[], (rows) => rows.length === 2);
+      const sent: OutboundPeppolMessage[] = [];
+      const send = svc.sandbox.peppol.send;
+      svc.sandbox.peppol.send = async (message, signal) => {
+        sent.push(message);
+        return send(message, signal);
+      };
+      offset = Date.parse('2027-05-01T01:00:00.000Z') - Date.now();
+      const month = await eventually(() => readMonth(svc.services, '2027-04'), sentBoth);
+      expect(compact(month.reports.eusr?.xml)).to.match(/<FullSet><SendingEndUsers>1<\/SendingEndUsers><ReceivingEndUsers>1<\/ReceivingEndUsers><SendingOrReceivingEndUsers>2<\/SendingOrReceivingEndUsers>/);
+      expect(compact(month.reports.tsr?.xml)).to.match(/<Total><Incoming>1<\/Incoming><Outgoing>1<\/Outgoing><\/Total>/);
+      expect(sent.map((m) => m.message_id).sort()).to.deep.equal([month.reports.eusr!.message_id, month.reports.tsr!.message_id].sort());
+      for (const message of sent) {
+        const envelope = readSbdh(message.envelope);
+        const kind = envelope.documentTypeId === EUSR_DOCUMENT_TYPE_ID ? 'eusr' : 'tsr';
+        expect(envelope).to.include({ sender: '0242:000000', receiver: OPENPEPPOL_REPORTING_RECEIVER, processId: REPORTING_PROCESS_ID, instanceId: message.message_id, countryC1: 'SK' });
+        expect([EUSR_DOCUMENT_TYPE_ID, TSR_DOCUMENT_TYPE_ID]).to.include(envelope.documentTypeId);
+        expect(message).to.include({ sender_participant_id: '0242:000000', receiver_participant_id: OPENPEPPOL_REPORTING_RECEIVER, document_type_id: envelope.documentTypeId });
+        expect(envelope.document).to.include(kind === 'eusr' ? 'EndUserStatisticsReport' : 'TransactionStatisticsReport').and.include('<StartDate>2027-04-01</StartDate>');
+      }
+    } finally {
+      await svc.close();
+    }
   });
 
   it('a receiver that does not answer: the attempt fails, is retried when due, and the same message goes again', async () => {
