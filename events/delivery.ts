@@ -1,5 +1,6 @@
 import type { DomainEvent } from './event.ts';
 import type { InvoiceContentPayload, InvoiceTotalsPayload } from './invoice-document.ts';
+import type { MlsIssueRecord } from './mls.ts';
 
 /**
  * Delivery events of an invoice stream: the Peppol leg (to the buyer's Access Point) and the FS
@@ -46,6 +47,24 @@ export interface PeppolMessageSentV1Data {
 
 /** The receiving Access Point accepted the AS4 message (sent_peppol). Version 2: with the receipt. */
 export type PeppolMessageSent = DomainEvent<'PeppolMessageSent', PeppolMessageSentV1Data & { as4: As4ReceiptRecord }>;
+
+/**
+ * The receiving Access Point's Message Level Status on this invoice's Peppol message (we are corner
+ * 2). Written with its consequence in one append: PeppolDeliveryConfirmed for AP or AB,
+ * PeppolDeliveryFailed (rejected by the receiver) for RE.
+ */
+export type PeppolMlsReceived = DomainEvent<
+  'PeppolMlsReceived',
+  {
+    invoice_id: string;
+    peppol_message_id: string;
+    mls_id: string;
+    response_code: 'AP' | 'AB' | 'RE';
+    description: string | null;
+    issues: MlsIssueRecord[];
+    received_at: string;
+  }
+>;
 
 /** The receiver's delivery status reported the message delivered (invoice.delivered). */
 export type PeppolDeliveryConfirmed = DomainEvent<'PeppolDeliveryConfirmed', { invoice_id: string; peppol_message_id: string; delivered_at: string }>;
@@ -160,6 +179,7 @@ export type DeliveryEvent =
   | PeppolMessageSent
   | PeppolDeliveryConfirmed
   | PeppolDeliveryFailed
+  | PeppolMlsReceived
   | FsCopySubmitted
   | FsCopyAcknowledged
   | FsCopyRejected
@@ -168,5 +188,5 @@ export type DeliveryEvent =
 
 export const DELIVERY_EVENT_TYPES: readonly DeliveryEvent['type'][] = [
   'InvoiceQueued', 'InvoiceAuditEntryRecorded', 'DeliveryAttemptFailed', 'PeppolMessageSent', 'PeppolDeliveryConfirmed',
-  'PeppolDeliveryFailed', 'FsCopySubmitted', 'FsCopyAcknowledged', 'FsCopyRejected', 'FsFilingFailed', 'InvoiceMarkedSent',
+  'PeppolDeliveryFailed', 'PeppolMlsReceived', 'FsCopySubmitted', 'FsCopyAcknowledged', 'FsCopyRejected', 'FsFilingFailed', 'InvoiceMarkedSent',
 ];

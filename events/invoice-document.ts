@@ -6,8 +6,8 @@
  * Money, quantities and rates are decimal strings, as stored.
  */
 
-/** UN/CEFACT 1001 codes stored so far. */
-export type InvoiceTypeCodePayload = '380' | '381' | '325';
+/** UN/CEFACT 1001 codes stored so far ('384' added with no new version: no earlier payload changes meaning). */
+export type InvoiceTypeCodePayload = '380' | '381' | '325' | '384';
 /** UN/CEFACT 4461 codes stored so far. */
 export type PaymentMeansCodePayload = '30' | '42' | '48';
 /** UNCL 5305 as EN16931 uses it. */
@@ -41,6 +41,8 @@ export interface InvoiceLinePayload {
 export interface BillingReferencePayload {
   invoice_number: string;
   issue_date: string | null;
+  /** added as optional (version 1 stays): the preceding invoice's id when it is the company's own */
+  invoice_id?: string;
 }
 
 export interface InvoiceContentPayload {

@@ -35,6 +35,13 @@ export interface CompanyFields {
   dic: string;
   peppol_id: string;
   iban: string;
+  /**
+   * The company's seat, which its invoices carry as the seller's address (BT-35, BT-37, BT-38).
+   * Added as optional (version 1 stays): a company registered without them has none ('').
+   */
+  street?: string;
+  city?: string;
+  postal_code?: string;
 }
 export type CompanyRegistered = DomainEvent<
   'CompanyRegistered',

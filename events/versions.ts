@@ -4,6 +4,7 @@ import type { ValueClaimed } from './claims.ts';
 import type { CreditNoteCreated, CreditNoteEvent } from './credit-notes.ts';
 import type { CustomerEvent } from './customers.ts';
 import type { As4MessageReceived, DeliveryEvent, InvoiceReceived } from './delivery.ts';
+import type { MlsEvent } from './mls.ts';
 import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, SignInLockedOut, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
@@ -23,6 +24,7 @@ export type StoredEvent =
   | DeliveryEvent
   | InvoiceReceived
   | As4MessageReceived
+  | MlsEvent
   | IdempotencyEvent
   | RefreshFamilyEvent
   | UserCredentialsEvent
@@ -76,6 +78,7 @@ export const EVENT_VERSIONS = {
   PeppolMessageSent: 2,
   PeppolDeliveryConfirmed: 1,
   PeppolDeliveryFailed: 1,
+  PeppolMlsReceived: 1,
   FsCopySubmitted: 1,
   FsCopyAcknowledged: 1,
   FsCopyRejected: 1,
@@ -83,6 +86,10 @@ export const EVENT_VERSIONS = {
   InvoiceMarkedSent: 1,
   InvoiceReceived: 1,
   As4MessageReceived: 1,
+  MlsIssued: 1,
+  MlsSent: 1,
+  MlsSendFailed: 1,
+  MlsReceived: 1,
   IdempotencyKeyClaimed: 1,
   IdempotentRequestCompleted: 1,
   IdempotencyKeyReleased: 1,

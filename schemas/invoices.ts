@@ -46,7 +46,21 @@ export const InvoiceRequest = Type.Object(
     invoice_number: Type.Optional(
       Type.String({ minLength: 1, maxLength: 50, pattern: '^[A-Za-z0-9/_.-]+$', description: 'omit to reserve the next number from the workspace series (preview: GET …/invoices/numbering/next)' }),
     ),
-    invoice_type: Type.Optional(Type.Union(INVOICE_TYPE_CODES.map((c) => Type.Literal(c)), { description: '380 commercial invoice (default), 381 credit note, 325 proforma' })),
+    invoice_type: Type.Optional(Type.Union(INVOICE_TYPE_CODES.map((c) => Type.Literal(c)), {
+      description: '380 commercial invoice (default), 381 credit note, 325 proforma, 384 corrected invoice (extension: needs preceding_invoice; the rule release in force '
+        + 'decides whether the UBL passes: Peppol BIS 3.0.21 refuses 384 outside Germany with PEPPOL-EN16931-P0112, 3.0.22 allows it for Slovakia)',
+    })),
+    preceding_invoice: Type.Optional(Type.Union([
+      Type.Object({ id: Uuid }, { additionalProperties: false, description: 'one of this company\'s invoices (422 with loc ["body","preceding_invoice","id"] otherwise)' }),
+      Type.Object({
+        number: Type.String({ minLength: 1, maxLength: 50 }),
+        issue_date: date,
+      }, { additionalProperties: false, description: 'an invoice issued elsewhere' }),
+      Type.Null(),
+    ], {
+      description: 'Extension: the invoice this one corrects (BG-3, written as cac:BillingReference/cac:InvoiceDocumentReference). Required for invoice_type 384 '
+        + '(422 with loc ["body","preceding_invoice"] without it); allowed on any type',
+    })),
     issue_date: date,
     due_date: Type.Optional(nullable(date)),
     delivery_date: Type.Optional(nullable(Type.String({ format: 'date', description: 'supply date, when it differs from issue_date' }))),
@@ -133,6 +147,19 @@ export const PeppolDelivery = Type.Object(
     sent_at: stringOrNull,
     delivered_at: stringOrNull,
     failed_at: stringOrNull,
+    mls_response_code: Type.Union([Type.Literal('AP'), Type.Literal('AB'), Type.Literal('RE'), Type.Null()], {
+      description: "the receiving Access Point's Message Level Status: AP accepted, AB acknowledged (both delivered), RE rejected; null until one came",
+    }),
+    mls_reasons: Type.Array(
+      Type.Object({
+        location: Type.String({ description: 'an XPath in the invoice, or NA' }),
+        description: Type.String(),
+        reason_code: Type.String({ description: 'SV syntax, BV rule (fatal), BW rule (warning), FD delivery failed' }),
+      }),
+      { description: 'why the MLS rejected the invoice (RE); empty otherwise' },
+    ),
+    mls_description: stringOrNull,
+    mls_received_at: stringOrNull,
   },
   { $id: 'PeppolDelivery' },
 );
@@ -158,6 +185,10 @@ export const Invoice = Type.Object(
     note: Type.Union([Type.String(), Type.Null()]),
     buyer_reference: Type.Union([Type.String(), Type.Null()]),
     order_reference: Type.Union([Type.String(), Type.Null()]),
+    preceding_invoice: Type.Union([
+      Type.Object({ id: Type.Union([Uuid, Type.Null()]), number: Type.String(), issue_date: Type.Union([Type.String(), Type.Null()]) }),
+      Type.Null(),
+    ], { description: 'Extension: the preceding invoice (BG-3, the UBL BillingReference) a corrected invoice (384) corrects or a credit note credits; id when it is this company\'s own' }),
     lines: Type.Array(InvoiceLineOut),
     total_net: money,
     total_vat: money,
@@ -185,7 +216,11 @@ export const Invoice = Type.Object(
         'Within ±999999999999.99 like every amount here: payments that once added up beyond it (before that was refused) are shown at the bound.',
       ].join(' '),
     }),
-    warnings: Type.Array(Finding),
+    warnings: Type.Array(Finding, {
+      description: 'Extension to the native spec (its create answer lists no warnings): the business-rule warnings the content gets, each {rule, message, severity: '
+        + '`warning`, field}, on the 201 of a create and on every read; the invoice is accepted all the same. E.g. SK-R-002 to SK-R-007 (Peppol BIS 3.0.22): a Slovak '
+        + 'domestic invoice should give the seller\'s and the buyer\'s street, city and postal_code. validate lists the same in its warnings[]',
+    }),
     peppol_message_id: Type.Union([Type.String(), Type.Null()]),
     fs_submission_id: Type.Union([Type.String(), Type.Null()]),
     c5: Type.Union([C5, Type.Null()]),

@@ -22,7 +22,7 @@ export const LegacyEventId = Type.String({
   description: 'UUID (version 4 form) unique to the logical event; repeated on retries',
 });
 
-const InvoiceType = Type.Union([Type.Literal('380'), Type.Literal('381'), Type.Literal('325')], { description: '380 invoice, 381 credit note, 325 proforma' });
+const InvoiceType = Type.Union([Type.Literal('380'), Type.Literal('381'), Type.Literal('325'), Type.Literal('384')], { description: '380 invoice, 381 credit note, 325 proforma, 384 corrected invoice' });
 const InvoiceStatus = Type.String({ description: 'the invoice status (see Invoice status values) when the event happened' });
 const Finding = Type.Object({ rule: Type.String(), message: Type.String() }, { additionalProperties: true });
 

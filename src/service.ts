@@ -2,7 +2,8 @@ import { merge } from 'rxjs';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
-import { receivePeppolMessage } from './modules/delivery/index.ts';
+import { receivePeppolMessage, type InboundPeppolMessage } from './modules/delivery/index.ts';
+import { spisParticipantOf } from './modules/delivery/index.ts';
 import { newLookups, type Lookups } from './modules/invoices/index.ts';
 import { SeriesReservations } from './modules/invoices/index.ts';
 import { settlementReader, type SettlementReader } from './modules/payments/index.ts';
@@ -83,7 +84,7 @@ import type { Resolver } from './modules/webhooks/index.ts';
  */
 
 /** The networks delivery talks to: the sandbox by default; a test harness passes its own to turn the sandbox's fault switches. */
-type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage) => { peppol: PeppolNetwork; fs: FsAuthority };
+type Networks = (core: Pick<Core, 'readModels' | 'clock'>, config: Config, receive: ReceiveMessage, ourSpis: string) => { peppol: PeppolNetwork; fs: FsAuthority };
 
 interface ServiceOptions {
   log?: Logger;
@@ -142,6 +143,8 @@ export interface Service extends Core {
   usage: UsageCounts;
   network: PeppolNetwork;
   fs: FsAuthority;
+  /** our Access Point's SPIS participant (`0242:` + its seat id's digits): where MLS come to, and from */
+  ourSpis: string;
   /** PEPPOL_NETWORK=as4: our Access Point's identity, trust anchors and certificate check; null in the sandbox */
   peppolPki: PeppolPki | null;
   /** PEPPOL_NETWORK=as4: what POST /as4 does with a message; null in the sandbox (no /as4) */
@@ -273,19 +276,24 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     : onPglite ? createMemoryStore() : createPostgresStore({ url: database.url });
   // RATE_LIMIT=off: nothing is limited, bad keys and sign-in failures included
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
-  const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(core, message));
-  const networks = (options.networks ?? ((deps, cfg, received) => sandbox(deps, cfg.delivery, fsRules, received)))(core, config, receive);
+  // our Access Point's MLS address: the seat id of its certificate under AS4, else PEPPOL_SERVICE_PROVIDER_ID's
+  const ourSpis = spisParticipantOf(peppolPki?.identity.commonName ?? '') ?? spisParticipantOf(config.delivery.serviceProviderId) ?? '0242:000000';
+  const receiving = { ...core, validator: getValidator, ourSpis };
+  // the sandbox's messages come from our own sending side; AS4 names the sending Access Point
+  const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(receiving, { ...message, sending_ap: null }));
+  const receiveAs4 = async (message: InboundPeppolMessage) => void (await receivePeppolMessage(receiving, message));
+  const networks = (options.networks ?? ((deps, cfg, received, spis) => sandbox(deps, cfg.delivery, fsRules, received, spis)))(core, config, receive, ourSpis);
   const discovery = config.delivery.participantDirectory === 'smp' || peppolPki ? discoveryOf(config, log, options, peppolPki) : null;
   // PEPPOL_NETWORK=as4: Peppol legs go out over AS4 and /as4 takes messages in; FS stays as built
   const peppol = peppolPki && discovery
     ? as4PeppolNetwork({ identity: peppolPki.identity, discovery, guard: { allowLoopback: config.delivery.discovery.allowLoopback, resolve: options.resolve ?? systemResolver }, clock, log })
     : networks.peppol;
   const as4 = peppolPki
-    ? as4Receiver({ store, ids, identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive, clock, log })
+    ? as4Receiver({ store, ids, identity: peppolPki.identity, trustSender: distrustOf(peppolPki.check, 'ap', () => clock.now()), readModels, receive: receiveAs4, ourSpis, clock, log })
     : null;
   const invoicing = { ...core, codeLists, series: new SeriesReservations({ store, ids }), lookups: newLookups(), validator: getValidator, settlement: settlementReader(core) };
   const shared = {
-    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: peppol, fs: networks.fs,
+    ...invoicing, auth, identity, limits, usage: usageCounts({ store, ids }), network: peppol, fs: networks.fs, ourSpis,
     participants: config.delivery.participantDirectory === 'smp' && discovery ? discovery : sandboxParticipantDirectory(readModels),
     // on PGlite this process is the only one on the database: a lease on scheduled work found at start is a dead process's
     soleInstance: onPglite,

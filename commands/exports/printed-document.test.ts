@@ -32,7 +32,7 @@ describe('printed document', () => {
     const doc = printedDocument(printable({ ...content, buyer: { ...content.buyer, vat_id: '', ico: '12345678', dic: null } }));
     expect(doc.supplier.identifiers).to.deep.equal([{ label: 'IČO', value: '35757442' }, { label: 'DIČ', value: '2020273893' }, { label: 'IČ DPH', value: 'SK2020273893' }]);
     expect(doc.buyer.identifiers).to.deep.equal([{ label: 'IČO', value: '12345678' }]);
-    expect(doc.supplier).to.deep.include({ heading: 'Dodávateľ', name: 'Dodávateľ s.r.o.', address: ['811 01 Bratislava'] });
+    expect(doc.supplier).to.deep.include({ heading: 'Dodávateľ', name: 'Dodávateľ s.r.o.', address: ['Hlavná 1', '811 01 Bratislava'] });
     expect(doc.buyer.heading).to.equal('Odberateľ');
   });
 
@@ -90,6 +90,13 @@ describe('printed document', () => {
     const c: InvoiceContent = { ...content, invoice_type: '381', billing_reference: { invoice_number: 'F-77', issue_date: null } };
     expect(printedDocument(printable(c, { source: 'peppol' })).credit?.fields).to.deep.equal([{ label: 'Opravovaná faktúra č.', value: 'F-77' }]);
     expect(printedDocument(printable(content)).credit).to.equal(null);
+  });
+
+  it('a corrected invoice (384) is titled so and names the invoice it corrects', () => {
+    const c: InvoiceContent = { ...content, invoice_type: '384', billing_reference: { invoice_number: '2026000001', issue_date: '2026-11-01' } };
+    const doc = printedDocument(printable(c));
+    expect(doc.credit).to.deep.equal({ heading: 'Oprava faktúry', fields: [{ label: 'Opravovaná faktúra č.', value: '2026000001' }, { label: 'Zo dňa', value: '01.11.2026' }] });
+    expect(doc.payable.label).to.equal('Na úhradu');
   });
 
   it('a document not issued yet is stamped NÁVRH; a voided one STORNOVANÁ; an issued one nothing', () => {

@@ -89,7 +89,7 @@ export interface PrintableInvoice {
   credited_invoice: { invoice_number: string; issue_date: string; reason: CreditReason } | null;
 }
 
-const TITLES: Record<InvoiceContent['invoice_type'], string> = { '380': 'Faktúra', '325': 'Proforma faktúra', '381': 'Dobropis' };
+const TITLES: Record<InvoiceContent['invoice_type'], string> = { '380': 'Faktúra', '325': 'Proforma faktúra', '381': 'Dobropis', '384': 'Opravná faktúra' };
 
 /** "Faktúra", "Proforma faktúra" or "Dobropis". */
 export const documentTitle = (type: InvoiceContent['invoice_type']): string => TITLES[type];
@@ -201,6 +201,13 @@ function allowanceLabel(a: InvoiceTotals['allowances_charges'][number]): string 
 
 function creditBlock(invoice: PrintableInvoice): PrintedDocument['credit'] {
   const { content, credited_invoice } = invoice;
+  // a corrected invoice prints the invoice it corrects, as a credit note prints the one it credits
+  if (content.invoice_type === '384' && content.billing_reference) {
+    const { invoice_number, issue_date } = content.billing_reference;
+    const fields: PrintedField[] = [{ label: 'Opravovaná faktúra č.', value: invoice_number }];
+    if (issue_date) fields.push({ label: 'Zo dňa', value: formatDate(issue_date) });
+    return { heading: 'Oprava faktúry', fields };
+  }
   if (content.invoice_type !== '381') return null;
   const reference = credited_invoice ?? (content.billing_reference ? { ...content.billing_reference, reason: null } : null);
   if (!reference) return null;

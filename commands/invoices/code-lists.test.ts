@@ -10,7 +10,7 @@ describe('code lists', () => {
   it('embeds the UNCL 5305 categories EN16931 allows (BR-CL-18)', () => {
     expect([...TAX_CATEGORY_CODES].sort()).to.deep.equal(['AE', 'B', 'E', 'G', 'K', 'L', 'M', 'O', 'S', 'Z']);
   });
-  describe('the currency of an IBAN country (SK-R-003)', () => {
+  describe('the currency of an IBAN country (SK-SVC-003)', () => {
     it('is EUR for Slovakia and the other euro countries', () => {
       expect(ibanCurrency('SK')).to.equal('EUR');
       expect(ibanCurrency('de')).to.equal('EUR');

@@ -36,7 +36,7 @@ export function codeLists(lists: {
 export const TAX_CATEGORY_CODES: ReadonlySet<string> = new Set(['S', 'Z', 'E', 'AE', 'K', 'G', 'O', 'L', 'M', 'B']);
 
 /**
- * The account currency an IBAN country implies, as SK-UBL.sch's sk:iban-currency has it (SK-R-003);
+ * The account currency an IBAN country implies, as SK-UBL.sch's sk:iban-currency has it (SK-SVC-003);
  * countries whose accounts may be held in any currency are absent.
  */
 const EURO_IBAN_COUNTRIES = ['SK', 'AT', 'BE', 'CY', 'DE', 'EE', 'ES', 'FI', 'FR', 'GR', 'HR', 'IE', 'IT', 'LT', 'LU', 'LV', 'MT', 'NL', 'PT', 'SI'];

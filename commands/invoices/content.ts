@@ -1,6 +1,7 @@
 import type { InvoiceRequest, PartyBlock } from '../../schemas/invoices.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { normaliseVatId } from '../shared/slovak-identifiers.ts';
+import { precedingReference, type PrecedingInvoiceFound } from './corrected-invoice.ts';
 import type { InvoiceContent, Party } from './model.ts';
 
 const compact = (value: string) => value.replace(/\s+/g, '');
@@ -21,18 +22,34 @@ export function toParty(block: PartyBlock): Party {
   };
 }
 
+/**
+ * A supplier block naming the company itself (its IČ DPH or IČO) but no address at all gets the
+ * company's, so the seller's address the service knows is always written (SK-R-002..004, §74 of
+ * the Slovak VAT Act). A block giving any part of an address is taken as it stands: parts of two
+ * addresses are never mixed.
+ */
+function withCompanyAddress(given: Party, company: Party): Party {
+  const sameCompany = (given.vat_id !== '' && given.vat_id === company.vat_id) || (given.ico !== null && given.ico === company.ico);
+  const noAddress = given.street === '' && given.city === '' && given.postal_code === '';
+  if (!sameCompany || !noAddress || given.country_code !== company.country_code) return given;
+  return { ...given, street: company.street, city: company.city, postal_code: company.postal_code };
+}
+
 /** What the service already knows and fills in when the request leaves it out. */
 export interface ContentDefaults {
   invoice_number: string;
-  /** the company of the route, with its IBAN */
+  /** the company of the route (with its address, when it has one), with its IBAN */
   supplier: Party;
   supplier_iban: string | null;
   /** the directory customer named by customer_id, if any */
   buyer: Party | null;
+  /** the company's invoice that preceding_invoice.id names, if it names one the company has */
+  preceding_invoice: PrecedingInvoiceFound | null;
 }
 
 /**
- * A request as the invoice model: defaults filled (supplier from the company, buyer from the
+ * A request as the invoice model: defaults filled (supplier from the company, a supplier block of
+ * the company without address given the company's, buyer from the
  * directory customer, EUR, 380, credit transfer, C62, category S, line numbers by position; the
  * variable symbol and buyer reference from the number), identifiers normalised. Business rules
  * are checked on the result (rules.ts), not here.
@@ -51,7 +68,7 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
     due_date: request.due_date ?? null,
     delivery_date: request.delivery_date && request.delivery_date !== request.issue_date ? request.delivery_date : null,
     currency_code: request.currency_code ?? 'EUR',
-    supplier: request.supplier ? toParty(request.supplier) : defaults.supplier,
+    supplier: request.supplier ? withCompanyAddress(toParty(request.supplier), defaults.supplier) : defaults.supplier,
     buyer: buyer as Party,
     customer_id: request.customer_id ?? null,
     supplier_iban: iban,
@@ -60,7 +77,7 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
     note: trimmedOrNull(request.note),
     buyer_reference: trimmedOrNull(request.buyer_reference) ?? number,
     order_reference: trimmedOrNull(request.order_reference),
-    billing_reference: null,
+    billing_reference: precedingReference(request.preceding_invoice, defaults.preceding_invoice),
     lines: request.lines.map((line, i) => ({
       line_number: line.line_number ?? i + 1,
       item_name: line.item_name.trim(),

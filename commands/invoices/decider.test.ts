@@ -8,6 +8,7 @@ import { at, content, create, created, lists, organisationWide, otherCompany, ot
 import { invoiceDecider, type InvoiceCommand } from './decider.ts';
 import type { InvoiceContent } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
+import { InvalidFields } from '../shared/invalid-fields.ts';
 import { computeTotals } from './totals.ts';
 import type { ValidationOutcome } from './validation.ts';
 
@@ -76,6 +77,26 @@ describe('invoices', () => {
 
   it('an organisation-wide scope acts on any company’s invoice of its organisation', () =>
     expect(invoiceDecider.decide(update({}, organisationWide), fold(invoiceDecider, [created]))[0]?.type).to.equal('InvoiceUpdated'));
+
+  describe('a corrected invoice (384)', () => {
+    const corrected = { ...content, invoice_type: '384' as const, billing_reference: { invoice_number: '2026000000', issue_date: '2026-11-01' } };
+    const atPreceding = (e: InvalidFields) => expect(e.problems.map((p) => p.loc)).to.deep.equal([['body', 'preceding_invoice']]);
+
+    it('is created with the invoice it corrects', () => {
+      const events = invoiceDecider.decide({ ...create, content: corrected }, invoiceDecider.initialState);
+      expect(events.map((e) => e.type)).to.deep.equal(['InvoiceCreated']);
+      expect(events[0]?.data).to.deep.include({ content: corrected });
+    });
+
+    it('is refused without one, on create and on replace, with loc at preceding_invoice', () => {
+      const bare = { ...corrected, billing_reference: null };
+      given([]).when({ ...create, content: bare }).thenThrows(InvalidFields, atPreceding);
+      given([]).when({ ...create, content: { ...corrected, billing_reference: { invoice_number: ' ', issue_date: null } } }).thenThrows(InvalidFields, atPreceding);
+      given([created]).when(update({ invoice_type: '384', billing_reference: null })).thenThrows(InvalidFields, atPreceding);
+    });
+
+    it('another type needs none', () => given([]).when(create).then([created]));
+  });
 
   describe('validation outcomes', () => {
     const passed: ValidationOutcome = { business_rules_valid: true, xsd_valid: true, peppol_valid: true, slovak_valid: true };

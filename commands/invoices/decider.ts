@@ -5,6 +5,7 @@ import { DomainError } from '../shared/domain-error.ts';
 import { StandingRefusal } from '../shared/preconditions.ts';
 import { invoiceFor } from './access.ts';
 import { checkBounds } from './bounds.ts';
+import { checkCorrectedInvoice } from './corrected-invoice.ts';
 import type { CodeLists } from './code-lists.ts';
 import { decideDelivery, type DeliveryCommand } from './delivery-decisions.ts';
 import type { InvoiceContent, InvoiceTotals, RuleFinding } from './model.ts';
@@ -74,12 +75,14 @@ export type InvoiceCommand =
 
 /**
  * The rule findings of content; fatal findings refuse it with the spec's 422 (InvoiceRuleViolation),
- * and so do numbers beyond what every read model and the UBL hold (InvalidFields, bounds.ts). The
+ * and so do numbers beyond what every read model and the UBL hold (InvalidFields, bounds.ts) and a
+ * corrected invoice naming no preceding one (InvalidFields, corrected-invoice.ts). The
  * decider checks every content with it; a create runs it before a number is reserved, so a refused
  * request consumes none.
  */
 export function checkInvoiceContent(content: InvoiceContent, lists: CodeLists): { findings: RuleFinding[]; totals: InvoiceTotals } {
   const bounded = checkBounds(content);
+  checkCorrectedInvoice(content);
   const findings: RuleFinding[] = checkInvoice(content, lists);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
   // bounds computed them already, unless a decimal was invalid, which the rules refuse (SK-J-02)

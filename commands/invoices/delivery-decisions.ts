@@ -1,4 +1,4 @@
-import type { As4ReceiptRecord, DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
+import type { As4ReceiptRecord, DeliveryEvent, FsRejectionReasons, InvoiceReceived, PeppolMlsReceived } from '../../events/delivery.ts';
 import { assertApprovalNotVoided } from '../approvals/void.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
 import type { RequestScope } from '../shared/access.ts';
@@ -42,6 +42,7 @@ export type DeliveryCommand =
       at: string;
     }
   | { type: 'ConfirmPeppolDelivery'; invoice_id: string; peppol_message_id: string; at: string }
+  | ({ type: 'ApplyMls'; invoice_id: string; peppol_message_id: string } & Omit<PeppolMlsReceived['data'], 'invoice_id' | 'peppol_message_id'>)
   | {
       type: 'RecordPeppolFailed';
       invoice_id: string;
@@ -136,6 +137,8 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
       return [{ type: 'PeppolDeliveryConfirmed', data: { invoice_id: command.invoice_id, peppol_message_id: command.peppol_message_id, delivered_at: command.at } }];
     }
+    case 'ApplyMls':
+      return mlsOutcome(command, existingInvoice(state));
     case 'RecordPeppolFailed': {
       const { peppol } = existingInvoice(state).delivery;
       if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
@@ -191,6 +194,28 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       return [{ type: 'InvoiceReceived', data }];
     }
   }
+}
+
+/**
+ * The receiving Access Point's MLS on our message: AP or AB delivers the invoice, RE rejects it with
+ * the MLS's reasons (invoice.rejected). Only the current message of an open leg is answered: an
+ * MLS for another message, or one after the leg ended (a second MLS), decides nothing.
+ */
+function mlsOutcome(command: Extract<DeliveryCommand, { type: 'ApplyMls' }>, invoice: KnownInvoice): DeliveryEvent[] {
+  const { peppol } = invoice.delivery;
+  if (peppol.message_id !== command.peppol_message_id || (peppol.status !== 'queued' && peppol.status !== 'sent')) return [];
+  const { type: _type, ...data } = command;
+  const received: DeliveryEvent = { type: 'PeppolMlsReceived', data };
+  const { invoice_id, peppol_message_id, received_at: at } = command;
+  if (command.response_code !== 'RE') return [received, { type: 'PeppolDeliveryConfirmed', data: { invoice_id, peppol_message_id, delivered_at: at } }];
+  const findings = command.issues.map((issue) => ({ rule: ruleOf(issue.description) ?? issue.reason, message: issue.description }));
+  const reason = `the receiving Access Point rejected the invoice (MLS RE): ${command.description ?? 'no description given'}`;
+  return [received, { type: 'PeppolDeliveryFailed', data: { invoice_id, peppol_message_id, reason, findings, attempts: peppol.attempts, failed_at: at, rejected_by_receiver: true } }];
+}
+
+/** The rule id an MLS issue names first, in brackets (`[BR-CO-15] …`), as the MLS specification's examples write it. */
+function ruleOf(description: string): string | null {
+  return /^\s*\[([^\]\s]{1,80})\]/.exec(description)?.[1] ?? null;
 }
 
 /**

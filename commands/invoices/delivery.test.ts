@@ -122,6 +122,34 @@ describe('invoice delivery', () => {
       given([...history, delivered]).when(sentCommand).then([sent]);
       expect(statusAfter(...history, delivered, sent)).to.equal('delivered');
     });
+    it('the receiving Access Point\'s MLS delivers (AP, AB) or rejects (RE, with its reasons) the current message once', () => {
+      const mls = (response_code: 'AP' | 'AB' | 'RE', peppol_message_id = 'm1'): InvoiceCommand => ({
+        type: 'ApplyMls', invoice_id: 'i1', peppol_message_id, mls_id: 'x1', response_code, received_at: at,
+        description: response_code === 'RE' ? 'Rejected due to validation errors' : null,
+        issues: response_code === 'RE' ? [{ location: 'NA', description: '[BR-CO-15] totals do not add up', reason: 'BV' }, { location: '/x', description: 'no rule id', reason: 'SV' }] : [],
+      });
+      const received = (response_code: 'AP' | 'AB' | 'RE'): DeliveryEvent => {
+        const { type: _type, ...data } = mls(response_code) as Extract<InvoiceCommand, { type: 'ApplyMls' }>;
+        return { type: 'PeppolMlsReceived', data };
+      };
+      given([...history, sent]).when(mls('AP')).then([received('AP'), delivered]);
+      given([...history, sent]).when(mls('AB')).then([received('AB'), delivered]);
+      // the MLS may overtake the record of our send
+      given(history).when(mls('AP')).then([received('AP'), delivered]);
+      given([...history, sent]).when(mls('RE')).then([received('RE'), {
+        type: 'PeppolDeliveryFailed',
+        data: {
+          invoice_id: 'i1', peppol_message_id: 'm1', reason: 'the receiving Access Point rejected the invoice (MLS RE): Rejected due to validation errors',
+          findings: [{ rule: 'BR-CO-15', message: '[BR-CO-15] totals do not add up' }, { rule: 'SV', message: 'no rule id' }], attempts: 0, failed_at: at, rejected_by_receiver: true,
+        },
+      }]);
+      // a second MLS, or one for another message, changes nothing
+      given([...history, sent, received('AP'), delivered]).when(mls('RE')).then([]);
+      given([...history, sent]).when(mls('AP', 'other')).then([]);
+      const state = fold(invoiceDecider, [...history, sent, received('RE')]);
+      expect(state.status !== 'none' && state.delivery.peppol.mls?.response_code).to.equal('RE');
+      expect(statusAfter(...history, sent, received('RE'), { type: 'PeppolDeliveryFailed', data: { ...peppolFailed.data, rejected_by_receiver: true } } as DeliveryEvent)).to.equal('failed');
+    });
     it('numbers transport failures per leg, and records none once the leg has moved on', () => {
       const attempt = (leg: 'peppol' | 'fs'): InvoiceCommand => ({
         type: 'RecordDeliveryAttemptFailed', invoice_id: 'i1', leg, reason: 'down', failure: { kind: 'transport' }, policy, at,

@@ -1,11 +1,12 @@
 import type { DeliveryEvent, FsRejectionReasons, InvoiceReceived } from '../../events/delivery.ts';
 import type { InvoiceStatus } from '../../events/invoices.ts';
+import type { MlsIssueRecord } from '../../events/mls.ts';
 
 /**
  * The two legs of a sent invoice and how they map onto the one status the spec gives an invoice.
  *
  * - Peppol leg: queued → sent (the receiving Access Point took the AS4 message) → delivered (its
- *   delivery status came back); or failed. `manual` is an invoice finished by hand (mark-sent);
+ *   MLS said AP or AB, or the sandbox's delivery status came back); or failed (an MLS RE among others). `manual` is an invoice finished by hand (mark-sent);
  *   `received` is the inbound copy of a receiving company.
  * - FS leg (`c5`): pending → submitted (FS took the tax data document) → acknowledged | rejected;
  *   or failed.
@@ -29,6 +30,16 @@ interface PeppolLeg {
   failed_at: string | null;
   /** when the next transport attempt is due, while one is (not shown: the API has no such field) */
   next_attempt_at?: string | null;
+  /** the receiving Access Point's Message Level Status, once it came (absent in rows written before MLS) */
+  mls?: PeppolMls | null;
+}
+
+/** What the receiving Access Point's MLS said: AP or AB delivered, RE rejected, with its reasons. */
+export interface PeppolMls {
+  response_code: 'AP' | 'AB' | 'RE';
+  description: string | null;
+  issues: MlsIssueRecord[];
+  received_at: string;
 }
 
 /** The FS filing detail (the spec's `c5`). */
@@ -56,7 +67,7 @@ export interface Delivery {
 export const NO_DELIVERY: Delivery = {
   peppol: {
     status: 'not_sent', message_id: null, receiver_participant_id: null, attempts: 0, error: null, findings: [],
-    queued_at: null, sent_at: null, delivered_at: null, failed_at: null,
+    queued_at: null, sent_at: null, delivered_at: null, failed_at: null, mls: null,
   },
   fs: {
     status: 'not_submitted', reporter_role: null, submission_id: null, tdd_uuid: null, mls_response_code: null, attempts: 0,
@@ -102,6 +113,10 @@ export function evolveDelivery(d: Delivery, event: DeliveryEvent | InvoiceReceiv
       return peppol({ status: d.peppol.status === 'delivered' ? 'delivered' : 'sent', sent_at: event.data.sent_at, error: null, next_attempt_at: null });
     case 'PeppolDeliveryConfirmed':
       return peppol({ status: 'delivered', delivered_at: event.data.delivered_at, error: null });
+    case 'PeppolMlsReceived': {
+      const { response_code, description, issues, received_at } = event.data;
+      return peppol({ mls: { response_code, description, issues, received_at } });
+    }
     case 'PeppolDeliveryFailed':
       return peppol({ status: 'failed', error: event.data.reason, findings: event.data.findings, attempts: event.data.attempts, failed_at: event.data.failed_at, next_attempt_at: null });
     case 'FsCopySubmitted':

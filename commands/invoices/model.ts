@@ -4,8 +4,11 @@
  * Money, quantities and rates are decimal strings (decimal.js inside), never JS numbers.
  */
 
-/** UN/CEFACT 1001: 380 commercial invoice (default), 381 credit note, 325 proforma. */
-export const INVOICE_TYPE_CODES = ['380', '381', '325'] as const;
+/**
+ * UN/CEFACT 1001: 380 commercial invoice (default), 381 credit note, 325 proforma, 384 corrected
+ * invoice (it names the invoice it corrects in billing_reference: corrected-invoice.ts).
+ */
+export const INVOICE_TYPE_CODES = ['380', '381', '325', '384'] as const;
 export type InvoiceTypeCode = (typeof INVOICE_TYPE_CODES)[number];
 
 /** UN/CEFACT 4461: 30 credit transfer (default), 42 payment to bank account, 48 card. */
@@ -55,10 +58,15 @@ export interface InvoiceLine {
   discount_amount: string | null;
 }
 
-/** The credited invoice a credit note refers to (UBL BillingReference). */
+/**
+ * The preceding invoice (BG-3, UBL BillingReference): the one a credit note credits or a corrected
+ * invoice (384) corrects.
+ */
 export interface BillingReference {
   invoice_number: string;
   issue_date: string | null;
+  /** the preceding invoice's id when it is one of the company's own here (a 384 given `preceding_invoice.id`) */
+  invoice_id?: string;
 }
 
 export interface InvoiceContent {

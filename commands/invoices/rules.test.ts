@@ -104,20 +104,20 @@ describe('checkInvoice', () => {
   });
 
   describe('VAT categories and rates', () => {
-    it('BR-S-05 / SK-R-010: refuses vat_rate 0 with category S', () => {
+    it('BR-S-05 / SK-SVC-010: refuses vat_rate 0 with category S', () => {
       const content = withLine({ vat_rate: '0' });
-      expect(rules(content)).to.deep.equal(['BR-S-05', 'SK-R-010']);
-      expect(finding(content, 'SK-R-010')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
+      expect(rules(content)).to.deep.equal(['BR-S-05', 'SK-SVC-010']);
+      expect(finding(content, 'SK-SVC-010')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
     });
     it('BR-S-05: a foreign seller gets only the EN16931 rule for S at 0 %', () => {
       const foreign: Party = { ...supplier, vat_id: 'ATU12345678', country_code: 'AT', ico: null, dic: null, peppol_id: null };
       expect(rules(invoice({ supplier: foreign, lines: [line({ vat_rate: '0' })] }))).to.deep.equal(['BR-S-05']);
     });
-    it('SK-R-011: a Slovak seller\'s S rate is 5, 19 or 23', () => {
-      expect(finding(withLine({ vat_rate: '20' }), 'SK-R-011')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
+    it('SK-SVC-011: a Slovak seller\'s S rate is 5, 19 or 23', () => {
+      expect(finding(withLine({ vat_rate: '20' }), 'SK-SVC-011')).to.include({ severity: 'fatal', field: 'lines[0].vat_rate' });
       expect(rules(withLine({ vat_rate: '23.00' }))).to.deep.equal([]);
     });
-    it('SK-R-011: does not judge a foreign seller\'s rate', () => {
+    it('SK-SVC-011: does not judge a foreign seller\'s rate', () => {
       const foreign: Party = { ...supplier, vat_id: 'DE123456789', country_code: 'DE', ico: null, dic: null, peppol_id: null };
       expect(rules(invoice({ supplier: foreign, currency_code: 'EUR', lines: [line({ vat_rate: '19' })] }))).to.deep.equal([]);
       expect(rules(invoice({ supplier: foreign, lines: [line({ vat_rate: '7' })] }))).to.deep.equal([]);
@@ -308,17 +308,17 @@ describe('checkInvoice', () => {
       expect(rules(invoice({ supplier_iban: '  ' }))).to.deep.equal(['BR-61']);
       expect(rules(invoice({ supplier_iban: null, payment_means_code: '48' }))).to.deep.equal([]);
     });
-    it('SK-R-001: a Slovak IBAN is SK + 22 digits', () => {
-      expect(finding(invoice({ supplier_iban: 'SK31120000001987426375' }), 'SK-R-001').message).to.match(/22 digits/);
+    it('SK-SVC-001: a Slovak IBAN is SK + 22 digits', () => {
+      expect(finding(invoice({ supplier_iban: 'SK31120000001987426375' }), 'SK-SVC-001').message).to.match(/22 digits/);
       expect(rules(invoice({ supplier_iban: 'SK31 1200 0000 1987 4263 7541' }))).to.deep.equal([]); // spaces tolerated
     });
-    it('SK-R-002: a Slovak IBAN passes the mod-97 check', () => {
-      expect(finding(invoice({ supplier_iban: 'SK3112000000198742637542' }), 'SK-R-002').message).to.match(/check digits/);
+    it('SK-SVC-002: a Slovak IBAN passes the mod-97 check', () => {
+      expect(finding(invoice({ supplier_iban: 'SK3112000000198742637542' }), 'SK-SVC-002').message).to.match(/check digits/);
     });
-    it('SK-R-003: the IBAN\'s currency is the invoice currency', () => {
-      expect(finding(invoice({ currency_code: 'CZK' }), 'SK-R-003')).to.include({ severity: 'fatal', field: 'currency_code' });
+    it('SK-SVC-003: the IBAN\'s currency is the invoice currency', () => {
+      expect(finding(invoice({ currency_code: 'CZK' }), 'SK-SVC-003')).to.include({ severity: 'fatal', field: 'currency_code' });
       const czIban = foreignIban('CZ', '08000000001234567890');
-      expect(finding(invoice({ supplier_iban: czIban }), 'SK-R-003').message).to.match(/CZK/);
+      expect(finding(invoice({ supplier_iban: czIban }), 'SK-SVC-003').message).to.match(/CZK/);
       expect(rules(invoice({ supplier_iban: czIban, currency_code: 'CZK' }))).to.deep.equal([]);
       expect(rules(invoice({ supplier_iban: foreignIban('DE', '370400440532013000') }))).to.deep.equal([]); // EUR
     });
@@ -400,8 +400,8 @@ describe('checkInvoice', () => {
     it('BR-CL-14: party countries are ISO 3166-1', () => {
       expect(finding(invoice({ buyer: { ...buyer, country_code: 'XX' } }), 'BR-CL-14').field).to.equal('buyer.country_code');
     });
-    it('BR-CL-01: the invoice type is 380, 381 or 325', () => {
-      expect(finding(invoice({ invoice_type: '384' as InvoiceContent['invoice_type'] }), 'BR-CL-01').field).to.equal('invoice_type');
+    it('BR-CL-01: the invoice type is 380, 381, 325 or 384', () => {
+      expect(finding(invoice({ invoice_type: '386' as InvoiceContent['invoice_type'] }), 'BR-CL-01').field).to.equal('invoice_type');
     });
   });
 
@@ -409,19 +409,19 @@ describe('checkInvoice', () => {
     for (const at of ['supplier', 'buyer'] as const) {
       const party = at === 'supplier' ? supplier : buyer;
       const content = (changes: Partial<Party>) => invoice({ [at]: { ...party, ...changes } });
-      it(`SK-R-004: ${at} IČ DPH is SK + 10 digits divisible by 11`, () => {
-        const f = finding(content({ vat_id: 'SK2020273894' }), 'SK-R-004');
+      it(`SK-SVC-004: ${at} IČ DPH is SK + 10 digits divisible by 11`, () => {
+        const f = finding(content({ vat_id: 'SK2020273894' }), 'SK-SVC-004');
         expect(f).to.include({ severity: 'fatal', field: `${at}.vat_id` });
         expect(f.message).to.match(/IČ DPH is not divisible by 11/);
-        expect(rules(content({ vat_id: 'SK12345' }))).to.include('SK-R-004');
+        expect(rules(content({ vat_id: 'SK12345' }))).to.include('SK-SVC-004');
       });
-      it(`SK-R-005: ${at} DIČ is 10 digits`, () => {
-        const f = finding(content({ dic: '35757442' }), 'SK-R-005');
+      it(`SK-SVC-005: ${at} DIČ is 10 digits`, () => {
+        const f = finding(content({ dic: '35757442' }), 'SK-SVC-005');
         expect(f).to.include({ field: `${at}.dic` });
         expect(f.message).to.match(/DIČ must be 10 digits \(8 digits looks like an IČO\)/);
       });
-      it(`SK-R-006: ${at} IČO is 8 digits with a check digit`, () => {
-        const f = finding(content({ ico: '35757443' }), 'SK-R-006');
+      it(`SK-SVC-006: ${at} IČO is 8 digits with a check digit`, () => {
+        const f = finding(content({ ico: '35757443' }), 'SK-SVC-006');
         expect(f).to.include({ field: `${at}.ico` });
         expect(f.message).to.match(/IČO check digit/);
       });
@@ -429,15 +429,15 @@ describe('checkInvoice', () => {
         expect(finding(content({ dic: '2022222224' }), 'SK-J-08').field).to.equal(`${at}.vat_id`);
       });
     }
-    it('SK-R-007: a 0245 participant id is the 10-digit DIČ', () =>
-      expect(finding(invoice({ supplier: { ...supplier, peppol_id: '0245:35757442' } }), 'SK-R-007').field).to.equal(
+    it('SK-SVC-007: a 0245 participant id is the 10-digit DIČ', () =>
+      expect(finding(invoice({ supplier: { ...supplier, peppol_id: '0245:35757442' } }), 'SK-SVC-007').field).to.equal(
         'supplier.peppol_id',
       ));
-    it('SK-R-008: a 0245 participant DIČ is the digits of the IČ DPH', () =>
-      expect(finding(invoice({ buyer: { ...buyer, peppol_id: '0245:2020273893' } }), 'SK-R-008').field).to.equal('buyer.peppol_id'));
-    it('SK-R-009: a sandbox participant id is 9950:sk + IČ DPH digits + svctest', () => {
-      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk2020273893svctest' } }))).to.deep.equal(['SK-R-009']);
-      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk20222svctest' } }))).to.deep.equal(['SK-R-009']);
+    it('SK-SVC-008: a 0245 participant DIČ is the digits of the IČ DPH', () =>
+      expect(finding(invoice({ buyer: { ...buyer, peppol_id: '0245:2020273893' } }), 'SK-SVC-008').field).to.equal('buyer.peppol_id'));
+    it('SK-SVC-009: a sandbox participant id is 9950:sk + IČ DPH digits + svctest', () => {
+      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk2020273893svctest' } }))).to.deep.equal(['SK-SVC-009']);
+      expect(rules(invoice({ buyer: { ...buyer, peppol_id: '9950:sk20222svctest' } }))).to.deep.equal(['SK-SVC-009']);
     });
     it('SK-J-09: a participant id is <scheme>:<identifier>', () =>
       expect(finding(invoice({ buyer: { ...buyer, peppol_id: 'sk2022222213' } }), 'SK-J-09').field).to.equal('buyer.peppol_id'));
@@ -481,6 +481,31 @@ describe('checkInvoice', () => {
     });
   });
 
+  describe('addresses of a Slovak domestic invoice (SK-R-002 to SK-R-007, Peppol BIS 3.0.22)', () => {
+    const blank = { street: '', city: '', postal_code: '' };
+    it('warns, per missing part, for the seller (002-004) and the buyer (005-007)', () => {
+      const found = check(invoice({ supplier: { ...supplier, ...blank }, buyer: { ...buyer, ...blank } }));
+      expect(found.map((f) => `${f.rule} ${f.severity} ${f.field}`)).to.deep.equal([
+        'SK-R-002 warning supplier.street',
+        'SK-R-003 warning supplier.city',
+        'SK-R-004 warning supplier.postal_code',
+        'SK-R-005 warning buyer.street',
+        'SK-R-006 warning buyer.city',
+        'SK-R-007 warning buyer.postal_code',
+      ]);
+      expect(finding(invoice({ buyer: { ...buyer, city: '  ' } }), 'SK-R-006').message).to.match(/buyer's city \(BT-52/);
+    });
+    it('a buyer is in Slovakia by its address or its SK VAT id', () => {
+      expect(rules(invoice({ buyer: { ...buyer, street: '', country_code: 'CZ', vat_id: 'SK2022222213' } }))).to.include('SK-R-005');
+    });
+    it('judges only domestic invoices: a foreign buyer or seller gets no address warning', () => {
+      const czBuyer = { ...buyer, ...blank, vat_id: 'CZ12345678', ico: null, dic: null, peppol_id: null, country_code: 'CZ' };
+      expect(rules(invoice({ buyer: czBuyer })).filter((r) => r.startsWith('SK-R-'))).to.deep.equal([]);
+      const atSeller = { ...supplier, ...blank, vat_id: 'ATU12345678', ico: null, dic: null, peppol_id: null, country_code: 'AT' };
+      expect(rules(invoice({ supplier: atSeller, supplier_iban: null, payment_means_code: '48' })).filter((r) => r.startsWith('SK-R-'))).to.deep.equal([]);
+    });
+  });
+
   it('reports every finding of a bad invoice at once, with paths into the request', () => {
     const content = invoice({
       supplier_iban: null,
@@ -491,7 +516,7 @@ describe('checkInvoice', () => {
       'BR-61 supplier_iban',
       'SK-BR-04 variable_symbol',
       'BR-S-05 lines[1].vat_rate',
-      'SK-R-010 lines[1].vat_rate',
+      'SK-SVC-010 lines[1].vat_rate',
       'BR-CL-23 lines[2].unit_code',
     ]);
   });

@@ -5,8 +5,8 @@
  *
  * Where EN16931 (BR-*), its code-list rules (BR-CL-*) or our Slovak Schematron (schemas/sk/SK-UBL.sch,
  * SK-*) has the same rule, its id is used, so a finding reads the same here and in the UBL
- * validation. As in SK-UBL.sch, the Slovak practice rules (SK-BR-04, SK-R-003, SK-R-010/011) apply to a
- * Slovak seller (SK VAT id or SK address) and the IČO/DIČ rules (SK-R-005/006) to a Slovak party, so
+ * validation. As in SK-UBL.sch, the Slovak practice rules (SK-BR-04, SK-SVC-003, SK-SVC-010/011) apply to a
+ * Slovak seller (SK VAT id or SK address) and the IČO/DIČ rules (SK-SVC-005/006) to a Slovak party, so
  * an invoice received from abroad is not judged by Slovak practice. Our own ids, for what only the
  * JSON can get wrong:
  *   SK-W-LINES  warning: more than 200 lines (the Peppol soft cap; receivers may refuse more)
@@ -21,6 +21,8 @@
  *   SK-J-09     a Peppol participant id is <4-digit scheme>:<identifier>
  *   SK-J-10     warning: a foreign IBAN has a valid shape and ISO 13616 check digits
  *   SK-J-11     warning: a buyer without VAT id has neither IČO nor DIČ
+ * and, from Peppol BIS 3.0.22, SK-R-002..007 (warnings: the addresses of a domestic invoice,
+ * slovak-address.ts).
  */
 import { TAX_CATEGORY_CODES, ibanCurrency, type CodeLists } from './code-lists.ts';
 import {
@@ -34,6 +36,7 @@ import {
   type VatCategoryCode,
 } from './model.ts';
 import { Dec, HUNDRED, ZERO, formatDecimal, parseDecimal, round2 } from './money.ts';
+import { slovakAddressWarnings } from './slovak-address.ts';
 import { computeTotals, vatRowOf, type VatRow } from './totals.ts';
 import {
   dicProblem,
@@ -65,6 +68,7 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
   checkPayment(content, sellerIsSlovak, fatal, warning);
   checkParty(content.supplier, 'supplier', lists, vatIdsCarried, fatal, warning);
   checkParty(content.buyer, 'buyer', lists, vatIdsCarried, fatal, warning);
+  for (const w of slovakAddressWarnings(content)) warning(w.rule, w.message, w.field);
   const seen = new Set<number>();
   content.lines.forEach((line, i) => {
     if (seen.has(line.line_number)) {
@@ -141,7 +145,7 @@ function checkPayment(content: InvoiceContent, sellerIsSlovak: boolean, fatal: E
     }
   } else if (iban.startsWith('SK')) {
     const problem = skIbanProblem(iban);
-    if (problem) fatal(/^SK\d{22}$/.test(iban) ? 'SK-R-002' : 'SK-R-001', `supplier_iban: ${problem}`, 'supplier_iban');
+    if (problem) fatal(/^SK\d{22}$/.test(iban) ? 'SK-SVC-002' : 'SK-SVC-001', `supplier_iban: ${problem}`, 'supplier_iban');
   } else if (!/^[A-Z]{2}\d{2}[A-Z0-9]{8,30}$/.test(iban) || ibanMod97(iban) !== 1) {
     // a warning: a foreign account (BT-84) need not be an IBAN, as the official Peppol examples show
     warning('SK-J-10', 'supplier_iban does not look like a valid IBAN (shape or check digits)', 'supplier_iban');
@@ -150,7 +154,7 @@ function checkPayment(content: InvoiceContent, sellerIsSlovak: boolean, fatal: E
     const accountCurrency = ibanCurrency(iban.slice(0, 2));
     if (accountCurrency !== null && accountCurrency !== content.currency_code) {
       fatal(
-        'SK-R-003',
+        'SK-SVC-003',
         `The account of supplier_iban is in ${accountCurrency} by its country, but the invoice is in ${content.currency_code}`,
         'currency_code',
       );
@@ -179,21 +183,21 @@ function checkParty(
   const dic = party.dic?.trim() ?? '';
   if (vatId.startsWith('SK')) {
     const problem = icDphProblem(vatId);
-    if (problem) fatal('SK-R-004', `${at}.vat_id: ${problem}`, `${at}.vat_id`);
+    if (problem) fatal('SK-SVC-004', `${at}.vat_id: ${problem}`, `${at}.vat_id`);
   } else if (vatId !== '') {
     const problem = foreignVatIdProblem(vatId);
     if (problem) fatal('BR-CO-09', `${at}.vat_id: ${problem}`, `${at}.vat_id`);
   }
   if (country === 'SK' && dic !== '') {
     const problem = dicProblem(dic);
-    if (problem) fatal('SK-R-005', `${at}.dic: ${problem}`, `${at}.dic`);
+    if (problem) fatal('SK-SVC-005', `${at}.dic: ${problem}`, `${at}.dic`);
     else if (/^SK\d{10}$/.test(vatId) && vatId.slice(2) !== dic.replace(/\s+/g, '')) {
       fatal('SK-J-08', `${at}.vat_id (IČ DPH) must be SK followed by the party's DIČ ${dic}`, `${at}.vat_id`);
     }
   }
   if (country === 'SK' && ico !== '') {
     const problem = icoProblem(ico);
-    if (problem) fatal('SK-R-006', `${at}.ico: ${problem}`, `${at}.ico`);
+    if (problem) fatal('SK-SVC-006', `${at}.ico: ${problem}`, `${at}.ico`);
   }
   if (party.peppol_id) checkPeppolId(party.peppol_id.trim(), vatId, at, fatal);
   const identifiedByVat = vatIdCarried && vatId !== '';
@@ -219,13 +223,13 @@ function checkPeppolId(peppolId: string, vatId: string, at: string, fatal: Emit)
   const [, scheme, id = ''] = match;
   const vatDigits = /^SK\d{10}$/.test(vatId) ? vatId.slice(2) : null;
   if (scheme === '0245') {
-    if (!/^\d{10}$/.test(id)) fatal('SK-R-007', `${field}: a 0245 participant id must be the 10-digit DIČ`, field);
+    if (!/^\d{10}$/.test(id)) fatal('SK-SVC-007', `${field}: a 0245 participant id must be the 10-digit DIČ`, field);
     else if (vatDigits !== null && id !== vatDigits) {
-      fatal('SK-R-008', `${field}: the participant DIČ must be the digits of the party's IČ DPH (${vatDigits})`, field);
+      fatal('SK-SVC-008', `${field}: the participant DIČ must be the digits of the party's IČ DPH (${vatDigits})`, field);
     }
   } else if (scheme === '9950' && id.startsWith('sk')) {
     if (!/^sk\d{10}svctest$/.test(id) || (vatDigits !== null && id.slice(2, 12) !== vatDigits)) {
-      fatal('SK-R-009', `${field}: a sandbox participant id must be 9950:sk + the 10 digits of the IČ DPH + svctest`, field);
+      fatal('SK-SVC-009', `${field}: a sandbox participant id must be 9950:sk + the 10 digits of the IČ DPH + svctest`, field);
     }
   }
 }
@@ -318,11 +322,11 @@ function checkVat(line: InvoiceLine, at: string, rate: Dec | null, lists: CodeLi
     if (!rate.greaterThan(ZERO)) {
       fatal('BR-S-05', 'Standard-rated VAT (category S) needs a rate above 0', field);
       if (sellerIsSlovak && rate.isZero()) {
-        fatal('SK-R-010', 'vat_rate 0 with category S: use Z, E, AE or K for zero-rated, exempt, reverse-charge or intra-community supplies', field);
+        fatal('SK-SVC-010', 'vat_rate 0 with category S: use Z, E, AE or K for zero-rated, exempt, reverse-charge or intra-community supplies', field);
       }
     }
     if (sellerIsSlovak && !rate.isZero() && !SLOVAK_RATES.some((r) => r.equals(rate))) {
-      fatal('SK-R-011', `A Slovak standard VAT rate (category S) is 5, 19 or 23 %, not ${line.vat_rate}`, field);
+      fatal('SK-SVC-011', `A Slovak standard VAT rate (category S) is 5, 19 or 23 %, not ${line.vat_rate}`, field);
     }
   }
   const zeroRule = ZERO_RATE_RULES[category];

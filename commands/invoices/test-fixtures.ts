@@ -13,7 +13,7 @@ export const scope: RequestScope = { organisationId: 'o1', companyId: 'c1' };
 export const organisationWide: RequestScope = { organisationId: 'o1', companyId: null };
 export const otherCompany: RequestScope = { organisationId: 'o1', companyId: 'c2' };
 export const otherOrganisation: RequestScope = { organisationId: 'o2', companyId: null };
-export const party = { name: 'Dodávateľ s.r.o.', vat_id: 'SK2020273893', ico: '35757442', dic: '2020273893', peppol_id: '9950:sk2020273893svctest', street: '', city: 'Bratislava', postal_code: '811 01', country_code: 'SK' };
+export const party = { name: 'Dodávateľ s.r.o.', vat_id: 'SK2020273893', ico: '35757442', dic: '2020273893', peppol_id: '9950:sk2020273893svctest', street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01', country_code: 'SK' };
 export const content: InvoiceContent = {
   invoice_number: '2026000001', invoice_type: '380', issue_date: '2026-11-22', due_date: '2026-12-06', delivery_date: null, currency_code: 'EUR',
   supplier: party, buyer: { ...party, name: 'Odberateľ a.s.', vat_id: 'SK2020000004', dic: '2020000004', peppol_id: null }, customer_id: null,

@@ -21,10 +21,22 @@ type CompanyCommand = {
 };
 type CompanyState = { exists: boolean };
 
-/** A company issues invoices, so every identifier must be valid and the VAT ID must be SK + DIČ. */
+/** A Slovak post code (PSČ): `NNN NN` or `NNNNN`, as the party block has it. */
+const POSTAL_CODE = /^\d{3} ?\d{2}$/;
+
+/**
+ * A company issues invoices, so every identifier must be valid and the VAT ID must be SK + DIČ.
+ * Its address is optional (the seller's address on its invoices); the parts given are trimmed.
+ */
 export function companyFields(input: CompanyFields): CompanyFields {
-  const fields = { ...input, vat_id: normaliseVatId(input.vat_id), iban: input.iban.replace(/\s+/g, '').toUpperCase() };
+  const address = {
+    ...(input.street === undefined ? {} : { street: input.street.trim() }),
+    ...(input.city === undefined ? {} : { city: input.city.trim() }),
+    ...(input.postal_code === undefined ? {} : { postal_code: input.postal_code.trim() }),
+  };
+  const fields = { ...input, ...address, vat_id: normaliseVatId(input.vat_id), iban: input.iban.replace(/\s+/g, '').toUpperCase() };
   checkFields((problem) => {
+    if (fields.postal_code && !POSTAL_CODE.test(fields.postal_code)) problem('postal_code', 'a Slovak post code is NNN NN or NNNNN', input.postal_code);
     if (!fields.name.trim()) problem('name', 'name must not be blank', input.name);
     const vat = icDphProblem(fields.vat_id);
     if (vat) problem('vat_id', vat, input.vat_id);

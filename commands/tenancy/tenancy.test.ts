@@ -64,5 +64,10 @@ describe('tenancy', () => {
     it('refuses an IBAN with wrong check digits', () => {
       expect(() => companyFields({ ...valid, iban: 'SK0011000000002620000123' })).to.throw(InvalidFields, /iban/);
     });
+    it('keeps an address, trimmed, and refuses a post code that is not NNN NN or NNNNN; none is none', () => {
+      expect(companyFields({ ...valid, street: ' Hlavná 1 ', city: 'Bratislava', postal_code: '81101' })).to.include({ street: 'Hlavná 1', city: 'Bratislava', postal_code: '81101' });
+      expect(() => companyFields({ ...valid, postal_code: '8110' })).to.throw(InvalidFields, /post code/);
+      expect(companyFields(valid)).to.not.have.any.keys('street', 'city', 'postal_code');
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { CompanyRegistered, OrganisationCreated, OrganisationPlanChanged, UserAdded, WorkspaceCreated } from '../../events/tenancy.ts';
 import { defineProjector } from '../../src/platform/readmodel/projector.ts';
+import { CompanyAddress1766400000000 } from './address-migration.ts';
 import { Tenancy1763800000500 } from './migration.ts';
 
 /** Organisations, workspaces, users and companies: few events, one statement each. */
@@ -7,7 +8,7 @@ export const tenancy = defineProjector<OrganisationCreated | WorkspaceCreated | 
   name: 'tenancy',
   handles: ['OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'OrganisationPlanChanged'],
   tables: ['organisations', 'workspaces', 'users', 'companies'],
-  migrations: [Tenancy1763800000500],
+  migrations: [Tenancy1763800000500, CompanyAddress1766400000000],
 
   async apply(events, tx) {
     for (const event of events) {
@@ -43,9 +44,9 @@ export const tenancy = defineProjector<OrganisationCreated | WorkspaceCreated | 
         case 'CompanyRegistered': {
           const d = event.data;
           await tx.query(
-            `INSERT INTO companies (id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, created_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT DO NOTHING`,
-            [d.company_id, d.organisation_id, d.workspace_id, d.name, d.vat_id, d.ico, d.dic, d.peppol_id, d.iban, d.registered_at],
+            `INSERT INTO companies (id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code, created_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT DO NOTHING`,
+            [d.company_id, d.organisation_id, d.workspace_id, d.name, d.vat_id, d.ico, d.dic, d.peppol_id, d.iban, d.street ?? '', d.city ?? '', d.postal_code ?? '', d.registered_at],
           );
           break;
         }

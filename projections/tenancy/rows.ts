@@ -7,6 +7,10 @@ export interface CompanyRow extends CompanyFields {
   id: string;
   organisation_id: string;
   workspace_id: string;
+  /** '' when the company was registered without an address */
+  street: string;
+  city: string;
+  postal_code: string;
 }
 
 export interface UserRow {

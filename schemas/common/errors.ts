@@ -37,18 +37,26 @@ export const ValidationErrorBody = Type.Object(
 );
 export type ValidationErrorBody = Static<typeof ValidationErrorBody>;
 
-/** The invoice-validation flavour of 422 (spec, 422 flavours 2): business-rule findings with rule ids and severities. */
+const RuleFinding = Type.Object({ rule: Type.String(), message: Type.String(), severity: Type.String() }, { additionalProperties: true });
+
+/**
+ * The invoice-validation flavour of 422 (spec, 422 flavours 2): business-rule findings with rule ids
+ * and severities. errors holds only what refuses the invoice; warnings, an extension, what does not.
+ */
 export const InvoiceRulesBody = Type.Object(
   {
     detail: Type.Object(
       {
         message: Type.String(),
-        errors: Type.Array(Type.Object({ rule: Type.String(), message: Type.String(), severity: Type.String() }, { additionalProperties: true })),
+        errors: Type.Array(RuleFinding, { description: 'what refuses the invoice: one entry per finding, severity `fatal`' }),
+        warnings: Type.Optional(Type.Array(RuleFinding, {
+          description: 'Extension: the warnings the content also gets (severity `warning`, as validate lists them); they refuse nothing',
+        })),
       },
       { additionalProperties: true },
     ),
   },
-  { title: 'InvoiceRulesBody', description: 'The invoice breaks business rules: one entry per finding.' },
+  { title: 'InvoiceRulesBody', description: 'The invoice breaks business rules: errors[] lists what refuses it, warnings[] what does not.' },
 );
 
 /** The spec's 429 (Rate limiting): top level, not under `detail`. */

@@ -16,7 +16,8 @@ import type { Core } from '../platform/core.ts';
 import type { ProjectionRunner } from '../platform/readmodel/projection-runner.ts';
 import { randomSandboxIdentity } from './identifiers.ts';
 
-export interface DemoCompany extends CompanyFields {
+/** A demo company as the credentials file shows it: its identifiers, not its address (the file's shape is a contract). */
+export interface DemoCompany extends Omit<CompanyFields, 'street' | 'city' | 'postal_code'> {
   id: string;
   sapi: { client_id: string; client_secret: string; participant_id: string };
 }
@@ -43,9 +44,14 @@ const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
 /** What the demo writes with: the store, and the read models it waits for before it answers. */
 type DemoDeps = Pick<Core, 'store' | 'ids' | 'clock'> & { projections: Pick<ProjectionRunner, 'shown'> };
 
-async function sandboxCompany(services: DemoDeps, organisationId: string, workspaceId: string, name: string, positions: (Position | null)[]): Promise<DemoCompany> {
+/** A sandbox company's seat: its invoices carry it as the seller's address, so they get no SK-R-002..004 warning. */
+type DemoAddress = Required<Pick<CompanyFields, 'street' | 'city' | 'postal_code'>>;
+
+async function sandboxCompany(
+  services: DemoDeps, organisationId: string, workspaceId: string, name: string, address: DemoAddress, positions: (Position | null)[],
+): Promise<DemoCompany> {
   const identity = randomSandboxIdentity();
-  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity } }, metadata);
+  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity, ...address } }, metadata);
   const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
   positions.push(sapi.position);
   return {
@@ -72,14 +78,16 @@ export async function createDemo(services: DemoDeps, baseUrl: string): Promise<D
   // appends run one after another, so the greatest is also where everything else is shown)
   const positions: (Position | null)[] = [key.position];
   const companies = [
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.', positions),
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.', positions),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.', { street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01' }, positions),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.', { street: 'Mlynská 2', city: 'Košice', postal_code: '040 01' }, positions),
   ];
 
   const second = await createOrganisation(services, 'Druhá Organizácia s.r.o.', DEMO_PLAN, metadata);
   const secondWorkspace = await createWorkspace(services, second.organisation_id, 'Workspace', metadata);
   const secondKey = await issueApiKey(services, { organisationId: second.organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
-  const secondCompany = await sandboxCompany(services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.', positions);
+  const secondCompany = await sandboxCompany(
+    services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.', { street: 'Štúrova 3', city: 'Žilina', postal_code: '010 01' }, positions,
+  );
   positions.push(secondKey.position);
   await services.projections.shown(positions, 30_000);
 

@@ -168,7 +168,7 @@ export interface DeliveryConfig {
   attemptTimeoutMs: number;
   /** how long a filed tax data document waits for FS's verdict before its leg fails (commands/invoices/delivery-retries.ts) */
   fsVerdictDeadlineMs: number;
-  /** sandbox: how long until the receiving side's delivery status arrives */
+  /** sandbox: how long our receiving side waits before it sends the MLS (the sender's copy stays sent_peppol until then) */
   sandboxDeliveryStatusDelayMs: number;
   /** sandbox: how long FS takes to decide a tax data document */
   fsSandboxDelayMs: number;

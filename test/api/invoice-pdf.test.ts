@@ -107,8 +107,9 @@ describe('GET …/invoices/{id}/pdf over HTTP', function () {
     });
     const received = await receivePeppolMessage(svc.services, {
       message_id: messageId, sender_participant_id: svc.demo.companies[0]!.peppol_id, receiver_participant_id: receiver.peppol_id, document_type_id: documentTypeId,
-      process_id: BILLING_PROCESS_ID, envelope,
+      process_id: BILLING_PROCESS_ID, envelope, sending_ap: null,
     });
+    if (!received.invoice_id) throw new Error(`the received document was refused (${received.response_code})`);
     const res = await pdf(receiver.id, received.invoice_id);
     expect(res.status).to.equal(200);
     const text = unwrapped((await readPdf(await bytesOf(res))).pages[0]!.text);

@@ -37,7 +37,7 @@ const MODULE_EDGES = [
   'bulk-import → idempotency', 'bulk-import → invoices', 'bulk-import → usage',
   'credit-notes → delivery', 'credit-notes → idempotency', 'credit-notes → invoices', 'credit-notes → payments', 'credit-notes → usage',
   'customers → idempotency',
-  'delivery → credit-notes', 'delivery → idempotency', 'delivery → invoices', 'delivery → usage',
+  'delivery → credit-notes', 'delivery → idempotency', 'delivery → invoices', 'delivery → mls', 'delivery → usage',
   'exports → invoices',
   'identity → idempotency', 'identity → tenancy',
   'invoice-pdf → exports', 'invoice-pdf → invoices',

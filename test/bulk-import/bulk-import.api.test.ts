@@ -75,7 +75,7 @@ describe('bulk CSV import over HTTP', function () {
     expect(job.errors.map((e) => [e.row, e.column])).to.deep.equal([[4, 'unit_price'], [6, 'vat_rate'], [6, 'vat_rate']]);
     expect(job.errors[0]!.message).to.include('not a decimal number');
     // the invoice rules' own codes: rate 0 with category S
-    expect(job.errors.slice(1).map((e) => e.message.split(':')[0])).to.deep.equal(['BR-S-05', 'SK-R-010']);
+    expect(job.errors.slice(1).map((e) => e.message.split(':')[0])).to.deep.equal(['BR-S-05', 'SK-SVC-010']);
     const rows = await listed(buyer);
     expect(rows).to.have.length(1);
     const [b] = await invoicesOf(rows.map((r) => r.id));

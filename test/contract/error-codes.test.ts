@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { InvoiceRuleViolation } from '../../commands/invoices/rule-violation.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
 import { DOMAIN_ERROR_CODES, isUnavailable, type DomainErrorCode } from '../../commands/shared/error-codes.ts';
 import { nativeErrors, nativeStatusOf, UNMAPPED_REFUSAL_STATUS } from '../../src/doors/native/errors.ts';
@@ -88,6 +89,13 @@ describe('domain error codes: declared once, each mapped by each front door', ()
     const sapi = sapiErrors.render(stray, request(warnings)) as { status: number; body: { error: { code: string; details: unknown[] } } };
     expect([sapi.status, sapi.body.error.code, sapi.body.error.details]).to.deep.equal([400, 'SAPI-VAL-001', [{ field: '', issue: 'not_declared_anywhere' }]]);
     expect(warnings).to.deep.equal([{ code: 'not_declared_anywhere' }, { code: 'not_declared_anywhere' }]);
+  });
+
+  it('an invoice refused by business rules: 422 whose errors[] holds only what refuses it, and its warnings apart', () => {
+    const fatal = { rule: 'PEPPOL-EN16931-R010', message: 'no buyer address', severity: 'fatal', field: 'buyer.peppol_id' } as const;
+    const warning = { rule: 'SK-R-005', message: 'no street', severity: 'warning', field: 'buyer.street' } as const;
+    const rendered = nativeErrors.render(new InvoiceRuleViolation([warning, fatal]), request());
+    expect(rendered).to.deep.equal({ status: 422, body: { detail: { message: 'the invoice breaks 1 business rule(s)', errors: [fatal], warnings: [warning] } } });
   });
 
   it('a race lost after the retries is a retryable SAPI-UNAVAILABLE under /sapi, not a 500', () => {

@@ -11,6 +11,8 @@ import { oauthClientDecider } from '../../commands/identity/oauth-client.ts';
 import { refreshFamilyDecider } from '../../commands/identity/refresh-family.ts';
 import { userCredentialsDecider } from '../../commands/identity/user-credentials.ts';
 import { invoiceDecider } from '../../commands/invoices/decider.ts';
+import { mlsIssuedDecider } from '../../commands/mls/issued.ts';
+import { mlsReceivedDecider } from '../../commands/mls/received.ts';
 import { invoiceSeriesDecider } from '../../commands/invoices/numbering.ts';
 import { usageDecider } from '../../commands/limits/usage.ts';
 import { paymentDecider } from '../../commands/payments/decider.ts';
@@ -114,6 +116,19 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     if (delivered.status === 'none') return;
     expect(delivered.delivery.peppol.message_id).to.equal(stored('InvoiceQueued').data.peppol_message_id);
     expect(delivered.delivery.fs.mls_response_code).to.equal(stored('FsCopyAcknowledged').data.mls_response_code);
+  });
+
+  it('an MLS on a sent invoice folds: the receiving Access Point\'s verdict beside the leg', () => {
+    const state = fold(invoiceDecider, [stored('InvoiceCreated'), stored('InvoiceQueued'), stored('PeppolMessageSent'), stored('PeppolMlsReceived'), stored('PeppolDeliveryConfirmed')]);
+    expect(state.status).to.equal('delivered');
+    if (state.status !== 'none') expect(state.delivery.peppol.mls?.response_code).to.equal(stored('PeppolMlsReceived').data.response_code);
+  });
+
+  it('an MLS we owe folds through its sending, and one we received is kept', () => {
+    const sent = fold(mlsIssuedDecider, [stored('MlsIssued'), stored('MlsSendFailed'), stored('MlsSent')]);
+    expect(sent.status === 'issued' && sent.sending).to.equal('sent');
+    const received = fold(mlsReceivedDecider, [stored('MlsReceived')]);
+    expect(received.status === 'received' && received.received.matched?.kind).to.equal('invoice');
   });
 
   it('failed and rejected legs, and a send finished by hand, fold', () => {

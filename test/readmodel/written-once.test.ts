@@ -11,7 +11,7 @@ import { WrittenOnce } from '../../src/platform/readmodel/written-once.ts';
 const actor = (organisationId: string): Actor => ({ type: 'api_key', id: 'key', organisationId, role: 'admin' });
 const company: CompanyRow = {
   id: 'c1', organisation_id: 'org-a', workspace_id: 'w1', name: 'Dodávateľ s.r.o.', vat_id: 'SK2020000004', ico: '12345679',
-  dic: '2020000004', peppol_id: '0245:2020000004', iban: 'SK3112000000198742637541',
+  dic: '2020000004', peppol_id: '0245:2020000004', iban: 'SK3112000000198742637541', street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01',
 };
 /** A read model that must not be asked: what is kept answers without a query. */
 const noQueries = { query: () => Promise.reject(new Error('queried')) } as unknown as DataSource;

@@ -56,7 +56,7 @@ describe('SAPI-SK send: one document per Idempotency-Key, in parallel and across
       await svc.services.close();
       const services = await openService(svc.services.config, {
         log: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }),
-        networks: (core, cfg, receive) => sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive),
+        networks: (core, cfg, receive, ourSpis) => sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive, ourSpis),
       });
       svc.services.close = async () => {}; // closed above; the harness still drops the database
       reopened = { services, running: await listen(createApp(services, { validateResponses: true })) };

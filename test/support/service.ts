@@ -64,8 +64,8 @@ export async function startTestService(
     checkCertificate: options.checkCertificate,
     runReactors: options.runReactors,
     clock: options.clock,
-    networks: (core, cfg, receive) => {
-      sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive);
+    networks: (core, cfg, receive, ourSpis) => {
+      sandbox = sandboxNetworks(core, cfg.delivery, checkSandboxRules(cfg.delivery.fsSandboxRejectRules), receive, ourSpis);
       // receivers whose Access Point never answers, from the first attempt the service makes (a restart's included)
       for (const participant of options.unansweredParticipants ?? []) sandbox.peppol.faults.unanswered.add(participant);
       return sandbox;

@@ -31,11 +31,11 @@ describe('validation: cli validate', function () {
   before(needArtifacts);
 
   it('prints findings per file and exits 1 on a fatal finding', async () => {
-    const { code, out } = await capture([path.join(TESTS, 'good', 'sk-invoice.xml'), path.join(TESTS, 'bad', 'SK-R-002.xml')]);
+    const { code, out } = await capture([path.join(TESTS, 'good', 'sk-invoice.xml'), path.join(TESTS, 'bad', 'SK-SVC-002.xml')]);
     expect(code).to.equal(1);
     expect(out).to.match(/sk-invoice\.xml: valid/);
-    expect(out).to.match(/SK-R-002\.xml: INVALID/);
-    expect(out).to.contain('SK-R-002');
+    expect(out).to.match(/SK-SVC-002\.xml: INVALID/);
+    expect(out).to.contain('SK-SVC-002');
   });
 
   it('emits JSON reports with --json and exits 0 when only warnings fire', async () => {

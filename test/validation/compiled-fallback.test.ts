@@ -89,6 +89,10 @@ describe('validation: XPath regular expressions', () => {
     for (const refused of ['\\w', '\\i', '[a-[b]]', '\\p{IsBasicLatin}', '(a)\\1', '(?=a)']) {
       expect(() => xpathRegex(refused), refused).to.throw(Refusal);
     }
+    // the i flag is JavaScript's i beside u, as in SaxonJS; the other flags are refused
+    expect(xpathRegex('^[0-9]{6}-[A-Z_]{3,12}$', 'i').test('123456-mls_a')).to.equal(true);
+    expect(xpathRegex('^[0-9]{6}-[A-Z_]{3,12}$').test('123456-mls_a')).to.equal(false);
+    for (const flags of ['s', 'm', 'x', 'q', 'is']) expect(() => xpathRegex('a', flags), flags).to.throw(Refusal);
     for (const invalid of ['a{,2}', 'a}', '[b-a]', '(a', '\\q']) {
       expect(() => xpathRegex(invalid), invalid).to.throw(XPathError);
     }

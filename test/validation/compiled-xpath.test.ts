@@ -50,7 +50,10 @@ const EXPRESSIONS: string[] = [
   'string-to-codepoints(//a:Note[1])', 'codepoints-to-string((65, 128512))', 'tokenize(" a b ", "\\s")', 'tokenize("a,b,", ",")', 'tokenize("")', 'tokenize(" x  y ")',
   'matches("ab12", "^[a-z]+[0-9]{2}$")', 'matches("a b", "a\\sb")', 'matches("١٢", "^\\d+$")', 'matches("a.b", "a\\.b")', 'matches(codepoints-to-string((97, 160, 98)), "a\\sb")',
   'replace("abc", "(b)", "[$1]")', 'replace("a1b22", "[0-9]+", "#")', 'replace("abc", "b", "\\$")', 'replace("abc", "x*", "-")', 'matches("ab", "a{,2}")',
-  'matches("AT61 1904", "^[A-Z]{2}[0-9]{2}")', 'upper-case(replace(" sk 12 ", "\\s", ""))', 'string(//a:ID/@schemeID)', 'string(//a:ID/@b:extra)',
+  'matches("AT61 1904", "^[A-Z]{2}[0-9]{2}")',
+  // the i flag (the MLS Schematron's SPIS check), Unicode case folding included (Kelvin sign, long s)
+  'matches("123456-mls.p12345.99", "^[0-9]{6}(-[0-9A-Z_]{3,12}(\\.[0-9A-Z\\-._~]{3,24})?)?$", "i")', 'matches("abc", "^[A-Z]+$", "i")', 'matches("abc", "^[A-Z]+$", "")',
+  'matches(codepoints-to-string(8490), "k", "i")', 'matches(codepoints-to-string(383), "S", "i")', 'replace("aXbx", "x", "-", "i")', 'tokenize("aXbxc", "x", "i")', 'matches("ab", "\\p{Lu}", "i")', 'upper-case(replace(" sk 12 ", "\\s", ""))', 'string(//a:ID/@schemeID)', 'string(//a:ID/@b:extra)',
   // nodes, paths, axes, positions
   'count(//a:Line)', 'count(//*)', 'count(//node())', 'count(//text())', 'count(//a:Note[2]/text())', '//a:Line[2]/a:Qty', '(//a:Qty)[last()]', '//a:Line[last()]/@n',
   '//a:Line[a:Code = "S"]/a:Price', '//a:Line[position() > 1]/@n', '//a:Qty[. castable as xs:decimal]', '(//a:Line/a:Code)[2]', 'name(/*)', 'local-name(/*)', 'string(namespace-uri(/*))',

@@ -28,7 +28,8 @@ describe('validation: Slovak rules (schemas/sk/SK-UBL.sch)', function () {
     const ids = checks.map((c) => c.id);
     expect(new Set(ids).size).to.equal(ids.length);
     for (const c of checks) {
-      expect(c.id).to.match(/^SK-(BR|R)-\d\d+$/);
+      // never SK-R-nnn: Peppol BIS 3.0.22 owns those ids (docs/validation.md, "Slovak rules")
+      expect(c.id).to.match(/^SK-(BR|SVC)-\d\d+$/);
       expect(['fatal', 'warning']).to.include(c.flag);
       expect(fs.existsSync(path.join(TESTS, 'bad', `${c.id}.xml`)), `bad document for ${c.id}`).to.equal(true);
     }

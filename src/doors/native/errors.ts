@@ -149,8 +149,8 @@ export const nativeErrors: ErrorRenderer = {
     if (err instanceof RequestValidationError) return { status: 422, body: { detail: boundIssues(err.issues) } };
     // a domain rule refusing field values (a checksum, a pairing) answers like a schema failure
     if (err instanceof InvalidFields) return { status: 422, body: { detail: boundIssues(err.problems) } };
-    // the invoice-validation flavour: business-rule findings with rule ids and severities
-    if (err instanceof InvoiceRuleViolation) return { status: 422, body: { detail: { message: err.message, errors: err.findings } } };
+    // the invoice-validation flavour: the refusing findings in errors, warnings in their own list (as validate answers)
+    if (err instanceof InvoiceRuleViolation) return { status: 422, body: { detail: { message: err.message, errors: err.errors, warnings: err.warnings } } };
     if (err instanceof WrongExpectedRevision) return concurrency(err);
     if (err instanceof TooManyRequests) {
       // the spec's 429 is top level, not under `detail`

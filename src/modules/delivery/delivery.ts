@@ -2,15 +2,12 @@ import { invoiceDecider, type InvoiceCommand } from '../../../commands/invoices/
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { invoiceStream } from '../../../events/invoices.ts';
-import { findSentInvoiceByMessage } from '../../../projections/invoices/queries.ts';
-import { sapiDocumentIdByMessage } from '../../../projections/sapi-documents/queries.ts';
 import type { EventMetadata, Position } from '../../platform/eventstore/port.ts';
 import { handleCommand, ifMatchOr } from '../../platform/handling/command-handler.ts';
-import type { Core } from '../../platform/core.ts';
 import type { FsAuthority } from './fs/fs-authority.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
 import type { UsageCounts } from '../usage/index.ts';
-import { INVOICE_RETRIES, decideOnInvoice, systemMetadata } from '../invoices/index.ts';
+import { INVOICE_RETRIES } from '../invoices/index.ts';
 import type { InvoiceDeps } from '../invoices/index.ts';
 import { sendWaitingCreditNote } from '../credit-notes/index.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
@@ -94,22 +91,4 @@ export async function markInvoiceSent(
     delivered_at: request.deliveredAt ?? at, note: request.note, at,
   }, requestMetadata(request.actor, request.requestId));
   return { position: handled.position };
-}
-
-/**
- * A delivery status from the receiving side (the receiver's Access Point) for a message we sent:
- * the sender's copy becomes delivered. The status names only the message id; until the read model
- * knows the message the callback is refused (the caller retries).
- */
-export async function confirmPeppolDelivery(
-  deps: Pick<Core, 'store' | 'ids' | 'readModels'>,
-  status: { message_id: string; delivered_at: string },
-): Promise<void> {
-  const invoice = await findSentInvoiceByMessage(deps.readModels, status.message_id);
-  // a SAPI-SK document's states end at SENT (sapi-sk.md): its receiver's status changes nothing
-  if (!invoice && (await sapiDocumentIdByMessage(deps.readModels, status.message_id)) !== null) return;
-  if (!invoice) throw new Error(`delivery status for unknown Peppol message ${status.message_id}`);
-  await decideOnInvoice(deps, invoice.id, {
-    type: 'ConfirmPeppolDelivery', invoice_id: invoice.id, peppol_message_id: status.message_id, at: status.delivered_at,
-  }, systemMetadata('peppol-delivery-status', status.message_id));
 }

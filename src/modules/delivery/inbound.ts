@@ -11,18 +11,49 @@ import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
+import { MLS_DOCUMENT_TYPE_ID, spisParticipantOf } from './peppol/identifiers.ts';
 import { readSbdh } from './peppol/sbdh.ts';
 import type { Core } from '../../platform/core.ts';
+import type { ValidatorSource } from '../../platform/validation/index.ts';
 import { readUbl } from '../invoices/index.ts';
 import { systemMetadata } from '../invoices/index.ts';
+import { mlsVerdict, type CheckFinding } from '../../../commands/mls/answer.ts';
+import { answerWrite, issueCommand } from './mls/answer.ts';
+import { checkReceivedDocument } from './mls/check-document.ts';
+import { receiveMls, type MlsMatcher } from './mls/receive-mls.ts';
 
 /** How often a receipt is decided again after a concurrent receipt of the same message won the append. */
 const RECEIPT_RETRIES = 3;
 
+/** A message our Access Point took: what the sender sent, and who sent it. */
+export interface InboundPeppolMessage extends OutboundPeppolMessage {
+  /** the sending Access Point's seat id (its certificate's CN); null in the sandbox, where it is ourselves */
+  sending_ap: string | null;
+}
+
+export interface ReceivingDeps extends Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'> {
+  validator: ValidatorSource;
+  /** our Access Point's SPIS participant (`0242:` + the seat id's digits): the MLS we send come from it, and come to it */
+  ourSpis: string;
+  /** what else an MLS that reaches us may answer (SAPI-SK documents, reports) */
+  mlsMatchers?: MlsMatcher[];
+}
+
+/** What became of a received message: the inbound invoice (null when refused, or an MLS), and our answer. */
+export interface Received {
+  invoice_id: string | null;
+  provider_document_id: string | null;
+  response_code: 'AP' | 'RE' | null;
+}
+
 /**
- * Our Access Point's receiving side: a Peppol message for a company of this service becomes an
- * inbound invoice of that company, built from the delivered UBL alone (never from the sender's
- * JSON). The inbound copy's id is derived from the company and the message id, so the same
+ * Our Access Point's receiving side. An MLS addressed to us answers something we sent
+ * (src/modules/mls/receive-mls.ts). A business document is checked first (XSD, the rules of the
+ * release in force at its receipt, the envelope against the document: src/modules/mls); one that
+ * fails is not given to the company, and its MLS RE tells the sender why. One that passes for a
+ * company of this service becomes an inbound invoice of that company, built from the delivered UBL
+ * alone (never from the sender's JSON), with its MLS AP when the sender asked for every status.
+ * The answer is recorded in the same append as the invoice, so neither exists without the other. The inbound copy's id is derived from the company and the message id, so the same
  * message received twice (a sender retrying after a lost receipt) is one invoice.
  * When the company has a SAPI-SK client (enabled or not: a disabled connector still collects, so
  * nothing received meanwhile is lost), the SAPI-SK inbox gets its copy in the same append: a
@@ -30,22 +61,44 @@ const RECEIPT_RETRIES = 3;
  * A message we cannot read, or for a participant we do not serve, is rejected for good
  * (PeppolRejectedError: the receiving Access Point's answer, which the sender records as invoice.rejected).
  */
-export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'>, message: OutboundPeppolMessage): Promise<{ invoice_id: string; provider_document_id: string | null }> {
+export async function receivePeppolMessage(deps: ReceivingDeps, message: InboundPeppolMessage): Promise<Received> {
   let envelope;
-  let document;
   try {
     envelope = readSbdh(message.envelope);
-    document = readUbl(envelope.document);
   } catch (error) {
     throw new PeppolRejectedError(`the receiving Access Point refused the message: ${(error as Error).message}`);
   }
+  if (envelope.documentTypeId === MLS_DOCUMENT_TYPE_ID) {
+    if (!isOurMlsParticipant(deps.ourSpis, envelope.receiver)) throw new PeppolRejectedError(`participant ${envelope.receiver} is not this Access Point's MLS address`);
+    await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope);
+    return { invoice_id: null, provider_document_id: null, response_code: null };
+  }
   const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);
   if (!company) throw new PeppolRejectedError(`participant ${envelope.receiver} is not served by this Access Point`);
+  const now = deps.clock.now();
+  const findings = await checkReceivedDocument(deps.validator, envelope, now);
+  let document: ReturnType<typeof readUbl> | null = null;
+  try {
+    document = readUbl(envelope.document);
+  } catch (error) {
+    findings.push({ rule: 'UBL-READ', message: (error as Error).message, location: 'NA', flag: 'fatal', kind: 'syntax' } satisfies CheckFinding);
+  }
+  const verdict = mlsVerdict(findings);
+  const senderSpis = message.sending_ap === null ? deps.ourSpis : spisParticipantOf(message.sending_ap);
+  const answer = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
+  const metadata = systemMetadata('peppol-inbound', envelope.instanceId);
+  if (verdict.response_code === 'RE' || !document) {
+    // refused: nothing is given to the company; the MLS says why
+    await retryOnConflict(async () => {
+      const made = await answerWrite(deps, answer, metadata);
+      if (made) await appendAll(deps.store, [made]);
+    }, { retries: RECEIPT_RETRIES });
+    return { invoice_id: null, provider_document_id: null, response_code: 'RE' };
+  }
   const invoiceId = stableUuid('peppol-inbound', company.id, envelope.instanceId);
   const handle = inboxHandle(company.id, envelope.instanceId);
   const collects = await companyHasSapiClient(deps.readModels, company.id);
-  const receivedAt = deps.clock.now().toISOString();
-  const metadata = systemMetadata('peppol-inbound', envelope.instanceId);
+  const receivedAt = now.toISOString();
   const received: InvoiceReceived['data'] = {
     invoice_id: invoiceId, organisation_id: company.organisation_id, company_id: company.id,
     workspace_id: company.workspace_id, source: 'peppol', peppol_message_id: envelope.instanceId, sender_participant_id: envelope.sender,
@@ -78,9 +131,18 @@ export async function receivePeppolMessage(deps: Pick<Core, 'store' | 'ids' | 'r
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
       if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), at: { newStream: true } });
     }
+    const answered = await answerWrite(deps, answer, metadata);
+    if (answered) writes.push(answered);
     if (writes.length > 0) await appendAll(deps.store, writes);
-    return { invoice_id: invoiceId, provider_document_id: named };
+    return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };
   }, { retries: RECEIPT_RETRIES });
+}
+
+/** Our SPIS participant, or one under it (`0242:000123-…`, what an MLS_TO of ours may name). */
+export function isOurMlsParticipant(ourSpis: string, participant: string): boolean {
+  const ours = ourSpis.toLowerCase();
+  const it = participant.toLowerCase();
+  return it === ours || it.startsWith(`${ours}-`);
 }
 
 function providerDocumentIdOf(events: readonly { type: string; data: Record<string, unknown> }[]): string | null {

@@ -1,9 +1,9 @@
 // The delivery module's door: what other modules, the front doors and the composition root may use of it.
 export { type FsAuthority, FsTransportError, type FsVerdict } from './fs/fs-authority.ts';
 export { buildTdd, TddBuildError } from './fs/tax-data-document/index.ts';
-export { receivePeppolMessage } from './inbound.ts';
-export { BILLING_PROCESS_ID, documentTypeFor } from './peppol/identifiers.ts';
-export { EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, REPORTING_PROCESS_ID, spisParticipantOf, TSR_DOCUMENT_TYPE_ID } from './peppol/identifiers.ts';
+export { receivePeppolMessage, type InboundPeppolMessage } from './inbound.ts';
+export { BILLING_PROCESS_ID, documentTypeFor, isSpisParticipant, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, spisParticipantOf } from './peppol/identifiers.ts';
+export { EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, REPORTING_PROCESS_ID, TSR_DOCUMENT_TYPE_ID } from './peppol/identifiers.ts';
 export { type PeppolNetwork, type PeppolReceipt, PeppolRefusedError, PeppolRejectedError, PeppolTransportError } from './peppol/peppol-network.ts';
 export { as4PeppolNetwork, as4MessageIdOf } from './peppol/as4-network.ts';
 export { as4Receiver, type As4Receiver, type As4Answer } from './peppol/as4-receive.ts';

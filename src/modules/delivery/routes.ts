@@ -54,7 +54,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         404: notFound,
         409: { description: '`invalid_status` (carries status; `approval_id` and `approval_status` when a change voided the approval)', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },
-        422: { description: 'business rules fail: {message, errors[]}; nothing is queued', schema: InvoiceRulesBody },
+        422: { description: 'business rules fail: {message, errors[], warnings[]}, errors[] only what refuses the send; nothing is queued', schema: InvoiceRulesBody },
         502: { description: '`peppol_delivery_failed` / `fs_submission_failed`: retry the send', schema: ErrorBody },
       },
       async handle({ params, actor, requestId, ifMatch }) {

@@ -1,5 +1,4 @@
 import type { Logger } from 'pino';
-import { confirmPeppolDelivery } from './delivery.ts';
 import type { InvoicingDeps } from '../invoices/index.ts';
 import type { UsageCounts } from '../usage/index.ts';
 import { invoiceDeliveryRoutes } from './routes.ts';
@@ -8,8 +7,7 @@ import { peppolReceiptRoute } from './receipt-route.ts';
 import type { FsAuthority } from './fs/fs-authority.ts';
 import type { ParticipantDirectory } from './peppol/participants.ts';
 import type { PeppolNetwork } from './peppol/peppol-network.ts';
-import { sandboxDeliveryStatusReactor, sandboxDeliveryStatuses } from './sandbox/delivery-status.ts';
-import { as4DeliveryStatusReactor } from './peppol/as4-delivery-status.ts';
+import { mlsAttempts, mlsSendReactor } from './mls/send-mls.ts';
 import { fsFilingReactor } from './reactors/fs-filing.ts';
 import { fsVerdictReactor } from './reactors/fs-verdicts.ts';
 import { peppolDeliveryReactor } from './reactors/peppol-delivery.ts';
@@ -30,6 +28,8 @@ export interface DeliveryDeps extends InvoicingDeps {
   participants: ParticipantDirectory;
   /** the monthly invoice counts a send adds to */
   usage: UsageCounts;
+  /** our Access Point's SPIS participant: the MLS we ask for come to it */
+  ourSpis: string;
   /** the only process on the database (PGlite): the scheduled work's stale leases are released at start */
   soleInstance?: boolean;
 }
@@ -39,8 +39,9 @@ const CONCURRENCY = 32;
 const PER_RECEIVER = 8;
 
 /**
- * Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the delivery
- * statuses (the sandbox's, or AS4 receipts: as4-delivery-status.ts). The reactors only schedule;
+ * Delivery: send and mark-sent, Peppol delivery, the FS filing and its verdicts, and the MLS our
+ * receiving side owes (src/modules/mls: a sent invoice is delivered or rejected by the MLS that comes
+ * back). The reactors only schedule;
  * every attempt is made by the scheduled worker when due (src/platform/schedule), one at a time
  * per row, so nothing waits on a receiver but that receiver's own invoices, and the schedule
  * survives restarts and is shared by every instance.
@@ -50,12 +51,13 @@ export function deliveryModule(deps: DeliveryDeps): Module {
   const policy = { maxAttempts: delivery.maxAttempts, retryBaseMs: delivery.retryBaseMs };
   const attemptTimeoutMs = delivery.attemptTimeoutMs;
   const pollMs = Math.max(10, Math.min(500, delivery.fsSandboxDelayMs));
-  const confirm = (status: { message_id: string; delivered_at: string }) => confirmPeppolDelivery(deps, status);
+  // the sandbox's receiving Access Point answers after PEPPOL_SANDBOX_DELIVERY_DELAY_MS; a real one's MLS goes at once
+  const firstMlsDelayMs = deps.config.peppol.network === 'as4' ? 0 : delivery.sandboxDeliveryStatusDelayMs;
   const worker = new ScheduledWorker({ store: scheduleStore(deps.readModels), clock: deps.clock, log: deps.log }, [
     peppolAttempts({ ...deps, policy, attemptTimeoutMs }),
     fsFilings({ ...deps, policy, attemptTimeoutMs, config: delivery }),
     fsVerdicts({ ...deps, pollMs, attemptTimeoutMs, deadlineMs: delivery.fsVerdictDeadlineMs }),
-    sandboxDeliveryStatuses({ clock: deps.clock, log: deps.log, confirm, delayMs: delivery.sandboxDeliveryStatusDelayMs }),
+    mlsAttempts({ ...deps, policy, attemptTimeoutMs, firstDelayMs: firstMlsDelayMs }),
   ], { concurrency: CONCURRENCY, perLane: PER_RECEIVER, soleInstance: deps.soleInstance });
   const scheduling = { schedule: (rows: Scheduled[]) => worker.add(rows), now: () => deps.clock.now() };
   return {
@@ -65,8 +67,8 @@ export function deliveryModule(deps: DeliveryDeps): Module {
       peppolDeliveryReactor(scheduling),
       fsFilingReactor(scheduling),
       fsVerdictReactor({ ...scheduling, pollMs }),
-      // over AS4 the verified receipt is the delivery status; the sandbox's would wait on a sender in this database
-      deps.config.peppol.network === 'as4' ? as4DeliveryStatusReactor(deps) : sandboxDeliveryStatusReactor(scheduling, delivery.sandboxDeliveryStatusDelayMs),
+      // delivered or rejected is the receiving Access Point's MLS (src/modules/mls), in the sandbox too
+      mlsSendReactor(scheduling),
     ],
     workers: [worker],
   };

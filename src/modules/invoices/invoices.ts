@@ -1,5 +1,6 @@
 import type { CodeLists } from '../../../commands/invoices/code-lists.ts';
 import { toInvoiceContent, type ContentDefaults } from '../../../commands/invoices/content.ts';
+import type { PrecedingInvoiceFound } from '../../../commands/invoices/corrected-invoice.ts';
 import { checkInvoiceContent, invoiceDecider, replaceableInvoice, type InvoiceState } from '../../../commands/invoices/decider.ts';
 import { requireVersion } from '../../../commands/shared/preconditions.ts';
 import type { InvoiceStreamEvent } from '../../../commands/invoices/state.ts';
@@ -51,16 +52,26 @@ export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);
 
+/** The company as the seller, with the address it was registered with ('' for a part it has none of). */
 function companyParty(company: CompanyRow): Party {
   return {
     name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id,
-    street: '', city: '', postal_code: '', country_code: 'SK',
+    street: company.street, city: company.city, postal_code: company.postal_code, country_code: 'SK',
   };
 }
 
 async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
   const buyer = request.customer_id ? await buyerOf(deps, actor, company, request.customer_id) : null;
-  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer };
+  const named = request.preceding_invoice && 'id' in request.preceding_invoice ? request.preceding_invoice.id : null;
+  const preceding_invoice = named ? await companyInvoice(deps, { organisationId: actor.organisationId, companyId: company.id }, named) : null;
+  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer, preceding_invoice };
+}
+
+/** The invoice a corrected invoice names, from its own stream; null when the company has none with that id. */
+async function companyInvoice(deps: Pick<Core, 'store'>, scope: RequestScope, invoiceId: string): Promise<PrecedingInvoiceFound | null> {
+  const { state } = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+  if (state.status === 'none' || !visibleTo(state, scope)) return null;
+  return { invoice_id: state.invoice_id, invoice_number: state.invoice_number, issue_date: state.content.issue_date, invoice_type: state.content.invoice_type, source: state.source };
 }
 
 type Written = Handled<InvoiceStreamEvent, InvoiceState>;

@@ -2,9 +2,9 @@ import { Type } from '@sinclair/typebox';
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
 import { stableUuid } from '../../../commands/shared/stable-id.ts';
-import { INVOICE_TYPE_CODES } from '../../../commands/invoices/model.ts';
+import { INVOICE_TYPE_CODES, type BillingReference } from '../../../commands/invoices/model.ts';
 import { issuingCompany } from '../../../commands/tenancy/issuing-company.ts';
-import type { Delivery } from '../../../commands/invoices/delivery.ts';
+import type { Delivery, PeppolMls } from '../../../commands/invoices/delivery.ts';
 import { invoiceStream, type InvoiceStatus } from '../../../events/invoices.ts';
 import { createdInvoiceRow, type InvoiceDetailRow, type InvoiceRow } from '../../../projections/invoices/rows.ts';
 import { INVOICE_REGISTER, INVOICE_SORT_COLUMNS, getInvoice, invoiceDegraded, listInvoices, type InvoiceScope } from '../../../projections/invoices/queries.ts';
@@ -42,7 +42,7 @@ const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
 const behind = '`read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds';
 const degraded = { description: `\`read_model_degraded\`: an event of this invoice could not be projected (operators: \`projections status\`); ${behind}`, schema: ErrorBody };
-const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[]} when business rules fail' };
+const ruleErrors = { description: 'request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice' };
 
 const iso = (d: Date) => d.toISOString();
 
@@ -74,6 +74,7 @@ export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = f
     delivery_date: content.delivery_date, currency_code: content.currency_code, supplier: content.supplier, buyer: content.buyer,
     customer_id: content.customer_id, supplier_iban: content.supplier_iban, payment_means_code: content.payment_means_code,
     variable_symbol: content.variable_symbol, note: content.note, buyer_reference: content.buyer_reference, order_reference: content.order_reference,
+    preceding_invoice: precedingInvoiceOf(content.billing_reference, row.document.credited_invoice?.invoice_id),
     lines: content.lines.map((line) => {
       const a = amounts.get(line.line_number);
       return {
@@ -92,6 +93,12 @@ export function invoiceBody(row: InvoiceDetailRow, settled: SettlementFields = f
   };
 }
 
+/** BG-3 as the API shows it: a credit note made through the credit-note route knows its invoice's id too. */
+function precedingInvoiceOf(reference: BillingReference | null, creditedId: string | undefined): Invoice['preceding_invoice'] {
+  if (!reference) return null;
+  return { id: reference.invoice_id ?? creditedId ?? null, number: reference.invoice_number, issue_date: reference.issue_date };
+}
+
 /** The two legs beside the status: `c5` is the FS filing detail, `peppol_delivery` the Peppol leg. */
 function deliveryDetail(delivery: Delivery | null): Pick<Invoice, 'c5' | 'peppol_delivery'> {
   if (!delivery || delivery.peppol.status === 'not_sent') return { c5: null, peppol_delivery: null };
@@ -105,8 +112,16 @@ function deliveryDetail(delivery: Delivery | null): Pick<Invoice, 'c5' | 'peppol
     peppol_delivery: {
       status: peppol.status, message_id: peppol.message_id, receiver_participant_id: peppol.receiver_participant_id,
       attempts: peppol.attempts, error: peppol.error, findings: peppol.findings, queued_at: peppol.queued_at, sent_at: peppol.sent_at,
-      delivered_at: peppol.delivered_at, failed_at: peppol.failed_at,
+      delivered_at: peppol.delivered_at, failed_at: peppol.failed_at, ...mlsDetail(peppol.mls ?? null),
     },
+  };
+}
+
+/** The MLS fields of `peppol_delivery` (null and empty until the receiving Access Point's MLS came). */
+function mlsDetail(mls: PeppolMls | null) {
+  return {
+    mls_response_code: mls?.response_code ?? null, mls_description: mls?.description ?? null, mls_received_at: mls?.received_at ?? null,
+    mls_reasons: (mls?.issues ?? []).map((i) => ({ location: i.location, description: i.description, reason_code: i.reason })),
   };
 }
 

@@ -20,6 +20,8 @@ export type SapiDeps = InvoicingDeps & {
   identity: SigningKeys;
   limits: Limits;
   auth: Credentials;
+  /** our Access Point's SPIS participant: the MLS we ask for come to it */
+  ourSpis: string;
   /** the only process on the database (PGlite): the scheduled work's stale leases are released at start */
   soleInstance?: boolean;
 };

@@ -115,7 +115,7 @@ describeDatabaseFree('AS4 ebMS error signals at any HTTP status', function () {
         identity: { certificate: them.cert, privateKey: them.key, commonName: them.cn },
         trustSender: async (cert) => issuedBy(trustedCa)(cert),
         readModels,
-        receive: () => Promise.reject(new Error('nothing is received in this test')),
+        receive: () => Promise.reject(new Error('nothing is received in this test')), ourSpis: '0242:000001',
         clock: systemClock,
         log: { info: () => undefined, warn: () => undefined },
       });

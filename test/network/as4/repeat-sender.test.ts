@@ -43,7 +43,7 @@ describe('AS4 receiving: a repeated eb:MessageId belongs to its first sender', f
       identity: { certificate: us.cert, privateKey: us.key, commonName: us.cn },
       trustSender: async (cert) => issuedBy(ca)(cert),
       readModels,
-      receive: () => Promise.reject(new Error('nothing reaches the inbound path in this test')),
+      receive: () => Promise.reject(new Error('nothing reaches the inbound path in this test')), ourSpis: '0242:000001',
       clock: systemClock,
       log: { info: () => undefined, warn: () => undefined },
     });

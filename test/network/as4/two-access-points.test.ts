@@ -12,7 +12,7 @@ import path from 'node:path';
 import { expect } from 'chai';
 import { boundedFetch } from '../../../src/modules/delivery/index.ts';
 import { buildUserMessage } from '../../../src/modules/delivery/peppol/as4/index.ts';
-import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { BILLING_PROCESS_ID, INVOICE_DOCUMENT_TYPE_ID, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
 import { wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
 import { loadConfig } from '../../../src/platform/config.ts';
 import { eventually } from '../../support/poll.ts';
@@ -91,9 +91,20 @@ describe('AS4 between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
     const company = two.demo.companies[0]!;
     buyer = { id: company.id, peppol_id: company.peppol_id };
     const table = path.join(pki.dir, 'static-endpoints.json');
-    writeFileSync(table, JSON.stringify({ [buyer.peppol_id]: { url: `${two.root}/as4`, certificate: ap2.files.cert } }));
+    // instance 2's company, and instance 2's MLS address (the MLS for what instance 2 sends goes there)
+    const toTwo = { url: `${two.root}/as4`, certificate: ap2.files.cert };
+    writeFileSync(table, JSON.stringify({ [buyer.peppol_id]: toTwo, '0242:000002': toTwo }));
     one = await accessPoint(ap1, table);
     seller = one.demo.companies[0]!.id;
+    // instance 1's MLS address, found by instance 2 through the SML and a signed SMP entry
+    const mlsSigner = await pki.issue('smp');
+    dns.records.set(smlHostName(parseSmpParticipantId('0242:000001'), ZONE), [smpNaptr(smp.url)]);
+    smp.routes.set(groupPath('0242:000001'), { body: serviceGroup(smp.url, '0242:000001', [MLS_DOCUMENT_TYPE_ID]) });
+    smp.routes.set(metadataPath('0242:000001', MLS_DOCUMENT_TYPE_ID), {
+      body: signedServiceMetadata('0242:000001', MLS_DOCUMENT_TYPE_ID, [{ process: MLS_PROCESS_ID, endpoints: [{ url: `${one.root}/as4`, certificate: Buffer.from(ap1.certificate.rawData).toString('base64') }] }], {
+        certificate: mlsSigner.node, certificatePem: mlsSigner.pem, privateKeyPem: mlsSigner.keyPem, base64: Buffer.from(mlsSigner.certificate.rawData).toString('base64'),
+      }),
+    });
     await one.services.validator(); // the rule sets load first: minutes on a loaded machine
   });
   after(async () => {

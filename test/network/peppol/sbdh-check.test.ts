@@ -26,6 +26,8 @@ describe('SBDH: consistency with the document', () => {
     standard: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
     typeVersion: '2.1',
     type: 'Invoice',
+    mlsTo: null,
+    mlsType: null,
     ...overrides,
   });
 

@@ -22,16 +22,27 @@ const FIXTURE_RULE = `
 
 /** Makes the folder (the caller removes it). */
 export function artifactsWithFutureRelease(): string {
+  return artifactsWithRelease({ id: NEW, effective: EFFECTIVE, rule: FIXTURE_RULE });
+}
+
+/**
+ * A temporary artifacts folder: every official folder symlinked, and beside 3.0.21 a fixture release
+ * `id` in force from `effective`, 3.0.21's rules plus the Schematron `rule` (patterns, then `</schema>`).
+ */
+export function artifactsWithRelease(release: { id: string; effective: string; rule: string }): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'release-switch-'));
-  fs.symlinkSync(artifact('xsd'), path.join(dir, 'xsd'));
-  fs.mkdirSync(path.join(dir, 'schematron', NEW), { recursive: true });
-  fs.symlinkSync(artifact('schematron', OLD), path.join(dir, 'schematron', OLD));
+  for (const entry of fs.readdirSync(artifact())) {
+    if (entry !== 'schematron') fs.symlinkSync(artifact(entry), path.join(dir, entry));
+  }
+  fs.mkdirSync(path.join(dir, 'schematron'));
+  for (const entry of fs.readdirSync(artifact('schematron'))) fs.symlinkSync(artifact('schematron', entry), path.join(dir, 'schematron', entry));
+  fs.mkdirSync(path.join(dir, 'schematron', release.id), { recursive: true });
   const peppol = fs.readFileSync(artifact('schematron', OLD, 'rules/sch/PEPPOL-EN16931-UBL.sch'), 'utf8');
-  fs.writeFileSync(path.join(dir, 'schematron', NEW, 'PEPPOL-EN16931-UBL.sch'), peppol.replace('</schema>', FIXTURE_RULE));
-  fs.writeFileSync(path.join(dir, 'schematron', NEW, 'release.json'), JSON.stringify({
-    id: NEW,
-    effective_from: EFFECTIVE.slice(0, 10),
-    schematron: { cen: `schematron/${OLD}/rules/sch/CEN-EN16931-UBL.sch`, peppol: `schematron/${NEW}/PEPPOL-EN16931-UBL.sch` },
+  fs.writeFileSync(path.join(dir, 'schematron', release.id, 'PEPPOL-EN16931-UBL.sch'), peppol.replace('</schema>', release.rule));
+  fs.writeFileSync(path.join(dir, 'schematron', release.id, 'release.json'), JSON.stringify({
+    id: release.id,
+    effective_from: release.effective.slice(0, 10),
+    schematron: { cen: `schematron/${OLD}/rules/sch/CEN-EN16931-UBL.sch`, peppol: `schematron/${release.id}/PEPPOL-EN16931-UBL.sch` },
   }));
   return dir;
 }

@@ -23,7 +23,9 @@ import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
 import { systemMetadata } from '../../invoices/index.ts';
 import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
-import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol-network.ts';
+import { PeppolRejectedError } from './peppol-network.ts';
+import { isOurMlsParticipant, type InboundPeppolMessage } from '../inbound.ts';
+import { MLS_DOCUMENT_TYPE_ID } from './identifiers.ts';
 import { commonNameOf, subjectOf } from './pki/names.ts';
 import { readSbdh } from './sbdh.ts';
 
@@ -33,7 +35,9 @@ export interface As4ReceiverDeps extends Pick<Core, 'store' | 'ids'> {
   trustSender: (certificate: X509Certificate) => Promise<string | null>;
   readModels: DataSource;
   /** today's inbound path (inbound.ts): idempotent by the SBDH instance id */
-  receive: (message: OutboundPeppolMessage) => Promise<unknown>;
+  receive: (message: InboundPeppolMessage) => Promise<unknown>;
+  /** our SPIS participant: an MLS addressed to it (or under it) is ours to take */
+  ourSpis: string;
   clock: Clock;
   log: Pick<Logger, 'info' | 'warn'>;
 }
@@ -84,12 +88,13 @@ export function as4Receiver(deps: As4ReceiverDeps): As4Receiver {
       // or a message checked for one recipient could land with another
       const mismatch = partiesMismatch(sbdh, messaging.originalSender.value, recipient);
       if (mismatch) return signal(new As4Error('EBMS:0004', mismatch, messaging.messageId));
-      const company = await findCompanyByParticipant(deps.readModels, recipient);
+      const ours = messaging.documentTypeId.value === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(deps.ourSpis, recipient);
+      const company = ours || (await findCompanyByParticipant(deps.readModels, recipient));
       if (!company) return signal(new As4Error('EBMS:0004', `unknown recipient: participant ${recipient} is not served by this Access Point`, messaging.messageId));
       try {
         await deps.receive({
           message_id: messaging.messageId, sender_participant_id: messaging.originalSender.value, receiver_participant_id: recipient,
-          document_type_id: messaging.documentTypeId.value, process_id: messaging.service.value, envelope: sbdh.toString('utf8'),
+          document_type_id: messaging.documentTypeId.value, process_id: messaging.service.value, envelope: sbdh.toString('utf8'), sending_ap: senderAp,
         });
       } catch (error) {
         if (!(error instanceof PeppolRejectedError)) throw error;

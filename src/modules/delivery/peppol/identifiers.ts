@@ -24,14 +24,19 @@ export const CREDIT_NOTE_DOCUMENT_TYPE_ID =
  */
 export const SK_TAX_DATA_DOCUMENT_TYPE_ID = 'urn:peppol:schema:sk-taxdata:1.0::TaxData##urn:peppol:taxdata:sk-1::1.0';
 
+/** The Peppol Message Level Status 1.0 (a UBL 2.1 ApplicationResponse), the answer C3 sends C2. */
+export const MLS_DOCUMENT_TYPE_ID = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2::ApplicationResponse##urn:peppol:edec:mls:1.0::2.1';
+
 /** Peppol BIS Billing 3.0 (the UBL ProfileID, BT-23). */
 export const BILLING_PROCESS_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
 /** Tax reporting to the Slovak Financial Administration (the TDD's ProfileID, ibr-tdd-02). */
 export const TAX_REPORTING_PROCESS_ID = 'urn:peppol:taxreporting';
+/** The MLS process (the MLS's ProfileID). */
+export const MLS_PROCESS_ID = 'urn:peppol:edec:mls';
 
-/** The Peppol BIS Billing 3.0 document type of a UBL root. */
-export function documentTypeFor(root: 'Invoice' | 'CreditNote'): string {
-  return root === 'Invoice' ? INVOICE_DOCUMENT_TYPE_ID : CREDIT_NOTE_DOCUMENT_TYPE_ID;
+/** The document type of a UBL root: Peppol BIS Billing 3.0 for Invoice and CreditNote, the MLS for ApplicationResponse. */
+export function documentTypeFor(root: 'Invoice' | 'CreditNote' | 'ApplicationResponse'): string {
+  return { Invoice: INVOICE_DOCUMENT_TYPE_ID, CreditNote: CREDIT_NOTE_DOCUMENT_TYPE_ID, ApplicationResponse: MLS_DOCUMENT_TYPE_ID }[root];
 }
 
 /** A busdox-docid-qns value taken apart. */
@@ -120,6 +125,34 @@ export function sameParticipant(a: string, b: string): boolean {
   }
 }
 
+/** The participant scheme of the OpenPeppol Service Provider Identification Scheme (SPIS). */
+export const SPIS_SCHEME = '0242';
+
+// The MLS Schematron's regex_spis (peppol-mls-1.0.1.sch), applied case-insensitively as its v1.0.1 does:
+// the 6-digit SPID, optionally an MLS_TO suffix of the same Service Provider.
+const SPIS_VALUE = /^[0-9]{6}(-[0-9A-Z_]{3,12}(\.[0-9A-Z\-._~]{3,24})?)?$/i;
+
+/** Whether `id` is a participant id of scheme 0242 whose value is a SPIS value (an SPID or an MLS_TO of one). */
+export function isSpisParticipant(id: string): boolean {
+  try {
+    const parsed = parseParticipantId(id);
+    return parsed.scheme === SPIS_SCHEME && SPIS_VALUE.test(parsed.value);
+  } catch (error) {
+    if (error instanceof ParticipantIdError) return false;
+    throw error;
+  }
+}
+
+/**
+ * The SPIS participant id of an Access Point from its certificate's seat id (the CN): the Network
+ * Policy's worked example turns `POP987654` into `0242:987654`, the 6 digits after the 3-letter
+ * prefix. null for a CN without that form.
+ */
+export function spisParticipantOf(seatId: string): string | null {
+  const match = /^P[A-Z]{2}([0-9]{6})$/i.exec(seatId.trim());
+  return match ? `${SPIS_SCHEME}:${match[1]}` : null;
+}
+
 /*
  * Peppol Reporting (EUSR 1.1, TSR 1.0): the document types and process our Access Point sends its
  * monthly reports under, and OpenPeppol's receiving participant. Source: the Peppol Reporting
@@ -135,16 +168,3 @@ export const TSR_DOCUMENT_TYPE_ID =
 export const REPORTING_PROCESS_ID = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
 /** OpenPeppol AISBL (scheme 9925, Belgian VAT), where every Service Provider sends its reports. */
 export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
-
-/** The participant scheme of the OpenPeppol Service Provider Identification Scheme (SPIS). */
-export const SPIS_SCHEME = '0242';
-
-/**
- * The SPIS participant id of an Access Point from its certificate's seat id (the CN): the Network
- * Policy's worked example turns `POP987654` into `0242:987654`, the 6 digits after the 3-letter
- * prefix. null for a CN without that form.
- */
-export function spisParticipantOf(seatId: string): string | null {
-  const match = /^P[A-Z]{2}([0-9]{6})$/i.exec(seatId.trim());
-  return match ? `${SPIS_SCHEME}:${match[1]}` : null;
-}

@@ -5,7 +5,8 @@
  *
  * Who the sender and receiver are depends on the document: for a UBL Invoice or CreditNote (Peppol
  * BIS Billing 3.0, not self-billing) the seller's and the buyer's EndpointID; for the Slovak TDD the
- * ReportingParty's and the ReceivingParty's EndpointID (compliance.pdf of the TDD 1.0.0 bundle).
+ * ReportingParty's and the ReceivingParty's EndpointID (compliance.pdf of the TDD 1.0.0 bundle); for
+ * the Peppol MLS (an ApplicationResponse) the SenderParty's (C3's SPID) and the ReceiverParty's.
  */
 import { firstAt, type XmlNode } from '../../../platform/xml/index.ts';
 import { documentTypeParts, formatParticipantId, sameParticipant } from './identifiers.ts';
@@ -38,11 +39,13 @@ const NS = {
 };
 const INVOICE = 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2';
 const CREDIT_NOTE = 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2';
+const APPLICATION_RESPONSE = 'urn:oasis:names:specification:ubl:schema:xsd:ApplicationResponse-2';
 
 /** Where each kind of document names its sending and receiving party (XPath from the root). */
 const PARTIES: Record<string, { sender: string; receiver: string }> = {
   [`${INVOICE} Invoice`]: { sender: 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID', receiver: 'cac:AccountingCustomerParty/cac:Party/cbc:EndpointID' },
   [`${CREDIT_NOTE} CreditNote`]: { sender: 'cac:AccountingSupplierParty/cac:Party/cbc:EndpointID', receiver: 'cac:AccountingCustomerParty/cac:Party/cbc:EndpointID' },
+  [`${APPLICATION_RESPONSE} ApplicationResponse`]: { sender: 'cac:SenderParty/cbc:EndpointID', receiver: 'cac:ReceiverParty/cbc:EndpointID' },
   [`${NS.pxs} TaxData`]: { sender: 'pxs:ReportingParty/cbc:EndpointID', receiver: 'pxs:ReceivingParty/cbc:EndpointID' },
 };
 

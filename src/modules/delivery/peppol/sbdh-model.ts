@@ -6,8 +6,12 @@
 export const SBDH_NS = 'http://www.unece.org/cefact/namespaces/StandardBusinessDocumentHeader';
 export const HEADER_VERSION = '1.0';
 
-/** BusinessScope/Scope/Type values this service reads and writes (MLS_TO, MLS_TYPE and others are ignored). */
-export const SCOPE = { documentType: 'DOCUMENTID', process: 'PROCESSID', countryC1: 'COUNTRY_C1' } as const;
+/** BusinessScope/Scope/Type values this service reads and writes (others are ignored). */
+export const SCOPE = { documentType: 'DOCUMENTID', process: 'PROCESSID', countryC1: 'COUNTRY_C1', mlsTo: 'MLS_TO', mlsType: 'MLS_TYPE' } as const;
+
+/** MLS_TYPE: when C2 wants an MLS; absent, the Peppol Network Policy default (FAILURE_ONLY). */
+export type MlsType = 'ALWAYS_SEND' | 'FAILURE_ONLY';
+export const MLS_TYPES: readonly MlsType[] = ['ALWAYS_SEND', 'FAILURE_ONLY'];
 
 /** What the header says. Participant ids come back normalised (`scheme:value`, value lower-cased). */
 export interface SbdhHeader {
@@ -28,6 +32,14 @@ export interface SbdhHeader {
   typeVersion: string;
   /** DocumentIdentification/Type: local name of the payload's root */
   type: string;
+  /**
+   * MLS_TO scope: where C2 wants the MLS (a 0242 SPIS participant id, normalised); null when absent,
+   * repeated or invalid, which OP-MLS-07 says to ignore. Whether it starts with C2's own SPID
+   * (OP-MLS-22) needs C2's certificate: the caller checks that.
+   */
+  mlsTo: string | null;
+  /** MLS_TYPE scope; null when absent, repeated or not one of the two values (read as the default, FAILURE_ONLY). */
+  mlsType: MlsType | null;
 }
 
 /** A read envelope: the header and the payload as a standalone XML document. */
@@ -44,8 +56,12 @@ export interface SbdhInput {
   instanceId: string;
   createdAt: Date;
   countryC1: string;
-  /** the business document (UBL Invoice/CreditNote, TDD) as XML text */
+  /** the business document (UBL Invoice/CreditNote, TDD, MLS) as XML text */
   document: string;
+  /** MLS_TO scope, written when given: a 0242 SPIS participant id (else SBDH-INVALID-FIELD) */
+  mlsTo?: string | null;
+  /** MLS_TYPE scope, written when given */
+  mlsType?: MlsType | null;
 }
 
 export type SbdhErrorCode =

@@ -12,10 +12,11 @@ import {
   PROCESS_SCHEME,
   ParticipantIdError,
   documentTypeParts,
+  isSpisParticipant,
   normaliseParticipantId,
 } from './identifiers.ts';
 import { XML_DECLARATION, afterEndTag, canonicalOf, childElements, qualifiedName, standaloneXml, verbatimElement, withParsed } from './payload-xml.ts';
-import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhEnvelope, type SbdhHeader } from './sbdh-model.ts';
+import { HEADER_VERSION, MLS_TYPES, SBDH_NS, SCOPE, SbdhError, type MlsType, type SbdhEnvelope, type SbdhHeader } from './sbdh-model.ts';
 
 const NS = { sh: SBDH_NS };
 
@@ -69,7 +70,34 @@ function readHeader(header: XmlElement): SbdhHeader {
     documentTypeId: scope(scopes, SCOPE.documentType, [DOCUMENT_TYPE_SCHEME, DOCUMENT_TYPE_WILDCARD_SCHEME]),
     processId: scope(scopes, SCOPE.process, [PROCESS_SCHEME]),
     countryC1: country(scope(scopes, SCOPE.countryC1, null)),
+    mlsTo: mlsTo(scopes),
+    mlsType: mlsType(scopes),
   };
+}
+
+/**
+ * The one Scope of an optional `type` that we only honour when it is valid (MLS_TO, MLS_TYPE): its
+ * InstanceIdentifier and Identifier, or null when absent, repeated or empty.
+ */
+function optionalScope(scopes: XmlElement, type: string): { value: string; scheme: string | undefined } | null {
+  const found = allAt(scopes, `sh:Scope[normalize-space(sh:Type) = '${type}']`, NS);
+  if (found.length !== 1) return null;
+  const values = allAt(found[0] as XmlElement, 'sh:InstanceIdentifier', NS);
+  const value = values.length === 1 ? (values[0] as XmlElement).content.trim() : '';
+  return value === '' ? null : { value, scheme: firstAt(found[0] as XmlElement, 'sh:Identifier', NS)?.content.trim() };
+}
+
+/** MLS_TO (Peppol MLS 1.0 §4.1): a 0242 SPIS participant id; anything else is ignored (OP-MLS-07). */
+function mlsTo(scopes: XmlElement): string | null {
+  const found = optionalScope(scopes, SCOPE.mlsTo);
+  if (!found || (found.scheme !== undefined && found.scheme !== PARTICIPANT_SCHEME) || !isSpisParticipant(found.value)) return null;
+  return normaliseParticipantId(found.value);
+}
+
+/** MLS_TYPE (§4.2): one of two case-sensitive values; any other is read as absent (the default). */
+function mlsType(scopes: XmlElement): MlsType | null {
+  const value = optionalScope(scopes, SCOPE.mlsType)?.value;
+  return MLS_TYPES.find((t) => t === value) ?? null;
 }
 
 /** The envelope describes its own payload: Standard and Type name the root, TypeVersion ends the document type id. */

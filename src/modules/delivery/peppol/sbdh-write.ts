@@ -16,11 +16,12 @@ import {
   PROCESS_SCHEME,
   ParticipantIdError,
   documentTypeParts,
+  isSpisParticipant,
   normaliseParticipantId,
   type DocumentTypeParts,
 } from './identifiers.ts';
 import { canonicalOfRoot, qualifiedName, verbatimElement, withParsed } from './payload-xml.ts';
-import { HEADER_VERSION, SBDH_NS, SCOPE, SbdhError, type SbdhInput } from './sbdh-model.ts';
+import { HEADER_VERSION, MLS_TYPES, SBDH_NS, SCOPE, SbdhError, type SbdhInput } from './sbdh-model.ts';
 
 // A comment only the header writer can produce: header values are text, where `<` is escaped.
 const MARKER_TEXT = 'sbdh-payload';
@@ -38,6 +39,9 @@ export function wrapInSbdh(input: SbdhInput): string {
   if (Number.isNaN(input.createdAt.getTime())) throw new SbdhError('SBDH-INVALID-FIELD', 'creation time is not a valid date');
   const countryC1 = input.countryC1.trim().toUpperCase();
   if (!/^[A-Z]{2}$/.test(countryC1)) throw new SbdhError('SBDH-INVALID-FIELD', `COUNTRY_C1 "${input.countryC1}" is not an ISO 3166-1 alpha-2 code`);
+  const mlsTo = input.mlsTo === undefined || input.mlsTo === null ? null : spisParticipant(input.mlsTo);
+  const mlsType = input.mlsType ?? null;
+  if (mlsType !== null && !MLS_TYPES.includes(mlsType)) throw new SbdhError('SBDH-INVALID-FIELD', `MLS_TYPE "${String(mlsType)}" is not ${MLS_TYPES.join(' or ')}`);
   const payload = payloadRoot(input.document, docType);
 
   const xml = newXmlDocument(SBDH_NS, 'StandardBusinessDocument');
@@ -56,6 +60,8 @@ export function wrapInSbdh(input: SbdhInput): string {
   scopeOf(scope, SCOPE.documentType, documentTypeId, DOCUMENT_TYPE_SCHEME);
   scopeOf(scope, SCOPE.process, processId, PROCESS_SCHEME);
   scopeOf(scope, SCOPE.countryC1, countryC1);
+  if (mlsTo !== null) scopeOf(scope, SCOPE.mlsTo, mlsTo, PARTICIPANT_SCHEME);
+  if (mlsType !== null) scopeOf(scope, SCOPE.mlsType, mlsType);
   root.com(MARKER_TEXT);
 
   const text = xml.end();
@@ -88,6 +94,12 @@ function participant(id: string, field: string): string {
     if (error instanceof ParticipantIdError) throw new SbdhError('SBDH-INVALID-FIELD', `${field}: ${error.message}`);
     throw error;
   }
+}
+
+/** MLS_TO: a reader ignores an invalid one (OP-MLS-07), so writing one would silently lose it. */
+function spisParticipant(id: string): string {
+  if (!isSpisParticipant(id)) throw new SbdhError('SBDH-INVALID-FIELD', `MLS_TO "${id}" is not a Peppol SPIS participant id (0242:<6 digits>[-<suffix>])`);
+  return normaliseParticipantId(id);
 }
 
 // XML 1.0 Char: xmlbuilder2 writes anything else as is, which no parser reads back.

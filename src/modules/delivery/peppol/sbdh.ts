@@ -2,4 +2,4 @@
 export { wrapInSbdh } from './sbdh-write.ts';
 export { readSbdh } from './sbdh-read.ts';
 export { checkEnvelope, checkSbdhAgainstDocument, readPayloadFacts, type PayloadFacts, type SbdhFinding, type SbdhFindingCode } from './sbdh-check.ts';
-export { SBDH_NS, SbdhError, type SbdhEnvelope, type SbdhErrorCode, type SbdhHeader, type SbdhInput } from './sbdh-model.ts';
+export { MLS_TYPES, SBDH_NS, SbdhError, type MlsType, type SbdhEnvelope, type SbdhErrorCode, type SbdhHeader, type SbdhInput } from './sbdh-model.ts';

@@ -19,10 +19,13 @@ export function checkSandboxRules(rules: readonly string[]): FsSandboxRule[] {
 }
 
 /** The closed loop the service runs when no real network is configured (the only one built so far). */
-export function sandbox(deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs' | 'reporting'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage): Sandbox {
+export function sandbox(
+  deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsSandboxDelayMs' | 'reporting'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage,
+  ourSpis: string | null = null,
+): Sandbox {
   const now = () => deps.clock.now();
   return {
-    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER),
+    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, ourSpis, delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER),
     fs: sandboxFs(deps.readModels, { delayMs: delivery.fsSandboxDelayMs, rules }, now),
   };
 }

@@ -1,13 +1,15 @@
 import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
-import { sameParticipant } from '../peppol/identifiers.ts';
 import { sandboxReceiverRejection } from './receiver-rules.ts';
+import { MLS_DOCUMENT_TYPE_ID, sameParticipant } from '../peppol/identifiers.ts';
+import { isOurMlsParticipant } from '../inbound.ts';
 
 /**
  * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
  * peppol_id) is reachable, and a message to it is handed to our own receiving side at once, as a
- * receiving Access Point would take it. Anyone else is unknown. A document whose buyer reference is
+ * receiving Access Point would take it, and so is our own Access Point's MLS address (the MLS our
+ * receiving side answers with comes back to our sending side). Anyone else is unknown. A document whose buyer reference is
  * SANDBOX-REJECT is rejected by its receiver (receiver-rules.ts). Nothing leaves the machine.
  *
  * Every message that reaches a registered receiver is counted raw, per message id, in
@@ -40,7 +42,9 @@ export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
  * PEPPOL_REPORTING_RECEIVER). The sandbox stands in for it: a message to it is counted as an
  * arrival and answered with a receipt, and goes nowhere else (a report is no invoice for a company).
  */
-export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), reportingReceiver?: string): PeppolSandbox {
+export function sandboxPeppolNetwork(
+  db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), ourSpis: string | null = null, reportingReceiver?: string,
+): PeppolSandbox {
   const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
@@ -60,11 +64,19 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
     },
     async send(message: OutboundPeppolMessage, signal?: AbortSignal): Promise<PeppolReceipt> {
       up();
+      // an MLS to our own Access Point comes back to us; anything else goes to a company of ours
+      const ours = ourSpis !== null && message.document_type_id === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(ourSpis, message.receiver_participant_id);
       const toReporting = reportingReceiver !== undefined && sameParticipant(message.receiver_participant_id, reportingReceiver);
-      if (!toReporting && !(await findCompanyByParticipant(db, message.receiver_participant_id))) {
+      const receiver = ours || toReporting || (await findCompanyByParticipant(db, message.receiver_participant_id));
+      if (!receiver) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }
-      await arrived(message);
+      await ready();
+      await db.query(
+        `INSERT INTO peppol_sandbox_arrivals (message_id, sender_participant_id, receiver_participant_id, arrivals, first_at, last_at) VALUES ($1, $2, $3, 1, $4, $4)
+         ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
+        [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
+      );
       if (faults.unanswered.has(message.receiver_participant_id)) await noAnswer(message.receiver_participant_id, signal);
       if (toReporting) return { message_id: message.message_id, received_at: now().toISOString() };
       const rejection = sandboxReceiverRejection(message.envelope);
@@ -77,16 +89,6 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
       return db.query('SELECT message_id, sender_participant_id, receiver_participant_id, arrivals FROM peppol_sandbox_arrivals ORDER BY first_at, message_id');
     },
   };
-
-  /** counted raw, per message id, before anything else looks at it */
-  async function arrived(message: OutboundPeppolMessage): Promise<void> {
-    await ready();
-    await db.query(
-      `INSERT INTO peppol_sandbox_arrivals (message_id, sender_participant_id, receiver_participant_id, arrivals, first_at, last_at) VALUES ($1, $2, $3, 1, $4, $4)
-       ON CONFLICT (message_id) DO UPDATE SET arrivals = peppol_sandbox_arrivals.arrivals + 1, last_at = EXCLUDED.last_at`,
-      [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
-    );
-  }
 }
 
 /** The receiver that never answers: waits until the sender gives up (its signal), then fails as a timeout would. */

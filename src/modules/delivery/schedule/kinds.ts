@@ -7,7 +7,6 @@ import type { Scheduled } from '../../../platform/schedule/index.ts';
 export const PEPPOL_ATTEMPT = 'peppol-attempt';
 export const FS_FILING = 'fs-filing';
 export const FS_VERDICT = 'fs-verdict';
-export const SANDBOX_DELIVERY_STATUS = 'sandbox-delivery-status';
 
 /**
  * Peppol attempts queue per receiver (its participant id): a receiver that never answers holds

@@ -11,7 +11,14 @@ import { loadInvoice } from '../reactors/load.ts';
 import { bounded } from './bounded.ts';
 import { PEPPOL_ATTEMPT } from './kinds.ts';
 
-type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & { validator: ValidatorSource; network: PeppolNetwork; policy: RetryPolicy; attemptTimeoutMs: number };
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
+  validator: ValidatorSource;
+  network: PeppolNetwork;
+  policy: RetryPolicy;
+  attemptTimeoutMs: number;
+  /** our Access Point's SPIS participant: where the receiving Access Point sends its MLS */
+  ourSpis: string;
+};
 
 const NAME = 'peppol-delivery';
 
@@ -60,7 +67,8 @@ export function peppolAttempts(deps: Deps): ScheduleHandler {
       }
 
       const ubl = buildUbl(invoice.content, invoice.totals);
-      const report = await (await deps.validator()).validate(ubl);
+      // the rules in force when the invoice was sent (queued), whenever this attempt runs
+      const report = await (await deps.validator()).validate(ubl, { at: new Date(peppol.queued_at ?? deps.clock.now()) });
       if (report.errors.length > 0 || report.xsd_valid !== true || report.peppol_valid !== true || report.slovak_valid !== true) {
         const why = report.errors.length > 0 ? 'the document fails validation' : 'the validation rules are not available, and nothing unvalidated is sent';
         await on({ type: 'RecordPeppolFailed', invoice_id: invoice.invoice_id, peppol_message_id: messageId, reason: `not sent: ${why}`, findings: report.errors.map((f) => ({ rule: f.rule, message: f.message })), at: at() });
@@ -69,6 +77,8 @@ export function peppolAttempts(deps: Deps): ScheduleHandler {
       const envelope = wrapInSbdh({
         sender, receiver, documentTypeId, processId: BILLING_PROCESS_ID, instanceId: messageId,
         createdAt: deps.clock.now(), countryC1: invoice.content.supplier.country_code, document: ubl,
+        // every status back (Slovakia's five corners), to our own MLS address
+        mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
       });
       let receipt: PeppolReceipt;
       try {

@@ -2,17 +2,17 @@
  * A party block (supplier or buyer) as a UBL cac:Party. Where each Slovak identifier goes, and why:
  *
  * - peppol_id `<scheme>:<id>` → cbc:EndpointID schemeID=<scheme> (BT-34/BT-49; Peppol R010/R020
- *   require it). The sandbox form `9950:sk<digits>svctest` is checked by SK-R-009, `0245:<DIČ>` by
- *   SK-R-007/008.
+ *   require it). The sandbox form `9950:sk<digits>svctest` is checked by SK-SVC-009, `0245:<DIČ>` by
+ *   SK-SVC-007/008.
  * - vat_id (IČ DPH or a foreign VAT ID) → cac:PartyTaxScheme with TaxScheme VAT (BT-31/BT-48). A party
  *   that is not VAT-registered (vat_id '') gets none: an empty CompanyID breaks UBL-SR-53 and R008.
  *   Nor does any party of a document not subject to VAT (category O, BR-O-02): `vatId` false.
  * - dic (DIČ) → a second cac:PartyTaxScheme with TaxScheme `TAX` (BT-32, the seller's tax
- *   registration). UBL-SR-42 allows two per party, and SK-R-005 checks a Slovak party's non-VAT
+ *   registration). UBL-SR-42 allows two per party, and SK-SVC-005 checks a Slovak party's non-VAT
  *   scheme as the 10-digit DIČ. For the buyer EN16931 has no such field, but UBL allows it and it
  *   keeps the three Slovak identifiers of both parties in the document.
  * - ico (IČO) → cac:PartyLegalEntity/cbc:CompanyID schemeID 0158 (BT-30/BT-47, legal registration),
- *   which is what IČO is; SK-R-006 checks it. Not repeated as PartyIdentification (BT-29/BT-46): a
+ *   which is what IČO is; SK-SVC-006 checks it. Not repeated as PartyIdentification (BT-29/BT-46): a
  *   second copy would add nothing, and UBL-SR-16 allows the buyer only one.
  * - name → PartyLegalEntity/RegistrationName (BT-27/BT-44, mandatory). No PartyName: the model has
  *   no separate trading name.

@@ -18,7 +18,7 @@ export const PEPPOL_PROFILE_ID = 'urn:fdc:peppol.eu:2017:poacc:billing:01:1.0';
  */
 export const ICD_SK_ICO = '0158';
 
-/** TaxScheme/ID of the second PartyTaxScheme, which carries the DIČ (SK-R-005 checks it). */
+/** TaxScheme/ID of the second PartyTaxScheme, which carries the DIČ (SK-SVC-005 checks it). */
 export const TAX_SCHEME_DIC = 'TAX';
 
 /** UNCL 5189 95 "Discount": the reason code of a line discount. */

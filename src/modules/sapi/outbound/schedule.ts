@@ -79,6 +79,7 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
         envelope = wrapInSbdh({
           sender: m.sender_participant_id, receiver: m.receiver_participant_id, documentTypeId, processId: BILLING_PROCESS_ID,
           instanceId: accepted.peppol_message_id, createdAt: deps.clock.now(), countryC1: accepted.country_c1, document: accepted.payload,
+          mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
         });
       } catch (error) {
         await on({ type: 'RecordSapiFailed', reason: `not sent: the envelope cannot carry it (${reasonOf(error)})`, findings: [], rejected_by_receiver: false, at: at() });

@@ -22,8 +22,8 @@ export interface InvoiceFacts {
   reporter_role: 'C2' | 'C3' | null;
   /** the status the invoice had then */
   status: InvoiceStatus;
-  /** 380 invoice, 381 credit note, 325 proforma */
-  invoice_type: '380' | '381' | '325';
+  /** 380 invoice, 381 credit note, 325 proforma, 384 corrected invoice */
+  invoice_type: '380' | '381' | '325' | '384';
   /** a credit note made through the credit-note route: the invoice it credits; null otherwise */
   credited_invoice_id: string | null;
   issue_date: string;

@@ -5,7 +5,7 @@
 // per-document state as `S` (S.doc, S.g for globals) and hoisted constants (K*). Anything the
 // compiler cannot translate exactly throws CompileError: the rule then runs in SaxonJS.
 import { eqName, FN_NS, XS_NS, type Axis, type Expr, type NodeTest, type SequenceType } from './ast.ts';
-import { xpathRegex } from './regex.ts';
+import { supportedRegexFlags, xpathRegex } from './regex.ts';
 import { Kind } from './tree.ts';
 import { parseDecimal } from './values.ts';
 
@@ -856,7 +856,7 @@ export class ExprCompiler {
 
   private regexCall(fn: 'matches' | 'replace' | 'tokenize', args: Expr[], scope: Scope): G {
     const min = fn === 'replace' ? 3 : fn === 'tokenize' ? 1 : 2;
-    const max = min + 1;
+    const max = fn === 'tokenize' ? 3 : min + 1; // tokenize(input), (input, pattern), (input, pattern, flags)
     if (args.length < min || args.length > max) throw new CompileError(`fn:${fn} with ${args.length} arguments`);
     const input = this.strE(this.gen(args[0] as Expr, scope));
     if (fn === 'tokenize' && args.length === 1) return { c: `R.tokenize1(${input})`, card: 'many', kind: 'string' };
@@ -867,11 +867,11 @@ export class ExprCompiler {
     if (flagsExpr) {
       if (flagsExpr.t !== 'string') throw new CompileError('regex flags must be a literal');
       flags = js(flagsExpr.v);
-      if (flagsExpr.v !== '') throw new CompileError(`regex flags ${flagsExpr.v}`);
+      if (!supportedRegexFlags(flagsExpr.v)) throw new CompileError(`regex flags ${flagsExpr.v}`);
     }
     let pattern: string;
     if (patternExpr.t === 'string') {
-      xpathRegex(patternExpr.v); // translate now: an untranslatable literal pattern makes the rule fall back
+      xpathRegex(patternExpr.v, flagsExpr?.t === 'string' ? flagsExpr.v : ''); // translate now: an untranslatable literal pattern makes the rule fall back
       pattern = js(patternExpr.v);
     } else pattern = this.strR(this.gen(patternExpr, scope));
     if (fn === 'matches') return { c: `R.matches(${input}, ${pattern}, ${flags})`, card: 'one', kind: 'boolean' };

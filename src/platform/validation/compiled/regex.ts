@@ -1,7 +1,8 @@
 // XPath regular expressions (fn:matches, fn:replace, fn:tokenize) -> JavaScript RegExp, the way
 // SaxonJS 2.7 evaluates them: with the `u` flag, `.` as JavaScript's `.` (not \n, \r, U+2028,
 // U+2029), `\s` as JavaScript's `\s` (SaxonJS lets it match NBSP and other Unicode spaces) and `\d` as
-// `\p{Nd}`. Everything else the translator is not sure about is refused: flags, `\w`, `\i`, `\c`,
+// `\p{Nd}`. The `i` flag is JavaScript's `i` beside `u`, as SaxonJS passes it on (the MLS Schematron
+// uses it). Everything else the translator is not sure about is refused: other flags, `\w`, `\i`, `\c`,
 // block escapes (`\p{IsBasicLatin}`), character class subtraction, back-references. Syntax errors
 // XPath defines (`{,2}`, a lone `}`) raise FORX0002.
 import { Refusal, XPathError } from './values.ts';
@@ -212,18 +213,24 @@ class Translator {
 
 const cache = new Map<string, RegExp>();
 
-/** The JavaScript RegExp for an XPath pattern (no flags supported), cached. */
+/** Whether the compiled engine takes these XPath regex flags: none, or `i` (case-insensitive). */
+export function supportedRegexFlags(flags: string): boolean {
+  return flags === '' || flags === 'i';
+}
+
+/** The JavaScript RegExp for an XPath pattern (flags: none or `i`), cached. */
 export function xpathRegex(pattern: string, flags = ''): RegExp {
-  if (flags !== '') throw new Refusal(`regex flags ${flags}`);
-  let re = cache.get(pattern);
+  if (!supportedRegexFlags(flags)) throw new Refusal(`regex flags ${flags}`);
+  const key = `${flags}/${pattern}`;
+  let re = cache.get(key);
   if (!re) {
     const source = new Translator(pattern).translate();
     try {
-      re = new RegExp(source, 'u');
+      re = new RegExp(source, `${flags}u`);
     } catch (err) {
       bad(pattern, err instanceof Error ? err.message : String(err));
     }
-    cache.set(pattern, re);
+    cache.set(key, re);
   }
   return re;
 }
@@ -232,7 +239,7 @@ export function xpathRegex(pattern: string, flags = ''): RegExp {
 export function xpathRegexGlobal(pattern: string, flags = ''): RegExp {
   const re = xpathRegex(pattern, flags);
   if (re.test('')) throw new XPathError('FORX0003', 'Regular expression matches zero-length string');
-  return new RegExp(re.source, 'gu');
+  return new RegExp(re.source, `g${re.flags}`);
 }
 
 /** fn:replace's replacement string: `$N` groups, `\$` and `\\`. */

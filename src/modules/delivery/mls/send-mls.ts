@@ -1,0 +1,88 @@
+import type { RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
+import { mlsIssuedDecider } from '../../../../commands/mls/issued.ts';
+import type { MlsIssued } from '../../../../events/mls.ts';
+import type { Core } from '../../../platform/core.ts';
+import { handleCommand } from '../../../platform/handling/command-handler.ts';
+import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
+import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
+import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
+import { MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID } from '../peppol/identifiers.ts';
+import { PeppolRefusedError, PeppolTransportError, type PeppolNetwork } from '../peppol/peppol-network.ts';
+import { wrapInSbdh } from '../peppol/sbdh.ts';
+import { bounded } from '../schedule/bounded.ts';
+import { systemMetadata } from '../../invoices/index.ts';
+
+export const MLS_SEND = 'mls-send';
+
+/** One row per answered document (key: its MLS stream), laned per receiving Access Point. */
+const mlsSend = (streamId: string, to: string, due: Date, ref: string): Scheduled => ({ kind: MLS_SEND, key: streamId, lane: `mls:${to}`, due_at: due, ref });
+
+/** An MLS owed: its first attempt is due now. The reaction only schedules; the attempt reads the stream. */
+export function mlsSendReactor(deps: { schedule(rows: Scheduled[]): Promise<void>; now(): Date }): Reactor {
+  return defineReactor<MlsIssued>({
+    name: 'mls-send',
+    handles: ['MlsIssued'],
+    concurrency: 8,
+    async react(event) {
+      const mls = event.data.mls;
+      if (mls) await deps.schedule([mlsSend(event.streamId, mls.to, deps.now(), event.id)]);
+    },
+  });
+}
+
+type Deps = Pick<Core, 'store' | 'ids' | 'clock'> & {
+  network: PeppolNetwork;
+  policy: RetryPolicy;
+  attemptTimeoutMs: number;
+  /**
+   * how long after the answer its MLS first goes: 0 over AS4; the sandbox's receiving Access Point
+   * takes PEPPOL_SANDBOX_DELIVERY_DELAY_MS, as read when the row is looked at (a restart with
+   * another delay applies to it then)
+   */
+  firstDelayMs: number;
+};
+
+/** While the first attempt is not due, the row is looked at again at least this often. */
+const LOOK_AGAIN_MS = 1_000;
+
+/**
+ * One attempt to send an owed MLS (MLS 1.1, chapter 3: wrapped in an SBDH, sent like any Peppol
+ * message to its receiver, found through the SMP). The SBDH instance identifier is the MLS id, so
+ * a retry is the same message. A receiver nobody serves ends it (recorded); a transport failure is
+ * tried again by the delivery policy.
+ */
+export function mlsAttempts(deps: Deps): ScheduleHandler {
+  return {
+    kind: MLS_SEND,
+    async run(work, signal) {
+      const { state } = await readAndFold(deps.store, work.key, mlsIssuedDecider);
+      if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return null;
+      const now = deps.clock.now().getTime();
+      const first = Date.parse(state.issued.issued_at) + deps.firstDelayMs;
+      if (state.attempts === 0 && first > now) return new Date(Math.min(first, now + LOOK_AGAIN_MS));
+      const due = state.next_attempt_at ? new Date(state.next_attempt_at) : null;
+      if (due && due.getTime() > now) return due;
+      const { mls } = state.issued;
+      const record = (command: Parameters<typeof mlsIssuedDecider.decide>[0]) =>
+        handleCommand(deps, work.key, mlsIssuedDecider, command, { metadata: systemMetadata('mls-send', work.ref || undefined), expected: { retry: { onVersionConflict: 3 } } });
+      const at = () => deps.clock.now().toISOString();
+      try {
+        const envelope = wrapInSbdh({
+          sender: mls.from, receiver: mls.to, documentTypeId: MLS_DOCUMENT_TYPE_ID, processId: MLS_PROCESS_ID, instanceId: mls.mls_id,
+          createdAt: deps.clock.now(), countryC1: 'SK', document: mls.document,
+        });
+        await bounded((s) => deps.network.send({
+          message_id: mls.mls_id, sender_participant_id: mls.from, receiver_participant_id: mls.to, document_type_id: MLS_DOCUMENT_TYPE_ID, process_id: MLS_PROCESS_ID, envelope,
+        }, s), { signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the Access Point of ${mls.to} within ${deps.attemptTimeoutMs} ms`) });
+      } catch (error) {
+        if (signal.aborted) throw error;
+        const reason = error instanceof Error ? error.message : String(error);
+        const handled = await record({ type: 'RecordMlsSendFailed', reason, permanent: error instanceof PeppolRefusedError, policy: deps.policy, at: at() });
+        const after = handled.state;
+        return after.status === 'issued' && after.sending === 'pending' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
+      }
+      await record({ type: 'RecordMlsSent', at: at() });
+      return null;
+    },
+  };
+}
