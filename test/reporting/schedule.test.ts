@@ -2,7 +2,7 @@ import { expect } from 'chai';
 import { EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, REPORTING_PROCESS_ID, TSR_DOCUMENT_TYPE_ID } from '../../src/modules/delivery/peppol/identifiers.ts';
 import type { OutboundPeppolMessage } from '../../src/modules/delivery/peppol/peppol-network.ts';
 import { readSbdh } from '../../src/modules/delivery/peppol/sbdh.ts';
-import { applyReportMls, readMonth } from '../../src/modules/reporting/index.ts';
+import { applyReportMls, matchReportMls, readMonth } from '../../src/modules/reporting/index.ts';
 import type { Clock } from '../../src/platform/ports/clock.ts';
 import { eventually } from '../support/poll.ts';
 import { startTestService, type TestService } from '../support/service.ts';
@@ -53,8 +53,9 @@ describe('Peppol Reporting: the monthly schedule (1st to 15th), the sandbox rece
     it("keeps OpenPeppol's MLS on the report it answers; a repeat changes nothing; an unknown message is not ours", async () => {
       const month = await eventually(() => readMonth(svc.services, '2026-11'), sentBoth);
       const mls = { referenced_instance_id: month.reports.tsr!.message_id!, response_code: 'RE' as const, reasons: [{ rule: 'SCH-TSR-11', location: '/', message: 'sum', reason_code: 'BV' }], received_at: '2026-12-01T06:30:00.000Z' };
-      expect(await applyReportMls(svc.services, mls)).to.equal(true);
+      expect(await matchReportMls(svc.services, mls)).to.deep.equal({ month: '2026-11', kind: 'tsr', applied: true });
       expect(await applyReportMls(svc.services, { ...mls, response_code: 'AP' })).to.equal(true);
+      expect(await matchReportMls(svc.services, { ...mls, response_code: 'AP' })).to.deep.equal({ month: '2026-11', kind: 'tsr', applied: false });
       expect(await applyReportMls(svc.services, { ...mls, referenced_instance_id: crypto.randomUUID() })).to.equal(false);
       const after = await readMonth(svc.services, '2026-11');
       expect(after.reports.tsr?.mls).to.deep.equal({ response_code: 'RE', reasons: mls.reasons, received_at: mls.received_at });

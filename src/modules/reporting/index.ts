@@ -4,6 +4,6 @@ export { createReportValidator, type ReportFinding, type ReportValidation, type 
 export { eusrXml, tsrXml, type Reporter } from './xml.ts';
 export type { ReportKind } from './artifacts.ts';
 export { previewReports, type CheckedReports } from './preview.ts';
-export { applyReportMls, type ReportMlsInput } from './mls.ts';
+export { applyReportMls, matchReportMls, type ReportMlsInput, type ReportMlsMatch } from './mls.ts';
 export { readMonth } from './month-stream.ts';
 export { PEPPOL_REPORTING_MONTHLY } from './schedule.ts';

@@ -1,4 +1,5 @@
 import { REPORT_KINDS, type MlsResponseCode } from '../../../commands/reporting/month.ts';
+import type { PeppolReportKind } from '../../../events/reporting.ts';
 import { previousMonth } from '../../../commands/reporting/period.ts';
 import { monthOfMessage } from '../../../projections/peppol-report-months/queries.ts';
 import type { Core } from '../../platform/core.ts';
@@ -27,17 +28,37 @@ async function candidateMonths(deps: Deps, messageId: string, receivedAt: string
   return [...new Set([...(known ? [known] : []), ...recent])];
 }
 
+/** Which of our reports an MLS answered, and whether this answer was the first (a repeat changes nothing). */
+export interface ReportMlsMatch {
+  month: string;
+  kind: PeppolReportKind;
+  applied: boolean;
+}
+
+/**
+ * Keeps OpenPeppol's MLS on the report it answers, when `referenced_instance_id` is the message one
+ * of our reports was sent as: which report, and whether it was recorded now (false: a repeat, which
+ * changes nothing). null when it answers none of ours. The shape delivery's MlsMatcher needs.
+ */
+export async function matchReportMls(deps: Deps, mls: ReportMlsInput): Promise<ReportMlsMatch | null> {
+  for (const month of await candidateMonths(deps, mls.referenced_instance_id, mls.received_at)) {
+    const state = await readMonth(deps, month);
+    const kind = REPORT_KINDS.find((k) => state.reports[k]?.message_id === mls.referenced_instance_id);
+    if (!kind) continue;
+    const before = state.reports[kind]?.mls ?? null;
+    const after = await onMonth(deps, month, {
+      type: 'RecordMls', message_id: mls.referenced_instance_id, response_code: mls.response_code, reasons: mls.reasons, received_at: mls.received_at,
+    }, 'peppol-reporting-mls');
+    return { month, kind, applied: before === null && after.reports[kind]?.mls !== null };
+  }
+  return null;
+}
+
 /**
  * Keeps OpenPeppol's MLS on the report it answers: true when `referenced_instance_id` is the
  * message one of our reports was sent as (the answer is recorded on that month's stream; a repeat
  * changes nothing and is still true), false when it answers none of ours.
  */
 export async function applyReportMls(deps: Deps, mls: ReportMlsInput): Promise<boolean> {
-  for (const month of await candidateMonths(deps, mls.referenced_instance_id, mls.received_at)) {
-    const state = await readMonth(deps, month);
-    if (!REPORT_KINDS.some((k) => state.reports[k]?.message_id === mls.referenced_instance_id)) continue;
-    await onMonth(deps, month, { type: 'RecordMls', message_id: mls.referenced_instance_id, response_code: mls.response_code, reasons: mls.reasons, received_at: mls.received_at }, 'peppol-reporting-mls');
-    return true;
-  }
-  return false;
+  return (await matchReportMls(deps, mls)) !== null;
 }
