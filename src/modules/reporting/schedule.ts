@@ -68,6 +68,9 @@ export function monthlyReports(deps: Deps): ScheduleHandler {
           continue;
         }
         state = await sendReport(deps, month, kind, state, deps.policy, signal);
+        const after = state.reports[kind];
+        if (after?.status === 'sent') deps.log.info({ month, kind, message_id: after.message_id }, 'Peppol report sent');
+        else deps.log.warn({ month, kind, message_id: after?.message_id, attempts: after?.attempts, retry_at: after?.retry_at, reason: after?.last_error }, after?.status === 'failed' ? 'Peppol report not sent: given up' : 'Peppol report not sent yet: retried when due');
         const again = nextAttemptOf(state, kind);
         if (again instanceof Date) later.push(again);
       }
