@@ -9,6 +9,7 @@ import type { IdempotencyEvent } from './idempotency.ts';
 import type { CredentialCheckFailed, LoginAttemptEvent, OAuthClientEvent, RefreshFamilyEvent, SignInLockedOut, UserCredentialsEvent } from './identity.ts';
 import type { InvoiceEvent, InvoiceNumberClaimed, InvoiceNumberReserved, InvoiceValidationFailed } from './invoices.ts';
 import type { PaymentEvent } from './payments.ts';
+import type { PeppolReportEvent } from './reporting.ts';
 import type { SapiClientStreamEvent, SapiTokenFamilyEvent } from './sapi-clients.ts';
 import type { SapiInboxEvent } from './sapi-inbox.ts';
 import type { SapiDocumentEvent } from './sapi-documents.ts';
@@ -49,7 +50,8 @@ export type StoredEvent =
   | SapiTokenFamilyEvent
   | SapiInboxEvent
   | SapiDocumentEvent
-  | BulkImportEvent;
+  | BulkImportEvent
+  | PeppolReportEvent;
 
 export type StoredEventType = StoredEvent['type'];
 
@@ -165,6 +167,11 @@ export const EVENT_VERSIONS = {
   BulkImportProgressed: 1,
   BulkImportCompleted: 1,
   BulkImportFailed: 1,
+  PeppolReportBuilt: 1,
+  PeppolReportSending: 1,
+  PeppolReportSendFailed: 1,
+  PeppolReportSent: 1,
+  PeppolReportMlsReceived: 1,
 } as const satisfies Record<StoredEventType, number>;
 
 /** Every event type name, as the map lists them. */

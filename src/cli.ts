@@ -4,7 +4,7 @@ import { keepFilesPrivate } from './platform/db/data-dir.ts';
 // What it writes (PGlite's files under DATA_DIR, the demo credentials) is its user's alone, as the service's are.
 keepFilesPrivate();
 const [command, ...args] = process.argv.slice(2);
-const commands = ['projections', 'demo', 'validate'] as const;
+const commands = ['projections', 'demo', 'validate', 'reporting'] as const;
 type Command = (typeof commands)[number];
 
 function isCommand(name: string | undefined): name is Command {

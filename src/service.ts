@@ -45,6 +45,8 @@ import { exportsModule } from './modules/exports/wiring.ts';
 import { invoicePdfModule } from './modules/invoice-pdf/wiring.ts';
 import { invoicesModule } from './modules/invoices/wiring.ts';
 import { paymentsModule } from './modules/payments/wiring.ts';
+import { reportingModule } from './modules/reporting/wiring.ts';
+import { reportMlsMatcher } from './modules/reporting/index.ts';
 import type { Module, Worker } from './modules/module.ts';
 import type { SandboxCorner5 } from './modules/delivery/index.ts';
 import type { PeppolNetwork } from './modules/delivery/index.ts';
@@ -276,8 +278,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   // our Access Point's MLS address: the seat id of its certificate under AS4, else PEPPOL_SERVICE_PROVIDER_ID's
   const ourSpis = spisParticipantOf(peppolPki?.identity.commonName ?? '') ?? spisParticipantOf(config.delivery.serviceProviderId) ?? '0242:000000';
-  // an MLS that answers no invoice may answer a SAPI-SK document's filing
-  const receiving: ReceivingDeps = { ...core, validator: getValidator, ourSpis, mlsMatchers: [sapiFsMlsMatcher(core)] };
+  // an MLS that answers no invoice may answer a SAPI-SK document's filing, or a monthly report
+  const receiving: ReceivingDeps = { ...core, validator: getValidator, ourSpis, mlsMatchers: [sapiFsMlsMatcher(core), reportMlsMatcher(core)] };
   // the sandbox's messages come from our own sending side; AS4 names the sending Access Point
   const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(receiving, { ...message, sending_ap: null }));
   const receiveAs4 = async (message: InboundPeppolMessage) => void (await receivePeppolMessage(receiving, message));
@@ -323,6 +325,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
     lookupModule({ ...core, registries: options.companyRegistries?.(core) }),
     tenancyModule(core),
     bulkImportModule({ ...shared, bulkImport: options.bulkImport }),
+    reportingModule(shared),
   ];
 
   // before anything follows the log: a secret stored in plaintext leaves it (once per store)

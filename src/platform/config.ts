@@ -195,11 +195,21 @@ export interface DeliveryConfig {
    * Points' over AS4 (a test or demo between Access Points)
    */
   fsCorner5: 'sandbox' | 'peppol';
+  /** Peppol Reporting (EUSR, TSR) to OpenPeppol each month */
+  reporting: ReportingConfig;
   /** where POST /tools/peppol-check looks: `sandbox` (our companies) or `smp` (SML + SMP) */
   participantDirectory: 'sandbox' | 'smp';
   /** the SML DNS zone for the smp directory (SML_ZONE; PEPPOL_SML_ZONE, its older name, still read) */
   smlZone: string;
   discovery: DiscoveryConfig;
+}
+
+/** Peppol Reporting: where the monthly reports go, and whether the service sends them by itself. */
+export interface ReportingConfig {
+  /** PEPPOL_REPORTING_RECEIVER: the participant id reports are sent to; unset: OpenPeppol's (src/modules/delivery/peppol/identifiers.ts) */
+  receiver: string | undefined;
+  /** PEPPOL_REPORTING_SCHEDULE=off: the reports are not built and sent by the service each month (tests; an operator sending them otherwise) */
+  schedule: boolean;
 }
 
 /** Peppol discovery (issue 38, item 3): static routes, the SML, the SMP. */
@@ -377,6 +387,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       serviceProviderId: env.PEPPOL_SERVICE_PROVIDER_ID || 'PSK000000',
       fsParticipantId: env.FS_PARTICIPANT_ID || '0242:001180',
       fsCorner5: fsCorner5Of(env),
+      reporting: {
+        receiver: env.PEPPOL_REPORTING_RECEIVER?.trim() || undefined,
+        schedule: oneOf('PEPPOL_REPORTING_SCHEDULE', env.PEPPOL_REPORTING_SCHEDULE, ['on', 'off'] as const, 'on') === 'on',
+      },
       // a real Access Point checks participants where it sends: Peppol discovery
       participantDirectory: oneOf('PEPPOL_DIRECTORY', env.PEPPOL_DIRECTORY, ['sandbox', 'smp'] as const, env.PEPPOL_NETWORK?.trim().toLowerCase() === 'as4' ? 'smp' : 'sandbox'),
       smlZone: env.SML_ZONE || env.PEPPOL_SML_ZONE || defaultSmlZone,

@@ -43,6 +43,8 @@ const MODULE_EDGES = [
   'invoice-pdf → exports', 'invoice-pdf → invoices',
   'invoices → idempotency', 'invoices → payments',
   'payments → idempotency', 'payments → invoices',
+  // the reports go out through the delivery module's Peppol network, in its SBDH, under its identifiers
+  'reporting → delivery',
   'sapi → delivery', 'sapi → idempotency', 'sapi → identity', 'sapi → invoices', 'sapi → usage',
   'tenancy → identity',
   'webhooks → idempotency',

@@ -16,6 +16,7 @@ import { mlsReceivedDecider } from '../../commands/mls/received.ts';
 import { invoiceSeriesDecider } from '../../commands/invoices/numbering.ts';
 import { usageDecider } from '../../commands/limits/usage.ts';
 import { paymentDecider } from '../../commands/payments/decider.ts';
+import { reportingMonthDecider } from '../../commands/reporting/month.ts';
 import { fold } from '../../commands/shared/decider.ts';
 import { uniqueClaimDecider } from '../../commands/shared/unique-claim.ts';
 import { DomainError } from '../../commands/shared/domain-error.ts';
@@ -284,6 +285,13 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     const counted = stored('InvoiceCounted');
     expect(fold(usageDecider, [counted]).count).to.equal(1);
     expect(counted.data.month).to.match(/^\d{4}-\d{2}$/);
+  });
+
+  it('a reported month folds: built, sending, a failed attempt, sent, and its MLS', () => {
+    const state = fold(reportingMonthDecider, [stored('PeppolReportBuilt'), stored('PeppolReportSending'), stored('PeppolReportSendFailed'), stored('PeppolReportSent'), stored('PeppolReportMlsReceived')]);
+    expect(state.month).to.equal(stored('PeppolReportBuilt').data.month);
+    expect(state.reports.eusr).to.deep.include({ status: 'sent', attempts: 1, message_id: stored('PeppolReportSending').data.message_id });
+    expect(state.reports.eusr?.mls?.response_code).to.equal('AP');
   });
 
   it('a bulk-import job folds: requested with its file, progressed, completed; and one that failed', () => {

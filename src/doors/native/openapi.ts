@@ -33,6 +33,7 @@ export function nativeOpenApiDoor(): OpenApiDoor {
       lookup: 'Slovak companies by IČO or name, from the public registers (RPO, RegisterUZ, VIES), to fill a buyer without retyping it.',
       invoices: 'Invoices: drafts, totals and VAT, validation (XSD, CEN, Peppol, Slovak), UBL, sending, and the received ones.',
       oauth2: 'OAuth 2.0 client-credentials clients of an organisation, and their tokens.',
+      operator: 'The service operator\'s views (METRICS_TOKEN, or loopback): the monthly Peppol Reporting to OpenPeppol.',
       payments: 'Payments recorded against invoices, and refunds against credit notes.',
       'sapi-sk connector': 'Installing and managing the SAPI-SK clients of a company (the /sapi front door has its own document).',
       security: 'The organisation\'s security log.',

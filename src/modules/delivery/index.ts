@@ -5,6 +5,7 @@ export type { MlsMatcher } from './mls/receive-mls.ts';
 export {
   BILLING_PROCESS_ID, documentTypeFor, isSpisParticipant, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, spisParticipantOf, TAX_REPORTING_PROCESS_ID,
 } from './peppol/identifiers.ts';
+export { EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, REPORTING_PROCESS_ID, TSR_DOCUMENT_TYPE_ID } from './peppol/identifiers.ts';
 export { type PeppolNetwork, type PeppolReceipt, PeppolRefusedError, PeppolRejectedError, PeppolTransportError } from './peppol/peppol-network.ts';
 export { as4PeppolNetwork, as4MessageIdOf } from './peppol/as4-network.ts';
 export { as4Receiver, type As4Receiver, type As4Answer } from './peppol/as4-receive.ts';

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { loadRuleSet, type RuleSet } from '../../../src/platform/validation/schematron/ruleset.ts';
 import type { Finding } from '../../../src/platform/validation/types.ts';
 import { tddSchematronFile } from '../../../src/modules/delivery/fs/tax-data-document/artifacts.ts';
+import { reportExamplesDir, reportSchematronFile } from '../../../src/modules/reporting/artifacts.ts';
 import { generateInvoice } from './generate-invoice.ts';
 import type { CorpusDocument } from './mutations.ts';
 import { listXmlFiles, readUnitTests } from './unit-tests.ts';
@@ -17,8 +18,14 @@ export interface RuleFile {
   file: string;
   /** Unit tests (VEFA format) run against this file, relative to the artifacts directory. */
   unitTests: string | null;
-  /** Which documents it validates: invoices, or Tax Data Documents. */
-  kind: 'invoice' | 'tdd';
+  /** Which documents it validates: invoices, Tax Data Documents, or Peppol Reporting documents (EUSR, TSR). */
+  kind: 'invoice' | 'tdd' | 'eusr' | 'tsr';
+  /**
+   * Rules known to run in SaxonJS rather than compiled (default 0). The reporting rules check uniqueness
+   * with their own xsl:key and fn:key, which the compiler does not translate: those patterns fall back,
+   * and their findings must still be SaxonJS's.
+   */
+  fallbackRules?: number;
 }
 
 const sch = (artifacts: string, release: string, name: string): string => path.join(artifacts, 'schematron', release, 'rules', 'sch', name);
@@ -33,6 +40,8 @@ export function ruleFiles(artifacts: string, repoRoot: string): RuleFile[] {
     { label: 'SK TDD', set: 'tdd', file: tddSchematronFile(artifacts, 'tdd'), unitTests: null, kind: 'tdd' as const },
     { label: 'SK TDD CEN', set: 'tdd-cen', file: tddSchematronFile(artifacts, 'tdd-cen'), unitTests: null, kind: 'tdd' as const },
     { label: 'SK TDD Peppol', set: 'tdd-peppol', file: tddSchematronFile(artifacts, 'tdd-peppol'), unitTests: null, kind: 'tdd' as const },
+    { label: 'Peppol EUSR 1.1.5', set: 'eusr', file: reportSchematronFile(artifacts, 'eusr'), unitTests: null, kind: 'eusr' as const, fallbackRules: 4 },
+    { label: 'Peppol TSR 1.0.5', set: 'tsr', file: reportSchematronFile(artifacts, 'tsr'), unitTests: null, kind: 'tsr' as const, fallbackRules: 3 },
   ].filter((r) => fs.existsSync(r.file));
 }
 
@@ -40,8 +49,9 @@ function readDir(dir: string, base: string): CorpusDocument[] {
   return fs.existsSync(dir) ? listXmlFiles(dir).map((f) => ({ name: path.relative(base, f), xml: fs.readFileSync(f, 'utf8') })) : [];
 }
 
-/** The fixed corpus: unit tests of the file, official examples, SK test invoices, generated invoices (or TDDs). */
+/** The fixed corpus: unit tests of the file, official examples, SK test invoices, generated invoices (or TDDs; or a report's examples). `extraTdds`: more documents of the rule's kind. */
 export function fixedCorpus(rule: RuleFile, artifacts: string, repoRoot: string, extraTdds: CorpusDocument[] = []): CorpusDocument[] {
+  if (rule.kind === 'eusr' || rule.kind === 'tsr') return [...readDir(reportExamplesDir(artifacts, rule.kind), artifacts), ...extraTdds];
   if (rule.kind === 'tdd') {
     return [...readDir(path.join(artifacts, 'sk-tdd/testfiles/tdd'), artifacts), ...readDir(path.join(artifacts, 'sk-tdd/bundle-2026-04-14/trn-tdd/example'), artifacts), ...extraTdds];
   }

@@ -152,3 +152,19 @@ export function spisParticipantOf(seatId: string): string | null {
   const match = /^P[A-Z]{2}([0-9]{6})$/i.exec(seatId.trim());
   return match ? `${SPIS_SCHEME}:${match[1]}` : null;
 }
+
+/*
+ * Peppol Reporting (EUSR 1.1, TSR 1.0): the document types and process our Access Point sends its
+ * monthly reports under, and OpenPeppol's receiving participant. Source: the Peppol Reporting
+ * specifications (docs.peppol.eu/edelivery: End User Statistics Reporting 1.1, Transaction
+ * Statistics Reporting 1.0, "Sending the report"), as phax/peppol-reporting states them
+ * (peppol-reporting-api/.../CPeppolReporting.java: OPENPEPPOL_PARTICIPANT_ID, the customization
+ * and profile ids; its document type checks name the two busdox-docid-qns values below).
+ */
+export const EUSR_DOCUMENT_TYPE_ID =
+  'urn:fdc:peppol:end-user-statistics-report:1.1::EndUserStatisticsReport##urn:fdc:peppol.eu:edec:trns:end-user-statistics-report:1.1::1.1';
+export const TSR_DOCUMENT_TYPE_ID =
+  'urn:fdc:peppol:transaction-statistics-report:1.0::TransactionStatisticsReport##urn:fdc:peppol.eu:edec:trns:transaction-statistics-reporting:1.0::1.0';
+export const REPORTING_PROCESS_ID = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
+/** OpenPeppol AISBL (scheme 9925, Belgian VAT), where every Service Provider sends its reports. */
+export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';

@@ -2,6 +2,7 @@ import type { DataSource } from 'typeorm';
 import type { DeliveryConfig } from '../../../platform/config.ts';
 import type { Clock } from '../../../platform/ports/clock.ts';
 import { FS_SANDBOX_RULES, sandboxCorner5, type FsSandboxRule, type SandboxCorner5 } from './corner5.ts';
+import { OPENPEPPOL_REPORTING_RECEIVER } from '../peppol/identifiers.ts';
 import { sandboxPeppolNetwork, type PeppolSandbox, type ReceiveMessage } from './peppol.ts';
 
 /** The sandbox's Peppol network and the Financial Administration's corner 5, with their fault switches (tests turn them). */
@@ -20,16 +21,18 @@ export function checkSandboxRules(rules: readonly string[]): FsSandboxRule[] {
 /**
  * The closed loop the service runs when no real network is configured: a Peppol network that
  * reaches this service's companies, our own MLS address and corner 5 (FS_PARTICIPANT_ID), whose
- * messages our receiving side takes.
+ * messages our receiving side takes, and stands in for the Peppol Reporting receiver.
  */
 export function sandbox(
-  deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsParticipantId'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage,
+  deps: { readModels: DataSource; clock: Clock }, delivery: Pick<DeliveryConfig, 'fsParticipantId' | 'reporting'>, rules: readonly FsSandboxRule[], receive: ReceiveMessage,
   ourSpis: string | null = null,
 ): Sandbox {
   const now = () => deps.clock.now();
   const fs = sandboxCorner5(deps.readModels, { rules }, now);
   return {
-    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, { ourSpis, corner5: { participant: delivery.fsParticipantId, faults: fs.faults } }),
+    peppol: sandboxPeppolNetwork(deps.readModels, receive, now, {
+      ourSpis, corner5: { participant: delivery.fsParticipantId, faults: fs.faults }, reportingReceiver: delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER,
+    }),
     fs,
   };
 }

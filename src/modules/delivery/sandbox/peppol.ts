@@ -39,14 +39,20 @@ interface PeppolArrival {
 /** What the receiving side does with a message (src/modules/delivery/inbound.ts); it must be idempotent by message id. */
 export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 
-/** What the sandbox reaches besides this service's companies: our own MLS address, and corner 5 (with its fault switch). */
+/**
+ * What the sandbox reaches besides this service's companies: our own MLS address, corner 5 (with
+ * its fault switch), and the participant the monthly Peppol Reporting goes to (OpenPeppol's, or
+ * PEPPOL_REPORTING_RECEIVER), for which it stands in: a message to it is counted as an arrival and
+ * answered with a receipt, and goes nowhere else (a report is no invoice for a company).
+ */
 export interface SandboxReach {
   ourSpis: string | null;
   corner5: { participant: string; faults: { down: boolean } } | null;
+  reportingReceiver?: string;
 }
 
 export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, now: () => Date = () => new Date(), reach: SandboxReach = { ourSpis: null, corner5: null }): PeppolSandbox {
-  const { ourSpis, corner5 } = reach;
+  const { ourSpis, corner5, reportingReceiver } = reach;
   const faults = { down: false, unanswered: new Set<string>() };
   const up = () => {
     if (faults.down) throw new PeppolTransportError('the sandbox Peppol network is down (fault injected)');
@@ -70,7 +76,8 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
       const ours = ourSpis !== null && message.document_type_id === MLS_DOCUMENT_TYPE_ID && isOurMlsParticipant(ourSpis, message.receiver_participant_id);
       const toFs = corner5 !== null && sameParticipant(message.receiver_participant_id, corner5.participant);
       if (toFs && corner5.faults.down) throw new PeppolTransportError('corner 5 of the sandbox (FS) is down (fault injected)');
-      const receiver = ours || toFs || (await findCompanyByParticipant(db, message.receiver_participant_id));
+      const toReporting = reportingReceiver !== undefined && sameParticipant(message.receiver_participant_id, reportingReceiver);
+      const receiver = ours || toFs || toReporting || (await findCompanyByParticipant(db, message.receiver_participant_id));
       if (!receiver) {
         throw new PeppolRefusedError(`participant ${message.receiver_participant_id} is not registered in the sandbox Peppol network (no company of this service has it)`);
       }
@@ -81,6 +88,7 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
         [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
       );
       if (faults.unanswered.has(message.receiver_participant_id)) await noAnswer(message.receiver_participant_id, signal);
+      if (toReporting) return { message_id: message.message_id, received_at: now().toISOString() };
       const rejection = sandboxReceiverRejection(message.envelope);
       if (rejection) throw rejection;
       await receive(message);

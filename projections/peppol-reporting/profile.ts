@@ -1,0 +1,26 @@
+import { firstAt, parseUntrusted } from '../../src/platform/xml/index.ts';
+
+const NS = {
+  inv: 'urn:oasis:names:specification:ubl:schema:xsd:Invoice-2',
+  cn: 'urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2',
+  cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
+};
+
+/**
+ * The business process of a received UBL document: its cbc:ProfileID (BT-23), which Peppol BIS
+ * requires to be the SBDH PROCESSID. InvoiceReceived does not carry the SBDH's process id, so it is
+ * read from the document as delivered; null when the document has none (never the case for one we
+ * accepted, as the receiver checks it).
+ */
+export function profileIdOf(ubl: string): string | null {
+  const parsed = parseUntrusted(ubl);
+  if (!parsed.ok) return null;
+  const { doc } = parsed.parsed;
+  try {
+    const found = firstAt(doc.root, '/inv:Invoice/cbc:ProfileID | /cn:CreditNote/cbc:ProfileID', NS);
+    const value = found?.content.trim();
+    return value ? value : null;
+  } finally {
+    doc.dispose();
+  }
+}
