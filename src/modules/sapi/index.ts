@@ -1,2 +1,3 @@
 // The sapi module's door: what other modules, the front doors and the composition root may use of it.
 export { sapiCallerResolver, type SapiClientGate } from './auth/caller.ts';
+export { sapiMlsMatcher } from './outbound/mls.ts';
