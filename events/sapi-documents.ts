@@ -1,5 +1,6 @@
 import type { As4ReceiptRecord } from './delivery.ts';
 import type { DomainEvent } from './event.ts';
+import type { MlsIssueRecord } from './mls.ts';
 
 /*
  * An outbound SAPI-SK document (sapi-sk.md, States): one stream per document,
@@ -7,7 +8,8 @@ import type { DomainEvent } from './event.ts';
  * this stream is the document. `provider_document_id` is the handle the client sees
  * (`svc_sapi_doc_` + the document id's 32 hex digits). Peppol leg: ACCEPTED → PROCESSING → SENT,
  * or FAILED from either; FS leg (reporter C2): NOT_SUBMITTED → SUBMITTED → ACKNOWLEDGED or
- * REJECTED (FAILED on the wire), or FAILED when no filing could be made.
+ * REJECTED (FAILED on the wire), or FAILED when no filing could be made. The receiving Access
+ * Point's MLS on the Peppol message is kept beside the leg (at most one).
  */
 
 /** The six metadata fields as the client sent them (camelCase on the wire, snake_case here). */
@@ -89,6 +91,25 @@ export type SapiDocumentFailed = DomainEvent<
   }
 >;
 
+/**
+ * The receiving Access Point's Message Level Status on the document's Peppol message (as corner 2,
+ * we ask for every status): AP or AB delivered, RE rejected with its reasons. Shown beside the
+ * status, which it does not move (the spec's states end at SENT; FAILED comes only from ours).
+ */
+export type SapiDocumentMlsReceived = DomainEvent<
+  'SapiDocumentMlsReceived',
+  {
+    document_id: string;
+    peppol_message_id: string;
+    /** the MLS's cbc:ID */
+    mls_id: string;
+    response_code: 'AP' | 'AB' | 'RE';
+    description: string | null;
+    issues: MlsIssueRecord[];
+    received_at: string;
+  }
+>;
+
 /** The tax data document (reporter C2) was filed with FS: fs.status SUBMITTED. */
 export type SapiFsSubmitted = DomainEvent<
   'SapiFsSubmitted',
@@ -133,13 +154,14 @@ export type SapiDocumentEvent =
   | SapiDeliveryAttemptFailed
   | SapiDocumentSent
   | SapiDocumentFailed
+  | SapiDocumentMlsReceived
   | SapiFsSubmitted
   | SapiFsAcknowledged
   | SapiFsRejected
   | SapiFsFailed;
 
 export const SAPI_DOCUMENT_EVENT_TYPES: readonly SapiDocumentEvent['type'][] = [
-  'SapiDocumentAccepted', 'SapiDocumentProcessing', 'SapiDeliveryAttemptFailed', 'SapiDocumentSent', 'SapiDocumentFailed',
+  'SapiDocumentAccepted', 'SapiDocumentProcessing', 'SapiDeliveryAttemptFailed', 'SapiDocumentSent', 'SapiDocumentFailed', 'SapiDocumentMlsReceived',
   'SapiFsSubmitted', 'SapiFsAcknowledged', 'SapiFsRejected', 'SapiFsFailed',
 ];
 

@@ -158,6 +158,7 @@ export const EVENT_VERSIONS = {
   SapiDeliveryAttemptFailed: 1,
   SapiDocumentSent: 2,
   SapiDocumentFailed: 1,
+  SapiDocumentMlsReceived: 1,
   SapiFsSubmitted: 1,
   SapiFsAcknowledged: 1,
   SapiFsRejected: 1,

@@ -72,7 +72,7 @@ import { lookupModule } from './modules/lookup/wiring.ts';
 import { tenancyModule } from './modules/tenancy/wiring.ts';
 import type { CompanyRegistry } from './modules/lookup/index.ts';
 import { sapiModule } from './modules/sapi/wiring.ts';
-import { sapiFsMlsMatcher, type SapiClientGate } from './modules/sapi/index.ts';
+import { sapiFsMlsMatcher, sapiMlsMatcher, type SapiClientGate } from './modules/sapi/index.ts';
 import type { SapiRoute } from './doors/sapi/route.ts';
 import type { WorkerOptions } from './modules/bulk-import/index.ts';
 import { webhookSecrets, type WebhookSecrets } from './modules/webhooks/index.ts';
@@ -278,8 +278,8 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const limits: Limits = { store: buckets, guard: config.identity.rateLimit ? invalidCredentialGuard({ store: buckets, log }) : NO_GUARD };
   // our Access Point's MLS address: the seat id of its certificate under AS4, else PEPPOL_SERVICE_PROVIDER_ID's
   const ourSpis = spisParticipantOf(peppolPki?.identity.commonName ?? '') ?? spisParticipantOf(config.delivery.serviceProviderId) ?? '0242:000000';
-  // an MLS that answers no invoice may answer a SAPI-SK document's filing, or a monthly report
-  const receiving: ReceivingDeps = { ...core, validator: getValidator, ourSpis, mlsMatchers: [sapiFsMlsMatcher(core), reportMlsMatcher(core)] };
+  // an MLS that answers no invoice may answer a SAPI-SK document (its Peppol message, or its filing), or a monthly report
+  const receiving: ReceivingDeps = { ...core, validator: getValidator, ourSpis, mlsMatchers: [sapiMlsMatcher(core), sapiFsMlsMatcher(core), reportMlsMatcher(core)] };
   // the sandbox's messages come from our own sending side; AS4 names the sending Access Point
   const receive = async (message: Parameters<ReceiveMessage>[0]) => void (await receivePeppolMessage(receiving, { ...message, sending_ap: null }));
   const receiveAs4 = async (message: InboundPeppolMessage) => void (await receivePeppolMessage(receiving, message));

@@ -100,6 +100,37 @@ describe('SAPI-SK outbound document', () => {
     expect(failed?.data).to.have.property('reason').that.matches(/^FS gave no verdict on submission .* within 1 h of filing/);
   });
 
+  describe('the receiving Access Point\'s MLS', () => {
+    const mlsStored = stored('SapiDocumentMlsReceived');
+    const { document_id: _id, ...mlsData } = mlsStored.data;
+    const apply = (over: Partial<typeof mlsData> = {}): SapiDocumentCommand => ({ type: 'ApplySapiMls', ...mlsData, ...over });
+
+    it('is kept beside the status once the message left (PROCESSING, SENT, or FAILED on our side), which it does not move', () => {
+      given([accepted, processing, sent]).when(apply()).then([mlsStored]);
+      given([accepted, processing]).when(apply()).then([mlsStored]);
+      const failed = stored('SapiDocumentFailed');
+      given([accepted, processing, failed]).when(apply()).then([mlsStored]);
+      const state = fold(sapiDocumentDecider, [accepted, processing, sent, mlsStored]);
+      expect(state).to.deep.include({ status: 'SENT', updated_at: mlsData.received_at });
+      expect(state?.mls).to.deep.equal({ response_code: 'RE', description: mlsData.description, issues: mlsData.issues, received_at: mlsData.received_at });
+    });
+
+    it('answers only the document\'s own Peppol message, and only after it left', () => {
+      given([accepted, processing, sent]).when(apply({ peppol_message_id: 'another-message' })).then([]);
+      given([accepted]).when(apply()).then([]);
+    });
+
+    it('is taken once: a second MLS decides nothing (OP-MLS-02)', () => {
+      given([accepted, processing, sent, mlsStored]).when(apply({ mls_id: 'a-second-mls', response_code: 'AP', description: null, issues: [] })).then([]);
+    });
+
+    it('an AP is kept with no reasons; none is shown until one came', () => {
+      const [ap] = sapiDocumentDecider.decide(apply({ response_code: 'AP', description: null, issues: [] }), fold(sapiDocumentDecider, [accepted, processing, sent]));
+      expect(fold(sapiDocumentDecider, [accepted, processing, sent, ap!])?.mls).to.deep.include({ response_code: 'AP', issues: [] });
+      expect(fold(sapiDocumentDecider, [accepted, processing, sent])?.mls).to.equal(null);
+    });
+  });
+
   it('reportDeadline is the IssueDate + 5 calendar days', () => {
     expect(reportDeadline('2026-11-20')).to.equal('2026-11-25');
     expect(reportDeadline('2026-12-29')).to.equal('2027-01-03');

@@ -1,5 +1,5 @@
 import type { As4ReceiptRecord } from '../../events/delivery.ts';
-import type { SapiDocumentAccepted, SapiDocumentEvent, SapiFsRejected } from '../../events/sapi-documents.ts';
+import type { SapiDocumentAccepted, SapiDocumentEvent, SapiDocumentMlsReceived, SapiFsRejected } from '../../events/sapi-documents.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { fsVerdictDeadline, isRetried, nextAttemptAt, type AttemptFailure, type RetryPolicy } from '../invoices/delivery-retries.ts';
@@ -24,6 +24,14 @@ export function reportDeadline(issueDate: string): string {
   return day.toISOString().slice(0, 10);
 }
 
+/** The receiving Access Point's MLS on the document's Peppol message, as the status shows it. */
+export interface SapiDocumentMls {
+  response_code: SapiDocumentMlsReceived['data']['response_code'];
+  description: string | null;
+  issues: SapiDocumentMlsReceived['data']['issues'];
+  received_at: string;
+}
+
 /** The document as its stream says, without the payload (which only the Peppol and FS legs read). */
 export interface SapiDocumentView {
   document_id: string;
@@ -43,6 +51,8 @@ export interface SapiDocumentView {
   /** when the next Peppol attempt is due, while one is (not shown: the status has no such field) */
   peppol_next_attempt_at?: string | null;
   failure_reason: string | null;
+  /** the receiving Access Point's MLS, null until one came; absent in views stored before it was kept */
+  mls?: SapiDocumentMls | null;
   fs: {
     status: SapiFsStatus;
     submission_id: string | null;
@@ -69,6 +79,7 @@ export type SapiDocumentCommand =
   /** `as4`: the receiver's verified AS4 receipt; null in the sandbox */
   | { type: 'RecordSapiSent'; as4: As4ReceiptRecord; at: string }
   | { type: 'RecordSapiFailed'; reason: string; findings: { rule: string; message: string }[]; rejected_by_receiver: boolean; at: string }
+  | ({ type: 'ApplySapiMls' } & Omit<SapiDocumentMlsReceived['data'], 'document_id'>)
   | { type: 'RecordSapiFsSubmitted'; fs_submission_id: string; tdd_uuid: string; at: string }
   | {
       type: 'RecordSapiFsVerdict'; fs_submission_id: string; outcome: 'acknowledged' | 'rejected'; tdd_uuid: string; mls_response_code: string;
@@ -86,7 +97,7 @@ function evolve(state: SapiDocumentState, event: SapiDocumentEvent): SapiDocumen
       document_id: d.document_id, provider_document_id: d.provider_document_id, client_id: d.client_id, organisation_id: d.organisation_id,
       company_id: d.company_id, client_document_id: d.metadata.document_id, document_type_id: d.metadata.document_type_id,
       sender_participant_id: d.metadata.sender_participant_id, receiver_participant_id: d.metadata.receiver_participant_id, document_root: d.document_root,
-      invoice_number: d.invoice_number, status: 'ACCEPTED', peppol_message_id: d.peppol_message_id, peppol_attempts: 0, failure_reason: null,
+      invoice_number: d.invoice_number, status: 'ACCEPTED', peppol_message_id: d.peppol_message_id, peppol_attempts: 0, failure_reason: null, mls: null,
       fs: { status: 'NOT_SUBMITTED', submission_id: null, tdd_uuid: null, attempts: 0, report_deadline: reportDeadline(d.issue_date), acknowledged_at: null, error_message: null },
       received_at: d.accepted_at, updated_at: d.accepted_at,
     };
@@ -103,6 +114,10 @@ function evolve(state: SapiDocumentState, event: SapiDocumentEvent): SapiDocumen
       return { ...state, status: 'SENT', updated_at: event.data.sent_at };
     case 'SapiDocumentFailed':
       return { ...state, status: 'FAILED', failure_reason: event.data.reason, updated_at: event.data.failed_at };
+    case 'SapiDocumentMlsReceived': {
+      const { response_code, description, issues, received_at } = event.data;
+      return { ...state, mls: { response_code, description, issues, received_at }, updated_at: received_at };
+    }
     case 'SapiFsSubmitted':
       return {
         ...state,
@@ -155,6 +170,12 @@ function decide(command: SapiDocumentCommand, state: SapiDocumentState): SapiDoc
         type: 'SapiDocumentFailed',
         data: { document_id, peppol_message_id: state.peppol_message_id, reason: command.reason, findings: command.findings, rejected_by_receiver: command.rejected_by_receiver, failed_at: command.at },
       }];
+    case 'ApplySapiMls': {
+      // only an answer to our one message, once it left (PROCESSING on), and only the first (OP-MLS-02)
+      if (command.peppol_message_id !== state.peppol_message_id || state.status === 'ACCEPTED' || state.mls) return [];
+      const { type: _type, ...mls } = command;
+      return [{ type: 'SapiDocumentMlsReceived', data: { document_id, ...mls } }];
+    }
     case 'RecordSapiFsSubmitted':
       if (state.fs.status !== 'NOT_SUBMITTED') return [];
       return [{
@@ -206,8 +227,9 @@ function attemptFailed(command: Extract<SapiDocumentCommand, { type: 'RecordSapi
 /**
  * An outbound SAPI-SK document's stream: accepted once; the Peppol leg ACCEPTED → PROCESSING →
  * SENT, or FAILED from either; the FS leg NOT_SUBMITTED → SUBMITTED → ACKNOWLEDGED, or FAILED
- * (a rejection or no filing). A repeated outcome decides nothing, so a reaction run again after a
- * crash records nothing twice.
+ * (a rejection or no filing). The receiving Access Point's MLS is kept beside the status, which
+ * it does not move. A repeated outcome decides nothing, so a reaction run again after a crash
+ * records nothing twice.
  */
 export const sapiDocumentDecider: Decider<SapiDocumentCommand, SapiDocumentEvent, SapiDocumentState> = {
   initialState: null,

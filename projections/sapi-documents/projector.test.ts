@@ -24,4 +24,16 @@ describe('sapi-documents projector', function () {
       { provider_document_id: accepted.data.provider_document_id, client_id: accepted.data.client_id, version: 4, status: 'SENT', fs_status: 'ACKNOWLEDGED', deadline: '2026-11-25', has_payload: false },
     ]);
   });
+
+  it('keeps the receiving Access Point\'s MLS beside the status: null until one came', async () => {
+    const MLS = `SELECT view->>'status' AS status, view->'mls'->>'response_code' AS code, jsonb_array_length(view->'mls'->'issues') AS reasons,
+      view->>'updated_at' AS updated_at, view->'mls' = 'null'::jsonb AS none FROM sapi_documents`;
+    await given(inStream(stream, accepted, fixture('SapiDocumentProcessing'), fixture('SapiDocumentSent'))).then(MLS, [
+      { status: 'SENT', code: null, reasons: null, updated_at: String(fixture('SapiDocumentSent').data.sent_at), none: true },
+    ]);
+    const mls = fixture('SapiDocumentMlsReceived');
+    await given(inStream(stream, accepted, fixture('SapiDocumentProcessing'), fixture('SapiDocumentSent'), mls)).then(MLS, [
+      { status: 'SENT', code: 'RE', reasons: 1, updated_at: String(mls.data.received_at), none: false },
+    ]);
+  });
 });

@@ -42,6 +42,27 @@ export type SapiSendResponse = Static<typeof SapiSendResponse>;
 
 const nullable = <T extends ReturnType<typeof Type.String>>(schema: T) => Type.Union([schema, Type.Null()]);
 
+/**
+ * The receiving Access Point's Message Level Status on the document's Peppol message (an extension
+ * of sapi-sk.md, whose states end at SENT): beside `status`, which it does not move.
+ */
+const SapiMls = Type.Object(
+  {
+    responseCode: Type.Union(['AP', 'AB', 'RE'].map((c) => Type.Literal(c)), { description: 'AP accepted, AB acknowledged (both: delivered), RE rejected' }),
+    description: nullable(Type.String({ description: "the MLS's own description (an RE has one)" })),
+    reasons: Type.Array(
+      Type.Object({
+        location: Type.String({ description: 'an XPath in the document sent, or NA' }),
+        description: Type.String(),
+        reasonCode: Type.Union(['SV', 'BV', 'BW', 'FD'].map((c) => Type.Literal(c)), { description: 'SV syntax, BV rule (fatal), BW rule (warning), FD delivery failed' }),
+      }, { additionalProperties: false }),
+      { description: 'why the MLS rejected the document (RE); empty otherwise' },
+    ),
+    receivedAt: Type.String({ format: 'date-time', description: 'when the MLS reached our Access Point' }),
+  },
+  { additionalProperties: false },
+);
+
 export const SapiStatusResponse = Type.Object(
   {
     providerDocumentId: Type.String(),
@@ -56,6 +77,9 @@ export const SapiStatusResponse = Type.Object(
       acknowledgedAt: nullable(Type.String({ format: 'date-time' })),
       errorMessage: nullable(Type.String()),
     }, { additionalProperties: false }),
+    mls: Type.Union([SapiMls, Type.Null()], {
+      description: "the receiving Access Point's Message Level Status (an extension of SAPI-SK): null until one came; one at most (a later one is ignored)",
+    }),
     updatedAt: Type.String({ format: 'date-time' }),
     timestamp: Type.String({ format: 'date-time' }),
   },

@@ -25,6 +25,7 @@ import { apiKeyDecider } from '../../commands/tenancy/api-key.ts';
 import { companyDecider } from '../../commands/tenancy/company.ts';
 import { organisationDecider } from '../../commands/tenancy/organisation.ts';
 import { sapiClientDecider } from '../../commands/tenancy/sapi-client.ts';
+import { sapiDocumentDecider } from '../../commands/sapi/document.ts';
 import { subscribers, webhookDecider } from '../../commands/webhooks/decider.ts';
 import { EVENT_VERSIONS, STORED_EVENT_TYPES, type StoredEvent, type StoredEventType } from '../../events/versions.ts';
 import { EVENT_CONTRACTS, Upcasting } from '../../src/platform/eventstore/upcasting.ts';
@@ -223,6 +224,17 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     const key = fold(apiKeyDecider, [stored('ApiKeyIssued'), stored('ApiKeyUpdated'), stored('ApiKeyRevoked')]);
     expect(key).to.include({ status: 'revoked', name: stored('ApiKeyUpdated').data.name });
     expect(fold(sapiClientDecider, [stored('SapiClientIssued')])).to.deep.equal({ exists: true });
+  });
+
+  it('a SAPI-SK document folds: accepted, sent, the receiving Access Point\'s MLS beside SENT, then its FS filing', () => {
+    const mls = stored('SapiDocumentMlsReceived');
+    const state = fold(sapiDocumentDecider, [
+      stored('SapiDocumentAccepted'), stored('SapiDocumentProcessing'), stored('SapiDocumentSent'), mls, stored('SapiFsSubmitted'), stored('SapiFsAcknowledged'),
+    ]);
+    expect(state).to.deep.include({ status: 'SENT', peppol_message_id: mls.data.peppol_message_id });
+    expect(state?.mls).to.deep.include({ response_code: mls.data.response_code, received_at: mls.data.received_at });
+    expect(state?.mls?.issues[0]?.reason).to.equal(mls.data.issues[0]?.reason);
+    expect(state?.fs.status).to.equal('ACKNOWLEDGED');
   });
 
   it('identity streams fold: refresh families, credentials, OAuth clients', () => {

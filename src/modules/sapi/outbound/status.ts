@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { SapiRefusal } from '../../../../commands/sapi/errors.ts';
 import { PARTICIPANT_HEADER, requireParticipantHeader } from '../../../../commands/sapi/participant.ts';
 import { requireScope } from '../../../../commands/sapi/scopes.ts';
-import type { SapiDocumentView } from '../../../../commands/sapi/document.ts';
+import type { SapiDocumentMls, SapiDocumentView } from '../../../../commands/sapi/document.ts';
 import { sapiReceiptOf } from '../../../../commands/sapi/document-receipt.ts';
 import { documentIdOf, sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
 import { RECEIPT_HEADERS, receiptAnswer } from '../../delivery/index.ts';
@@ -26,8 +26,18 @@ export function statusOf(view: SapiDocumentView, now: Date): SapiStatusResponse 
       status: view.fs.status, submissionId: view.fs.submission_id, reportDeadline: view.fs.report_deadline, acknowledgedAt: view.fs.acknowledged_at,
       errorMessage: view.fs.error_message,
     },
+    mls: mlsOf(view.mls ?? null),
     updatedAt: view.updated_at,
     timestamp: now.toISOString(),
+  };
+}
+
+/** The MLS beside the status, camelCase as the rest of SAPI (docs/sapi.md, Status). */
+function mlsOf(mls: SapiDocumentMls | null): SapiStatusResponse['mls'] {
+  if (!mls) return null;
+  return {
+    responseCode: mls.response_code, description: mls.description,
+    reasons: mls.issues.map((i) => ({ location: i.location, description: i.description, reasonCode: i.reason })), receivedAt: mls.received_at,
   };
 }
 
@@ -40,7 +50,7 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
     path: '/document/status/{providerDocumentId}',
     operationId: 'sapiDocumentStatus',
     summary: "An outbound document's status: its Peppol leg and its FS filing",
-    description: 'Scope document:send and X-Peppol-Participant-Id. A document this client did not send (unknown, or another client\'s) is SAPI-DOC-NOT-FOUND. fs.reportDeadline is the UBL IssueDate + 5 calendar days (docs/sapi.md, Status).',
+    description: 'Scope document:send and X-Peppol-Participant-Id. A document this client did not send (unknown, or another client\'s) is SAPI-DOC-NOT-FOUND. fs.reportDeadline is the UBL IssueDate + 5 calendar days; mls is the receiving Access Point\'s Message Level Status once one came (docs/sapi.md, Status).',
     tags: ['SAPI documents'],
     auth: 'api',
     params: Type.Object({ providerDocumentId: Type.String({ maxLength: 200 }) }),
