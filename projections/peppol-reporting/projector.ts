@@ -52,15 +52,14 @@ async function sent(tx: EntityManager, sourceId: string, data: PeppolMessageSent
 }
 
 async function received(tx: EntityManager, data: InvoiceReceived['data']): Promise<void> {
-  const processId = profileIdOf(data.ubl);
-  if (processId === null) throw new Error(`received document ${data.peppol_message_id} has no cbc:ProfileID`);
+  // the envelope's process and COUNTRY_C1, and the sending Access Point, where the event keeps them
+  // (events written before do not: the document's ProfileID and seller country, and no peer)
+  const processId = data.process_id ?? profileIdOf(data.ubl) ?? BILLING_PROCESS_ID;
   const c4 = data.content.buyer.country_code.toUpperCase();
   await record(tx, {
     direction: 'received', peppol_message_id: data.peppol_message_id, end_user_id: data.receiver_participant_id, end_user_country: c4,
-    document_type_id: data.document_type_id, process_id: processId, c1_country: data.content.supplier.country_code.toUpperCase(), c4_country: c4,
-    // InvoiceReceived does not name the sending Access Point (As4MessageReceived does, but under the AS4
-    // message id, which nothing here links to the SBDH instance id)
-    peer_ap: null, exchanged_at: data.received_at,
+    document_type_id: data.document_type_id, process_id: processId, c1_country: (data.country_c1 ?? data.content.supplier.country_code).toUpperCase(), c4_country: c4,
+    peer_ap: data.sending_ap ?? null, exchanged_at: data.received_at,
   });
 }
 
