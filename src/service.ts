@@ -2,7 +2,7 @@ import { merge } from 'rxjs';
 import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { CodeLists } from '../commands/invoices/code-lists.ts';
-import { receivePeppolMessage, withLocalParticipants, type InboundPeppolMessage, type ReceivingDeps } from './modules/delivery/index.ts';
+import { OPENPEPPOL_REPORTING_RECEIVER, receivePeppolMessage, withLocalParticipants, type InboundPeppolMessage, type ReceivingDeps } from './modules/delivery/index.ts';
 import { spisParticipantOf } from './modules/delivery/index.ts';
 import { newLookups, type Lookups } from './modules/invoices/index.ts';
 import { SeriesReservations } from './modules/invoices/index.ts';
@@ -285,6 +285,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const receiveAs4 = async (message: InboundPeppolMessage) => void (await receivePeppolMessage(receiving, message));
   const networks = (options.networks ?? ((deps, cfg, received, spis) => sandbox(deps, cfg.delivery, fsRules, received, spis)))(core, config, receive, ourSpis);
   // the sandbox's corner 5 answers TDDs sent to FS_PARTICIPANT_ID (always in the sandbox; under AS4 when FS_CORNER5=sandbox)
+  if (config.peppol.network === 'sandbox') receiving.reportingStandIn = config.delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER;
   receiving.corner5 = config.delivery.fsCorner5 === 'sandbox' ? { participant: config.delivery.fsParticipantId, take: (id: string, tdd: string) => networks.fs.take(id, tdd) } : null;
   const discovery = config.delivery.participantDirectory === 'smp' || peppolPki ? discoveryOf(config, log, options, peppolPki) : null;
   // PEPPOL_NETWORK=as4: Peppol legs go out over AS4 and /as4 takes messages in; FS stays as built

@@ -50,18 +50,19 @@ describe('Peppol Reporting: the monthly schedule (1st to 15th), the sandbox rece
       expect(listed.items.map((i) => i.month)).to.deep.equal(['2026-11']);
     });
 
-    it("keeps OpenPeppol's MLS on the report it answers; a repeat changes nothing; an unknown message is not ours", async () => {
-      const month = await eventually(() => readMonth(svc.services, '2026-11'), sentBoth);
+    it("keeps OpenPeppol's MLS on the report it answers (the sandbox's stand-in answers AP); a repeat changes nothing; an unknown message is not ours", async () => {
+      const month = await eventually(() => readMonth(svc.services, '2026-11'), (m) => sentBoth(m) && !!m.reports.eusr?.mls && !!m.reports.tsr?.mls);
+      expect(month.reports.eusr?.mls?.response_code).to.equal('AP');
+      expect(month.reports.tsr?.mls?.response_code).to.equal('AP');
+      const kept = month.reports.tsr!.mls;
       const mls = { referenced_instance_id: month.reports.tsr!.message_id!, response_code: 'RE' as const, reasons: [{ rule: 'SCH-TSR-11', location: '/', message: 'sum', reason_code: 'BV' }], received_at: '2026-12-01T06:30:00.000Z' };
-      expect(await matchReportMls(svc.services, mls)).to.deep.equal({ month: '2026-11', kind: 'tsr', applied: true });
-      expect(await applyReportMls(svc.services, { ...mls, response_code: 'AP' })).to.equal(true);
-      expect(await matchReportMls(svc.services, { ...mls, response_code: 'AP' })).to.deep.equal({ month: '2026-11', kind: 'tsr', applied: false });
+      expect(await matchReportMls(svc.services, mls)).to.deep.equal({ month: '2026-11', kind: 'tsr', applied: false });
+      expect(await applyReportMls(svc.services, mls), 'it answers one of ours').to.equal(true);
       expect(await applyReportMls(svc.services, { ...mls, referenced_instance_id: crypto.randomUUID() })).to.equal(false);
       const after = await readMonth(svc.services, '2026-11');
-      expect(after.reports.tsr?.mls).to.deep.equal({ response_code: 'RE', reasons: mls.reasons, received_at: mls.received_at });
-      expect(after.reports.eusr?.mls).to.equal(null);
+      expect(after.reports.tsr?.mls).to.deep.equal(kept);
       const listed = await eventually(async () => (await (await fetch(`${svc.api}/operator/peppol-reporting`, { headers: { authorization: 'Bearer operator-secret' } })).json()) as { items: { tsr: { mls: { response_code: string } | null } }[] },
-        (body) => body.items[0]?.tsr.mls?.response_code === 'RE');
+        (body) => body.items[0]?.tsr.mls?.response_code === 'AP');
       expect(listed.items).to.have.length(1);
     });
   });
@@ -102,7 +103,12 @@ describe('Peppol Reporting: the monthly schedule (1st to 15th), the sandbox rece
         expect([EUSR_DOCUMENT_TYPE_ID, TSR_DOCUMENT_TYPE_ID]).to.include(envelope.documentTypeId);
         expect(message).to.include({ sender_participant_id: '0242:000000', receiver_participant_id: OPENPEPPOL_REPORTING_RECEIVER, document_type_id: envelope.documentTypeId });
         expect(envelope.document).to.include(kind === 'eusr' ? 'EndUserStatisticsReport' : 'TransactionStatisticsReport').and.include('<StartDate>2027-04-01</StartDate>');
+        // every status asked for, to our own MLS address
+        expect(envelope).to.include({ mlsTo: '0242:000000', mlsType: 'ALWAYS_SEND' });
       }
+      // the sandbox's stand-in for OpenPeppol answers each report with an MLS AP, kept on the month
+      const answered = await eventually(() => readMonth(svc.services, '2027-04'), (m) => !!m.reports.eusr?.mls && !!m.reports.tsr?.mls);
+      expect([answered.reports.eusr!.mls!.response_code, answered.reports.tsr!.mls!.response_code]).to.deep.equal(['AP', 'AP']);
     } finally {
       await svc.close();
     }

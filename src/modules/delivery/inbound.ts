@@ -37,6 +37,8 @@ export interface ReceivingDeps extends Pick<Core, 'store' | 'ids' | 'readModels'
   ourSpis: string;
   /** what else an MLS that reaches us may answer (SAPI-SK documents, reports) */
   mlsMatchers?: MlsMatcher[];
+  /** the sandbox: the Peppol Reporting receiver it stands in for (each report it takes is answered MLS AP) */
+  reportingStandIn?: string | null;
   /** the sandbox's corner 5, when this Access Point serves the FS participant itself (sandbox/corner5.ts) */
   corner5?: { participant: string; take(submissionId: string, tdd: string): Promise<MlsVerdict> } | null;
 }
@@ -88,6 +90,11 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   if (deps.corner5 && envelope.documentTypeId === SK_TAX_DATA_DOCUMENT_TYPE_ID && sameParticipant(envelope.receiver, deps.corner5.participant)) {
     // the sandbox's corner 5 judges the TDD; its verdict goes back as an MLS, like the real FS's
     await answer(await deps.corner5.take(envelope.instanceId, envelope.document));
+    return { invoice_id: null, provider_document_id: null, response_code: null };
+  }
+  if (deps.reportingStandIn && sameParticipant(envelope.receiver, deps.reportingStandIn)) {
+    // the sandbox standing in for OpenPeppol's reporting receiver: it takes the report and says so
+    await answer({ response_code: 'AP', description: null, issues: [] });
     return { invoice_id: null, provider_document_id: null, response_code: null };
   }
   const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);

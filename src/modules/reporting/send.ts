@@ -1,13 +1,17 @@
 import { REPORT_KINDS, type ReportingMonthState, type ReportRetryPolicy } from '../../../commands/reporting/month.ts';
 import type { PeppolReportKind } from '../../../events/reporting.ts';
 import {
-  boundedAttempt, EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, PeppolRefusedError, PeppolTransportError, REPORTING_PROCESS_ID, spisParticipantOf, wrapInSbdh,
+  boundedAttempt, EUSR_DOCUMENT_TYPE_ID, OPENPEPPOL_REPORTING_RECEIVER, PeppolRefusedError, PeppolTransportError, REPORTING_PROCESS_ID, wrapInSbdh,
   type PeppolNetwork, type PeppolReceipt, TSR_DOCUMENT_TYPE_ID,
 } from '../delivery/index.ts';
 import type { Core } from '../../platform/core.ts';
 import { onMonth } from './month-stream.ts';
 
-export type SendDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'config'> & { network: PeppolNetwork };
+export type SendDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'config'> & {
+  network: PeppolNetwork;
+  /** our Access Point's SPIS participant (its certificate's seat id under AS4): the reports' sender, and where their MLS comes */
+  ourSpis: string;
+};
 
 const COMPONENT = 'peppol-reporting';
 
@@ -21,14 +25,6 @@ const OUR_COUNTRY = 'SK';
 
 /** Where the reports go: PEPPOL_REPORTING_RECEIVER, else OpenPeppol's participant. */
 export const reportingReceiver = (config: Core['config']) => config.delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER;
-
-/** Our Access Point's SPIS participant (0242:<6 digits of the seat id>): the reports' sender. */
-export function ourSpisParticipant(config: Core['config']): string {
-  const seatId = config.delivery.serviceProviderId;
-  const participant = spisParticipantOf(seatId);
-  if (participant === null) throw new Error(`PEPPOL_SERVICE_PROVIDER_ID "${seatId}" is not a Peppol seat id (P, two letters, six digits): no report can be sent`);
-  return participant;
-}
 
 /** Whether a report still has an attempt to make (built and valid, or sending), and when. */
 export function nextAttemptOf(state: ReportingMonthState, kind: PeppolReportKind): Date | 'now' | null {
@@ -46,7 +42,7 @@ export function nextAttemptOf(state: ReportingMonthState, kind: PeppolReportKind
  */
 export async function sendReport(deps: SendDeps, month: string, kind: PeppolReportKind, state: ReportingMonthState, policy: ReportRetryPolicy, signal: AbortSignal): Promise<ReportingMonthState> {
   const at = () => deps.clock.now().toISOString();
-  const sender = ourSpisParticipant(deps.config);
+  const sender = deps.ourSpis;
   const receiver = reportingReceiver(deps.config);
   const documentTypeId = DOCUMENT_TYPES[kind];
   let current = state;
@@ -63,7 +59,11 @@ export async function sendReport(deps: SendDeps, month: string, kind: PeppolRepo
     onMonth(deps, month, { type: 'RecordSendFailed', month, kind, message_id: messageId, reason, retryable, policy, at: at() }, COMPONENT);
   let envelope: string;
   try {
-    envelope = wrapInSbdh({ sender, receiver, documentTypeId, processId: REPORTING_PROCESS_ID, instanceId: messageId, createdAt: deps.clock.now(), countryC1: OUR_COUNTRY, document: report.xml });
+    envelope = wrapInSbdh({
+      sender, receiver, documentTypeId, processId: REPORTING_PROCESS_ID, instanceId: messageId, createdAt: deps.clock.now(), countryC1: OUR_COUNTRY, document: report.xml,
+      // OpenPeppol's MLS on the report is kept on the month (reportMlsMatcher)
+      mlsTo: sender, mlsType: 'ALWAYS_SEND',
+    });
   } catch (error) {
     return failed(`no envelope can be written: ${error instanceof Error ? error.message : String(error)}`, false);
   }

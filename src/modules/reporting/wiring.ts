@@ -11,6 +11,8 @@ import { createReportValidator, type ReportValidator } from './validate.ts';
 export interface ReportingDeps extends Pick<Core, 'config' | 'log' | 'store' | 'readModels' | 'clock' | 'ids'> {
   /** the Peppol network the reports go out on (the sandbox's, or AS4) */
   network: PeppolNetwork;
+  /** our Access Point's SPIS participant: the reports' sender */
+  ourSpis: string;
   /** the only process on the database (PGlite): the schedule's stale leases are released at start */
   soleInstance?: boolean;
 }

@@ -42,8 +42,9 @@ export type ReceiveMessage = (message: OutboundPeppolMessage) => Promise<void>;
 /**
  * What the sandbox reaches besides this service's companies: our own MLS address, corner 5 (with
  * its fault switch), and the participant the monthly Peppol Reporting goes to (OpenPeppol's, or
- * PEPPOL_REPORTING_RECEIVER), for which it stands in: a message to it is counted as an arrival and
- * answered with a receipt, and goes nowhere else (a report is no invoice for a company).
+ * PEPPOL_REPORTING_RECEIVER), for which it stands in: a report sent to it is counted as an arrival
+ * and handed to our receiving side, which answers it with an MLS AP as OpenPeppol would (a report is
+ * no invoice for a company).
  */
 export interface SandboxReach {
   ourSpis: string | null;
@@ -88,7 +89,6 @@ export function sandboxPeppolNetwork(db: DataSource, receive: ReceiveMessage, no
         [message.message_id, message.sender_participant_id, message.receiver_participant_id, now()],
       );
       if (faults.unanswered.has(message.receiver_participant_id)) await noAnswer(message.receiver_participant_id, signal);
-      if (toReporting) return { message_id: message.message_id, received_at: now().toISOString() };
       const rejection = sandboxReceiverRejection(message.envelope);
       if (rejection) throw rejection;
       await receive(message);
