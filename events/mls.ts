@@ -46,6 +46,11 @@ export type MlsIssued = DomainEvent<
       to: string;
       /** the UBL ApplicationResponse as built, so every attempt sends the same document */
       document: string;
+      /**
+       * when `to` is the envelope's MLS_TO: the sending Access Point's own SPIS participant and the
+       * MLS addressed to it, for when nobody is registered at MLS_TO (4.1: the field is then ignored)
+       */
+      fallback: { to: string; document: string } | null;
     } | null;
     issued_at: string;
   }

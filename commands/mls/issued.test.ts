@@ -13,7 +13,7 @@ const given = specFor(mlsIssuedDecider);
 const issue = (overrides: Partial<Extract<MlsIssuedCommand, { type: 'IssueMls' }>> = {}): MlsIssuedCommand => ({
   type: 'IssueMls', referenced_instance_id: 'doc-1', document_type_id: 'invoice', sender_participant_id: '0245:1111111111',
   receiver_participant_id: '0245:2222222222', response_code: 'AP', description: null, issues: [],
-  mls: { mls_id: 'mls-1', from: '0242:000002', to: '0242:000001', document: '<ApplicationResponse/>' }, at: AT, ...overrides,
+  mls: { mls_id: 'mls-1', from: '0242:000002', to: '0242:000001', document: '<ApplicationResponse/>', fallback: null }, at: AT, ...overrides,
 });
 const issuedEvent = (command = issue()): MlsIssued => {
   if (command.type !== 'IssueMls') throw new Error('not an issue');
@@ -45,6 +45,10 @@ describe('MLS issued by corner 3 (one per received document)', () => {
     given([issuedEvent(), failed(1, 'x'), failed(2, 'y')]).when({ type: 'RecordMlsSendFailed', reason: 'down', permanent: false, policy, at: LATER }).then([failed(3, null)]);
     const state = fold(mlsIssuedDecider, [issuedEvent(), failed(1, 'x'), failed(2, 'y'), failed(3, null)]);
     expect(state.status === 'issued' && state.sending).to.equal('failed');
+  });
+
+  it('records where it went: MLS_TO, or the sending Access Point\'s SPID when nobody served MLS_TO', () => {
+    given([issuedEvent()]).when({ type: 'RecordMlsSent', to: '0242:000009', at: LATER }).then([{ ...sentEvent, data: { ...sentEvent.data, to: '0242:000009' } }]);
   });
 
   it('a receiver nobody serves ends the sending at once', () => {

@@ -12,7 +12,8 @@ export const mlsIssuedStream = (referencedInstanceId: string): string => `mls-ou
 
 export type MlsIssuedCommand =
   | ({ type: 'IssueMls'; at: string } & Omit<MlsIssued['data'], 'issued_at'>)
-  | { type: 'RecordMlsSent'; at: string }
+  /** `to`: where it went (MLS_TO, or the sending Access Point's SPID when nobody served MLS_TO) */
+  | { type: 'RecordMlsSent'; to?: string; at: string }
   /** `permanent`: the MLS can never be sent (nobody serves its receiver); otherwise retried by the policy */
   | { type: 'RecordMlsSendFailed'; reason: string; permanent: boolean; policy: RetryPolicy; at: string };
 
@@ -41,7 +42,7 @@ export const mlsIssuedDecider: Decider<MlsIssuedCommand, MlsIssuedEvent, MlsIssu
       case 'RecordMlsSent': {
         if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return [];
         const { mls, referenced_instance_id } = state.issued;
-        return [{ type: 'MlsSent', data: { referenced_instance_id, mls_id: mls.mls_id, to: mls.to, sent_at: command.at } }];
+        return [{ type: 'MlsSent', data: { referenced_instance_id, mls_id: mls.mls_id, to: command.to ?? mls.to, sent_at: command.at } }];
       }
       case 'RecordMlsSendFailed': {
         if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return [];

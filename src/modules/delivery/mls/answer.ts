@@ -34,14 +34,13 @@ export interface Answering {
 export function issueCommand(document: AnsweredDocument, verdict: MlsVerdict, answering: Answering, at: Date): MlsIssuedCommand {
   const to = mlsReceiver(document.mlsTo, answering.senderSpis);
   const mlsId = stableUuid('mls', answering.ourSpis, document.instanceId);
+  const built = (receiver: string) => buildMls({
+    id: mlsId, issued_at: at.toISOString(), sender: answering.ourSpis, receiver, response_code: verdict.response_code,
+    description: verdict.description, referenced_instance_id: document.instanceId, issues: verdict.issues,
+  });
+  const fallback = to && answering.senderSpis && to !== answering.senderSpis ? answering.senderSpis : null;
   const mls = mlsOwed(verdict.response_code, document.mlsType) && to
-    ? {
-        mls_id: mlsId, from: answering.ourSpis, to,
-        document: buildMls({
-          id: mlsId, issued_at: at.toISOString(), sender: answering.ourSpis, receiver: to, response_code: verdict.response_code,
-          description: verdict.description, referenced_instance_id: document.instanceId, issues: verdict.issues,
-        }),
-      }
+    ? { mls_id: mlsId, from: answering.ourSpis, to, document: built(to), fallback: fallback ? { to: fallback, document: built(fallback) } : null }
     : null;
   return {
     type: 'IssueMls', referenced_instance_id: document.instanceId, document_type_id: document.documentTypeId,

@@ -7,7 +7,7 @@ import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
 import { MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID } from '../peppol/identifiers.ts';
-import { PeppolRefusedError, PeppolTransportError, type PeppolNetwork } from '../peppol/peppol-network.ts';
+import { PeppolRefusedError, PeppolRejectedError, PeppolTransportError, type PeppolNetwork } from '../peppol/peppol-network.ts';
 import { wrapInSbdh } from '../peppol/sbdh.ts';
 import { bounded } from '../schedule/bounded.ts';
 import { systemMetadata } from '../../invoices/index.ts';
@@ -48,8 +48,9 @@ const LOOK_AGAIN_MS = 1_000;
 /**
  * One attempt to send an owed MLS (MLS 1.1, chapter 3: wrapped in an SBDH, sent like any Peppol
  * message to its receiver, found through the SMP). The SBDH instance identifier is the MLS id, so
- * a retry is the same message. A receiver nobody serves ends it (recorded); a transport failure is
- * tried again by the delivery policy.
+ * a retry is the same message. When MLS_TO has nobody registered, the sending Access Point's own SPID
+ * gets it instead; a receiver nobody serves ends it (recorded); a transport failure is tried again by
+ * the delivery policy.
  */
 export function mlsAttempts(deps: Deps): ScheduleHandler {
   return {
@@ -66,14 +67,25 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
       const record = (command: Parameters<typeof mlsIssuedDecider.decide>[0]) =>
         handleCommand(deps, work.key, mlsIssuedDecider, command, { metadata: systemMetadata('mls-send', work.ref || undefined), expected: { retry: { onVersionConflict: 3 } } });
       const at = () => deps.clock.now().toISOString();
-      try {
+      const send = async (to: string, document: string) => {
         const envelope = wrapInSbdh({
-          sender: mls.from, receiver: mls.to, documentTypeId: MLS_DOCUMENT_TYPE_ID, processId: MLS_PROCESS_ID, instanceId: mls.mls_id,
-          createdAt: deps.clock.now(), countryC1: 'SK', document: mls.document,
+          sender: mls.from, receiver: to, documentTypeId: MLS_DOCUMENT_TYPE_ID, processId: MLS_PROCESS_ID, instanceId: mls.mls_id,
+          createdAt: deps.clock.now(), countryC1: 'SK', document,
         });
         await bounded((s) => deps.network.send({
-          message_id: mls.mls_id, sender_participant_id: mls.from, receiver_participant_id: mls.to, document_type_id: MLS_DOCUMENT_TYPE_ID, process_id: MLS_PROCESS_ID, envelope,
-        }, s), { signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the Access Point of ${mls.to} within ${deps.attemptTimeoutMs} ms`) });
+          message_id: mls.mls_id, sender_participant_id: mls.from, receiver_participant_id: to, document_type_id: MLS_DOCUMENT_TYPE_ID, process_id: MLS_PROCESS_ID, envelope,
+        }, s), { signal, timeoutMs: deps.attemptTimeoutMs, timedOut: () => new PeppolTransportError(`no answer from the Access Point of ${to} within ${deps.attemptTimeoutMs} ms`) });
+        return to;
+      };
+      let sentTo: string;
+      try {
+        try {
+          sentTo = await send(mls.to, mls.document);
+        } catch (error) {
+          // nobody registered at the envelope's MLS_TO (not a refusal by its Access Point): MLS_TO is ignored, the sending Access Point's SPID gets it (4.1)
+          if (!mls.fallback || !(error instanceof PeppolRefusedError) || error instanceof PeppolRejectedError || signal.aborted) throw error;
+          sentTo = await send(mls.fallback.to, mls.fallback.document);
+        }
       } catch (error) {
         if (signal.aborted) throw error;
         const reason = error instanceof Error ? error.message : String(error);
@@ -81,7 +93,7 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
         const after = handled.state;
         return after.status === 'issued' && after.sending === 'pending' && after.next_attempt_at ? new Date(after.next_attempt_at) : null;
       }
-      await record({ type: 'RecordMlsSent', at: at() });
+      await record({ type: 'RecordMlsSent', to: sentTo, at: at() });
       return null;
     },
   };
