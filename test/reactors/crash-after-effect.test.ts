@@ -65,18 +65,19 @@ describe('a crash right after a side effect: the retransmission reuses its ids',
     expect(await killed(child), 'killed after an FS filing').to.equal('SIGKILL');
 
     await start();
-    const done = await eventually(async () => (await call('GET', `/companies/${seller.id}/invoices/${invoice.body.id}`)).body, (i) => i.status === 'fs_acknowledged', { withinMs: 300_000 });
+    // polled once a second: the demo key's plan allows 120 requests a minute, and the MLS and corner 5 take seconds
+    const done = await eventually(async () => (await call('GET', `/companies/${seller.id}/invoices/${invoice.body.id}`)).body, (i) => i.status === 'fs_acknowledged', { withinMs: 300_000, everyMs: 1_000 });
     const messageId = done.peppol_message_id as string;
     expect(done.peppol_delivery, JSON.stringify(done)).to.include({ message_id: messageId, status: 'delivered' });
     const copy = await eventually(
       async () => ((await call('GET', `/companies/${buyer.id}/invoices?q=${done.invoice_number}`)).body.items as { id: string; source: string; status: string }[]).filter((i) => i.source === 'peppol'),
-      (copies) => copies.length > 0 && copies.every((c) => c.status === 'fs_acknowledged'), { withinMs: 300_000 },
+      (copies) => copies.length > 0 && copies.every((c) => c.status === 'fs_acknowledged'), { withinMs: 300_000, everyMs: 1_000 },
     );
     expect(copy, 'inbound copies').to.have.length(1);
     // the sender records its send once the retransmission went out (its validation may still run when FS has answered)
     const history = await eventually(
       async () => (await call('GET', `/companies/${seller.id}/invoices/${invoice.body.id}/history`)).body.events as { type: string; data: Record<string, unknown> }[],
-      (events) => events.some((e) => e.type === 'PeppolMessageSent'), { withinMs: 300_000 },
+      (events) => events.some((e) => e.type === 'PeppolMessageSent'), { withinMs: 300_000, everyMs: 1_000 },
     );
     expect(history.filter((e) => e.type === 'PeppolMessageSent').map((e) => e.data.peppol_message_id)).to.deep.equal([messageId]);
     await stopService(child!);
