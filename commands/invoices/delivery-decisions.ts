@@ -169,12 +169,24 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
       ];
     }
     case 'RecordFsVerdict': {
-      const { fs } = existingInvoice(state).delivery;
-      if (fs.status !== 'submitted' || fs.submission_id !== command.fs_submission_id) return [];
+      const invoice = existingInvoice(state);
+      const { fs } = invoice.delivery;
+      // corner 5's MLS may overtake the record of our filing (it proves corner 5 took the TDD): both are recorded then
+      const overtaken = fs.status === 'pending' && !!fs.message_id && fs.message_id === command.fs_submission_id;
+      if (!overtaken && (fs.status !== 'submitted' || fs.submission_id !== command.fs_submission_id)) return [];
       const common = { invoice_id: command.invoice_id, fs_submission_id: command.fs_submission_id, tdd_uuid: command.tdd_uuid, mls_response_code: command.mls_response_code };
-      return command.verdict === 'acknowledged'
-        ? [{ type: 'FsCopyAcknowledged', data: { ...common, acknowledged_at: command.at } }]
-        : [{ type: 'FsCopyRejected', data: { ...common, reasons: command.reasons ?? { description: 'rejected', issues: [] }, rejected_at: command.at } }];
+      const submitted: DeliveryEvent[] = overtaken
+        ? [{
+            type: 'FsCopySubmitted',
+            data: {
+              invoice_id: command.invoice_id, fs_submission_id: command.fs_submission_id, tdd_uuid: command.tdd_uuid,
+              reporter_role: fs.reporter_role ?? (invoice.source === 'peppol' ? 'C3' : 'C2'), submitted_at: command.at,
+            },
+          }]
+        : [];
+      return [...submitted, command.verdict === 'acknowledged'
+        ? { type: 'FsCopyAcknowledged', data: { ...common, acknowledged_at: command.at } }
+        : { type: 'FsCopyRejected', data: { ...common, reasons: command.reasons ?? { description: 'rejected', issues: [] }, rejected_at: command.at } }];
     }
     case 'RecordFsFailed': {
       const { fs } = existingInvoice(state).delivery;

@@ -151,6 +151,20 @@ describe('invoice delivery', () => {
       expect(state.status !== 'none' && state.delivery.peppol.mls?.response_code).to.equal('RE');
       expect(statusAfter(...history, sent, received('RE'), { type: 'PeppolDeliveryFailed', data: { ...peppolFailed.data, rejected_by_receiver: true } } as DeliveryEvent)).to.equal('failed');
     });
+    it('corner 5\'s MLS that overtakes the record of the filing records both, once', () => {
+      const verdict: InvoiceCommand = {
+        type: 'RecordFsVerdict', invoice_id: 'i1', fs_submission_id: stableUuid('fs-c2', 'm1'), verdict: 'acknowledged', tdd_uuid: stableUuid('fs-c2', 'm1'), mls_response_code: 'AP', reasons: null, at,
+      };
+      const id = stableUuid('fs-c2', 'm1');
+      given(history).when(verdict).then([
+        { type: 'FsCopySubmitted', data: { invoice_id: 'i1', fs_submission_id: id, tdd_uuid: id, reporter_role: 'C2', submitted_at: at } },
+        { type: 'FsCopyAcknowledged', data: { invoice_id: 'i1', fs_submission_id: id, tdd_uuid: id, mls_response_code: 'AP', acknowledged_at: at } },
+      ]);
+      // the filing's own record, when it comes after, decides nothing; an MLS naming another message neither
+      const both = invoiceDecider.decide(verdict, fold(invoiceDecider, history));
+      given([...history, ...both]).when({ type: 'RecordFsSubmitted', invoice_id: 'i1', fs_submission_id: id, tdd_uuid: id, reporter_role: 'C2', at }).then([]);
+      given(history).when({ ...verdict, fs_submission_id: 'other' } as InvoiceCommand).then([]);
+    });
     it('numbers transport failures per leg, and records none once the leg has moved on', () => {
       const attempt = (leg: 'peppol' | 'fs'): InvoiceCommand => ({
         type: 'RecordDeliveryAttemptFailed', invoice_id: 'i1', leg, reason: 'down', failure: { kind: 'transport' }, policy, at,

@@ -9,6 +9,38 @@ import type { SbdhEnvelope } from '../peppol/sbdh-model.ts';
 import { decideOnInvoice, systemMetadata } from '../../invoices/index.ts';
 import { readMls, type MessageLevelStatus } from '../../mls/index.ts';
 
+/** How long an MLS that matches nothing yet is matched again, and how often. */
+const MATCH_WAIT_MS = 5_000;
+const MATCH_AGAIN_MS = 200;
+
+type Matched = { matched: MlsReceived['data']['matched']; repeat: boolean };
+
+/** Applies the MLS to what it answers: an invoice's Peppol message, an invoice's TDD, else what the matchers know. */
+async function match(deps: Parameters<typeof receiveMls>[0], mls: MessageLevelStatus, at: string, metadata: ReturnType<typeof systemMetadata>): Promise<Matched> {
+  const invoice = await findSentInvoiceByMessage(deps.readModels, mls.referenced_instance_id);
+  const filed = invoice ? null : await findInvoiceByFsMessage(deps.readModels, mls.referenced_instance_id);
+  if (filed) {
+    // corner 5's verdict on a tax data document we filed (the sender's copy, C2, or the receiver's, C3)
+    const handled = await decideOnInvoice(deps, filed.id, {
+      type: 'RecordFsVerdict', invoice_id: filed.id, fs_submission_id: mls.referenced_instance_id, verdict: mls.response_code === 'RE' ? 'rejected' : 'acknowledged',
+      tdd_uuid: mls.referenced_instance_id, mls_response_code: mls.response_code, reasons: mls.response_code === 'RE' ? rejectionReasons(mls.description, mls.issues) : null, at,
+    }, metadata);
+    return { matched: { kind: 'fs_filing', id: filed.id }, repeat: handled.events.length === 0 };
+  }
+  if (invoice) {
+    const handled = await decideOnInvoice(deps, invoice.id, {
+      type: 'ApplyMls', invoice_id: invoice.id, peppol_message_id: mls.referenced_instance_id, mls_id: mls.id, response_code: mls.response_code,
+      description: mls.description, issues: mls.issues, received_at: at,
+    }, metadata);
+    return { matched: { kind: 'invoice', id: invoice.id }, repeat: handled.events.length === 0 };
+  }
+  for (const matcher of deps.matchers ?? []) {
+    const found = await matcher(mls, at);
+    if (found) return { matched: { kind: found.kind, id: found.id }, repeat: !found.applied };
+  }
+  return { matched: null, repeat: false };
+}
+
 /** Something else we send over Peppol that an MLS may answer (SAPI-SK documents, Peppol reports): true when it matched. */
 export type MlsMatcher = (mls: MessageLevelStatus, receivedAt: string) => Promise<{ kind: 'sapi_document' | 'sapi_fs_filing' | 'report'; id: string; applied: boolean } | null>;
 
@@ -29,34 +61,15 @@ export async function receiveMls(deps: Pick<Core, 'store' | 'ids' | 'readModels'
   }
   const at = deps.clock.now().toISOString();
   const metadata = systemMetadata('mls-received', envelope.instanceId);
-  let matched: MlsReceived['data']['matched'] = null;
-  let repeat = false;
-  const invoice = await findSentInvoiceByMessage(deps.readModels, mls.referenced_instance_id);
-  const filed = invoice ? null : await findInvoiceByFsMessage(deps.readModels, mls.referenced_instance_id);
-  if (filed) {
-    // corner 5's verdict on a tax data document we filed (the sender's copy, C2, or the receiver's, C3)
-    const handled = await decideOnInvoice(deps, filed.id, {
-      type: 'RecordFsVerdict', invoice_id: filed.id, fs_submission_id: mls.referenced_instance_id, verdict: mls.response_code === 'RE' ? 'rejected' : 'acknowledged',
-      tdd_uuid: mls.referenced_instance_id, mls_response_code: mls.response_code, reasons: mls.response_code === 'RE' ? rejectionReasons(mls.description, mls.issues) : null, at,
-    }, metadata);
-    matched = { kind: 'fs_filing', id: filed.id };
-    repeat = handled.events.length === 0;
-  } else if (invoice) {
-    const handled = await decideOnInvoice(deps, invoice.id, {
-      type: 'ApplyMls', invoice_id: invoice.id, peppol_message_id: mls.referenced_instance_id, mls_id: mls.id, response_code: mls.response_code,
-      description: mls.description, issues: mls.issues, received_at: at,
-    }, metadata);
-    matched = { kind: 'invoice', id: invoice.id };
-    repeat = handled.events.length === 0;
-  } else {
-    for (const match of deps.matchers ?? []) {
-      const found = await match(mls, at);
-      if (!found) continue;
-      matched = { kind: found.kind, id: found.id };
-      repeat = !found.applied;
-      break;
-    }
+  // what we sent becomes known to the read models a moment after it is written (longer while they catch up after a
+  // restart, and a SAPI-SK filing's id only once recorded): an MLS that matches nothing is matched again for a
+  // few seconds before it is kept as matching nothing
+  let found = await match(deps, mls, at, metadata);
+  for (const waitedUntil = Date.now() + MATCH_WAIT_MS; found.matched === null && Date.now() < waitedUntil;) {
+    await new Promise((resolve) => setTimeout(resolve, MATCH_AGAIN_MS));
+    found = await match(deps, mls, at, metadata);
   }
+  const { matched, repeat } = found;
   await handleCommand(deps, mlsReceivedStream(envelope.instanceId), mlsReceivedDecider, {
     type: 'RecordMlsReceived', message_id: envelope.instanceId, mls_id: mls.id, sender: mls.sender, referenced_instance_id: mls.referenced_instance_id,
     response_code: mls.response_code, description: mls.description, issues: mls.issues, matched, repeat, at,
