@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID } from '../../src/modules/delivery/peppol/identifiers.ts';
 import { pino } from 'pino';
 import { createApp } from '../../src/doors/native/app.ts';
 import { checkSandboxRules, sandbox as sandboxNetworks } from '../../src/modules/delivery/sandbox/index.ts';
@@ -39,7 +40,8 @@ describe('SAPI-SK send: one document per Idempotency-Key, in parallel and across
     const network = svc.sandbox.peppol;
     const original = network.send;
     network.send = async (message: OutboundPeppolMessage) => {
-      transmitted.push(message.message_id);
+      // the same network carries the TDDs to corner 5 and the MLS: the documents' own messages are what is counted
+      if (message.document_type_id !== SK_TAX_DATA_DOCUMENT_TYPE_ID && message.document_type_id !== MLS_DOCUMENT_TYPE_ID) transmitted.push(message.message_id);
       return original(message);
     };
     try {
