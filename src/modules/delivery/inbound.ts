@@ -11,7 +11,7 @@ import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
-import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant, spisParticipantOf } from './peppol/identifiers.ts';
+import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant, spisParticipantOf } from './peppol/identifiers.ts';
 import { readSbdh } from './peppol/sbdh.ts';
 import type { Core } from '../../platform/core.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
@@ -52,18 +52,20 @@ export interface Received {
 
 /**
  * Our Access Point's receiving side. An MLS addressed to us answers something we sent
- * (src/modules/mls/receive-mls.ts). A business document is checked first (XSD, the rules of the
- * release in force at its receipt, the envelope against the document: src/modules/mls); one that
- * fails is not given to the company, and its MLS RE tells the sender why. One that passes for a
- * company of this service becomes an inbound invoice of that company, built from the delivered UBL
- * alone (never from the sender's JSON), with its MLS AP when the sender asked for every status.
- * The answer is recorded in the same append as the invoice, so neither exists without the other. The inbound copy's id is derived from the company and the message id, so the same
- * message received twice (a sender retrying after a lost receipt) is one invoice.
+ * (mls/receive-mls.ts). A TDD to the FS participant goes to the sandbox's corner 5 when we play it,
+ * and a report to the reporting receiver the sandbox stands in for is answered AP. A business
+ * document is checked first (XSD, the rules of the release in force at its receipt, the envelope
+ * against the document: mls/check-document.ts); one that fails is not given to the company, and its
+ * MLS RE tells the sender why. One that passes becomes an inbound invoice of its company, built from
+ * the delivered UBL alone (never from the sender's JSON), in the same append as our answer (its MLS
+ * AP when the sender asked for every status), so neither exists without the other. The inbound
+ * copy's id is derived from the company and the message id, so the same message received twice (a
+ * sender retrying after a lost receipt) is one invoice, answered once.
  * When the company has a SAPI-SK client (enabled or not: a disabled connector still collects, so
  * nothing received meanwhile is lost), the SAPI-SK inbox gets its copy in the same append: a
  * document whose handle is derived the same way, named by the invoice's provider_document_id.
- * A message we cannot read, or for a participant we do not serve, is rejected for good
- * (PeppolRejectedError: the receiving Access Point's answer, which the sender records as invoice.rejected).
+ * A message whose envelope we cannot read, or for a participant we do not serve, is refused at the
+ * transport (PeppolRejectedError: over AS4 an ebMS error, which the sender records as invoice.rejected).
  */
 export async function receivePeppolMessage(deps: ReceivingDeps, message: InboundPeppolMessage): Promise<Received> {
   let envelope;
@@ -155,13 +157,6 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     if (writes.length > 0) await appendAll(deps.store, writes);
     return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };
   }, { retries: RECEIPT_RETRIES });
-}
-
-/** Our SPIS participant, or one under it (`0242:000123-…`, what an MLS_TO of ours may name). */
-export function isOurMlsParticipant(ourSpis: string, participant: string): boolean {
-  const ours = ourSpis.toLowerCase();
-  const it = participant.toLowerCase();
-  return it === ours || it.startsWith(`${ours}-`);
 }
 
 function providerDocumentIdOf(events: readonly { type: string; data: Record<string, unknown> }[]): string | null {

@@ -24,8 +24,8 @@ import type { Clock } from '../../../platform/ports/clock.ts';
 import { systemMetadata } from '../../invoices/index.ts';
 import { As4Error, buildErrorSignal, buildReceipt, ebmsMessageId, readUserMessage, type SoapResponse } from './as4/index.ts';
 import { PeppolRejectedError } from './peppol-network.ts';
-import { isOurMlsParticipant, type InboundPeppolMessage } from '../inbound.ts';
-import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant } from './identifiers.ts';
+import type { InboundPeppolMessage } from '../inbound.ts';
+import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant } from './identifiers.ts';
 import { commonNameOf, subjectOf } from './pki/names.ts';
 import { readSbdh } from './sbdh.ts';
 

@@ -168,3 +168,10 @@ export const TSR_DOCUMENT_TYPE_ID =
 export const REPORTING_PROCESS_ID = 'urn:fdc:peppol.eu:edec:bis:reporting:1.0';
 /** OpenPeppol AISBL (scheme 9925, Belgian VAT), where every Service Provider sends its reports. */
 export const OPENPEPPOL_REPORTING_RECEIVER = '9925:be0848934496';
+
+/** Our SPIS participant, or one under it (`0242:000123-…`, what an MLS_TO of ours may name). */
+export function isOurMlsParticipant(ourSpis: string, participant: string): boolean {
+  const ours = ourSpis.toLowerCase();
+  const it = participant.toLowerCase();
+  return it === ours || it.startsWith(`${ours}-`);
+}

@@ -1,5 +1,4 @@
-import { isOurMlsParticipant } from '../inbound.ts';
-import { MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant } from './identifiers.ts';
+import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant } from './identifiers.ts';
 import type { OutboundPeppolMessage, PeppolNetwork } from './peppol-network.ts';
 
 /**

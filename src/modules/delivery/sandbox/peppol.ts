@@ -2,8 +2,7 @@ import type { DataSource } from 'typeorm';
 import { findCompanyByParticipant } from '../../../../projections/tenancy/queries.ts';
 import { PeppolRefusedError, PeppolTransportError, type OutboundPeppolMessage, type PeppolNetwork, type PeppolReceipt } from '../peppol/peppol-network.ts';
 import { sandboxReceiverRejection } from './receiver-rules.ts';
-import { MLS_DOCUMENT_TYPE_ID, sameParticipant } from '../peppol/identifiers.ts';
-import { isOurMlsParticipant } from '../inbound.ts';
+import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, sameParticipant } from '../peppol/identifiers.ts';
 
 /**
  * The sandbox Peppol network, a closed loop: a participant registered in this service (a company's
