@@ -1,22 +1,13 @@
 import type { DataSource } from 'typeorm';
-import type { PeppolReportFinding, PeppolReportKind } from '../../events/reporting.ts';
+import type { ReportState } from '../../commands/reporting/month.ts';
+import type { PeppolReportKind } from '../../events/reporting.ts';
 
 export const PEPPOL_REPORT_MONTHS = 'peppol-report-months';
 
-/** One report of a month as the admin route shows it. */
-export interface ReportRow {
+/** One report of a month as the admin route shows it: its state on the month's stream, without the XML. */
+export interface ReportRow extends Omit<ReportState, 'xml'> {
   month: string;
   kind: PeppolReportKind;
-  status: 'built' | 'invalid' | 'sending' | 'sent' | 'failed';
-  valid: boolean | null;
-  errors: PeppolReportFinding[];
-  built_at: string;
-  message_id: string | null;
-  attempts: number;
-  retry_at: string | null;
-  last_error: string | null;
-  sent_at: string | null;
-  mls: { response_code: 'AP' | 'AB' | 'RE'; reasons: { rule?: string; location: string; message: string; reason_code: string }[]; received_at: string } | null;
 }
 
 type Row = Omit<ReportRow, 'built_at' | 'retry_at' | 'sent_at' | 'mls'> & {
