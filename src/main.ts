@@ -76,7 +76,7 @@ if (!config.databaseUrl && (await services.store.readAll(START, 1)).length === 0
 
 const server = createHttpServer(createApp(services).callback(), config.http);
 server.listen(config.port, config.host, () => {
-  log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database }, 'service listening');
+  log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database, node: process.versions.node }, 'service listening');
 });
 // the rules compile now, not at the first invoice (which would wait for them); without them, quietly (it was said above)
 if (rulesMissing) void services.validator().catch(() => undefined);

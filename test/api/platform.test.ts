@@ -214,10 +214,14 @@ describe('HTTP platform (real HTTP)', () => {
       expect(await res.json()).to.deep.equal({ items: [], total: 0, page: 2, page_size: 20, q: null, active: true });
     });
 
-    it('serves health publicly with status ok', async () => {
+    it('serves health publicly with status ok and the Node version it runs on', async () => {
       const res = await fetch(url('/health'));
       expect(res.status).to.equal(200);
-      expect(await res.json()).to.deep.equal({ eventstore: 'up', status: 'ok' });
+      expect(await res.json()).to.deep.equal({ eventstore: 'up', status: 'ok', node: process.versions.node });
+    });
+
+    it('runs on Node 24 LTS or later, as `npm test` starts it (the node binary the npm registry ships)', () => {
+      expect(Number(process.versions.node.split('.')[0])).to.be.at.least(24);
     });
 
     it('prefers a literal segment over a placeholder and passes non-JSON bodies through', async () => {

@@ -15,7 +15,7 @@
  * point, unless told otherwise (`ocsp: null`, `crl: null`, or a URL, say `pki.deadUrl`).
  * Files (PEM, encrypted PEM, PKCS#12) go to a temporary directory removed by close().
  */
-import { X509Certificate as NodeCertificate, createPrivateKey, randomBytes, webcrypto } from 'node:crypto';
+import { X509Certificate as NodeCertificate, createPrivateKey, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -166,7 +166,7 @@ export async function startTestPki(): Promise<TestPki> {
       const issuer = options.issuer ?? (purpose === 'ap' ? apCa : smpCa);
       const cn = options.cn ?? `${purpose === 'ap' ? 'POP' : 'PSK'}${String(100 + ++count).padStart(6, '0')}`;
       const subject = `CN=${cn}, OU=PEPPOL TEST ${purpose === 'ap' ? 'AP' : 'SMP'}, O=Testovacia spoločnosť s.r.o., C=SK`;
-      const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+      const keys = await globalThis.crypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
       const ocspUrl = options.ocsp === undefined ? `${responderUrl}/ocsp/${issuer.name}` : options.ocsp;
       const crlUrl = options.crl === undefined ? `${responderUrl}/crl/${issuer.name}.crl` : options.crl;
       const certificate = await x509.X509CertificateGenerator.create({
@@ -188,7 +188,7 @@ export async function startTestPki(): Promise<TestPki> {
         ],
       });
       const pem = certificate.toString('pem') + '\n';
-      const keyPem = pkcs8Pem(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey));
+      const keyPem = pkcs8Pem(await globalThis.crypto.subtle.exportKey('pkcs8', keys.privateKey));
       const base = path.join(dir, `${cn}-${count}`);
       writeFileSync(`${base}.cert.pem`, pem);
       writeFileSync(`${base}.key.pem`, keyPem);
@@ -221,7 +221,7 @@ export async function startTestPki(): Promise<TestPki> {
 }
 
 async function selfSignedCa(name: string, subject: string): Promise<TestCa> {
-  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+  const keys = await globalThis.crypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(), name: subject, keys, signingAlgorithm: RSA,
     notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() + 3650 * DAY),
@@ -235,7 +235,7 @@ async function selfSignedCa(name: string, subject: string): Promise<TestCa> {
 }
 
 async function subordinateCa(name: string, subject: string, root: TestCa): Promise<TestCa> {
-  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+  const keys = await globalThis.crypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(), subject, issuer: root.certificate.subject, publicKey: keys.publicKey, signingKey: root.keys.privateKey, signingAlgorithm: RSA,
     notBefore: new Date(Date.now() - 10 * DAY), notAfter: new Date(Date.now() + 3000 * DAY),
@@ -293,7 +293,7 @@ async function ocspAnswer(ca: TestCa, body: Buffer, revoked: Set<string>, delega
 
 /** A certificate the CA issues to its OCSP responder: id-kp-OCSPSigning, no revocation check of its own (id-pkix-ocsp-nocheck). */
 async function ocspResponderOf(ca: TestCa): Promise<{ certificate: x509.X509Certificate; keys: CryptoKeyPair }> {
-  const keys = await webcrypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
+  const keys = await globalThis.crypto.subtle.generateKey(RSA, true, ['sign', 'verify']);
   const certificate = await x509.X509CertificateGenerator.create({
     serialNumber: serial(), subject: `CN=OCSP RESPONDER ${ca.name.toUpperCase()}, O=OpenPEPPOL AISBL, C=BE`, issuer: ca.certificate.subject,
     notBefore: new Date(Date.now() - DAY), notAfter: new Date(Date.now() + 30 * DAY),
@@ -325,7 +325,7 @@ async function crlOf(ca: TestCa, revoked: Set<string>): Promise<ArrayBuffer> {
 async function pkcs12Of(certificate: TestCertificate, password: string): Promise<Uint8Array> {
   const secret = new TextEncoder().encode(password);
   const passwordBuffer = secret.buffer.slice(secret.byteOffset, secret.byteOffset + secret.byteLength) as ArrayBuffer;
-  const keyInfo = pkijs.PrivateKeyInfo.fromBER(new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', certificate.keys.privateKey)));
+  const keyInfo = pkijs.PrivateKeyInfo.fromBER(new Uint8Array(await globalThis.crypto.subtle.exportKey('pkcs8', certificate.keys.privateKey)));
   const certBag = (c: x509.X509Certificate) => new pkijs.SafeBag({ bagId: '1.2.840.113549.1.12.10.1.3', bagValue: new pkijs.CertBag({ parsedValue: pkijs.Certificate.fromBER(new Uint8Array(c.rawData)) }) });
   const encryption = { password: passwordBuffer, contentEncryptionAlgorithm: { name: 'AES-CBC', length: 256 } as pkijs.ContentEncryptionAlgorithm, hmacHashAlgorithm: 'SHA-256', iterationCount: 2048 };
   const keyBag = new pkijs.PKCS8ShroudedKeyBag({ parsedValue: keyInfo });

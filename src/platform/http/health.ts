@@ -6,6 +6,7 @@ const healthBody = (fields: TProperties) => Type.Object(
     status: Type.Union([Type.Literal('ok'), Type.Literal('degraded'), Type.Literal('unavailable')], {
       description: '`ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down',
     }),
+    node: Type.String({ description: 'the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime' }),
     ...Object.fromEntries(Object.entries(fields).map(([name, schema]) => [name, Type.Optional(schema)])),
   },
   { additionalProperties: true, title: 'Health' },
@@ -34,10 +35,10 @@ export function healthRoute(health: () => Promise<Record<string, unknown>>, fiel
     async handle({ log }) {
       try {
         const fields = await health();
-        return { status: 200, body: { ...fields, status: fields['status'] === 'degraded' ? 'degraded' : 'ok' } };
+        return { status: 200, body: { ...fields, status: fields['status'] === 'degraded' ? 'degraded' : 'ok', node: process.versions.node } };
       } catch (err) {
         log.error({ err }, 'health check failed');
-        return { status: 503, body: { status: 'unavailable' } };
+        return { status: 503, body: { status: 'unavailable', node: process.versions.node } };
       }
     },
   });
