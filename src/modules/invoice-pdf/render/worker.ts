@@ -17,7 +17,9 @@ export default async function handle(task: PdfTask): Promise<PdfTaskResult | nul
     return null;
   }
   const { bytes, missingGlyphs } = await renderPdf(task.document, { created: new Date(task.created) });
-  const result: PdfTaskResult = { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), missingGlyphs };
-  // the bytes handed over, not copied, to the main thread
+  // copied once into an ArrayBuffer of their own: Node 24 marks a Buffer's backing store
+  // untransferable (it may be Node's pool), and a transfer of it fails with DataCloneError
+  const result: PdfTaskResult = { bytes: new Uint8Array(bytes), missingGlyphs };
+  // handed over, not copied again, to the main thread
   return move({ [transferableSymbol]: [result.bytes.buffer], [valueSymbol]: result }) as unknown as PdfTaskResult;
 }
