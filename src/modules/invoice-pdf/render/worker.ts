@@ -17,7 +17,9 @@ export default async function handle(task: PdfTask): Promise<PdfTaskResult | nul
     return null;
   }
   const { bytes, missingGlyphs } = await renderPdf(task.document, { created: new Date(task.created) });
-  const result: PdfTaskResult = { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), missingGlyphs };
-  // the bytes handed over, not copied, to the main thread
+  // a copy of its own: the Buffer's memory may be a larger slab Node will not transfer
+  // (DataCloneError); copying a PDF's few KB costs far less than the render
+  const result: PdfTaskResult = { bytes: new Uint8Array(bytes), missingGlyphs };
+  // the copy handed over, not cloned again, to the main thread
   return move({ [transferableSymbol]: [result.bytes.buffer], [valueSymbol]: result }) as unknown as PdfTaskResult;
 }
