@@ -11,7 +11,7 @@ export interface ShellBlock {
   norun: boolean;
 }
 
-const SHELLS = new Set(['sh', 'bash', 'shell', 'console']);
+const SHELLS = new Set(['sh', 'bash', 'shell']);
 
 export function shellBlocks(markdown: string): ShellBlock[] {
   const blocks: ShellBlock[] = [];
