@@ -79,6 +79,8 @@ describe('README.md and docs/*.md run as written', function () {
         await rm(state, { force: true });
         await writeFile(state, await readFile(`${state}.next`, 'utf8'));
         console.log(`      ran  ${name}`);
+        // README_RUNNER_VERBOSE=1: what each block printed, as a reader would see it
+        if (process.env['README_RUNNER_VERBOSE']) console.log(`${run.stdout ?? ''}${run.stderr ?? ''}`.replace(/^/gm, '        | '));
       }
     }
     if (failures.length > 0) console.log(`      service output (tail):\n${output.slice(-3000)}`);
