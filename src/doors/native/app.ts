@@ -21,6 +21,9 @@ import { nativeHealthFields } from '../../../schemas/health.ts';
 import { nativeErrors } from './errors.ts';
 import { nativeOpenApiDoor } from './openapi.ts';
 import { createHttpApp, type PlatformState } from '../../platform/http/index.ts';
+import { guideSite } from '../../platform/http/guides.ts';
+import { HOME_PATH, homePage } from '../../platform/http/home.ts';
+import { packageRoot } from '../../platform/validation/artifacts.ts';
 import { API_PREFIX } from './prefix.ts';
 import { createSapiApp } from '../sapi/app.ts';
 import { sapiCallerResolver, type SapiClientGate } from '../../modules/sapi/index.ts';
@@ -102,6 +105,10 @@ function isSapiPath(url: string): boolean {
 /** The native API: the modules' routes under /api/v1, plus health, JWKS and the API docs. */
 function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }): Koa {
   const { auth, clock, config } = deps;
+  const openapi = nativeOpenApiDoor();
+  // the landing page and the guides (README.md, docs/*.md), as they ship with the service
+  const site = guideSite(packageRoot());
+  const home = homePage(openapi.info.title, site.guides);
   return createHttpApp({
     routes: deps.routes,
     prefix: API_PREFIX,
@@ -119,7 +126,11 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
       revocations: auth.revocations,
     }),
     authorize: { check: (actor, permission) => authorize(actor, permission as Action), known: (permission) => permission in PERMISSIONS },
-    documents: [{ path: '/.well-known/jwks.json', get: async () => ({ status: 200, body: jwks(await deps.identity.ring()), headers: { 'cache-control': 'public, max-age=300' } }) }],
+    documents: [
+      { path: '/.well-known/jwks.json', get: async () => ({ status: 200, body: jwks(await deps.identity.ring()), headers: { 'cache-control': 'public, max-age=300' } }) },
+      { path: HOME_PATH, get: async () => home },
+      ...site.documents,
+    ],
     middleware: config.identity.rateLimit
       ? [rateLimiter<PlatformState>({
           store: deps.limits.store, log: deps.log,
@@ -146,7 +157,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     },
     healthFields: nativeHealthFields,
     logger: deps.log,
-    openapi: nativeOpenApiDoor(),
+    openapi,
     validateResponses: options.validateResponses,
     webhooks: openApiWebhooks(),
   });
