@@ -5,3 +5,4 @@ export { isRetryable, retryAfterMs, IDEMPOTENCY_HEADER, type Fetch, type RetryOp
 export { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHeaders, type WebhookVerification } from './webhooks.ts';
 export type { paths as NativePaths, operations as NativeOperations } from './generated/native.ts';
 export type { paths as SapiPaths, operations as SapiOperations } from './generated/sapi.ts';
+export { ok, ServiceError } from './errors.ts';
