@@ -6,3 +6,4 @@ export { verifyWebhook, type RawBody, type VerifyWebhookOptions, type WebhookHea
 export type { paths as NativePaths, operations as NativeOperations } from './generated/native.ts';
 export type { paths as SapiPaths, operations as SapiOperations } from './generated/sapi.ts';
 export { ok, ServiceError } from './errors.ts';
+export type { Relaxed } from './relaxed.ts';

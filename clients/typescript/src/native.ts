@@ -1,5 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/native.ts';
+import type { Relaxed } from './relaxed.ts';
 import { retryingFetch, type Fetch, type RetryOptions } from './retry.ts';
 
 /** The native API's own prefix: paths in its OpenAPI document are relative to it. */
@@ -15,7 +16,7 @@ export type NativeClientOptions = NativeCredentials & {
   fetch?: Fetch;
 };
 
-export type NativeClient = Client<paths>;
+export type NativeClient = Client<Relaxed<paths>>;
 
 /**
  * A client of the native API: every operation of /openapi.json, typed by path
@@ -26,7 +27,7 @@ export type NativeClient = Client<paths>;
 export function createClient(options: NativeClientOptions): NativeClient {
   const auth: Record<string, string> = options.apiKey !== undefined ? { 'X-Api-Key': options.apiKey } : { Authorization: `Bearer ${options.token}` };
   const send: Fetch = options.fetch ?? ((request) => fetch(request));
-  return createFetchClient<paths>({ baseUrl: apiRoot(options.baseUrl), headers: auth, fetch: retryingFetch(send, options.retry) });
+  return createFetchClient<Relaxed<paths>>({ baseUrl: apiRoot(options.baseUrl), headers: auth, fetch: retryingFetch(send, options.retry) });
 }
 
 /** The API root, whether the caller gave the host root or the API root itself. */

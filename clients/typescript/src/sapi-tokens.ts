@@ -1,5 +1,6 @@
 import type { Client } from 'openapi-fetch';
 import type { paths } from './generated/sapi.ts';
+import type { Relaxed } from './relaxed.ts';
 
 /** The token answer of POST /sapi/auth/token and /sapi/auth/renew, read from the paths (not a component name). */
 export type SapiToken = paths['/auth/token']['post']['responses'][200]['content']['application/json'];
@@ -37,7 +38,7 @@ export class SapiAuthError extends Error {
  * fails. One request at a time goes for a token; concurrent callers share it.
  */
 export function tokenSource(
-  auth: Client<paths>, credentials: SapiCredentials, options: { refreshBeforeSeconds?: number; now?: () => number } = {},
+  auth: Client<Relaxed<paths>>, credentials: SapiCredentials, options: { refreshBeforeSeconds?: number; now?: () => number } = {},
 ): TokenSource {
   const { refreshBeforeSeconds = 180, now = Date.now } = options;
   let current: { access: string; refresh: string | null; renewAt: number } | null = null;

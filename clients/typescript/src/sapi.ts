@@ -1,5 +1,6 @@
 import createFetchClient, { type Client } from 'openapi-fetch';
 import type { paths } from './generated/sapi.ts';
+import type { Relaxed } from './relaxed.ts';
 import { retryingFetch, withIdempotencyKey, type Fetch, type RetryOptions } from './retry.ts';
 import { tokenSource, type SapiCredentials, type TokenSource } from './sapi-tokens.ts';
 
@@ -19,7 +20,7 @@ export interface SapiClientOptions extends SapiCredentials {
   fetch?: Fetch;
 }
 
-export type SapiClient = Client<paths> & { tokens: TokenSource };
+export type SapiClient = Client<Relaxed<paths>> & { tokens: TokenSource };
 
 /**
  * A client of the SAPI-SK connector: every operation of /sapi/openapi.json, typed by path
@@ -31,7 +32,7 @@ export type SapiClient = Client<paths> & { tokens: TokenSource };
 export function createSapiClient(options: SapiClientOptions): SapiClient {
   const send: Fetch = retryingFetch(options.fetch ?? ((request) => fetch(request)), options.retry);
   const baseUrl = sapiRoot(options.baseUrl);
-  const auth = createFetchClient<paths>({ baseUrl, fetch: send });
+  const auth = createFetchClient<Relaxed<paths>>({ baseUrl, fetch: send });
   const tokens = tokenSource(auth, options, { refreshBeforeSeconds: options.refreshBeforeSeconds, now: options.now });
 
   const authorised = async (request: Request, token: string): Promise<Response> => {
@@ -50,7 +51,7 @@ export function createSapiClient(options: SapiClientOptions): SapiClient {
     await response.body?.cancel();
     return authorised(spare, await tokens.get());
   };
-  return Object.assign(createFetchClient<paths>({ baseUrl, fetch: withToken }), { tokens });
+  return Object.assign(createFetchClient<Relaxed<paths>>({ baseUrl, fetch: withToken }), { tokens });
 }
 
 /** The connector's root, whether the caller gave the host root or /sapi itself. */
