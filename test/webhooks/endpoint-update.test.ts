@@ -136,4 +136,19 @@ describe('editing a webhook endpoint over HTTP (PATCH /connect/webhooks/{id})', 
       expect(refused.body.detail.map((d: { loc: string[] }) => d.loc.slice(0, 2).join('.')), JSON.stringify(events)).to.include('body.events');
     }
   });
+
+  it('the endpoints read model rebuilds from history to the same records and versions the decider counts (If-Match after a rebuild still holds)', async () => {
+    const hook = await create({ url: 'https://hooks.public.test/in' });
+    await patch(hook.id, { description: 'one', events: ['invoice.created'] });
+    await svc.call('POST', `/connect/webhooks/${hook.id}/rotate-secret`);
+    await patch(hook.id, { is_active: false });
+    await patch(hook.id, { is_active: true });
+    const list = async () => (await svc.call('GET', '/connect/webhooks?page_size=100')).body.items as Webhook[];
+    const before = await list();
+    expect(before.find((w) => w.id === hook.id)).to.include({ version: 4, is_active: true, description: 'one', events: 'invoice.created' });
+    const projector = svc.services.projections.projectors.find((p) => p.name === 'webhook-endpoints')!;
+    await svc.services.projections.rebuild(projector);
+    expect(await list()).to.deep.equal(before);
+    expect((await patch(hook.id, { description: 'two' }, { 'if-match': '"4"' })).status).to.equal(200);
+  });
 });
