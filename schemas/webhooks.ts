@@ -57,7 +57,7 @@ export type Webhook = Static<typeof Webhook>;
 
 export const WebhookWithSecret = Type.Composite([Webhook, Type.Object({
   secret: Type.String({ pattern: '^whsec_', description: 'the signing secret, shown this once: store it now' }),
-})]);
+})], { $id: 'WebhookWithSecret', title: 'WebhookWithSecret' });
 export type WebhookWithSecret = Static<typeof WebhookWithSecret>;
 
 export const WebhookList = Type.Object(Page(Webhook).properties, { $id: 'WebhookList', title: 'WebhookList' });
@@ -66,7 +66,7 @@ export const WebhookTestFired = Type.Object({
   webhook_id: Uuid,
   event_id: Type.String({ description: 'the test.ping\'s id (X-Webhook-Event-Id); find its attempts in deliveries' }),
   event: Type.Literal('test.ping'),
-});
+}, { $id: 'WebhookTestFired', title: 'WebhookTestFired' });
 
 export const WebhookDeliveryOutcome = Type.Union(
   ['success', 'non_2xx', 'timeout', 'connection', 'redirect', 'blocked'].map((o) => Type.Literal(o)),
@@ -83,10 +83,10 @@ export const WebhookDeliveryAttempt = Type.Object({
   http_status: Nullable(Type.Integer()),
   outcome: WebhookDeliveryOutcome,
   next_retry_at: Nullable(Type.String({ format: 'date-time', description: 'when the next attempt is due; null after a success, a blocked attempt or the fifth failure' })),
-});
+}, { $id: 'WebhookDeliveryAttempt', title: 'WebhookDeliveryAttempt', description: 'One attempt; `attempt` counts within a round of five (a manual resend starts a new round).' });
 export type WebhookDeliveryAttempt = Static<typeof WebhookDeliveryAttempt>;
 
-export const WebhookDeliveryList = Page(WebhookDeliveryAttempt);
+export const WebhookDeliveryList = Type.Object(Page(WebhookDeliveryAttempt).properties, { $id: 'WebhookDeliveryList', title: 'WebhookDeliveryList' });
 
 export const WebhookEventState = Type.Union(['delivered', 'retrying', 'dropped'].map((s) => Type.Literal(s)), {
   description: 'delivered: a 2xx came back; retrying: attempts are still to come (the first one included); dropped: none is to come (see dropped_reason): resend it',
