@@ -54,6 +54,7 @@ describe('editing a webhook endpoint over HTTP (PATCH /connect/webhooks/{id})', 
     const after = await receiver();
     const hook = await create({ url: before.url(), events: 'invoice.delivered', description: 'ERP' });
     expect(hook.version).to.equal(0);
+    after.secret = hook.secret; // the receiver verifies on arrival, as a consumer would
     const changed = await patch(hook.id, { url: after.url(), events: ['invoice.created', 'invoice.queued'] }, { 'if-match': '"0"' });
     expect(changed.status, JSON.stringify(changed.body)).to.equal(200);
     expect(changed.body).to.include({ id: hook.id, url: after.url(), events: 'invoice.created,invoice.queued', description: 'ERP', is_active: true, version: 1 });
@@ -68,7 +69,6 @@ describe('editing a webhook endpoint over HTTP (PATCH /connect/webhooks/{id})', 
       lines: [{ item_name: 'Služba', quantity: '1', unit_price: '100.00', vat_rate: '23' }],
     });
     expect(created.status, JSON.stringify(created.body)).to.equal(201);
-    after.secret = hook.secret;
     const [arrival] = await after.waitFor(1);
     expect(arrival!.headers['x-webhook-event']).to.equal('invoice.created');
     expect(JSON.parse(arrival!.rawBody.toString('utf8')).data.invoice_id).to.equal(created.body.id);
