@@ -140,6 +140,7 @@ export const EVENT_VERSIONS = {
   WebhookEndpointDeactivated: 1,
   WebhookSecretRotated: 1,
   WebhookTestRequested: 1,
+  WebhookEndpointUpdated: 1,
   OrganisationPlanChanged: 1,
   SapiClientSecretRotated: 1,
   SapiClientAllowlistSet: 1,

@@ -43,7 +43,26 @@ export type WebhookTestRequested = DomainEvent<
   { endpoint_id: string; organisation_id: string; ping_id: string; requested_by: string; requested_at: string }
 >;
 
-export type WebhookEvent = WebhookEndpointRegistered | WebhookEndpointDeactivated | WebhookSecretRotated | WebhookTestRequested;
+/**
+ * PATCH: the endpoint's url, events, description or is_active changed. It carries the values after
+ * the change (every one, changed or not) and `changed` names those that did, so a reader sets the
+ * record without folding. Deactivating by PATCH is this event too, with is_active false.
+ */
+export type WebhookEndpointUpdated = DomainEvent<
+  'WebhookEndpointUpdated',
+  {
+    endpoint_id: string;
+    url: string;
+    events: string[];
+    description: string | null;
+    is_active: boolean;
+    changed: ('url' | 'events' | 'description' | 'is_active')[];
+    updated_by: string;
+    updated_at: string;
+  }
+>;
+
+export type WebhookEvent = WebhookEndpointRegistered | WebhookEndpointDeactivated | WebhookSecretRotated | WebhookTestRequested | WebhookEndpointUpdated;
 
 export const webhooksStream = (organisationId: string) => `webhooks-${organisationId}`;
 

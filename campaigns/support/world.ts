@@ -117,7 +117,9 @@ export async function seedDemoOrganisation(svc: TestService, hookUrl: string): P
   const events = EMITTED_WEBHOOK_EVENT_TYPES.join(',');
   const hook = await created('webhook', call('POST', '/connect/webhooks', { url: hookUrl, events }));
   remember('webhook_id', field(hook, 'id', 'webhook'));
-  await created('webhook test', call('POST', `/connect/webhooks/${ids.webhook_id![0]}/test`), [202]);
+  const ping = await created('webhook test', call('POST', `/connect/webhooks/${ids.webhook_id![0]}/test`), [202]);
+  // an event sent to A's endpoint: the events list and its resend name it
+  remember('event_id', field(ping, 'event_id', 'webhook test'));
   const wsHook = await created('workspace webhook', call('POST', `/workspaces/${demo.workspace_id}/webhooks`, { url: hookUrl, events }));
   remember('webhook_id', field(wsHook, 'id', 'workspace webhook'));
 

@@ -99,6 +99,8 @@ function sampleBodies(a: World, year: number): Record<string, unknown> {
     rejectInvoice: { reason: 'walk' },
     createWebhook: { url: 'http://127.0.0.1:9/hook' },
     createWorkspaceWebhook: { url: 'http://127.0.0.1:9/hook' },
+    updateWebhook: { description: 'walked' },
+    updateWebhookForWorkspace: { description: 'walked' },
     setSapiClientAllowlist: { cidrs: [] },
     sapiToken: { client_id: a.sapi.clientId, client_secret: 'not-the-secret', grant_type: 'client_credentials' },
     sapiRenew: { refresh_token: 'not-a-refresh-token' },

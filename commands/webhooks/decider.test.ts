@@ -7,6 +7,7 @@ import { InvalidFields } from '../shared/invalid-fields.ts';
 import { requireApiKey } from './access.ts';
 import { MAX_ACTIVE_ENDPOINTS, ROTATION_OVERLAP_MS, subscribers, webhookDecider, type WebhookCommand } from './decider.ts';
 import { DEFAULT_EVENT_TYPES, resolveEventTypes } from './event-types.ts';
+import { checkResend, eventDeliveryState } from './resend.ts';
 
 const AT = '2026-11-24T10:00:00.000Z';
 const given = specFor(webhookDecider);
@@ -34,6 +35,11 @@ describe('webhook endpoints (the webhooks-{organisation} stream)', () => {
     it('stores the list asked for, trimmed and without repeats, including types that are never emitted', () => {
       given([]).when(register({ events: 'invoice.created, client.linked,invoice.created' }))
         .then([registered({ events: ['invoice.created', 'client.linked'] })]);
+    });
+
+    it('takes events as an array as well (the README\'s example), each entry one type', () => {
+      given([]).when(register({ events: ['invoice.created', 'client.linked'] })).then([registered({ events: ['invoice.created', 'client.linked'] })]);
+      given([]).when(register({ events: [] })).thenThrows(InvalidFields, (e) => expect(e.problems.map((p) => p.loc.join('.'))).to.deep.equal(['body.events']));
     });
 
     it('refuses an events list with empty or malformed entries (422 on body.events)', () => {
@@ -95,6 +101,96 @@ describe('webhook endpoints (the webhooks-{organisation} stream)', () => {
 
     it('answers 404 webhook_not_found for an endpoint the organisation does not have', () => {
       for (const command of [deactivate, rotate, ping]) given([]).when(command).thenThrows('webhook_not_found');
+    });
+  });
+
+  describe('update (PATCH)', () => {
+    const update = (changes: Extract<WebhookCommand, { type: 'UpdateEndpoint' }>['changes'], more: Partial<Extract<WebhookCommand, { type: 'UpdateEndpoint' }>> = {}): WebhookCommand => ({
+      type: 'UpdateEndpoint', endpoint_id: 'w1', changes, target: changes.url === undefined ? null : { allowed: true }, expected_version: null, actor_id: 'k1', at: AT, ...more,
+    });
+    const updated = (data: Partial<Extract<WebhookEvent, { type: 'WebhookEndpointUpdated' }>['data']>): WebhookEvent => ({
+      type: 'WebhookEndpointUpdated',
+      data: {
+        endpoint_id: 'w1', url: 'https://hooks.example.com/in', events: [...DEFAULT_EVENT_TYPES], description: 'ERP', is_active: true, changed: [],
+        updated_by: 'k1', updated_at: AT, ...data,
+      },
+    });
+
+    it('changes the fields sent and keeps the others, naming what changed', () => {
+      given([registered()]).when(update({ url: 'https://erp.example.com/hooks', events: 'invoice.created' }))
+        .then([updated({ url: 'https://erp.example.com/hooks', events: ['invoice.created'], changed: ['url', 'events'] })]);
+      given([registered()]).when(update({ description: null })).then([updated({ description: null, changed: ['description'] })]);
+    });
+
+    it('takes events as an array as well as the spec\'s comma-separated string', () => {
+      given([registered()]).when(update({ events: ['invoice.created', ' invoice.queued', 'invoice.created'] }))
+        .then([updated({ events: ['invoice.created', 'invoice.queued'], changed: ['events'] })]);
+    });
+
+    it('writes nothing when every value sent is the stored one', () => {
+      given([registered()]).when(update({ url: 'https://hooks.example.com/in', description: 'ERP', is_active: true })).thenNothingHappened();
+      given([registered()]).when(update({})).thenNothingHappened();
+    });
+
+    it('checks the URL exactly as at create: the same 422 on body.url, and webhook_url_not_allowed for a host that is not public', () => {
+      for (const url of ['ftp://hooks.example.com/', 'https://user:pw@hooks.example.com/', 'not a url']) {
+        given([registered()]).when(update({ url })).thenThrows(InvalidFields, (e) => expect(e.problems.map((p) => p.loc.join('.'))).to.deep.equal(['body.url']));
+      }
+      const target = { allowed: false as const, reason: 'private', message: 'the host resolves to a private network address' };
+      given([registered()]).when(update({ url: 'https://db.internal.example/' }, { target })).thenThrows('webhook_url_not_allowed', { reason: 'private' });
+    });
+
+    it('checks events and description as at create', () => {
+      given([registered()]).when(update({ events: 'invoice.created,,x' })).thenThrows(InvalidFields, (e) => expect(e.problems.map((p) => p.loc.join('.'))).to.deep.equal(['body.events']));
+      given([registered()]).when(update({ events: [] })).thenThrows(InvalidFields, (e) => expect(e.problems.map((p) => p.loc.join('.'))).to.deep.equal(['body.events']));
+      given([registered()]).when(update({ events: ['invoice.created,invoice.queued'] })).thenThrows(InvalidFields);
+      given([registered()]).when(update({ description: 'x'.repeat(501) })).thenThrows(InvalidFields, (e) => expect(e.problems.map((p) => p.loc.join('.'))).to.deep.equal(['body.description']));
+    });
+
+    it('refuses a stale If-Match with version_mismatch carrying the endpoint\'s current version; every change of the endpoint moves it on', () => {
+      const history = [registered(), updated({ description: 'v1', changed: ['description'] })];
+      expect(fold(webhookDecider, history).endpoints[0]!.version).to.equal(1);
+      given(history).when(update({ description: 'v2' }, { expected_version: 0 })).thenThrows('version_mismatch', { current_version: 1 });
+      given(history).when(update({ description: 'v2' }, { expected_version: 1 })).then([updated({ description: 'v2', changed: ['description'] })]);
+      // another endpoint's change is not this one's
+      given([...history, registered({ endpoint_id: 'w2' }), deactivated('w2')]).when(update({ description: 'v2' }, { expected_version: 1 })).then([updated({ description: 'v2', changed: ['description'] })]);
+    });
+
+    it('is_active false deactivates; true turns it on again, counted toward the limit', () => {
+      given([registered()]).when(update({ is_active: false })).then([updated({ is_active: false, changed: ['is_active'] })]);
+      const off = fold(webhookDecider, [registered(), updated({ is_active: false, changed: ['is_active'] })]);
+      expect(off.endpoints[0]).to.include({ is_active: false, deactivated_at: AT });
+      given([registered(), deactivated('w1')]).when(update({ is_active: true })).then([updated({ is_active: true, changed: ['is_active'] })]);
+      given([registered(), deactivated('w1'), ...endpoints(MAX_ACTIVE_ENDPOINTS)]).when(update({ is_active: true })).thenThrows('webhook_limit_reached', { limit: 10, active: 10 });
+    });
+
+    it('an updated endpoint receives by its new list', () => {
+      const state = fold(webhookDecider, [registered(), updated({ events: ['invoice.created'], changed: ['events'] })]);
+      expect(subscribers(state, 'invoice.created', null).map((e) => e.endpoint_id)).to.deep.equal(['w1']);
+      expect(subscribers(state, 'invoice.delivered', null)).to.deep.equal([]);
+    });
+
+    it('answers 404 webhook_not_found for an endpoint the organisation does not have', () => {
+      given([]).when(update({ description: 'x' })).thenThrows('webhook_not_found');
+    });
+  });
+
+  describe('resend', () => {
+    const active = { endpoint_id: 'w1', is_active: true };
+    it('resends a delivered or dropped event to an active endpoint', () => {
+      for (const status of ['delivered', 'failed', 'blocked', 'cancelled'] as const) expect(() => checkResend(active, { event_id: 'e1', status })).not.to.throw();
+    });
+    it('refuses while attempts are still to come (409 webhook_event_not_resendable), to a deactivated endpoint (409 webhook_inactive), and an unknown event (404)', () => {
+      const code = (f: () => void) => { try { f(); } catch (e) { return (e as DomainError).code; } return null; };
+      expect(code(() => checkResend(active, { event_id: 'e1', status: 'pending' }))).to.equal('webhook_event_not_resendable');
+      expect(code(() => checkResend({ endpoint_id: 'w1', is_active: false }, { event_id: 'e1', status: 'failed' }))).to.equal('webhook_inactive');
+      expect(code(() => checkResend(active, null))).to.equal('webhook_event_not_found');
+    });
+    it('names the state a customer sees for every queue status', () => {
+      expect((['pending', 'delivered', 'failed', 'blocked', 'cancelled'] as const).map((s) => eventDeliveryState(s))).to.deep.equal([
+        { state: 'retrying', dropped_reason: null }, { state: 'delivered', dropped_reason: null }, { state: 'dropped', dropped_reason: 'attempts_exhausted' },
+        { state: 'dropped', dropped_reason: 'target_not_allowed' }, { state: 'dropped', dropped_reason: 'endpoint_deactivated' },
+      ]);
     });
   });
 

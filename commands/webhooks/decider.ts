@@ -3,7 +3,7 @@ import { NotFound } from '../shared/access.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
-import { resolveEventTypes } from './event-types.ts';
+import { resolveEventTypes, type EventTypesInput } from './event-types.ts';
 
 /** Active endpoints an organisation may have (spec, Limits). Workspace endpoints count too. */
 export const MAX_ACTIVE_ENDPOINTS = 10;
@@ -27,11 +27,23 @@ export type WebhookCommand =
       organisation_id: string;
       workspace_id: string | null;
       url: string;
-      /** as sent: a comma-separated list, or null for the default */
-      events: string | null;
+      /** as sent: a comma-separated list or an array, or null for the default */
+      events: EventTypesInput | null;
       description: string | null;
       target: TargetVerdict;
       secret_ciphertext: string;
+      actor_id: string;
+      at: string;
+    }
+  | {
+      type: 'UpdateEndpoint';
+      endpoint_id: string;
+      /** what the PATCH sent: a field left out stays as it is */
+      changes: EndpointChanges;
+      /** the verdict on changes.url's host, checked as at create; null when no url was sent */
+      target: TargetVerdict | null;
+      /** the client's If-Match: the endpoint's version it read, or null for none */
+      expected_version: number | null;
       actor_id: string;
       at: string;
     }
@@ -39,8 +51,18 @@ export type WebhookCommand =
   | { type: 'RotateSecret'; endpoint_id: string; secret_ciphertext: string; actor_id: string; at: string }
   | { type: 'RequestTestPing'; endpoint_id: string; ping_id: string; actor_id: string; at: string };
 
+export interface EndpointChanges {
+  url?: string;
+  /** a comma-separated list (the spec) or an array of types */
+  events?: EventTypesInput;
+  description?: string | null;
+  is_active?: boolean;
+}
+
 export interface WebhookEndpoint {
   endpoint_id: string;
+  /** 0 when registered, one more with every change of this endpoint (its If-Match version) */
+  version: number;
   organisation_id: string;
   workspace_id: string | null;
   url: string;
@@ -82,26 +104,80 @@ export function subscribers(state: WebhooksState, type: string, workspaceId: str
   return activeEndpoints(state).filter((e) => e.events.includes(type) && (e.workspace_id === null || e.workspace_id === workspaceId));
 }
 
-function checkRegistration(command: Extract<WebhookCommand, { type: 'RegisterEndpoint' }>): string[] {
-  let events: string[] = [];
+/** The fields create and PATCH both take, checked alike; the events list resolved (null: events not sent). */
+function checkEndpointFields(fields: { url?: string; events?: EventTypesInput | null; description?: string | null }, resolveDefault: boolean): string[] | null {
+  let events: string[] | null = null;
   checkFields((problem) => {
-    let url: URL | null = null;
-    try {
-      url = new URL(command.url);
-    } catch {
-      problem('url', 'url must be an absolute http or https URL', command.url);
+    if (fields.url !== undefined) {
+      const sent = fields.url;
+      let url: URL | null = null;
+      try {
+        url = new URL(sent);
+      } catch {
+        problem('url', 'url must be an absolute http or https URL', sent);
+      }
+      if (url && url.protocol !== 'https:' && url.protocol !== 'http:') problem('url', 'url must use http or https', sent);
+      if (url && (url.username !== '' || url.password !== '')) problem('url', 'url must not carry credentials', sent);
+      if (sent.length > URL_MAX_LENGTH) problem('url', `url is at most ${URL_MAX_LENGTH} characters`, sent);
     }
-    if (url && url.protocol !== 'https:' && url.protocol !== 'http:') problem('url', 'url must use http or https', command.url);
-    if (url && (url.username !== '' || url.password !== '')) problem('url', 'url must not carry credentials', command.url);
-    if (command.url.length > URL_MAX_LENGTH) problem('url', `url is at most ${URL_MAX_LENGTH} characters`, command.url);
-    const resolved = resolveEventTypes(command.events);
-    if (resolved.ok) events = resolved.events;
-    else problem('events', resolved.problem, command.events);
-    if (command.description !== null && command.description.length > DESCRIPTION_MAX_LENGTH) {
-      problem('description', `description is at most ${DESCRIPTION_MAX_LENGTH} characters`, command.description);
+    if (fields.events !== undefined && (fields.events !== null || resolveDefault)) {
+      const resolved = resolveEventTypes(fields.events);
+      if (resolved.ok) events = resolved.events;
+      else problem('events', resolved.problem, fields.events);
+    }
+    const description = fields.description;
+    if (description !== undefined && description !== null && description.length > DESCRIPTION_MAX_LENGTH) {
+      problem('description', `description is at most ${DESCRIPTION_MAX_LENGTH} characters`, description);
     }
   });
   return events;
+}
+
+const urlNotAllowed = (target: Extract<TargetVerdict, { allowed: false }>) =>
+  new DomainError('webhook_url_not_allowed', `the webhook URL is not allowed: ${target.message}; it must resolve to public internet addresses only`, {
+    reason: target.reason,
+  });
+
+const limitReached = (active: number) =>
+  new DomainError('webhook_limit_reached', `an organisation has at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints; delete one first`, {
+    limit: MAX_ACTIVE_ENDPOINTS, active,
+  });
+
+/**
+ * PATCH: the fields sent, checked exactly as at create (the same 422s, the same host check), at
+ * the version the client read when it sent If-Match (412 `version_mismatch` otherwise, carrying
+ * the current one). Turning an endpoint on again counts it toward the limit. Nothing changed
+ * (every value sent is the stored one) writes nothing.
+ */
+function decideUpdate(command: Extract<WebhookCommand, { type: 'UpdateEndpoint' }>, state: WebhooksState): WebhookEvent[] {
+  const endpoint = findEndpoint(state, command.endpoint_id);
+  if (command.expected_version !== null && command.expected_version !== endpoint.version) {
+    throw new DomainError('version_mismatch', 'the webhook endpoint has changed since the version given in If-Match', { current_version: endpoint.version });
+  }
+  const { changes } = command;
+  const events = checkEndpointFields(changes, false) ?? endpoint.events;
+  if (changes.url !== undefined) {
+    if (command.target === null) throw new Error('a webhook URL change must come with the verdict on its host');
+    if (!command.target.allowed) throw urlNotAllowed(command.target);
+  }
+  const next = {
+    url: changes.url ?? endpoint.url,
+    events,
+    description: changes.description === undefined ? endpoint.description : changes.description,
+    is_active: changes.is_active ?? endpoint.is_active,
+  };
+  if (next.is_active && !endpoint.is_active) {
+    const active = activeEndpoints(state).length;
+    if (active >= MAX_ACTIVE_ENDPOINTS) throw limitReached(active);
+  }
+  const changed = ([
+    ['url', next.url !== endpoint.url],
+    ['events', next.events.join(',') !== endpoint.events.join(',')],
+    ['description', next.description !== endpoint.description],
+    ['is_active', next.is_active !== endpoint.is_active],
+  ] as const).filter(([, differs]) => differs).map(([field]) => field);
+  if (changed.length === 0) return [];
+  return [{ type: 'WebhookEndpointUpdated', data: { endpoint_id: endpoint.endpoint_id, ...next, changed, updated_by: command.actor_id, updated_at: command.at } }];
 }
 
 /**
@@ -118,18 +194,10 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
       case 'RegisterEndpoint': {
         // the same endpoint again (a request resumed under its Idempotency-Key) registers nothing more
         if (state.endpoints.some((e) => e.endpoint_id === command.endpoint_id)) return [];
-        const events = checkRegistration(command);
-        if (!command.target.allowed) {
-          throw new DomainError('webhook_url_not_allowed', `the webhook URL is not allowed: ${command.target.message}; it must resolve to public internet addresses only`, {
-            reason: command.target.reason,
-          });
-        }
+        const events = checkEndpointFields(command, true) ?? [];
+        if (!command.target.allowed) throw urlNotAllowed(command.target);
         const active = activeEndpoints(state).length;
-        if (active >= MAX_ACTIVE_ENDPOINTS) {
-          throw new DomainError('webhook_limit_reached', `an organisation has at most ${MAX_ACTIVE_ENDPOINTS} active webhook endpoints; delete one first`, {
-            limit: MAX_ACTIVE_ENDPOINTS, active,
-          });
-        }
+        if (active >= MAX_ACTIVE_ENDPOINTS) throw limitReached(active);
         return [{
           type: 'WebhookEndpointRegistered',
           data: {
@@ -138,6 +206,8 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
           },
         }];
       }
+      case 'UpdateEndpoint':
+        return decideUpdate(command, state);
       case 'DeactivateEndpoint': {
         const endpoint = findEndpoint(state, command.endpoint_id);
         // deleting again changes nothing: the first deactivation stands
@@ -167,15 +237,16 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
   },
 
   evolve(state, event) {
+    // every change of an endpoint moves its version on
     const update = (endpointId: string, change: (e: WebhookEndpoint) => WebhookEndpoint): WebhooksState => ({
-      endpoints: state.endpoints.map((e) => (e.endpoint_id === endpointId ? change(e) : e)),
+      endpoints: state.endpoints.map((e) => (e.endpoint_id === endpointId ? { ...change(e), version: e.version + 1 } : e)),
     });
     switch (event.type) {
       case 'WebhookEndpointRegistered': {
         const d = event.data;
         return {
           endpoints: [...state.endpoints, {
-            endpoint_id: d.endpoint_id, organisation_id: d.organisation_id, workspace_id: d.workspace_id, url: d.url, events: d.events,
+            endpoint_id: d.endpoint_id, version: 0, organisation_id: d.organisation_id, workspace_id: d.workspace_id, url: d.url, events: d.events,
             description: d.description, is_active: true, created_at: d.registered_at, deactivated_at: null, secret_ciphertext: d.secret_ciphertext,
             previous_secret_ciphertext: null, previous_valid_until: null,
           }],
@@ -187,6 +258,13 @@ export const webhookDecider: Decider<WebhookCommand, WebhookEvent, WebhooksState
         return update(event.data.endpoint_id, (e) => ({
           ...e, secret_ciphertext: event.data.secret_ciphertext, previous_secret_ciphertext: e.secret_ciphertext, previous_valid_until: event.data.previous_valid_until,
         }));
+      case 'WebhookEndpointUpdated': {
+        const d = event.data;
+        return update(d.endpoint_id, (e) => ({
+          ...e, url: d.url, events: d.events, description: d.description, is_active: d.is_active,
+          deactivated_at: d.is_active ? null : e.is_active ? d.updated_at : e.deactivated_at,
+        }));
+      }
       case 'WebhookTestRequested':
         return state;
     }

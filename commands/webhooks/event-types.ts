@@ -13,11 +13,16 @@ export const DEFAULT_EVENT_TYPES = ['invoice.delivered', 'invoice.rejected', 'in
 const MAX_SUBSCRIBED_EVENTS = 50;
 const EVENT_NAME = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
-/** `events` as sent (a comma-separated string) to the stored list, or the problem with it. */
-export function resolveEventTypes(events: string | null): { ok: true; events: string[] } | { ok: false; problem: string } {
+/** `events` as a client may send it: the spec's comma-separated string, or an array of types. */
+export type EventTypesInput = string | readonly string[];
+
+/** `events` as sent (a comma-separated string or an array) to the stored list, or the problem with it. */
+export function resolveEventTypes(events: EventTypesInput | null): { ok: true; events: string[] } | { ok: false; problem: string } {
   if (events === null) return { ok: true, events: [...DEFAULT_EVENT_TYPES] };
-  const names = events.split(',').map((name) => name.trim());
-  if (names.some((name) => name === '')) return { ok: false, problem: 'events is a comma-separated list of event types without empty entries' };
+  if (typeof events !== 'string' && events.length === 0) return { ok: false, problem: 'events lists at least one event type' };
+  // an array entry is one type: a comma inside it is refused below, not split
+  const names = typeof events === 'string' ? events.split(',').map((name) => name.trim()) : events.map((name) => name.trim());
+  if (names.some((name) => name === '')) return { ok: false, problem: 'events is a comma-separated list (or an array) of event types without empty entries' };
   const bad = names.find((name) => !EVENT_NAME.test(name));
   if (bad !== undefined) return { ok: false, problem: `${JSON.stringify(bad)} is not an event type (such as invoice.delivered)` };
   const unique = [...new Set(names)];

@@ -22,3 +22,21 @@ export class WebhookEndpoints1764400000000 implements MigrationInterface {
     await q.query('DROP TABLE webhook_endpoints');
   }
 }
+
+/**
+ * Each endpoint's version (its If-Match for PATCH): 0 when registered, one more with every change
+ * of it. Rows made before have changes this column cannot count, so the read model is emptied and
+ * its checkpoint reset, as a rebuild does: the runner replays the organisations' webhooks streams
+ * (a few events each) at start.
+ */
+export class WebhookEndpointVersion1766600000000 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE webhook_endpoints ADD COLUMN version integer NOT NULL DEFAULT 0');
+    await q.query('TRUNCATE webhook_endpoints');
+    await q.query(`DELETE FROM projection_failures WHERE name = 'webhook-endpoints'`);
+    await q.query(`UPDATE projection_checkpoints SET position = '', updated_at = now() WHERE name = 'webhook-endpoints'`);
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('ALTER TABLE webhook_endpoints DROP COLUMN version');
+  }
+}

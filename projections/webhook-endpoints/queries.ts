@@ -17,9 +17,11 @@ export interface WebhookEndpointRow {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_valid_until: Date | null;
+  /** the endpoint's changes counted: its If-Match version */
+  version: number;
 }
 
-const COLUMNS = 'id, organisation_id, workspace_id, url, events, description, is_active, created_at, deactivated_at, secret_ciphertext, previous_secret_ciphertext, previous_valid_until';
+const COLUMNS = 'id, organisation_id, workspace_id, url, events, description, is_active, created_at, deactivated_at, secret_ciphertext, previous_secret_ciphertext, previous_valid_until, version';
 
 /** The organisation's endpoints (a workspace's only, when given), oldest first, deactivated ones included. */
 export async function listWebhookEndpoints(db: DataSource, organisationId: string, workspaceId: string | null, page: PageRequest): Promise<PageOf<WebhookEndpointRow>> {

@@ -285,6 +285,10 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
     expect(subscribers(rotated, 'invoice.fs_acknowledged', null).map((e) => e.endpoint_id)).to.deep.equal([registered.data.endpoint_id]);
     expect(rotated.endpoints[0]).to.include({ previous_secret_ciphertext: registered.data.secret_ciphertext, secret_ciphertext: stored('WebhookSecretRotated').data.secret_ciphertext });
     expect(fold(webhookDecider, [registered, stored('WebhookEndpointDeactivated')]).endpoints[0]?.is_active).to.equal(false);
+    // a PATCH: the new url and list, and the endpoint's version moved on with each change
+    const updated = fold(webhookDecider, [registered, stored('WebhookSecretRotated'), stored('WebhookEndpointUpdated')]);
+    expect(updated.endpoints[0]).to.include({ url: stored('WebhookEndpointUpdated').data.url, version: 2, is_active: true });
+    expect(subscribers(updated, 'invoice.fs_rejected', null).map((e) => e.endpoint_id)).to.deep.equal([registered.data.endpoint_id]);
   });
 
   it('an AS4 message received folds into the receipt a repeat is answered', () => {

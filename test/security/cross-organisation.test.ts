@@ -41,6 +41,8 @@ describe('cross-organisation access (every route)', function () {
     const hook = await as('POST', '/connect/webhooks', { url: 'http://127.0.0.1:9/hook' });
     expect(hook.status).to.equal(201);
     foreign.webhook_id = hook.body.id;
+    // the endpoint is foreign, so whatever event is named the answer is 404 webhook_not_found
+    foreign.event_id = 'evt_00000000000000000000000000000000';
     const job = await fetch(`${svc.api}/companies/${other.company_id}/invoices/bulk-import`, {
       method: 'POST', headers: { 'x-api-key': other.api_key, 'content-type': 'text/csv' },
       body: 'invoice_ref,issue_date,due_date,buyer_name,buyer_vat_id,item_name,quantity,unit_price,vat_rate\nA,2026-11-23,2026-12-07,B,SK2020273893,x,1,1.00,23\n',
@@ -65,6 +67,8 @@ describe('cross-organisation access (every route)', function () {
     rejectInvoice: { reason: 'not ours' },
     reversePayment: { reason: 'a mistake' },
     createWorkspaceWebhook: { url: 'http://127.0.0.1:9/hook' },
+    updateWebhook: { description: 'ours now' },
+    updateWebhookForWorkspace: { description: 'ours now' },
     setSapiClientAllowlist: { cidrs: [] },
   };
 

@@ -41,4 +41,26 @@ describe('webhook delivery queue', function () {
     expect(left.map((r) => r.event_id)).to.deep.equal(['new-done', 'old-pending']);
     expect((await queue.attempts(endpoint)).items.map((a) => a.event_id)).to.deep.equal(['old-pending']);
   });
+
+  it('the event log: a resend takes only a finished row, starts a new round, and a batch recorded twice is counted once', async () => {
+    const queue = webhookQueue(svc.services.readModels);
+    const id = 'a0000000-0000-4000-8000-000000000002';
+    const row2 = { ...row('logged'), endpoint_id: id };
+    await queue.enqueue([row2], '2026-04-01T00:00:00.000Z');
+    expect(await queue.resend(id, 'logged', '2026-04-01T00:00:00.500Z'), 'pending: not taken').to.equal(null);
+    const failures = [1, 2, 3, 4, 5].map((n) => ({
+      ...attempt('logged', n === 5 ? 'failed' : 'pending', `2026-04-01T00:0${n}:00.000Z`), endpoint_id: id, attempt: n,
+    }) as AttemptRecord);
+    await queue.record(failures);
+    await queue.record(failures); // written again after a lost answer: changes nothing
+    expect(await queue.event(id, 'logged')).to.deep.include({ status: 'failed', attempts_total: 5, last_http_status: 500, last_outcome: 'non_2xx', resends: 0 });
+    const resent = await queue.resend(id, 'logged', '2026-04-02T00:00:00.000Z');
+    expect(resent).to.deep.include({ status: 'pending', attempts_total: 5, resends: 1 });
+    expect(await queue.resend(id, 'logged', '2026-04-02T00:00:00.100Z'), 'a second resend at once').to.equal(null);
+    const [claimed] = await queue.claim(id, 1, '2026-04-02T00:00:01.000Z', '2026-04-02T00:00:31.000Z');
+    expect(claimed).to.include({ event_id: 'logged', attempts: 0, body: '{}' });
+    await queue.record([{ ...attempt('logged', 'delivered', '2026-04-02T00:00:01.000Z'), endpoint_id: id, attempt: 1 }]);
+    expect(await queue.event(id, 'logged')).to.deep.include({ status: 'delivered', attempts_total: 6, last_http_status: 200, last_outcome: 'success', resends: 1 });
+    expect((await queue.events(id, { page: 1, pageSize: 20 })).total).to.equal(1);
+  });
 });

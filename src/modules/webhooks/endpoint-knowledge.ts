@@ -5,7 +5,7 @@ import type { EventStore, RecordedEvent } from '../../platform/eventstore/port.t
 import { domainEvent, readAndFold } from '../../platform/handling/read-and-fold.ts';
 
 /** Every event type of a webhooks stream: the fan-out must be shown each, or it sees a gap. */
-export const WEBHOOKS_STREAM_EVENT_TYPES: readonly WebhookEvent['type'][] = ['WebhookEndpointRegistered', 'WebhookEndpointDeactivated', 'WebhookSecretRotated', 'WebhookTestRequested'];
+export const WEBHOOKS_STREAM_EVENT_TYPES: readonly WebhookEvent['type'][] = ['WebhookEndpointRegistered', 'WebhookEndpointDeactivated', 'WebhookSecretRotated', 'WebhookTestRequested', 'WebhookEndpointUpdated'];
 
 /** Organisations whose endpoints are kept; beyond it the longest kept is forgotten (and read again when next needed). */
 const MAX_KEPT = 10_000;

@@ -1,6 +1,7 @@
 import type { Actor } from '../../../commands/shared/actor.ts';
 import { NotFound } from '../../../commands/shared/access.ts';
-import { webhookDecider, type TargetVerdict, type WebhookCommand, type WebhookEndpoint } from '../../../commands/webhooks/decider.ts';
+import { webhookDecider, type EndpointChanges, type TargetVerdict, type WebhookCommand, type WebhookEndpoint } from '../../../commands/webhooks/decider.ts';
+import type { EventTypesInput } from '../../../commands/webhooks/event-types.ts';
 import { requireApiKey } from '../../../commands/webhooks/access.ts';
 import { webhookPingStream, webhooksStream } from '../../../events/webhooks.ts';
 import { workspaceExists } from '../../../projections/tenancy/queries.ts';
@@ -55,7 +56,7 @@ async function decide(deps: WebhookCommandDeps, request: EndpointRequest, comman
  */
 export async function registerEndpoint(
   deps: WebhookCommandDeps,
-  request: EndpointRequest & { workspaceId: string | null; url: string; events: string | null; description: string | null },
+  request: EndpointRequest & { workspaceId: string | null; url: string; events: EventTypesInput | null; description: string | null },
 ): Promise<EndpointChanged> {
   requireApiKey(request.actor);
   const endpointId = deps.ids.next();
@@ -69,6 +70,23 @@ export async function registerEndpoint(
     events: request.events, description: request.description, target, secret_ciphertext: (await deps.secrets.box()).seal(secret), actor_id: request.actor.id,
     at: deps.clock.now().toISOString(),
   }, endpointId, secret);
+}
+
+/**
+ * PATCH: a new URL's host is resolved and judged before deciding, as at create; the decider holds
+ * every rule (the fields, the host's verdict, If-Match against the endpoint's own version, the
+ * limit when turned on again). Without If-Match a lost race is decided again on the newer stream.
+ */
+export async function updateEndpoint(
+  deps: WebhookCommandDeps,
+  request: EndpointRequest & { endpointId: string; changes: EndpointChanges; expectedVersion: number | undefined },
+): Promise<EndpointChanged> {
+  requireApiKey(request.actor);
+  const target = request.changes.url === undefined ? null : await deps.checkTarget(request.changes.url);
+  return decide(deps, request, {
+    type: 'UpdateEndpoint', endpoint_id: request.endpointId, changes: request.changes, target, expected_version: request.expectedVersion ?? null,
+    actor_id: request.actor.id, at: deps.clock.now().toISOString(),
+  }, request.endpointId, null);
 }
 
 export async function deactivateEndpoint(deps: WebhookCommandDeps, request: EndpointRequest & { endpointId: string }): Promise<EndpointChanged> {

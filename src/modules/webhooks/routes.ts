@@ -7,34 +7,52 @@ import { getWebhookEndpoint, listWebhookEndpoints, WEBHOOK_ENDPOINTS, type Webho
 import { workspaceExists } from '../../../projections/tenancy/queries.ts';
 import { webhooksStream } from '../../../events/webhooks.ts';
 import { ErrorBody, PagingQuery, Uuid } from '../../../schemas/common/index.ts';
-import { Webhook, WebhookCreate, WebhookDeliveryList, WebhookList, WebhookTestFired, WebhookWithSecret, type WebhookDeliveryAttempt } from '../../../schemas/webhooks.ts';
 import {
-  deactivateEndpoint, registerEndpoint, requestTestPing, rotateEndpointSecret, type EndpointChanged, type WebhookCommandDeps,
+  Webhook, WebhookCreate, WebhookDeliveryList, WebhookEventList, WebhookList, WebhookResendQueued, WebhookTestFired, WebhookUpdate, WebhookWithSecret,
+  type WebhookDeliveryAttempt, type WebhookEventRecord,
+} from '../../../schemas/webhooks.ts';
+import { eventDeliveryState } from '../../../commands/webhooks/resend.ts';
+import {
+  deactivateEndpoint, registerEndpoint, requestTestPing, rotateEndpointSecret, updateEndpoint, type EndpointChanged, type WebhookCommandDeps,
 } from './endpoints.ts';
+import { resendEvent } from './resend.ts';
 import type { Core } from '../../platform/core.ts';
 import { testPingEventId } from './fan-out.ts';
-import type { WebhookQueue } from './queue/store.ts';
+import type { LoggedEvent, WebhookQueue } from './queue/store.ts';
 import { readCurrent } from '../../platform/readmodel/current-read.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
-type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue };
+type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue; queued(endpointIds: readonly string[]): void };
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 function fromState(e: WebhookEndpoint): Webhook {
   return {
     id: e.endpoint_id, url: e.url, events: e.events.join(','), is_active: e.is_active, description: e.description, created_at: e.created_at,
-    workspace_id: e.workspace_id, scope: e.workspace_id === null ? 'organisation' : 'workspace',
+    workspace_id: e.workspace_id, scope: e.workspace_id === null ? 'organisation' : 'workspace', version: e.version,
   };
 }
 
 function fromRow(r: WebhookEndpointRow): Webhook {
   return {
     id: r.id, url: r.url, events: r.events.join(','), is_active: r.is_active, description: r.description, created_at: iso(r.created_at) ?? '',
-    workspace_id: r.workspace_id, scope: r.workspace_id === null ? 'organisation' : 'workspace',
+    workspace_id: r.workspace_id, scope: r.workspace_id === null ? 'organisation' : 'workspace', version: r.version,
+  };
+}
+
+/** The endpoint's version as an entity tag, as the other versioned resources answer it. */
+const etag = (hook: Webhook) => ({ etag: `"${hook.version}"` });
+
+function eventRecord(e: LoggedEvent): WebhookEventRecord {
+  const { state, dropped_reason } = eventDeliveryState(e.status);
+  return {
+    event_id: e.event_id, event_type: e.event_type, created_at: iso(e.occurred_at) ?? '', queued_at: iso(e.enqueued_at) ?? '', state, dropped_reason,
+    attempts: Number(e.attempts_total), next_attempt_at: state === 'retrying' ? iso(e.next_attempt_at) : null,
+    last_attempt: e.last_attempt_at === null || e.last_outcome === null ? null : { attempted_at: iso(e.last_attempt_at) ?? '', http_status: e.last_http_status, outcome: e.last_outcome },
+    resends: e.resends, last_resent_at: iso(e.last_resent_at),
   };
 }
 
@@ -60,12 +78,38 @@ const CREATE_RULES = [
 const WebhookParams = Type.Object({ webhook_id: Uuid });
 const WorkspaceParams = Type.Object({ workspace_id: Uuid });
 const WorkspaceWebhookParams = Type.Object({ workspace_id: Uuid, webhook_id: Uuid });
+const EventId = Type.String({ minLength: 1, maxLength: 100, description: 'the event\'s id (X-Webhook-Event-Id), as GET …/events lists it' });
+const WebhookEventParams = Type.Object({ webhook_id: Uuid, event_id: EventId });
+const WorkspaceWebhookEventParams = Type.Object({ workspace_id: Uuid, webhook_id: Uuid, event_id: EventId });
+const IF_MATCH = {
+  name: 'If-Match', schema: Type.String(),
+  description: 'optional: the endpoint\'s `version` as read (or its ETag); 412 `version_mismatch` (with current_version) when it changed since',
+};
+const ETAG = { name: 'ETag', description: 'the endpoint\'s version, quoted: send it back as If-Match', schema: Type.String() };
 /** The spec's "last 50 delivery attempts": the first page at this list's own default page size */
 const DeliveriesQuery = Type.Object({ page: PagingQuery.properties.page, page_size: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) });
 const notFound = { description: '`webhook_not_found`: no such endpoint in this organisation (or workspace)', schema: ErrorBody };
 const wrongCredential = { description: '`api_key_required`: webhook management takes an API key, not a user or OAuth token', schema: ErrorBody };
 const forbidden = { description: '`insufficient_role`', schema: ErrorBody };
 const inactive = { description: '`webhook_inactive`: the endpoint was deleted', schema: ErrorBody };
+const UPDATE_RULES = [
+  'Every field is optional; one left out stays as it is, and values equal to the stored ones change nothing (the version stays).',
+  'A new `url` is checked again exactly as at create: 422 on body.url for a malformed one, 422 `webhook_url_not_allowed` (with a general `reason`) for a host that',
+  'does not resolve to public addresses only. `events` takes a comma-separated string or an array. `is_active: false` deactivates the endpoint (as DELETE);',
+  '`is_active: true` turns it on again and counts toward the 10 active endpoints (409 `webhook_limit_reached`). The next event is delivered to the new url',
+  'with the new list. If-Match with the endpoint\'s `version` is optional: 412 `version_mismatch` (carrying current_version) when it is stale.',
+].join(' ');
+const EVENTS_LOG = [
+  'Every event sent to this endpoint, newest first (by the event\'s time), with its attempts in all, its last attempt and its state: `delivered`, `retrying`',
+  '(attempts still to come) or `dropped` (none to come: five failures, a host no longer public, or the endpoint deleted first; `dropped_reason` says which).',
+  'A dropped event can be sent again with POST …/events/{event_id}/resend. Kept 30 days after its last attempt or resend.',
+].join(' ');
+const RESEND_RULES = [
+  'Queues a delivered or dropped event again for a new round of up to five attempts on the usual schedule, through the delivery queue (the answer does not wait for it).',
+  'The body is the one first sent, so the event id (X-Webhook-Event-Id and the envelope\'s id) is the same; every attempt has a new X-Webhook-Delivery,',
+  'signed afresh with the endpoint\'s current secret, to its current url. 404 `webhook_event_not_found` for an event this endpoint was not sent (or no longer keeps);',
+  '409 `webhook_event_not_resendable` while attempts are still to come; 409 `webhook_inactive` for a deactivated endpoint.',
+].join(' ');
 
 /** /connect/webhooks and /workspaces/{workspace_id}/webhooks: create, list, delete, rotate, test, deliveries. */
 export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
@@ -110,7 +154,49 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
     const params = workspace ? WorkspaceWebhookParams : WebhookParams;
     const ws = (p: { webhook_id: string } | { webhook_id: string; workspace_id: string }) => ('workspace_id' in p ? p.workspace_id : null);
     const op = (name: string) => (workspace ? `${name}ForWorkspace` : name);
+    const eventParams = workspace ? WorkspaceWebhookEventParams : WebhookEventParams;
     return [
+      defineRoute({
+        method: 'PATCH', path: `${base}/{webhook_id}`, operationId: op('updateWebhook'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
+        summary: 'Change an endpoint\'s url, events, description or is_active', description: UPDATE_RULES, body: WebhookUpdate, headerDocs: [IF_MATCH],
+        responses: {
+          200: { description: 'the endpoint as it now is', schema: Webhook, headers: [ETAG] }, 401: wrongCredential, 403: forbidden, 404: notFound,
+          409: { description: '`webhook_limit_reached`: turning it on again would make 11 active endpoints', schema: ErrorBody },
+          412: { description: '`version_mismatch`: the endpoint changed since the version in If-Match (carries current_version)', schema: ErrorBody },
+          422: { description: 'request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address)' },
+        },
+        async handle({ params: p, body, actor, requestId, ifMatch }) {
+          await endpointOf(actor, p.webhook_id, ws(p));
+          const changed = await updateEndpoint(deps, { actor, requestId, endpointId: p.webhook_id, changes: body, expectedVersion: ifMatch });
+          await settled(changed);
+          const hook = fromState(changed.endpoint);
+          return { status: 200, body: hook, headers: etag(hook) };
+        },
+      }),
+      defineRoute({
+        method: 'GET', path: `${base}/{webhook_id}/events`, operationId: op('listWebhookEvents'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
+        summary: 'Events sent to this endpoint, newest first, with their delivery state', description: EVENTS_LOG, query: PagingQuery,
+        responses: { 200: { description: 'one page of events', schema: WebhookEventList }, 401: wrongCredential, 403: forbidden, 404: notFound },
+        async handle({ params: p, actor, query }) {
+          await endpointOf(actor, p.webhook_id, ws(p));
+          return { status: 200, body: listPage(await queue.events(p.webhook_id, pageRequest(query)), query, eventRecord) };
+        },
+      }),
+      // a repeat under the same Idempotency-Key answers the first resend instead of a 409 for the round it queued
+      idempotent(deps, defineRoute({
+        method: 'POST', path: `${base}/{webhook_id}/events/{event_id}/resend`, operationId: op('resendWebhookEvent'), tags: [tag], auth: 'api', permission: 'webhooks.manage',
+        params: eventParams, summary: 'Send a delivered or dropped event again (same event id, new delivery id)', description: RESEND_RULES,
+        responses: {
+          202: { description: 'queued for delivery', schema: WebhookResendQueued }, 401: wrongCredential, 403: forbidden,
+          404: { description: '`webhook_not_found`, or `webhook_event_not_found`: this endpoint was not sent that event', schema: ErrorBody },
+          409: { description: '`webhook_event_not_resendable`: attempts are still to come (state `retrying`); `webhook_inactive`: the endpoint is deactivated', schema: ErrorBody },
+        },
+        async handle({ params: p, actor }) {
+          const endpoint = await endpointOf(actor, p.webhook_id, ws(p));
+          const queued = await resendEvent({ queue, clock: deps.clock, queued: deps.queued }, endpoint, p.event_id);
+          return { status: 202, body: { webhook_id: p.webhook_id, event: eventRecord(queued) } };
+        },
+      })),
       defineRoute({
         method: 'DELETE', path: `${base}/{webhook_id}`, operationId: op('deleteWebhook'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
         summary: 'Deactivate a webhook endpoint (soft: its record and deliveries stay readable)',

@@ -4,7 +4,7 @@ import type { Core } from '../../platform/core.ts';
 import { webhookRoutes } from './routes.ts';
 import { WebhookDeliveryWorker } from './delivery-worker.ts';
 import { webhookFanOutReactor } from './fan-out.ts';
-import { WebhookQueue1764400000100, WebhookQueueAutovacuum1764400000300, WebhookQueueNextAttempt1764400000200 } from './queue/migration.ts';
+import { WebhookQueue1764400000100, WebhookQueueAutovacuum1764400000300, WebhookQueueEventLog1766600000100, WebhookQueueNextAttempt1764400000200 } from './queue/migration.ts';
 import { webhookQueue } from './queue/store.ts';
 import type { WebhookSecrets } from './secret-box.ts';
 import { sendWebhook } from './transport/sender.ts';
@@ -36,14 +36,14 @@ export function webhooksModule(deps: WebhooksDeps): Module {
     const verdict = await guard(url);
     if (verdict.ok) return { allowed: true as const };
     // the address a name resolved to stays in our log: the client reads only the general reason
-    deps.log.info({ reason: verdict.reason, detail: verdict.detail }, 'webhook target refused at registration');
+    deps.log.info({ reason: verdict.reason, detail: verdict.detail }, 'webhook target refused at registration or change');
     return { allowed: false as const, reason: verdict.reason, message: verdict.message };
   };
   return {
-    routes: webhookRoutes({ ...deps, queue, checkTarget: checkAtCreate }),
+    routes: webhookRoutes({ ...deps, queue, checkTarget: checkAtCreate, queued: (ids) => worker.queued(ids) }),
     projectors: [webhookEndpoints],
     reactors: [webhookFanOutReactor({ store: deps.store, clock: deps.clock, queue, queued: (ids) => worker.queued(ids) })],
-    migrations: [WebhookQueue1764400000100, WebhookQueueNextAttempt1764400000200, WebhookQueueAutovacuum1764400000300],
+    migrations: [WebhookQueue1764400000100, WebhookQueueNextAttempt1764400000200, WebhookQueueAutovacuum1764400000300, WebhookQueueEventLog1766600000100],
     workers: [worker],
   };
 }

@@ -9,9 +9,18 @@ export type Check = (data: unknown) => ValidationIssue[];
 
 const pass: Check = () => [];
 
+/**
+ * A named schema (`$id`) may be reached twice: as one route's whole body and nested in another's
+ * (a record and the list of them). ajv knows each id once, so one it already met is taken from it.
+ */
+function compiledOnce(ajv: Ajv, schema: TSchema) {
+  const id = typeof schema.$id === 'string' ? schema.$id : undefined;
+  return (id === undefined ? undefined : ajv.getSchema(id)) ?? ajv.compile(schema);
+}
+
 function compile(ajv: Ajv, root: LocRoot, schema: TSchema | undefined): Check {
   if (!schema) return pass;
-  const validate = ajv.compile(schema);
+  const validate = compiledOnce(ajv, schema);
   return (data) => (validate(data) ? [] : toIssues(root, validate.errors ?? [], data));
 }
 
@@ -82,7 +91,7 @@ function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: un
       checks.set(Number(status), undefined);
       continue;
     }
-    const validate = ajv.compile(doc.schema);
+    const validate = compiledOnce(ajv, doc.schema);
     checks.set(Number(status), (body) => (validate(body) ? undefined : ajv.errorsText(validate.errors)));
   }
   return (status, body) => {

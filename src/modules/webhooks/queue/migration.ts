@@ -62,3 +62,32 @@ export class WebhookQueueAutovacuum1764400000300 implements MigrationInterface {
     await q.query('ALTER TABLE webhook_deliveries RESET (autovacuum_vacuum_scale_factor, autovacuum_analyze_scale_factor)');
   }
 }
+
+/**
+ * The queue row as the endpoint's event log (GET …/events): every event sent to an endpoint with
+ * its attempts in all, its last attempt, and its manual resends. `attempts` stays the count of the
+ * current round (the retry schedule's n, five at most); a resend starts a new round, and
+ * `attempts_before` keeps what earlier rounds made so the total is set, not incremented (recording
+ * a batch again changes nothing). The list reads newest first by the event's time.
+ */
+export class WebhookQueueEventLog1766600000100 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query(`ALTER TABLE webhook_deliveries
+      ADD COLUMN attempts_before integer NOT NULL DEFAULT 0,
+      ADD COLUMN last_attempt_at timestamptz,
+      ADD COLUMN last_http_status integer,
+      ADD COLUMN last_outcome varchar(12),
+      ADD COLUMN resends integer NOT NULL DEFAULT 0,
+      ADD COLUMN last_resent_at timestamptz`);
+    await q.query(`UPDATE webhook_deliveries d SET last_attempt_at = a.attempted_at, last_http_status = a.http_status, last_outcome = a.outcome
+      FROM (SELECT DISTINCT ON (endpoint_id, event_id) endpoint_id, event_id, attempted_at, http_status, outcome FROM webhook_attempts
+            ORDER BY endpoint_id, event_id, attempted_at DESC, attempt DESC) a
+      WHERE d.endpoint_id = a.endpoint_id AND d.event_id = a.event_id`);
+    await q.query('CREATE INDEX webhook_deliveries_endpoint_log ON webhook_deliveries (endpoint_id, occurred_at DESC, event_id DESC)');
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX webhook_deliveries_endpoint_log');
+    await q.query(`ALTER TABLE webhook_deliveries DROP COLUMN attempts_before, DROP COLUMN last_attempt_at, DROP COLUMN last_http_status,
+      DROP COLUMN last_outcome, DROP COLUMN resends, DROP COLUMN last_resent_at`);
+  }
+}

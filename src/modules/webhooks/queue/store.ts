@@ -1,10 +1,31 @@
 import type { DataSource } from 'typeorm';
+import type { QueueStatus } from '../../../../commands/webhooks/resend.ts';
 import { pageOf, type PageOf, type PageRequest } from '../../../../projections/shared/page.ts';
 
 /** What an attempt came to (the deliveries route shows it per attempt). */
 export type AttemptOutcome = 'success' | 'non_2xx' | 'timeout' | 'connection' | 'redirect' | 'blocked';
-/** pending: an attempt is due (now or at next_attempt_at); the others are final. */
-type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'blocked' | 'cancelled';
+/** pending: an attempt is due (now or at next_attempt_at); the others are final until a manual resend. */
+type DeliveryStatus = QueueStatus;
+
+/** One event sent to an endpoint, as its event log shows it. */
+export interface LoggedEvent {
+  event_id: string;
+  event_type: string;
+  occurred_at: Date;
+  enqueued_at: Date;
+  status: DeliveryStatus;
+  /** attempts in all, every round */
+  attempts_total: number;
+  next_attempt_at: Date;
+  last_attempt_at: Date | null;
+  last_http_status: number | null;
+  last_outcome: AttemptOutcome | null;
+  resends: number;
+  last_resent_at: Date | null;
+}
+
+const LOGGED = `event_id, event_type, occurred_at, enqueued_at, status, attempts_before + attempts AS attempts_total, next_attempt_at,
+  last_attempt_at, last_http_status, last_outcome, resends, last_resent_at`;
 
 export interface QueuedDelivery {
   endpoint_id: string;
@@ -109,7 +130,8 @@ export function webhookQueue(db: DataSource) {
               logged AS (INSERT INTO webhook_attempts (delivery_id, endpoint_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at)
                          SELECT delivery_id, endpoint_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at FROM r
                          ON CONFLICT DO NOTHING)
-         UPDATE webhook_deliveries d SET attempts = r.attempt, status = r.status, next_attempt_at = coalesce(r.next_retry_at, d.next_attempt_at), lease_until = NULL
+         UPDATE webhook_deliveries d SET attempts = r.attempt, status = r.status, next_attempt_at = coalesce(r.next_retry_at, d.next_attempt_at), lease_until = NULL,
+           last_attempt_at = r.attempted_at, last_http_status = r.http_status, last_outcome = r.outcome
          FROM r WHERE d.endpoint_id = r.endpoint_id AND d.event_id = r.event_id`,
         [JSON.stringify(attempts)],
       );
@@ -126,15 +148,17 @@ export function webhookQueue(db: DataSource) {
     },
 
     /**
-     * Forgets what is over: deliveries in a final state queued more than `keepDeliveriesDays` ago,
-     * and attempts older than `keepAttemptsDays` (the deliveries route shows the last 50 anyway).
-     * Pending deliveries are never removed.
+     * Forgets what is over: deliveries in a final state whose last attempt (or queueing, or manual
+     * resend) is more than `deliveriesDays` ago, so a dropped event stays listed and resendable
+     * that long, and attempts older than `attemptsDays` (the deliveries route shows the last 50
+     * anyway). Pending deliveries are never removed.
      */
-    async prune(now: Date, keep = { deliveriesDays: 7, attemptsDays: 30 }): Promise<{ deliveries: number; attempts: number }> {
+    async prune(now: Date, keep = { deliveriesDays: 30, attemptsDays: 30 }): Promise<{ deliveries: number; attempts: number }> {
       const day = 86_400_000;
       // TypeORM answers a DELETE on Postgres with [rows, affected]
       const [, deliveries] = (await db.query(
-        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND enqueued_at < $1`, [new Date(now.getTime() - keep.deliveriesDays * day).toISOString()])) as [unknown[], number];
+        `DELETE FROM webhook_deliveries WHERE status <> 'pending' AND greatest(enqueued_at, last_attempt_at, last_resent_at) < $1`,
+        [new Date(now.getTime() - keep.deliveriesDays * day).toISOString()])) as [unknown[], number];
       const [, attempts] = (await db.query(
         'DELETE FROM webhook_attempts WHERE attempted_at < $1', [new Date(now.getTime() - keep.attemptsDays * day).toISOString()])) as [unknown[], number];
       return { deliveries, attempts };
@@ -146,6 +170,34 @@ export function webhookQueue(db: DataSource) {
         `SELECT delivery_id, event_id, event_type, attempt, attempted_at, duration_ms, http_status, outcome, next_retry_at
          FROM webhook_attempts WHERE endpoint_id = $1`,
         [endpointId], 'q.attempted_at DESC, q.attempt DESC', page);
+    },
+
+    /** Every event sent to an endpoint, newest first, a page at a time (the events route). */
+    async events(endpointId: string, page: PageRequest): Promise<PageOf<LoggedEvent>> {
+      return pageOf(db, `SELECT ${LOGGED} FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId], 'q.occurred_at DESC, q.event_id DESC', page);
+    },
+
+    async event(endpointId: string, eventId: string): Promise<LoggedEvent | null> {
+      const rows: LoggedEvent[] = await db.query(`SELECT ${LOGGED} FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`, [endpointId, eventId]);
+      return rows[0] ?? null;
+    },
+
+    /**
+     * A manual resend: the event's row is due again now for a new round of attempts (the same
+     * body, hence the same event id; every attempt has its own delivery id). Only a row whose
+     * round is over is taken, in the one statement, so two resends at once make one round; null
+     * when no such row was there (still pending, or gone).
+     */
+    async resend(endpointId: string, eventId: string, now: string): Promise<LoggedEvent | null> {
+      // TypeORM answers an UPDATE on Postgres with [rows, affected]
+      const [rows] = (await db.query(
+        `UPDATE webhook_deliveries SET status = 'pending', attempts_before = attempts_before + attempts, attempts = 0, next_attempt_at = $3, lease_until = NULL,
+           resends = resends + 1, last_resent_at = $3
+         WHERE endpoint_id = $1 AND event_id = $2 AND status <> 'pending'
+         RETURNING ${LOGGED}`,
+        [endpointId, eventId, now],
+      )) as [LoggedEvent[], number];
+      return rows[0] ?? null;
     },
   };
 }
