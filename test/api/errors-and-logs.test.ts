@@ -1,6 +1,7 @@
 import { Writable } from 'node:stream';
 import { expect } from 'chai';
-import { createLogger } from '../../src/platform/logging.ts';
+import { loadConfig } from '../../src/platform/config.ts';
+import { createLogger, wantsPretty } from '../../src/platform/logging.ts';
 import { createTestOrganisation } from '../support/organisation.ts';
 import { startTestService, type TestService } from '../support/service.ts';
 
@@ -131,5 +132,24 @@ describe('errors and the request log', function () {
     expect(pick('log-200')).to.deep.equal({ method: 'GET', route: '/companies/{company_id}/invoices', status: 200, error: undefined, caller: 'api_key' });
     expect(pick('log-public')).to.deep.equal({ method: 'GET', route: '/health', status: 200, error: undefined, caller: 'public' });
     expect(pick('log-401')).to.deep.include({ status: 401, error: 'invalid_api_key', caller: 'refused' });
+  });
+});
+
+describe('log format and upgrade URL configuration', () => {
+  it('logs pretty on a terminal and JSON otherwise; LOG_FORMAT=json or pretty decides outright', () => {
+    expect([wantsPretty('auto', undefined, true), wantsPretty('auto', undefined, false)]).to.deep.equal([true, false]);
+    expect([wantsPretty('json', undefined, true), wantsPretty('pretty', undefined, false)]).to.deep.equal([false, true]);
+    // a destination given (a test's sink, the CLI's stderr) always gets JSON
+    expect(wantsPretty('pretty', new Writable(), true)).to.equal(false);
+    expect(loadConfig({}).logFormat).to.equal('auto');
+    expect(loadConfig({ LOG_FORMAT: 'JSON' }).logFormat).to.equal('json');
+    expect(() => loadConfig({ LOG_FORMAT: 'xml' })).to.throw(/LOG_FORMAT/);
+  });
+
+  it('UPGRADE_URL, else the public base URL, else where the service listens, + /plans', () => {
+    expect(loadConfig({ UPGRADE_URL: 'https://billing.example.sk/upgrade' }).upgradeUrl).to.equal('https://billing.example.sk/upgrade');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://einvoice.example.sk/app' }).upgradeUrl).to.equal('https://einvoice.example.sk/app/plans');
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).upgradeUrl).to.equal('http://0.0.0.0:9000/plans');
+    expect(() => loadConfig({ UPGRADE_URL: 'billing/upgrade' })).to.throw(/UPGRADE_URL/);
   });
 });
