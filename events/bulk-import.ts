@@ -13,6 +13,14 @@ export interface BulkImportRowError {
   message: string;
 }
 
+/** An invoice a job created: the data rows it was made from (its group, in file order), its ref, id and number. */
+export interface BulkImportCreatedInvoice {
+  rows: number[];
+  invoice_ref: string;
+  invoice_id: string;
+  invoice_number: string;
+}
+
 /** Who may enqueue: an API key, a signed-in user or an OAuth client (the service itself in tests). */
 export type RequesterType = 'api_key' | 'user' | 'oauth_client' | 'system';
 
@@ -53,6 +61,11 @@ export type BulkImportProgressed = DomainEvent<
     errors: BulkImportRowError[];
     /** this chunk's created invoices */
     invoice_ids: string[];
+    /**
+     * Added later (optional: older events lack it): the same created invoices with their rows,
+     * ref and number, for the job's status. Absent, the status lists none of that chunk's.
+     */
+    invoices?: BulkImportCreatedInvoice[];
     at: string;
   }
 >;

@@ -16,6 +16,16 @@ export const BulkImportRowError = Type.Object({
   message: Type.String(),
 });
 
+export const BulkImportCreatedInvoice = Type.Object(
+  {
+    rows: Type.Array(Type.Integer({ minimum: 2 }), { minItems: 1, description: 'the data rows the invoice was made from (its invoice_ref\'s rows, in file order: the first is the invoice\'s, each a line), numbered as in errors' }),
+    invoice_ref: Type.String({ description: 'the file\'s invoice_ref of these rows' }),
+    invoice_id: Uuid,
+    invoice_number: Type.String({ description: 'the number it was given (the file\'s invoice_number, or the next of the series)' }),
+  },
+  { $id: 'BulkImportCreatedInvoice', description: 'an invoice the job created (a draft)' },
+);
+
 export const BulkImportJob = Type.Object(
   {
     job_id: Uuid,
@@ -27,6 +37,9 @@ export const BulkImportJob = Type.Object(
     created: Type.Integer({ description: 'invoices created (drafts)' }),
     errors: Type.Array(BulkImportRowError, { description: `filled only once the job is completed or failed (empty while processing), ordered by row; the first ${BULK_IMPORT_LIMITS.maxErrorsShown}` }),
     errors_total: Type.Integer({ description: 'all errors found, also those beyond the ones listed' }),
+    invoices: Type.Array(BulkImportCreatedInvoice, {
+      description: 'the invoices created so far (growing while processing), ordered by their first row: each with its rows, invoice_ref, id and number. A refused invoice is not here; its rows are in errors',
+    }),
     file_name: Type.Union([Type.String(), Type.Null()]),
     created_at: Type.String({ format: 'date-time' }),
     finished_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

@@ -215,7 +215,7 @@ async function rewriteStored(config: Config, pool: pg.Pool, rewrites: readonly S
  * event store and the read models, builds the modules and starts their projectors and reactors.
  */
 export async function openService(config: Config, options: ServiceOptions = {}): Promise<Service> {
-  const log = options.log ?? createLogger(config.logLevel);
+  const log = options.log ?? createLogger(config.logLevel, undefined, config.logFormat);
   // before any database opens: a missing or unreadable certificate refuses the start with nothing to close
   const peppolPki = await loadPeppolPki(config.peppol, { log, fetch: options.peppolRevocationFetch });
   const fsRules = checkSandboxRules(config.delivery.fsSandboxRejectRules);

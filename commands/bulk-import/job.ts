@@ -1,4 +1,4 @@
-import type { BulkImportEvent, BulkImportRequested, BulkImportRowError } from '../../events/bulk-import.ts';
+import type { BulkImportCreatedInvoice, BulkImportEvent, BulkImportRequested, BulkImportRowError } from '../../events/bulk-import.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
 
@@ -18,7 +18,12 @@ export type BulkImportCommand =
       text: string | null;
       unreadable?: BulkImportRowError;
     }
-  | { type: 'RecordProgress'; job_id: string; next_group: number; rows: number; created: number; invoice_ids: string[]; errors: BulkImportRowError[]; at: string }
+  | {
+      type: 'RecordProgress'; job_id: string; next_group: number; rows: number; created: number; invoice_ids: string[];
+      /** the created invoices with their rows, ref and number (the status lists them) */
+      invoices?: BulkImportCreatedInvoice[];
+      errors: BulkImportRowError[]; at: string;
+    }
   | { type: 'CompleteImport'; job_id: string; total_rows: number; at: string }
   | { type: 'FailImport'; job_id: string; total_rows: number; errors: BulkImportRowError[]; at: string };
 
@@ -64,7 +69,8 @@ export const bulkImportDecider: Decider<BulkImportCommand, BulkImportEvent, Bulk
           type: 'BulkImportProgressed',
           data: {
             job_id: command.job_id, next_group: command.next_group, rows_processed: state.rows_processed + command.rows,
-            created: state.created + command.created, errors: command.errors, invoice_ids: command.invoice_ids, at: command.at,
+            created: state.created + command.created, errors: command.errors, invoice_ids: command.invoice_ids,
+            ...(command.invoices ? { invoices: command.invoices } : {}), at: command.at,
           },
         }];
       case 'CompleteImport':

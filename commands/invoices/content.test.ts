@@ -35,6 +35,27 @@ describe('invoice content from a request', () => {
   it('leaves no variable symbol when the number is not all digits', () =>
     expect(toInvoiceContent({ invoice_number: 'FA-1', issue_date: '2026-11-22', lines: [line] }, defaults).variable_symbol).to.equal(null));
 
+  it('refuses a due_date before the issue_date, at due_date', () => {
+    const refusal = (() => {
+      try {
+        toInvoiceContent({ issue_date: '2026-11-22', due_date: '2026-11-21', lines: [line] }, defaults);
+      } catch (error) {
+        return error;
+      }
+      return null;
+    })();
+    expect(refusal).to.be.instanceOf(InvalidFields);
+    expect((refusal as InvalidFields).problems).to.deep.equal([
+      { loc: ['body', 'due_date'], msg: 'due_date 2026-11-21 is before issue_date 2026-11-22', type: 'value_error', input: '2026-11-21' },
+    ]);
+  });
+
+  it('takes a due_date on or after the issue_date, or none', () => {
+    expect(toInvoiceContent({ issue_date: '2026-11-22', due_date: '2026-11-22', lines: [line] }, defaults).due_date).to.equal('2026-11-22');
+    expect(toInvoiceContent({ issue_date: '2026-11-22', due_date: '2027-01-05', lines: [line] }, defaults).due_date).to.equal('2027-01-05');
+    expect(toInvoiceContent({ issue_date: '2026-11-22', due_date: null, lines: [line] }, defaults).due_date).to.equal(null);
+  });
+
   it('drops a delivery date equal to the issue date (the spec: omit when equal)', () =>
     expect(toInvoiceContent({ issue_date: '2026-11-22', delivery_date: '2026-11-22', lines: [line] }, defaults).delivery_date).to.equal(null));
 

@@ -35,6 +35,17 @@ function withCompanyAddress(given: Party, company: Party): Party {
   return { ...given, street: company.street, city: company.city, postal_code: company.postal_code };
 }
 
+/**
+ * A payment due before the invoice is issued is a slip of the keyboard, never a payment term: the
+ * create and the replacement of an invoice (and so each invoice of a bulk import) refuse it, 422 at
+ * due_date. Both are YYYY-MM-DD here (the schema's strict date), so text order is date order.
+ * Documents the service does not write from a request (received ones, credit notes) keep the
+ * SK-J-07 warning of rules.ts instead.
+ */
+export function dueBeforeIssue(dates: { issue_date: string; due_date?: string | null }): boolean {
+  return typeof dates.due_date === 'string' && dates.due_date !== '' && dates.due_date < dates.issue_date;
+}
+
 /** What the service already knows and fills in when the request leaves it out. */
 export interface ContentDefaults {
   invoice_number: string;
@@ -58,6 +69,7 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
   const buyer = request.buyer ? toParty(request.buyer) : defaults.buyer;
   checkFields((problem) => {
     if (!buyer) problem('buyer', 'give the buyer, or customer_id of a directory customer', request.buyer ?? null);
+    if (dueBeforeIssue(request)) problem('due_date', `due_date ${request.due_date} is before issue_date ${request.issue_date}`, request.due_date);
   });
   const number = request.invoice_number?.trim() ?? defaults.invoice_number;
   const iban = request.supplier_iban === undefined ? defaults.supplier_iban : compactOrNull(request.supplier_iban)?.toUpperCase() ?? null;

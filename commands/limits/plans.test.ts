@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { DomainError } from '../shared/domain-error.ts';
-import { FALLBACK_PLAN, PLANS, UPGRADE_URL, hasFeature, planOf, rateLimitOf, requireFeature } from './plans.ts';
+import { FALLBACK_PLAN, PLANS, hasFeature, planOf, rateLimitOf, requireFeature } from './plans.ts';
 
 describe('plans', () => {
   it("gives each tier the spec's rpm and burst", () => {
@@ -61,6 +61,6 @@ describe('plans', () => {
     expect(caught).to.be.instanceOf(DomainError);
     const error = caught as DomainError;
     expect(error.code).to.equal('feature_not_available');
-    expect(error.extra).to.deep.equal({ feature: 'csv_export', current_plan: 'Solo Free', upgrade_url: UPGRADE_URL });
+    expect(error.extra).to.deep.equal({ feature: 'csv_export', current_plan: 'Solo Free' });
   });
 });

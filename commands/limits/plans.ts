@@ -10,9 +10,6 @@ export type Feature = 'csv_export' | 'pdf_export' | 'bulk_import' | 'analytics';
 /** The spec's marker for "no limit", used for rates and quotas alike. */
 const UNLIMITED = -1;
 
-/** Where a refused caller can upgrade; sent in 402, 403 and 429 bodies. */
-export const UPGRADE_URL = 'https://app.example.sk/billing/upgrade';
-
 export interface Plan {
   name: string;
   /** requests per minute, the bucket's refill rate; UNLIMITED for none */
@@ -104,6 +101,6 @@ export function requireFeature(plan: string | null | undefined, feature: Feature
   throw new DomainError('feature_not_available', `${feature} is not available on the ${current ?? 'current'} plan`, {
     feature,
     current_plan: current,
-    upgrade_url: UPGRADE_URL,
+    // upgrade_url: the front door adds the deployment's (UPGRADE_URL), which a rule cannot know
   });
 }

@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import type { InvoiceCounted, InvoiceCountReleased } from '../../events/usage.ts';
 import { usageStream } from '../../events/usage.ts';
 import { specFor } from '../shared/given.ts';
-import { UPGRADE_URL } from './plans.ts';
 import { usageDecider, usageMonth, type CountInvoice, type ReleaseInvoiceCount } from './usage.ts';
 
 const at = '2026-03-10T09:00:00.000Z';
@@ -85,7 +84,6 @@ describe('monthly invoice usage', () => {
       current_plan: 'Solo Free',
       limit: 10,
       current_usage: 10,
-      upgrade_url: UPGRADE_URL,
     });
   });
 

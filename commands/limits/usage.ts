@@ -1,7 +1,7 @@
 import type { UsageEvent, UsageSource } from '../../events/usage.ts';
 import type { Decider } from '../shared/decider.ts';
 import { DomainError } from '../shared/domain-error.ts';
-import { UPGRADE_URL, isUnlimited, planLabel, planOf } from './plans.ts';
+import { isUnlimited, planLabel, planOf } from './plans.ts';
 
 /**
  * The monthly invoice counter (native API and SAPI-SK sends share it). An invoice counts once, so a
@@ -103,7 +103,7 @@ export const usageDecider: Decider<UsageCommand, UsageEvent, UsageState> = {
         current_plan: planLabel(command.plan),
         limit,
         current_usage: state.count,
-        upgrade_url: UPGRADE_URL,
+        // upgrade_url: the front door adds the deployment's (UPGRADE_URL)
       });
     }
     return [

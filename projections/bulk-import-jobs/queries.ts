@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import type { BulkImportJobRow } from './rows.ts';
+import type { BulkImportJobInvoiceRow, BulkImportJobRow } from './rows.ts';
 
 /** The projector's name: what read-your-writes waits for. */
 export const BULK_IMPORT_JOBS = 'bulk-import-jobs';
@@ -12,4 +12,12 @@ export async function getBulkImportJob(db: DataSource, scope: { organisationId: 
     [jobId, scope.organisationId, scope.companyId],
   );
   return rows[0] ?? null;
+}
+
+/** The invoices a job created so far, by the first row of each (the job's scope was checked by getBulkImportJob). */
+export async function listBulkImportJobInvoices(db: DataSource, jobId: string): Promise<BulkImportJobInvoiceRow[]> {
+  return db.query(
+    `SELECT rows, invoice_ref, invoice_id, invoice_number FROM bulk_import_job_invoices WHERE job_id = $1 ORDER BY first_row`,
+    [jobId],
+  );
 }

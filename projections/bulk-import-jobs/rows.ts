@@ -1,4 +1,4 @@
-import type { BulkImportRowError } from '../../events/bulk-import.ts';
+import type { BulkImportCreatedInvoice, BulkImportRowError } from '../../events/bulk-import.ts';
 
 /** A job as the status route shows it. */
 export interface BulkImportJobRow {
@@ -16,3 +16,6 @@ export interface BulkImportJobRow {
   errors_total: number;
   finished_at: Date | null;
 }
+
+/** An invoice the job created, as the status lists it. */
+export type BulkImportJobInvoiceRow = BulkImportCreatedInvoice;

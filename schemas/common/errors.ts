@@ -1,5 +1,12 @@
 import { Type, type Static } from '@sinclair/typebox';
 
+/**
+ * Every error body of the native API carries the request's id at its top level, beside what the
+ * spec defines (`detail`, or the 429's own fields): the only place all its shapes can take it.
+ * Optional in the schema because a body is checked before it leaves, the id added as it does.
+ */
+export const RequestIdField = Type.Optional(Type.String({ description: 'the request\'s id, also the X-Request-Id header: quote it to support; it finds the request\'s log line' }));
+
 /** Domain error body: clients branch on detail.error; other keys depend on the error. */
 export const ErrorBody = Type.Object(
   {
@@ -10,6 +17,7 @@ export const ErrorBody = Type.Object(
       },
       { additionalProperties: true },
     ),
+    request_id: RequestIdField,
   },
   { title: 'ErrorBody', description: 'Domain error: `detail.error` is the code to branch on.' },
 );
@@ -32,7 +40,7 @@ export type ValidationIssue = Static<typeof ValidationIssue>;
 
 /** 422 request-validation body: one entry per problem. */
 export const ValidationErrorBody = Type.Object(
-  { detail: Type.Array(ValidationIssue) },
+  { detail: Type.Array(ValidationIssue), request_id: RequestIdField },
   { title: 'ValidationErrorBody', description: 'Request validation failed (path, query or body).' },
 );
 export type ValidationErrorBody = Static<typeof ValidationErrorBody>;
@@ -55,6 +63,7 @@ export const InvoiceRulesBody = Type.Object(
       },
       { additionalProperties: true },
     ),
+    request_id: RequestIdField,
   },
   { title: 'InvoiceRulesBody', description: 'The invoice breaks business rules: errors[] lists what refuses it, warnings[] what does not.' },
 );
@@ -66,7 +75,8 @@ export const RateLimitedBody = Type.Object(
     retry_after: Type.Integer({ minimum: 1, description: 'seconds; also the Retry-After header' }),
     limit: Type.Integer({ description: 'the plan\'s requests per minute' }),
     plan: Type.Union([Type.String(), Type.Null()]),
-    upgrade_url: Type.String(),
+    upgrade_url: Type.String({ description: 'where to change the plan (the deployment\'s UPGRADE_URL)' }),
+    request_id: RequestIdField,
   },
   { $id: 'RateLimited', title: 'RateLimited', description: 'Too many requests for the caller\'s plan: wait Retry-After seconds.' },
 );

@@ -9,7 +9,10 @@ export const SapiErrorBody = Type.Object(
       message: Type.String(),
       retryable: Type.Boolean({ description: 'retry only when true' }),
       correlation_id: Type.String({ description: 'also sent as the X-Correlation-Id header; quote it to support' }),
-      details: Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }, { additionalProperties: true })),
+      details: Type.Array(Type.Object({ field: Type.String(), issue: Type.String() }, { additionalProperties: true }), {
+        description: 'a malformed JSON body\'s entry (field `body`, issue `malformed_json`) adds line, column, offset and reason',
+      }),
+      request_id: Type.Optional(Type.String({ description: 'the request\'s id: the same value as correlation_id and the X-Request-Id header (added on every answer as it leaves)' })),
     }, { additionalProperties: true }),
   },
   { $id: 'SapiError', title: 'SapiError', description: 'Every /sapi error, malformed JSON and unknown routes included.' },

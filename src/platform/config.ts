@@ -14,6 +14,13 @@ export interface Config {
   /** official UBL XSDs and Schematron (data, never copied into the repository) */
   validationArtifactsDir: string;
   logLevel: string;
+  /** LOG_FORMAT: `json` always, `pretty` always, `auto` (default) pretty on a terminal and JSON otherwise */
+  logFormat: 'auto' | 'json' | 'pretty';
+  /**
+   * UPGRADE_URL: where the refusals of a plan's limits (402 usage_limit_exceeded, 403
+   * feature_not_available, 429) send the caller; default PUBLIC_BASE_URL (else http://HOST:PORT) + /plans
+   */
+  upgradeUrl: string;
   /** how long a command waits for its read models before answering anyway */
   readYourWritesTimeoutMs: number;
   /**
@@ -280,6 +287,24 @@ function httpServerConfig(env: NodeJS.ProcessEnv, peppol: PeppolConfig): HttpSer
   };
 }
 
+function absoluteUrl(name: string, value: string): string {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigRefused(`${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConfigRefused(`${name} must be an absolute http(s) URL, got ${JSON.stringify(value)}`);
+  return url.toString();
+}
+
+/** UPGRADE_URL, else the service's own public address (PUBLIC_BASE_URL, else where it listens) + /plans. */
+function upgradeUrl(env: NodeJS.ProcessEnv): string {
+  if (env.UPGRADE_URL) return absoluteUrl('UPGRADE_URL', env.UPGRADE_URL);
+  const base = env.PUBLIC_BASE_URL ? absoluteUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : `http://${env.HOST || '127.0.0.1'}:${env.PORT || '8080'}/`;
+  return new URL('plans', base.endsWith('/') ? base : `${base}/`).toString();
+}
+
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {
   if (value === undefined || value === '') return fallback;
   const found = allowed.find((a) => a === value.trim().toLowerCase());
@@ -333,6 +358,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     validationArtifactsDir: path.resolve(env.VALIDATION_ARTIFACTS_DIR || '../shared/validation'),
     logLevel: env.LOG_LEVEL || 'info',
+    logFormat: oneOf('LOG_FORMAT', env.LOG_FORMAT, ['auto', 'json', 'pretty'] as const, 'auto'),
+    upgradeUrl: upgradeUrl(env),
     readYourWritesTimeoutMs: integer('READ_YOUR_WRITES_TIMEOUT_MS', env.READ_YOUR_WRITES_TIMEOUT_MS, 3000),
     databasePool: {
       events: positive('DATABASE_POOL_EVENTS', env.DATABASE_POOL_EVENTS, 10),

@@ -133,7 +133,9 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const first = await svc.call('POST', invoices(), bad, withKey('refused-1'));
     const again = await svc.call('POST', invoices(), bad, withKey('refused-1'));
     expect(first.status).to.equal(422);
-    expect([again.status, again.body]).to.deep.equal([422, first.body]);
+    // the same answer, each with its own request's id
+    expect([again.status, again.body.detail]).to.deep.equal([422, first.body.detail]);
+    expect(again.body.request_id).to.equal(again.headers.get('x-request-id')).and.not.equal(first.body.request_id);
     expect([first.headers.get('idempotent-replayed'), again.headers.get('idempotent-replayed')]).to.deep.equal([null, 'true']);
     expect(await nextNumber()).to.equal(number);
   });
@@ -143,7 +145,8 @@ describe('Idempotency-Key on the native creates and sends', function () {
     const first = await svc.call('POST', `/companies/${company}/invoices/${unknown}/send`, undefined, withKey('refused-2'));
     const again = await svc.call('POST', `/companies/${company}/invoices/${unknown}/send`, undefined, withKey('refused-2'));
     expect([first.status, first.body.detail.error]).to.deep.equal([404, 'invoice_not_found']);
-    expect([again.status, again.body, again.headers.get('idempotent-replayed')]).to.deep.equal([404, first.body, 'true']);
+    expect([again.status, again.body.detail, again.headers.get('idempotent-replayed')]).to.deep.equal([404, first.body.detail, 'true']);
+    expect(again.body.request_id).to.equal(again.headers.get('x-request-id'));
   });
 
   it('a key that is not 1-255 printable ASCII characters is a 422 at loc header/idempotency-key', async () => {

@@ -52,7 +52,7 @@ describe('company lookup and search over HTTP', function () {
     const before = { ...svc.registry.calls };
     const wrong = await lookUp('50100018');
     expect(wrong.status).to.equal(422);
-    expect(wrong.body).to.deep.equal({ detail: [{ loc: ['path', 'ico'], msg: 'IČO check digit does not match', type: 'value_error.ico', input: '50100018' }] });
+    expect(wrong.body).to.deep.equal({ detail: [{ loc: ['path', 'ico'], msg: 'IČO check digit does not match', type: 'value_error.ico', input: '50100018' }], request_id: wrong.headers.get('x-request-id') });
     for (const bad of ['5010001', '501000170', 'abcdefgh']) {
       const answer = await lookUp(bad);
       expect([answer.status, answer.body.detail[0].loc], bad).to.deep.equal([422, ['path', 'ico']]);

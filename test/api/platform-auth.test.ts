@@ -84,6 +84,6 @@ describe('HTTP platform: authentication modes, forms, 429', () => {
     const res = await post('/api', { 'x-api-key': 'blocked' });
     expect(res.status).to.equal(429);
     expect(res.headers.get('retry-after')).to.equal('42');
-    expect(await res.json()).to.deep.equal({ error: 'rate_limit_exceeded', retry_after: 42, limit: null, plan: null });
+    expect(await res.json()).to.deep.equal({ error: 'rate_limit_exceeded', retry_after: 42, limit: null, plan: null, request_id: res.headers.get('x-request-id') });
   });
 });

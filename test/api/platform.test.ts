@@ -240,12 +240,27 @@ describe('HTTP platform (real HTTP)', () => {
       expect(await res.json()).to.deep.equal({ sha256: createHash('sha256').update(raw).digest('hex'), bytes: raw.length, actor: null });
     });
 
-    it('400 malformed_json', async () => {
-      const res = await fetch(customers, { ...json({}), body: '{"name": "Acme",' });
+    it('400 malformed_json says where (line, column, offset) and why, in its own words', async () => {
+      const res = await fetch(customers, { ...json({}), body: '{"name": "Acme",\n  "ico": x}' });
       expect(res.status).to.equal(400);
-      const body = (await res.json()) as { detail: { error: string; message: string } };
-      expect(body.detail.error).to.equal('malformed_json');
-      expect(body.detail.message).to.be.a('string').and.not.empty;
+      const body = (await res.json()) as { detail: Record<string, unknown>; request_id: string };
+      expect(body.detail).to.deep.equal({
+        error: 'malformed_json',
+        message: 'request body is not valid JSON: line 2, column 10: unexpected character "x": expected a value (object, array, string, number, true, false or null)',
+        line: 2, column: 10, offset: 26, reason: 'unexpected character "x": expected a value (object, array, string, number, true, false or null)',
+      });
+      expect(body.request_id).to.equal(res.headers.get('x-request-id'));
+    });
+
+    it('every error body carries request_id, the X-Request-Id header\'s value', async () => {
+      const missing = await fetch(url('/no-such-route'), { headers: { 'x-request-id': 'ask-404' } });
+      expect(missing.status).to.equal(404);
+      expect(await missing.json()).to.deep.include({ request_id: 'ask-404' });
+      const invalid = await fetch(customers, { ...json({}), body: '{}' });
+      expect(invalid.status).to.equal(422);
+      const body = (await invalid.json()) as { detail: unknown[]; request_id: string };
+      expect(body.detail).to.be.an('array');
+      expect(body.request_id).to.be.a('string').and.equal(invalid.headers.get('x-request-id'));
     });
 
     it('400 unsupported_content_type', async () => {
@@ -398,7 +413,7 @@ describe('HTTP platform (real HTTP)', () => {
       const res = await fetch(url('/invoices/inv-1'), { headers: { 'x-request-id': 'crash-1' } });
       expect(res.status).to.equal(500);
       const text = await res.text();
-      expect(JSON.parse(text)).to.deep.equal({ detail: { error: 'internal_error', request_id: 'crash-1' } });
+      expect(JSON.parse(text)).to.deep.equal({ detail: { error: 'internal_error', request_id: 'crash-1' }, request_id: 'crash-1' });
       expect(text).not.to.include('secret');
       const logged = lines.find((l) => l['request_id'] === 'crash-1' && l['err'] !== undefined);
       expect((logged?.['err'] as { stack?: string } | undefined)?.stack).to.include('secret internals');

@@ -67,6 +67,21 @@ describe('bulk CSV import over HTTP', function () {
     expect(invoice.lines[0]).to.include({ item_name: 'Služba, mesačne', unit_code: 'MON', unit_price: '100.00' });
   });
 
+  it('answers what it made: each created invoice with its rows, invoice_ref, id and number; a refused one (due before issue) only in errors', async () => {
+    const buyer = `Made ${randomUUID().slice(0, 8)}`;
+    const row = (ref: string, item: string, due = `${year}-06-15`) => [ref, `${year}-06-01`, due, buyer, 'SK2020000004', '', '', item, '1', '', '10', '23'];
+    const lineOf = (ref: string, item: string) => [ref, '', '', '', '', '', '', item, '1', '', '10', '23'];
+    const job = await client.run(company, csv([HEADER, row('X', 'x1'), row('Y', 'y1'), lineOf('X', 'x2'), row('Z', 'z1', `${year}-05-31`), lineOf('Y', 'y2'), lineOf('X', 'x3')]));
+    expect(job).to.include({ status: 'completed', total_rows: 6, created: 2 });
+    // Z's due_date (row 5) is before its issue_date: refused at due_date, not created
+    expect(job.errors.map((e) => [e.row, e.column])).to.deep.equal([[5, 'due_date']]);
+    expect(job.errors[0]!.message).to.include('before issue_date');
+    expect(job.invoices.map((i) => [i.invoice_ref, i.rows])).to.deep.equal([['X', [2, 4, 7]], ['Y', [3, 6]]]);
+    const made = await invoicesOf(job.invoices.map((i) => i.invoice_id));
+    expect(made.map((m) => [m.id, m.invoice_number, m.lines.length])).to.deep.equal(job.invoices.map((i) => [i.invoice_id, i.invoice_number, i.rows.length]));
+    expect((await listed(buyer)).map((r) => r.id).sort()).to.deep.equal(job.invoices.map((i) => i.invoice_id).sort());
+  });
+
   it('creates an invoice whole or not at all: one bad row refuses its invoice, the others are created', async () => {
     const buyer = `Atomic ${randomUUID().slice(0, 8)}`;
     const row = (ref: string, item: string, price: string, rate = '23') => [ref, `${year}-05-01`, `${year}-05-15`, buyer, 'SK2020000004', '', '', item, '1', '', price, rate];

@@ -71,6 +71,10 @@ describe('bulk import: a job interrupted mid-chunk resumes without duplicates', 
       (r) => r.body.total === 29, { what: 'the 29 invoices listed', everyMs: 500 })).body;
     const numbers = new Set((listed.items as { invoice_number: string }[]).map((i) => i.invoice_number));
     expect(numbers.size).to.equal(29);
+    // the status names each created invoice once, with its two rows and the number it got, resumed chunk included
+    expect(job.invoices.map((i) => [i.invoice_ref, i.rows])).to.deep.equal(Array.from({ length: 30 }, (_, i) => i).filter((i) => i !== 7).map((i) => [`R${i}`, [2 + 2 * i, 3 + 2 * i]]));
+    const byId = new Map((listed.items as { id: string; invoice_number: string }[]).map((i) => [i.id, i.invoice_number]));
+    expect(job.invoices.map((i) => i.invoice_number)).to.deep.equal(job.invoices.map((i) => byId.get(i.invoice_id)));
     // each invoice counted once against the quota, whatever the runs
     const counted = (await svc.services.store.readStream(usageStream(svc.demo.organisation_id, usageMonth(new Date()))))
       .filter((e) => (listed.items as { id: string }[]).some((i) => i.id === e.data['invoice_id']));

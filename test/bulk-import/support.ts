@@ -45,6 +45,7 @@ export interface Job {
   created: number;
   errors: { row: number; column: string | null; message: string }[];
   errors_total: number;
+  invoices: { rows: number[]; invoice_ref: string; invoice_id: string; invoice_number: string }[];
   file_name: string | null;
 }
 

@@ -1,6 +1,5 @@
 import { expect } from 'chai';
 import Koa from 'koa';
-import { UPGRADE_URL } from '../../commands/limits/plans.ts';
 import type { BucketStore } from '../../src/platform/limits/bucket-store.ts';
 import { isExemptRequest } from '../../src/platform/limits/exempt.ts';
 import { createMemoryStore } from '../../src/platform/limits/memory-store.ts';
@@ -59,7 +58,7 @@ describe('rate limiter middleware', () => {
     expect(res.status).to.equal(429);
     expect(res.headers.get('retry-after')).to.equal('6'); // 10 rpm: a token every 6 s
     expect(res.headers.get('content-type')).to.match(/^application\/json/);
-    expect(await res.json()).to.deep.equal({ error: 'rate_limit_exceeded', retry_after: 6, limit: 10, plan: 'Solo Free', upgrade_url: UPGRADE_URL });
+    expect(await res.json()).to.deep.equal({ error: 'rate_limit_exceeded', retry_after: 6, limit: 10, plan: 'Solo Free' });
   });
 
   it('sends no X-RateLimit-* headers, on a 200 or a 429', async () => {

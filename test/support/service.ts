@@ -35,7 +35,7 @@ export interface TestService {
  * over real HTTP. Rate limits are off unless asked for: suites make hundreds of calls with one key.
  */
 export async function startTestService(
-  options: { delivery?: Partial<DeliveryConfig>; checkCertificate?: CheckCertificate; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch; demo?: DemoCredentials; unansweredParticipants?: string[]; metricsToken?: string } = {},
+  options: { delivery?: Partial<DeliveryConfig>; checkCertificate?: CheckCertificate; webhooks?: Partial<WebhookConfig>; resolve?: Resolver; runReactors?: boolean; rateLimit?: boolean; redis?: { url: string; prefix: string }; log?: Logger; clock?: Clock; identity?: Partial<IdentityConfig>; validationArtifactsDir?: string; validateResponses?: boolean; databasePool?: Config['databasePool']; database?: TestDatabase; peppol?: PeppolConfig; peppolRevocationFetch?: RevocationFetch; demo?: DemoCredentials; unansweredParticipants?: string[]; metricsToken?: string; upgradeUrl?: string } = {},
 ): Promise<TestService> {
   // a suite that restarts the service on the same database passes it (and drops it itself)
   const database = options.database ?? (await freshDatabase());
@@ -55,6 +55,7 @@ export async function startTestService(
     databasePool: options.databasePool ?? defaults.databasePool,
     peppol: options.peppol ?? defaults.peppol,
     metricsToken: options.metricsToken ?? defaults.metricsToken,
+    upgradeUrl: options.upgradeUrl ?? defaults.upgradeUrl,
   };
   let sandbox: Sandbox | undefined;
   let registry: SandboxRegistry | undefined;

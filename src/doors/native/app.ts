@@ -18,7 +18,7 @@ import type { ValidationStage } from '../../platform/readiness/validation-stage.
 import { peppolHealth, type As4Receiver, type PeppolPki } from '../../modules/delivery/index.ts';
 import { as4Door, isAs4Path } from '../as4/door.ts';
 import { nativeHealthFields } from '../../../schemas/health.ts';
-import { nativeErrors } from './errors.ts';
+import { nativeErrorRenderer } from './errors.ts';
 import { nativeOpenApiDoor } from './openapi.ts';
 import { createHttpApp, type PlatformState } from '../../platform/http/index.ts';
 import { guideSite } from '../../platform/http/guides.ts';
@@ -114,7 +114,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     prefix: API_PREFIX,
     trustProxy: config.identity.trustProxy,
     trustedProxies: config.identity.trustedProxies,
-    renderError: nativeErrors,
+    renderError: nativeErrorRenderer({ upgradeUrl: config.upgradeUrl }),
     resolveCaller: callerResolver({
       apiKeys: auth.apiKeys, lastUsed: auth.lastUsed, clock,
       verifyBearer: async (token) => {

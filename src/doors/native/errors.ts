@@ -144,7 +144,49 @@ function concurrency(err: WrongExpectedRevision): RenderedError {
   return { status: 409, body: detail('concurrency_conflict', 'the resource was changed by a concurrent request; retry') };
 }
 
+/** The refusals that tell the caller where to upgrade its plan (spec: Errors, Rate limiting). */
+const UPGRADE_CODES = new Set(['usage_limit_exceeded', 'feature_not_available', 'rate_limit_exceeded']);
+
+/** An error body's code: `detail.error`, the 429's top-level `error`, or the 422 flavour's name. */
+function codeOf(body: Record<string, unknown>): string | null {
+  const detail = body.detail;
+  if (Array.isArray(detail)) return 'request_validation';
+  if (detail !== null && typeof detail === 'object') {
+    const error = (detail as Record<string, unknown>).error;
+    if (typeof error === 'string') return error;
+    return Array.isArray((detail as Record<string, unknown>).errors) ? 'invoice_validation' : null;
+  }
+  return typeof body.error === 'string' ? body.error : null;
+}
+
+/**
+ * Every native error body leaves with `request_id` at its top level (the X-Request-Id header's
+ * value): the one place all three shapes (`{detail: {…}}`, the 422 `{detail: […]}`, the 429's
+ * top-level body) can carry it without changing what the spec defines. The refusals that point to
+ * a plan upgrade get the deployment's `upgrade_url` (UPGRADE_URL) where their fields are.
+ */
+function finishNative(upgradeUrl: string | null) {
+  return (body: Record<string, unknown>, request: { requestId: string }) => {
+    const code = codeOf(body);
+    let out: Record<string, unknown> = { ...body, request_id: request.requestId };
+    if (upgradeUrl !== null && code !== null && UPGRADE_CODES.has(code)) {
+      const detail = body.detail;
+      out = detail !== null && typeof detail === 'object' && !Array.isArray(detail)
+        ? { ...out, detail: { ...(detail as Record<string, unknown>), upgrade_url: upgradeUrl } }
+        : { ...out, upgrade_url: upgradeUrl };
+    }
+    return { body: out, code };
+  };
+}
+
+/** The native door's renderer for a deployment: its upgrade URL (config `upgradeUrl`) in the refusals that name one. */
+export function nativeErrorRenderer(deployment: { upgradeUrl: string }): ErrorRenderer {
+  return { ...nativeErrors, finish: finishNative(deployment.upgradeUrl) };
+}
+
+/** The native renderer without a deployment (tests of the platform): request ids, no upgrade URL. */
 export const nativeErrors: ErrorRenderer = {
+  finish: finishNative(null),
   render(err, request) {
     if (err instanceof DomainError || err instanceof PlatformError) return refusal(err, request);
     // the echo is bounded: a huge or deep request never makes a huge or deep answer

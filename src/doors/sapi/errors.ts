@@ -172,8 +172,11 @@ function platformRefusal(err: PlatformError, request: FailedRequest): RenderedEr
       return envelope('SAPI-UNAVAILABLE', err.message, [], request, typeof err.extra.retry_after === 'number' ? err.extra.retry_after : undefined);
     case 'payload_too_large':
       return envelope('SAPI-PAYLOAD-TOO-LARGE', err.message, [{ field: 'body', issue: 'too large' }], request);
+    case 'malformed_json':
+      // where and why: line, column, offset and reason beside the issue (details entries take more fields)
+      return envelope('SAPI-VAL-001', err.message, [{ field: 'body', issue: err.code, ...err.extra }], request);
     default:
-      // malformed JSON, a wrong content type, nesting too deep, an aborted upload
+      // a wrong content type, nesting too deep, an aborted upload
       return envelope('SAPI-VAL-001', err.message, [{ field: 'body', issue: err.code }], request);
   }
 }
@@ -214,4 +217,14 @@ export const sapiErrors: ErrorRenderer = {
     return undefined;
   },
   internal: (request) => envelope('SAPI-INTERNAL', 'internal error; quote the correlation id to support', [], request),
+  /**
+   * `request_id` inside `error`, beside correlation_id (the same value, also X-Request-Id and
+   * X-Correlation-Id): the envelope's `error` object takes further fields, its shape stays the spec's.
+   */
+  finish(body, request) {
+    const error = body.error;
+    if (error === null || typeof error !== 'object' || Array.isArray(error)) return { body, code: null };
+    const code = (error as Record<string, unknown>).code;
+    return { body: { ...body, error: { ...(error as Record<string, unknown>), request_id: request.requestId } }, code: typeof code === 'string' ? code : null };
+  },
 };

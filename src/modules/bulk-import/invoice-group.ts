@@ -15,14 +15,21 @@ import { WrongExpectedRevision, type Position } from '../../platform/eventstore/
 import { createBodyAjv } from '../../platform/http/ajv.ts';
 import { toIssues } from '../../platform/http/issues.ts';
 import { forbiddenTextIssues } from '../../platform/http/text.ts';
-import { invoiceStream } from '../../../events/invoices.ts';
+import { invoiceStream, type InvoiceCreated } from '../../../events/invoices.ts';
 import { requestMetadata } from '../../platform/handling/metadata.ts';
 import { failureKind } from '../../platform/readmodel/failures.ts';
 
 export type GroupDeps = InvoiceDeps & Pick<Core, 'readModels' | 'clock' | 'log'> & { usage: UsageCounts };
 
-/** created: the invoice's id, and where its append is in the all-events order (null: created by an earlier run) */
-export type GroupOutcome = { created: string; position: Position | null } | { errors: BulkImportRowError[] };
+/** created: the invoice's id and number, and where its append is in the all-events order (null: created by an earlier run) */
+export type GroupOutcome = { created: string; invoice_number: string; position: Position | null } | { errors: BulkImportRowError[] };
+
+/** The number an invoice created before (by an earlier run of the job) was given, from its stream's first event. */
+async function createdEarlier(deps: Pick<GroupDeps, 'store'>, invoiceId: string, events?: readonly { type: string; data: unknown }[]): Promise<GroupOutcome> {
+  const stream = events ?? (await deps.store.readStream(invoiceStream(invoiceId)));
+  const created = stream.find((e) => e.type === 'InvoiceCreated') as InvoiceCreated | undefined;
+  return { created: invoiceId, invoice_number: created?.data.content.invoice_number ?? '', position: null };
+}
 
 // the invoice API's own body schema, compiled once: a row is refused exactly as the same JSON would be
 let validateRequest: ValidateFunction | undefined;
@@ -69,7 +76,10 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
   if (group.errors.length > 0) return { errors: group.errors };
   const invalid = requestErrors(group);
   if (invalid.length > 0) return { errors: invalid };
-  if (context.lookFirst && (await deps.store.readStream(invoiceStream(group.invoiceId))).length > 0) return { created: group.invoiceId, position: null };
+  if (context.lookFirst) {
+    const earlier = await deps.store.readStream(invoiceStream(group.invoiceId));
+    if (earlier.length > 0) return createdEarlier(deps, group.invoiceId, earlier);
+  }
   const metadata = requestMetadata(context.actor, `bulk-import:${context.jobId}`);
   let counted: { month: string } | null = null;
   // refused by a rule after it was counted (its number taken by hand: 409): never written, so not counted
@@ -85,10 +95,10 @@ export async function decideGroup(deps: GroupDeps, context: GroupContext, group:
         counted = await countInvoice(deps, { organisationId: context.actor.organisationId, invoiceId: group.invoiceId, source: 'api' }, metadata);
       },
     });
-    return { created: group.invoiceId, position: created.position };
+    return { created: group.invoiceId, invoice_number: created.event.data.content.invoice_number, position: created.position };
   } catch (error) {
     // the invoice's stream exists: this group was created before (a resumed chunk)
-    if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return { created: group.invoiceId, position: null };
+    if (error instanceof WrongExpectedRevision && error.streamId === invoiceStream(group.invoiceId)) return createdEarlier(deps, group.invoiceId);
     const errors = refusalErrors(group, error);
     if (errors) return refused(errors); // past the quota (402 usage_limit_exceeded) every remaining invoice is refused alike, each naming it
     // the database away, or the service not ready (a 5xx refusal): the job is retried from its last progress

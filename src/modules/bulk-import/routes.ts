@@ -3,8 +3,8 @@ import { stringify } from 'csv-stringify/sync';
 import { COLUMNS } from '../../../commands/bulk-import/columns.ts';
 import { BULK_IMPORT_LIMITS } from '../../../commands/bulk-import/limits.ts';
 import { DomainError } from '../../../commands/shared/domain-error.ts';
-import { BULK_IMPORT_JOBS, getBulkImportJob } from '../../../projections/bulk-import-jobs/queries.ts';
-import type { BulkImportJobRow } from '../../../projections/bulk-import-jobs/rows.ts';
+import { BULK_IMPORT_JOBS, getBulkImportJob, listBulkImportJobInvoices } from '../../../projections/bulk-import-jobs/queries.ts';
+import type { BulkImportJobInvoiceRow, BulkImportJobRow } from '../../../projections/bulk-import-jobs/rows.ts';
 import { BulkImportAccepted, BulkImportJob } from '../../../schemas/bulk-import.ts';
 import { ErrorBody, Uuid } from '../../../schemas/common/index.ts';
 import { companyOf } from '../invoices/index.ts';
@@ -55,11 +55,12 @@ function bulkImportTemplate(): string {
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-function jobBody(row: BulkImportJobRow): BulkImportJob {
+function jobBody(row: BulkImportJobRow, invoices: BulkImportJobInvoiceRow[]): BulkImportJob {
   const finished = row.status !== 'processing';
   return {
     job_id: row.id, status: row.status, total_rows: finished ? row.total_rows : null, rows_processed: row.rows_processed, created: row.created,
     errors: finished ? [...row.errors].sort((a, b) => a.row - b.row) : [], errors_total: finished ? row.errors_total : 0,
+    invoices: invoices.map((i) => ({ rows: i.rows, invoice_ref: i.invoice_ref, invoice_id: i.invoice_id, invoice_number: i.invoice_number })),
     file_name: row.file_name, created_at: iso(row.requested_at) as string, finished_at: iso(row.finished_at),
   };
 }
@@ -122,15 +123,15 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
     }), { recover: recoverEnqueue(deps) }),
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/bulk-imports/{job_id}', operationId: 'getBulkImportJob', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
-      summary: 'The status of a bulk import: progress while processing, then the created count and the row errors',
-      description: 'total_rows is null while processing (rows_processed shows the progress); errors are listed once the job is completed or failed. A job of another organisation or company is 404.',
+      summary: 'The status of a bulk import: progress while processing, the invoices created with their rows, then the row errors',
+      description: 'total_rows is null while processing (rows_processed shows the progress); invoices lists each invoice created so far with its rows, invoice_ref, id and number; errors are listed once the job is completed or failed. A job of another organisation or company is 404.',
       params: Type.Object({ company_id: Uuid, job_id: Uuid }),
       responses: { 200: { description: 'the job', schema: BulkImportJob }, 404: { description: '`company_not_found` / `bulk_import_job_not_found`', schema: ErrorBody } },
       async handle({ params, actor }) {
         const company = await companyOf(deps, actor, params.company_id);
         const row = await getBulkImportJob(deps.readModels, { organisationId: actor.organisationId, companyId: company.id }, params.job_id);
         if (!row) throw new DomainError('bulk_import_job_not_found', 'bulk import job not found');
-        return { status: 200, body: jobBody(row) };
+        return { status: 200, body: jobBody(row, await listBulkImportJobInvoices(deps.readModels, row.id)) };
       },
     }),
     defineRoute({

@@ -148,6 +148,8 @@ export async function runImportJob(workerDeps: WorkerDeps, jobId: string, signal
       type: 'RecordProgress', job_id: jobId, next_group: next, rows: chunk.reduce((n, g) => n + g.rows.length, 0),
       created: outcomes.filter((o) => 'created' in o).length,
       invoice_ids: outcomes.flatMap((o) => ('created' in o ? [o.created] : [])),
+      // a created group always has its ref (a row without one is refused)
+      invoices: outcomes.flatMap((o, i) => ('created' in o ? [{ rows: chunk[i]!.rows, invoice_ref: chunk[i]!.ref ?? '', invoice_id: o.created, invoice_number: o.invoice_number }] : [])),
       errors: outcomes.flatMap((o) => ('errors' in o ? o.errors : [])),
       at: at(),
     });

@@ -6,7 +6,6 @@ import { InvalidToken } from './invalid-token.ts';
 import type { Revocations } from './revocations.ts';
 import type { LastUsed } from './last-used.ts';
 import type { InvalidCredentialGuard } from '../../platform/limits/invalid-credential-guard.ts';
-import { UPGRADE_URL } from '../../../commands/limits/plans.ts';
 import type { Clock } from '../../platform/ports/clock.ts';
 import { TooManyRequests, type Headers } from '../../platform/http/index.ts';
 import type { Caller, ResolveCaller } from '../../doors/native/route.ts';
@@ -56,7 +55,7 @@ export function callerResolver(deps: {
       if (!found) {
         // only a bad key is judged by the address: a valid key behind the same NAT keeps working
         const { blocked, retryAfterSeconds } = await deps.guard.check(ip);
-        if (blocked) return refused(new TooManyRequests(retryAfterSeconds, { limit: deps.guard.maxFailures, plan: null, upgrade_url: UPGRADE_URL }));
+        if (blocked) return refused(new TooManyRequests(retryAfterSeconds, { limit: deps.guard.maxFailures, plan: null }));
         await deps.guard.failed(ip);
         return refused(new DomainError('invalid_api_key', 'the API key is unknown, revoked or expired'));
       }

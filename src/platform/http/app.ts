@@ -14,7 +14,7 @@ import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
 import { requestContext, type RequestSample } from './request-context.ts';
 import type { Route, RouteResult } from './route.ts';
-import type { Caller, PlatformActor, PlatformState } from './state.ts';
+import { callerKind, type Caller, type PlatformActor, type PlatformState } from './state.ts';
 import { compileRoute } from './validators.ts';
 
 export interface HttpAppOptions<Who extends PlatformActor = PlatformActor> {
@@ -131,7 +131,10 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
   app.use(errorHandler(opts.renderError));
   app.use(async (ctx, next) => {
     let resolved: Promise<Caller<Who>> | undefined;
-    ctx.state.caller = () => (resolved ??= opts.resolveCaller({ headers: flattenHeaders(ctx.headers), ip: ctx.ip }));
+    ctx.state.caller = () => (resolved ??= opts.resolveCaller({ headers: flattenHeaders(ctx.headers), ip: ctx.ip }).then((caller) => {
+      ctx.state.callerKind = callerKind(caller);
+      return caller;
+    }));
     await next();
   });
   for (const middleware of opts.middleware ?? []) app.use(middleware);

@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType, type ContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import { PlatformError } from './errors.ts';
+import { locateJsonError } from './json-error.ts';
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 /** Deepest nesting of arrays and objects a JSON body may have; no request of the API needs more than a few levels. */
@@ -90,10 +91,15 @@ export function parseJsonBody(raw: Buffer, contentTypeHeader: string | undefined
     // refused before parsing: a deep value would overflow the stack of everything that walks it
     throw new PlatformError('json_too_deep', 400, `request body nests arrays and objects deeper than ${MAX_JSON_DEPTH} levels`, { max_depth: MAX_JSON_DEPTH });
   }
+  const text = raw.toString('utf8');
   try {
-    return JSON.parse(raw.toString('utf8')) as unknown;
-  } catch (err) {
-    throw new PlatformError('malformed_json', 400, err instanceof Error ? err.message : 'request body is not valid JSON');
+    return JSON.parse(text) as unknown;
+  } catch {
+    // where and why in our words, not the parser's message (it may echo the body and names no position for some errors)
+    const at = locateJsonError(text);
+    throw new PlatformError('malformed_json', 400, `request body is not valid JSON: line ${at.line}, column ${at.column}: ${at.reason}`, {
+      line: at.line, column: at.column, offset: at.offset, reason: at.reason,
+    });
   }
 }
 

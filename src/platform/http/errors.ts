@@ -74,6 +74,13 @@ export interface ErrorRenderer {
   render(error: unknown, request: FailedRequest): RenderedError | undefined;
   /** the 500 for an unknown error: no message or stack, they may carry internals */
   internal(request: FailedRequest): RenderedError;
+  /**
+   * Every error answer (status 400 and up, a JSON object) on its way out, whoever made it: this
+   * renderer, the rate limiter, an answer kept for an Idempotency-Key and replayed. It adds what
+   * only the request knows (its id, the deployment's upgrade URL) and names the answer's error code
+   * for the request's log line (null when the body has none).
+   */
+  finish?(body: Record<string, unknown>, request: { requestId: string }): { body: Record<string, unknown>; code: string | null };
 }
 
 type Ctx = ParameterizedContext<PlatformState>;
@@ -113,6 +120,17 @@ function answer(ctx: Ctx, renderer: ErrorRenderer, err: unknown, outage: { warne
   ctx.body = rendered.body;
 }
 
+const isJsonObject = (body: unknown): body is Record<string, unknown> =>
+  body !== null && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body) && typeof (body as { pipe?: unknown }).pipe !== 'function';
+
+/** The renderer's finish on an error answer, thrown or returned; its code goes to the request's log line. */
+function finish(ctx: Ctx, renderer: ErrorRenderer): void {
+  if (ctx.status < 400 || !renderer.finish || !isJsonObject(ctx.body)) return;
+  const finished = renderer.finish(ctx.body, { requestId: ctx.state.requestId });
+  ctx.body = finished.body;
+  ctx.state.errorCode = finished.code;
+}
+
 /** Every failure goes through the front door's renderer; nothing leaks. */
 export function errorHandler(renderer: ErrorRenderer): Middleware<PlatformState> {
   const outage = { warnedAt: 0 };
@@ -121,6 +139,7 @@ export function errorHandler(renderer: ErrorRenderer): Middleware<PlatformState>
       await next();
     } catch (err) {
       answer(ctx, renderer, err, outage);
+      finish(ctx, renderer);
       return;
     }
     // the router leaves these without a body
@@ -130,5 +149,6 @@ export function errorHandler(renderer: ErrorRenderer): Middleware<PlatformState>
         answer(ctx, renderer, new PlatformError('method_not_allowed', 405, `${ctx.method} is not allowed on ${ctx.path}`), outage);
       }
     }
+    finish(ctx, renderer);
   };
 }

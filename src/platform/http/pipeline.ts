@@ -65,6 +65,7 @@ interface PipelineOptions<Who extends PlatformActor> {
  */
 export function routeMiddleware<Who extends PlatformActor>(route: Route<Who>, v: RouteValidators, opts: PipelineOptions<Who>) {
   return async (ctx: ParameterizedContext<PlatformState<Who>, { params: Record<string, string> }>): Promise<void> => {
+    ctx.state.route = route.path;
     const headers = flattenHeaders(ctx.headers);
     const actor = await authenticateFor(route, ctx.state.caller);
     if (actor && route.permission) opts.authorize(actor, route.permission);

@@ -14,7 +14,11 @@ export interface RequestSample {
   seconds: number;
 }
 
-/** Request id (client's X-Request-Id if sane, else a UUID), a child logger, and one log line per request. */
+/**
+ * Request id (client's X-Request-Id if sane, else a UUID), a child logger, and one log line per
+ * request: method, route template, path, status, the error code of an error answer, the caller's
+ * kind and the duration in ms.
+ */
 export function requestContext(logger: Logger, observe?: (sample: RequestSample) => void): Middleware<PlatformState> {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -27,9 +31,15 @@ export function requestContext(logger: Logger, observe?: (sample: RequestSample)
       await next();
     } finally {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      const line = { method: ctx.method, path: ctx.path, status: ctx.status, ms: Math.round(ms * 10) / 10 };
+      const matched = (ctx as { _matchedRoute?: unknown })._matchedRoute?.toString();
+      // route: the template as the OpenAPI document writes it (a route's), else the router's (the docs), else null;
+      // caller: who the request said it was, `public` when nothing asked (health, docs, sign-in)
+      const line = {
+        method: ctx.method, route: ctx.state.route ?? matched ?? null, path: ctx.path, status: ctx.status,
+        ...(ctx.state.errorCode ? { error: ctx.state.errorCode } : {}), caller: ctx.state.callerKind ?? 'public', ms: Math.round(ms * 10) / 10,
+      };
       // the template, never the path: ids in paths would make a series per invoice
-      observe?.({ method: ctx.method, route: (ctx as { _matchedRoute?: unknown })._matchedRoute?.toString() ?? 'unmatched', status: ctx.status, seconds: ms / 1000 });
+      observe?.({ method: ctx.method, route: matched ?? 'unmatched', status: ctx.status, seconds: ms / 1000 });
       // 503 is a known condition (database out of reach, connector disabled), not a fault of ours
       if (ctx.status === 503) ctx.state.log.warn(line, 'request');
       else if (ctx.status >= 500) ctx.state.log.error(line, 'request');

@@ -31,4 +31,16 @@ export interface PlatformState<Who extends PlatformActor = PlatformActor> {
   requestId: string;
   log: Logger;
   caller(): Promise<Caller<Who>>;
+  /** for the request's log line: the matched route's template as the OpenAPI document writes it */
+  route?: string;
+  /** for the request's log line: who called, once someone asked (see callerKind) */
+  callerKind?: string;
+  /** for the request's log line: the error answer's code */
+  errorCode?: string | null;
+}
+
+/** A caller as the log line names it: the actor's type (api_key, user, oauth_client, sapi_client), `refused` for credentials refused, `public` without any. */
+export function callerKind(caller: Caller): string {
+  if (caller.actor) return caller.actor.type;
+  return caller.credential === 'none' ? 'public' : 'refused';
 }
