@@ -18,7 +18,7 @@ export interface Config {
   logFormat: 'auto' | 'json' | 'pretty';
   /**
    * UPGRADE_URL: where the refusals of a plan's limits (402 usage_limit_exceeded, 403
-   * feature_not_available, 429) send the caller; default PUBLIC_BASE_URL (else http://HOST:PORT) + /plans
+   * feature_not_available, 429) send the caller; default PUBLIC_BASE_URL (else http://HOST:PORT) + the plans guide, /guides/identity#plans-…
    */
   upgradeUrl: string;
   /** how long a command waits for its read models before answering anyway */
@@ -298,11 +298,14 @@ function absoluteUrl(name: string, value: string): string {
   return url.toString();
 }
 
-/** UPGRADE_URL, else the service's own public address (PUBLIC_BASE_URL, else where it listens) + /plans. */
+/**
+ * UPGRADE_URL, else the plans guide the service serves itself, at its public address
+ * (PUBLIC_BASE_URL, else where it listens): a link that answers, not a placeholder host.
+ */
 function upgradeUrl(env: NodeJS.ProcessEnv): string {
   if (env.UPGRADE_URL) return absoluteUrl('UPGRADE_URL', env.UPGRADE_URL);
   const base = env.PUBLIC_BASE_URL ? absoluteUrl('PUBLIC_BASE_URL', env.PUBLIC_BASE_URL) : `http://${env.HOST || '127.0.0.1'}:${env.PORT || '8080'}/`;
-  return new URL('plans', base.endsWith('/') ? base : `${base}/`).toString();
+  return new URL('guides/identity#plans-features-and-the-monthly-quota', base.endsWith('/') ? base : `${base}/`).toString();
 }
 
 function oneOf<T extends string>(name: string, value: string | undefined, allowed: readonly T[], fallback: T): T {

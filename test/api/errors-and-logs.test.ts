@@ -146,10 +146,10 @@ describe('log format and upgrade URL configuration', () => {
     expect(() => loadConfig({ LOG_FORMAT: 'xml' })).to.throw(/LOG_FORMAT/);
   });
 
-  it('UPGRADE_URL, else the public base URL, else where the service listens, + /plans', () => {
+  it('UPGRADE_URL, else the public base URL, else where the service listens, + the plans guide it serves', () => {
     expect(loadConfig({ UPGRADE_URL: 'https://billing.example.sk/upgrade' }).upgradeUrl).to.equal('https://billing.example.sk/upgrade');
-    expect(loadConfig({ PUBLIC_BASE_URL: 'https://einvoice.example.sk/app' }).upgradeUrl).to.equal('https://einvoice.example.sk/app/plans');
-    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).upgradeUrl).to.equal('http://0.0.0.0:9000/plans');
+    expect(loadConfig({ PUBLIC_BASE_URL: 'https://einvoice.example.sk/app' }).upgradeUrl).to.equal('https://einvoice.example.sk/app/guides/identity#plans-features-and-the-monthly-quota');
+    expect(loadConfig({ HOST: '0.0.0.0', PORT: '9000' }).upgradeUrl).to.equal('http://0.0.0.0:9000/guides/identity#plans-features-and-the-monthly-quota');
     expect(() => loadConfig({ UPGRADE_URL: 'billing/upgrade' })).to.throw(/UPGRADE_URL/);
   });
 });
