@@ -17,7 +17,10 @@ export default async function handle(task: PdfTask): Promise<PdfTaskResult | nul
     return null;
   }
   const { bytes, missingGlyphs } = await renderPdf(task.document, { created: new Date(task.created) });
-  const result: PdfTaskResult = { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), missingGlyphs };
+  // only a buffer of its own can be moved: a pooled one (Buffer.allocUnsafe's slab, shared with
+  // other small buffers and not transferable) is copied first
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  const result: PdfTaskResult = { bytes: own ? new Uint8Array(bytes.buffer, 0, bytes.byteLength) : Uint8Array.from(bytes), missingGlyphs };
   // the bytes handed over, not copied, to the main thread
   return move({ [transferableSymbol]: [result.bytes.buffer], [valueSymbol]: result }) as unknown as PdfTaskResult;
 }
