@@ -42,12 +42,43 @@ export interface CompanyFields {
   street?: string;
   city?: string;
   postal_code?: string;
+  /** The rest of the company profile (issue 40), optional as the address is: none is '' (or SK for the country). */
+  additional_street?: string;
+  /** ISO 3166-1 alpha-2 of the seat; SK when left out */
+  country_code?: string;
+  /** the commercial register entry an invoice must print (§3a Obchodný zákonník), e.g. "zapísaná v Obchodnom registri …" */
+  register_entry?: string;
+  contact_name?: string;
+  contact_email?: string;
+  contact_phone?: string;
+  /** the bank's BIC (ISO 9362) for the IBAN */
+  bic?: string;
+}
+
+/** What PATCH /companies/{id} may change: the seat, the register entry, the contact and the bank account. */
+export interface CompanyProfile {
+  street: string;
+  additional_street: string;
+  city: string;
+  postal_code: string;
+  country_code: string;
+  register_entry: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  iban: string;
+  bic: string;
 }
 export type CompanyRegistered = DomainEvent<
   'CompanyRegistered',
   CompanyFields & { company_id: string; organisation_id: string; workspace_id: string; registered_at: string }
 >;
-export type CompanyEvent = CompanyRegistered;
+/** The company's profile after an update, carried whole so the read model needs no history. */
+export type CompanyProfileUpdated = DomainEvent<
+  'CompanyProfileUpdated',
+  CompanyProfile & { company_id: string; organisation_id: string; updated_at: string }
+>;
+export type CompanyEvent = CompanyRegistered | CompanyProfileUpdated;
 
 export type ApiKeyIssued = DomainEvent<
   'ApiKeyIssued',

@@ -118,6 +118,7 @@ export const EVENT_VERSIONS = {
   WorkspaceCreated: 1,
   UserAdded: 1,
   CompanyRegistered: 1,
+  CompanyProfileUpdated: 1,
   ApiKeyIssued: 1,
   ApiKeyUpdated: 1,
   ApiKeyRevoked: 1,

@@ -7,8 +7,11 @@
  *   is the copy received over Peppol.
  * - Dates: issue, delivery (the supply date; the issue date when the invoice names none, as the
  *   spec says to omit an equal one) and due (when there is one).
- * - Parties: name, address, then IČO, DIČ and IČ DPH each labelled, the ones the party has.
- * - Payment: means, IBAN (in groups of four), variable symbol, currency.
+ * - Parties: name, address, then IČO, DIČ and IČ DPH each labelled, the ones the party has; the
+ *   seller's register entry and contact from its company profile, when the invoice carries them.
+ * - Payment: means, IBAN (in groups of four), BIC, variable symbol (the number's digits when the
+ *   document names none, as the QR code pays with), currency; the PAY by square code's payment,
+ *   or why there is none.
  * - Lines, the VAT breakdown per category and rate (an exempt or reverse-charge row says so in
  *   words, as the Slovak VAT act wants), totals, every document-level allowance or charge (the
  *   ZZZ correction as "Korekcia zaokrúhlenia ZZZ (23 %)" per VAT group, when present), the rounding, and the amount
@@ -23,7 +26,8 @@
 import { REASON_TEXTS } from '../credit-notes/document-texts.ts';
 import type { CreditReason } from '../credit-notes/model.ts';
 import { Dec } from '../invoices/money.ts';
-import type { InvoiceContent, InvoiceTotals, Party, VatCategoryCode } from '../invoices/model.ts';
+import type { InvoiceContent, InvoiceTotals, Party, SellerDetails, VatCategoryCode } from '../invoices/model.ts';
+import { paymentRequest, variableSymbolOf, type PaymentRequest } from './pay-by-square.ts';
 
 export interface PrintedField {
   label: string;
@@ -35,7 +39,12 @@ export interface PrintedParty {
   name: string;
   address: string[];
   identifiers: PrintedField[];
+  /** the seller's register entry and contact, each a line under its identifiers (none for the buyer) */
+  notes: string[];
 }
+
+/** The PAY by square block: the payment its QR code asks for, or why there is none, in words. */
+export type PrintedPaymentCode = { payment: PaymentRequest } | { notice: string };
 
 export interface PrintedLine {
   number: string;
@@ -67,6 +76,8 @@ export interface PrintedDocument {
   supplier: PrintedParty;
   buyer: PrintedParty;
   payment: PrintedField[];
+  /** the PAY by square code (commands/exports/pay-by-square.ts), drawn beside the amount to pay */
+  payment_code: PrintedPaymentCode;
   /** a credit note's credited invoice and reason; null otherwise */
   credit: { heading: string; fields: PrintedField[] } | null;
   lineHeadings: Record<keyof PrintedLine, string>;
@@ -169,18 +180,29 @@ const negated = (value: string) => (plainDecimal(value) === null || new Dec(valu
 
 const isZero = (value: string) => plainDecimal(value) !== null && new Dec(value).isZero();
 
-function party(heading: string, p: Party): PrintedParty {
+function party(heading: string, p: Party, details?: SellerDetails): PrintedParty {
   const place = [p.postal_code, p.city].filter((s) => s.trim() !== '').join(' ');
   const identifiers: PrintedField[] = [];
   if (p.ico) identifiers.push({ label: 'IČO', value: p.ico });
   if (p.dic) identifiers.push({ label: 'DIČ', value: p.dic });
   if (p.vat_id) identifiers.push({ label: 'IČ DPH', value: p.vat_id });
+  const contact = details ? [details.contact_name, details.contact_phone, details.contact_email].filter((s) => s.trim() !== '').join(', ') : '';
   return {
     heading,
     name: p.name,
-    address: [p.street, place, p.country_code && p.country_code !== 'SK' ? p.country_code : ''].filter((s) => s.trim() !== ''),
+    address: [p.street, details?.additional_street ?? '', place, p.country_code && p.country_code !== 'SK' ? p.country_code : ''].filter((s) => s.trim() !== ''),
     identifiers,
+    // the register entry as the register words it ("zapísaná v Obchodnom registri …"), capitalised as a sentence
+    notes: [details?.register_entry ? capitalised(details.register_entry) : '', contact ? `Kontakt: ${contact}` : ''].filter((s) => s !== ''),
   };
+}
+
+const capitalised = (text: string) => text.charAt(0).toLocaleUpperCase('sk') + text.slice(1);
+
+/** What the PAY by square block shows: the payment, or why a document has no code. */
+function paymentCode(invoice: PrintableInvoice): PrintedPaymentCode {
+  const decided = paymentRequest(invoice);
+  return decided.ok ? { payment: decided.payment } : { notice: `QR platba (PAY by square): ${decided.words}` };
 }
 
 function vatLabel(category: VatCategoryCode, rate: string, exemption: string | null): string {
@@ -241,7 +263,10 @@ export function printedDocument(invoice: PrintableInvoice): PrintedDocument {
 
   const payment: PrintedField[] = [{ label: 'Spôsob úhrady', value: PAYMENT_MEANS[c.payment_means_code] }];
   if (c.supplier_iban) payment.push({ label: 'IBAN', value: formatIban(c.supplier_iban) });
-  if (c.variable_symbol) payment.push({ label: 'Variabilný symbol', value: c.variable_symbol });
+  if (c.seller_details?.bic) payment.push({ label: 'BIC (SWIFT)', value: c.seller_details.bic });
+  // the symbol the QR code pays with: the document's, or the number's digits (pay-by-square.ts)
+  const symbol = c.variable_symbol?.trim() || variableSymbolOf(c);
+  if (symbol) payment.push({ label: 'Variabilný symbol', value: symbol });
   payment.push({ label: 'Mena', value: currency });
 
   const amounts = new Map(t.lines.map((l) => [l.line_number, l]));
@@ -278,9 +303,10 @@ export function printedDocument(invoice: PrintableInvoice): PrintedDocument {
     subtitle,
     stamp: invoice.source === 'api' ? STAMPS[invoice.status] ?? null : null,
     dates,
-    supplier: party('Dodávateľ', c.supplier),
+    supplier: party('Dodávateľ', c.supplier, c.seller_details),
     buyer: party('Odberateľ', c.buyer),
     payment,
+    payment_code: paymentCode(invoice),
     credit: creditBlock(invoice),
     lineHeadings: {
       number: '#', name: 'Názov položky', quantity: 'Množstvo', unit: 'MJ', unit_price: 'Jedn. cena', discount: 'Zľava',

@@ -2,7 +2,7 @@ import type { InvoiceRequest, PartyBlock } from '../../schemas/invoices.ts';
 import { checkFields } from '../shared/invalid-fields.ts';
 import { normaliseVatId } from '../shared/slovak-identifiers.ts';
 import { precedingReference, type PrecedingInvoiceFound } from './corrected-invoice.ts';
-import type { InvoiceContent, Party } from './model.ts';
+import type { InvoiceContent, Party, SellerDetails } from './model.ts';
 
 const compact = (value: string) => value.replace(/\s+/g, '');
 const compactOrNull = (value: string | null | undefined) => (value?.trim() ? compact(value) : null);
@@ -29,9 +29,8 @@ export function toParty(block: PartyBlock): Party {
  * addresses are never mixed.
  */
 function withCompanyAddress(given: Party, company: Party): Party {
-  const sameCompany = (given.vat_id !== '' && given.vat_id === company.vat_id) || (given.ico !== null && given.ico === company.ico);
   const noAddress = given.street === '' && given.city === '' && given.postal_code === '';
-  if (!sameCompany || !noAddress || given.country_code !== company.country_code) return given;
+  if (!isCompany(given, company) || !noAddress || given.country_code !== company.country_code) return given;
   return { ...given, street: company.street, city: company.city, postal_code: company.postal_code };
 }
 
@@ -46,12 +45,18 @@ export function dueBeforeIssue(dates: { issue_date: string; due_date?: string | 
   return typeof dates.due_date === 'string' && dates.due_date !== '' && dates.due_date < dates.issue_date;
 }
 
+/** A supplier block naming the company itself (its IČ DPH or IČO). */
+const isCompany = (given: Party, company: Party) =>
+  (given.vat_id !== '' && given.vat_id === company.vat_id) || (given.ico !== null && given.ico === company.ico);
+
 /** What the service already knows and fills in when the request leaves it out. */
 export interface ContentDefaults {
   invoice_number: string;
   /** the company of the route (with its address, when it has one), with its IBAN */
   supplier: Party;
   supplier_iban: string | null;
+  /** the company's profile beyond its party block: the invoice carries it when its seller is the company */
+  seller_details?: SellerDetails;
   /** the directory customer named by customer_id, if any */
   buyer: Party | null;
   /** the company's invoice that preceding_invoice.id names, if it names one the company has */
@@ -73,6 +78,11 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
   });
   const number = request.invoice_number?.trim() ?? defaults.invoice_number;
   const iban = request.supplier_iban === undefined ? defaults.supplier_iban : compactOrNull(request.supplier_iban)?.toUpperCase() ?? null;
+  const supplier = request.supplier ? withCompanyAddress(toParty(request.supplier), defaults.supplier) : defaults.supplier;
+  // the company's BIC goes with the company's account only, not with an IBAN the request names
+  const details = defaults.seller_details && isCompany(supplier, defaults.supplier)
+    ? { ...defaults.seller_details, bic: iban === defaults.supplier_iban ? defaults.seller_details.bic : '' }
+    : null;
   return {
     invoice_number: number,
     invoice_type: request.invoice_type ?? '380',
@@ -80,10 +90,11 @@ export function toInvoiceContent(request: InvoiceRequest, defaults: ContentDefau
     due_date: request.due_date ?? null,
     delivery_date: request.delivery_date && request.delivery_date !== request.issue_date ? request.delivery_date : null,
     currency_code: request.currency_code ?? 'EUR',
-    supplier: request.supplier ? withCompanyAddress(toParty(request.supplier), defaults.supplier) : defaults.supplier,
+    supplier,
     buyer: buyer as Party,
     customer_id: request.customer_id ?? null,
     supplier_iban: iban,
+    ...(details ? { seller_details: details } : {}),
     payment_means_code: request.payment_means_code ?? '30',
     variable_symbol: request.variable_symbol === undefined ? (/^\d{1,10}$/.test(number) ? number : null) : trimmedOrNull(request.variable_symbol),
     note: trimmedOrNull(request.note),

@@ -39,6 +39,22 @@ export interface Party {
   country_code: string;
 }
 
+/**
+ * What the issuing company's profile adds to the seller on its invoice (issue 40): the address's
+ * second line (BT-36), the commercial register entry (BT-33, which a registered company must print),
+ * the BIC of its account (BT-86) and a contact (BG-6). Taken when the invoice is made, so a document
+ * prints the same whenever it is printed; none on invoices made before, on received ones, and when
+ * the supplier block names another seller.
+ */
+export interface SellerDetails {
+  additional_street: string;
+  register_entry: string;
+  bic: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+}
+
 export interface InvoiceLine {
   line_number: number;
   item_name: string;
@@ -84,6 +100,8 @@ export interface InvoiceContent {
   customer_id: string | null;
   /** SK + 22 digits; required for payment means 30 (BR-61) */
   supplier_iban: string | null;
+  /** the issuing company's profile beyond the party block (left out: none) */
+  seller_details?: SellerDetails;
   payment_means_code: PaymentMeansCode;
   /** variable symbol: digits only (else warning SK-BR-04); UBL PaymentID */
   variable_symbol: string | null;

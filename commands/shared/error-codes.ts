@@ -66,6 +66,8 @@ export const DOMAIN_ERROR_CODES = {
   organisation_exists: 'refused',
   organisation_not_found: 'refused',
   participant_lookup_failed: 'unavailable',
+  pay_by_square_no_account: 'refused',
+  pay_by_square_nothing_due: 'refused',
   payload_too_large: 'refused',
   payment_not_found: 'refused',
   peppol_delivery_failed: 'unavailable',

@@ -1,10 +1,14 @@
 import type { DataSource } from 'typeorm';
 import type { CompanyRow, UserRow } from './rows.ts';
 
+/** A company row's columns, its profile's included. */
+const COMPANY_COLUMNS = `id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code,
+  additional_street, country_code, register_entry, contact_name, contact_email, contact_phone, bic`;
+
 /** A company of the caller's organisation, or null (another organisation's company is not found). */
 export async function findCompany(db: DataSource, organisationId: string, companyId: string): Promise<CompanyRow | null> {
   const rows: CompanyRow[] = await db.query(
-    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code FROM companies WHERE id = $1 AND organisation_id = $2',
+    `SELECT ${COMPANY_COLUMNS} FROM companies WHERE id = $1 AND organisation_id = $2`,
     [companyId, organisationId],
   );
   return rows[0] ?? null;
@@ -13,7 +17,7 @@ export async function findCompany(db: DataSource, organisationId: string, compan
 /** Every company of an organisation, oldest first. */
 export async function listCompanies(db: DataSource, organisationId: string): Promise<CompanyRow[]> {
   return db.query(
-    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code FROM companies WHERE organisation_id = $1 ORDER BY created_at, id',
+    `SELECT ${COMPANY_COLUMNS} FROM companies WHERE organisation_id = $1 ORDER BY created_at, id`,
     [organisationId],
   );
 }
@@ -24,7 +28,7 @@ export async function listCompanies(db: DataSource, organisationId: string): Pro
  */
 export async function findCompanyByParticipant(db: DataSource, participantId: string): Promise<CompanyRow | null> {
   const rows: CompanyRow[] = await db.query(
-    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code FROM companies WHERE lower(peppol_id) = lower($1) ORDER BY created_at LIMIT 1',
+    `SELECT ${COMPANY_COLUMNS} FROM companies WHERE lower(peppol_id) = lower($1) ORDER BY created_at LIMIT 1`,
     [participantId.trim()],
   );
   return rows[0] ?? null;
@@ -62,7 +66,7 @@ export async function workspaceExists(db: DataSource, organisationId: string, wo
 /** The companies of a workspace of the organisation, oldest first (another organisation's workspace has none). */
 export async function listWorkspaceCompanies(db: DataSource, organisationId: string, workspaceId: string): Promise<CompanyRow[]> {
   return db.query(
-    'SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code FROM companies WHERE organisation_id = $1 AND workspace_id = $2 ORDER BY created_at, id',
+    `SELECT ${COMPANY_COLUMNS} FROM companies WHERE organisation_id = $1 AND workspace_id = $2 ORDER BY created_at, id`,
     [organisationId, workspaceId],
   );
 }
@@ -75,7 +79,7 @@ export async function listWorkspaceCompanies(db: DataSource, organisationId: str
 export async function registeredCompanies(db: DataSource, filter: { ico?: string; dic?: string; limit: number }): Promise<CompanyRow[]> {
   const [column, value] = filter.ico !== undefined ? ['ico', filter.ico] : filter.dic !== undefined ? ['dic', filter.dic] : [null, null];
   return db.query(
-    `SELECT id, organisation_id, workspace_id, name, vat_id, ico, dic, peppol_id, iban, street, city, postal_code FROM companies ${column ? `WHERE ${column} = $2` : ''} ORDER BY created_at, id LIMIT $1`,
+    `SELECT ${COMPANY_COLUMNS} FROM companies ${column ? `WHERE ${column} = $2` : ''} ORDER BY created_at, id LIMIT $1`,
     column ? [filter.limit, value] : [filter.limit],
   );
 }

@@ -7,10 +7,17 @@ export interface CompanyRow extends CompanyFields {
   id: string;
   organisation_id: string;
   workspace_id: string;
-  /** '' when the company was registered without an address */
+  /** '' when the company was registered without an address (the same for every part of its profile; country SK) */
   street: string;
   city: string;
   postal_code: string;
+  additional_street: string;
+  country_code: string;
+  register_entry: string;
+  contact_name: string;
+  contact_email: string;
+  contact_phone: string;
+  bic: string;
 }
 
 export interface UserRow {

@@ -14,10 +14,10 @@ import {
 } from '../modules/tenancy/index.ts';
 import type { Core } from '../platform/core.ts';
 import type { ProjectionRunner } from '../platform/readmodel/projection-runner.ts';
-import { randomSandboxIdentity } from './identifiers.ts';
+import { bicOf, randomSandboxIdentity } from './identifiers.ts';
 
-/** A demo company as the credentials file shows it: its identifiers, not its address (the file's shape is a contract). */
-export interface DemoCompany extends Omit<CompanyFields, 'street' | 'city' | 'postal_code'> {
+/** A demo company as the credentials file shows it: its identifiers, not its profile (the file's shape is a contract). */
+export interface DemoCompany extends Pick<CompanyFields, 'name' | 'vat_id' | 'ico' | 'dic' | 'peppol_id' | 'iban'> {
   id: string;
   sapi: { client_id: string; client_secret: string; participant_id: string };
 }
@@ -44,14 +44,17 @@ const demoPassword = () => `Demo-${randomBytes(9).toString('base64url')}7a!`;
 /** What the demo writes with: the store, and the read models it waits for before it answers. */
 type DemoDeps = Pick<Core, 'store' | 'ids' | 'clock'> & { projections: Pick<ProjectionRunner, 'shown'> };
 
-/** A sandbox company's seat: its invoices carry it as the seller's address, so they get no SK-R-002..004 warning. */
-type DemoAddress = Required<Pick<CompanyFields, 'street' | 'city' | 'postal_code'>>;
+/**
+ * A sandbox company's profile: its seat (its invoices carry it as the seller's address, so they get
+ * no SK-R-002..004 warning), its register entry and a contact, as a real company's invoices show them.
+ */
+type DemoProfile = Required<Pick<CompanyFields, 'street' | 'city' | 'postal_code' | 'register_entry' | 'contact_name' | 'contact_email' | 'contact_phone'>>;
 
 async function sandboxCompany(
-  services: DemoDeps, organisationId: string, workspaceId: string, name: string, address: DemoAddress, positions: (Position | null)[],
+  services: DemoDeps, organisationId: string, workspaceId: string, name: string, profile: DemoProfile, positions: (Position | null)[],
 ): Promise<DemoCompany> {
   const identity = randomSandboxIdentity();
-  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity, ...address } }, metadata);
+  const { company_id } = await registerCompany(services, { organisationId, workspaceId, fields: { name, ...identity, bic: bicOf(identity.iban), country_code: 'SK', ...profile } }, metadata);
   const sapi = await issueSapiClient(services, { organisationId, companyId: company_id, participantId: identity.peppol_id }, metadata);
   positions.push(sapi.position);
   return {
@@ -78,15 +81,27 @@ export async function createDemo(services: DemoDeps, baseUrl: string): Promise<D
   // appends run one after another, so the greatest is also where everything else is shown)
   const positions: (Position | null)[] = [key.position];
   const companies = [
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.', { street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01' }, positions),
-    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.', { street: 'Mlynská 2', city: 'Košice', postal_code: '040 01' }, positions),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Dodávateľ s.r.o.', {
+      street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01',
+      register_entry: 'zapísaná v Obchodnom registri Okresného súdu Bratislava I, oddiel Sro, vložka č. 12345/B',
+      contact_name: 'Jana Nováková', contact_email: 'fakturacia@dodavatel.demo.example.sk', contact_phone: '+421 2 1234 5678',
+    }, positions),
+    await sandboxCompany(services, organisation_id, workspace_id, 'Demo Odberateľ a.s.', {
+      street: 'Mlynská 2', city: 'Košice', postal_code: '040 01',
+      register_entry: 'zapísaná v Obchodnom registri Okresného súdu Košice I, oddiel Sa, vložka č. 1234/V',
+      contact_name: 'Peter Horváth', contact_email: 'uctaren@odberatel.demo.example.sk', contact_phone: '+421 55 123 4567',
+    }, positions),
   ];
 
   const second = await createOrganisation(services, 'Druhá Organizácia s.r.o.', DEMO_PLAN, metadata);
   const secondWorkspace = await createWorkspace(services, second.organisation_id, 'Workspace', metadata);
   const secondKey = await issueApiKey(services, { organisationId: second.organisation_id, name: 'Demo key', issuedBy: 'demo-bootstrap' }, metadata);
   const secondCompany = await sandboxCompany(
-    services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.', { street: 'Štúrova 3', city: 'Žilina', postal_code: '010 01' }, positions,
+    services, second.organisation_id, secondWorkspace.workspace_id, 'Iná Firma s.r.o.', {
+      street: 'Štúrova 3', city: 'Žilina', postal_code: '010 01',
+      register_entry: 'zapísaná v Obchodnom registri Okresného súdu Žilina, oddiel Sro, vložka č. 6789/L',
+      contact_name: 'Mária Kováčová', contact_email: 'info@inafirma.demo.example.sk', contact_phone: '+421 41 765 4321',
+    }, positions,
   );
   positions.push(secondKey.position);
   await services.projections.shown(positions, 30_000);

@@ -18,7 +18,14 @@ function randomIco(): string {
   return `${stem}${icoCheckDigit(stem)}`;
 }
 
-const BANKS = ['0900', '1100', '0200', '7500', '5600'];
+/** Slovak banks by their code in an IBAN, with their BIC (the NBS register's). */
+const BANKS = [
+  { code: '0900', bic: 'GIBASKBX' },
+  { code: '1100', bic: 'TATRSKBX' },
+  { code: '0200', bic: 'SUBASKBX' },
+  { code: '7500', bic: 'CEKOSKBX' },
+  { code: '5600', bic: 'KOMASK2X' },
+];
 
 /** A complete, valid set of Slovak company identifiers for a sandbox company. */
 export function randomSandboxIdentity() {
@@ -29,6 +36,9 @@ export function randomSandboxIdentity() {
     ico: randomIco(),
     dic,
     peppol_id: sandboxPeppolId(vat_id),
-    iban: skIban(BANKS[randomInt(BANKS.length)] ?? '1100', digits(10)),
+    iban: skIban(BANKS[randomInt(BANKS.length)]?.code ?? '1100', digits(10)),
   };
 }
+
+/** The BIC of a Slovak IBAN's bank (its code is the IBAN's 5th to 8th character), or '' for a bank not listed. */
+export const bicOf = (iban: string): string => BANKS.find((bank) => bank.code === iban.slice(4, 8))?.bic ?? '';

@@ -26,7 +26,7 @@ const projectors = [tenancy, apiKeys, identity, customerDirectory, invoiceRegist
 
 /** The order a service writes them in: tenancy first, an invoice's story from creation on, the inbound copy last. */
 const STORY = [
-  'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued', 'SapiClientLockedOut',
+  'OrganisationCreated', 'WorkspaceCreated', 'UserAdded', 'CompanyRegistered', 'CompanyProfileUpdated', 'ApiKeyIssued', 'ApiKeyUpdated', 'ApiKeyRevoked', 'SapiClientIssued', 'SapiClientLockedOut',
   'OAuthClientIssued', 'OAuthClientRevoked', 'RefreshFamilyStarted', 'RefreshTokenRotated', 'RefreshFamilyRevoked', 'PasswordChanged',
   'TotpEnrolmentStarted', 'TotpSecretIssued', 'TotpEnabled', 'TotpCodeUsed', 'TotpDisabled', 'LoginFailed', 'LoginSucceeded', 'CredentialCheckFailed', 'SignInLockedOut',
   'CustomerRegistered', 'CustomerArchived', 'InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceApprovalRequested', 'InvoiceApprovalRejected',

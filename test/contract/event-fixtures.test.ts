@@ -220,7 +220,9 @@ describe('frozen event contracts: stored fixtures of every event type', () => {
       expect([...organisation.workspaces]).to.include(stored('WorkspaceCreated').data.workspace_id);
       expect(organisation.emails.size).to.equal(1);
     }
-    expect(fold(companyDecider, [stored('CompanyRegistered')])).to.deep.equal({ exists: true });
+    const company = fold(companyDecider, [stored('CompanyRegistered'), stored('CompanyProfileUpdated')]);
+    expect(company).to.include({ exists: true, company_id: stored('CompanyRegistered').data.company_id });
+    if (company.exists) expect(company.profile).to.include({ street: 'Hlavná 1', bic: 'KOMASK2X', iban: stored('CompanyRegistered').data.iban });
     const key = fold(apiKeyDecider, [stored('ApiKeyIssued'), stored('ApiKeyUpdated'), stored('ApiKeyRevoked')]);
     expect(key).to.include({ status: 'revoked', name: stored('ApiKeyUpdated').data.name });
     expect(fold(sapiClientDecider, [stored('SapiClientIssued')])).to.deep.equal({ exists: true });

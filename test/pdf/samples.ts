@@ -15,6 +15,13 @@ const buyer = {
   street: 'Hlavná 1', city: 'Košice', postal_code: '040 01', country_code: 'SK',
 };
 
+/** The supplier's company profile as an invoice carries it (issue 40): register entry, contact, BIC. */
+export const SELLER_DETAILS = {
+  additional_street: 'Budova Ďateľ, 3. poschodie',
+  register_entry: 'zapísaná v Obchodnom registri Okresného súdu Bratislava I, oddiel Sro, vložka č. 12345/B',
+  bic: 'SUBASKBX', contact_name: 'Jana Nováková', contact_email: 'fakturacia@datel.example.sk', contact_phone: '+421 2 1234 5678',
+};
+
 const ITEMS = ['Konzultácia – daňové priznanie', 'Vedenie podvojného účtovníctva za mesiac', 'Spracovanie miezd (do 10 zamestnancov)', 'Ročná účtovná závierka', 'Cestovné náhrady', 'Školenie: e-fakturácia a Peppol v praxi pre malé a stredné podniky na Slovensku'];
 
 function line(n: number, item_name: string, over: Partial<InvoiceLine> = {}): InvoiceLine {
@@ -28,7 +35,7 @@ function line(n: number, item_name: string, over: Partial<InvoiceLine> = {}): In
 export function invoiceContent(lines: number, over: Partial<InvoiceContent> = {}): InvoiceContent {
   return {
     invoice_number: '2026000042', invoice_type: '380', issue_date: '2026-03-05', due_date: '2026-03-19', delivery_date: '2026-03-02', currency_code: 'EUR',
-    supplier, buyer, customer_id: null, supplier_iban: 'SK3112000000198742637541', payment_means_code: '30', variable_symbol: '2026000042',
+    supplier, buyer, customer_id: null, supplier_iban: 'SK3112000000198742637541', seller_details: SELLER_DETAILS, payment_means_code: '30', variable_symbol: '2026000042',
     note: `${PANGRAM}\nĎakujeme za spoluprácu.`, buyer_reference: '2026000042', order_reference: null, billing_reference: null,
     lines: Array.from({ length: lines }, (_, i) => line(i + 1, i === 0 ? PANGRAM : ITEMS[i % ITEMS.length]!)),
     ...over,

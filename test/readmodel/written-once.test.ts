@@ -12,6 +12,7 @@ const actor = (organisationId: string): Actor => ({ type: 'api_key', id: 'key', 
 const company: CompanyRow = {
   id: 'c1', organisation_id: 'org-a', workspace_id: 'w1', name: 'Dodávateľ s.r.o.', vat_id: 'SK2020000004', ico: '12345679',
   dic: '2020000004', peppol_id: '0245:2020000004', iban: 'SK3112000000198742637541', street: 'Hlavná 1', city: 'Bratislava', postal_code: '811 01',
+  additional_street: '', country_code: 'SK', register_entry: '', contact_name: '', contact_email: '', contact_phone: '', bic: '',
 };
 /** A read model that must not be asked: what is kept answers without a query. */
 const noQueries = { query: () => Promise.reject(new Error('queried')) } as unknown as DataSource;
@@ -51,10 +52,12 @@ describe('rows written once (the invoice routes’ company and buyer lookups)', 
     expect(await refused(buyerOf(deps, actor('org-a'), { ...company, id: 'c2' }, 'cu1'))).to.be.instanceOf(DomainError).with.property('code', 'customer_not_found');
   });
 
-  // Keeping these rows is right only while no event changes them after the first. An event that
-  // edits a company, or a customer's party fields, must come with eviction (or the end of this cache).
-  it('guard: companies are only registered, customers only registered and archived', () => {
-    expect(tenancy.handles.filter((type) => type.startsWith('Company'))).to.deep.equal(['CompanyRegistered']);
+  // Keeping these rows is right only while no event changes what is read from them after the first.
+  // A company's identity never changes; its profile does (CompanyProfileUpdated), so an invoice reads
+  // the profile fresh (src/modules/invoices/invoices.ts, contentDefaults), never from the kept row.
+  // Another event that edits a company, or a customer's party fields, must come with eviction.
+  it('guard: companies are registered and only their profile changes, customers only registered and archived', () => {
+    expect(tenancy.handles.filter((type) => type.startsWith('Company'))).to.deep.equal(['CompanyRegistered', 'CompanyProfileUpdated']);
     expect(customerDirectory.handles).to.deep.equal(['CustomerRegistered', 'CustomerArchived']);
   });
 });

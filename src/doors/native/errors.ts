@@ -72,6 +72,8 @@ export const nativeStatusOf: Record<DomainErrorCode, number> = {
   organisation_exists: 409,
   organisation_not_found: 404,
   participant_lookup_failed: 502,
+  pay_by_square_no_account: 409,
+  pay_by_square_nothing_due: 409,
   payload_too_large: 413,
   payment_not_found: 404,
   peppol_delivery_failed: 502,

@@ -97,6 +97,8 @@ export const sapiCodeOf: Record<DomainErrorCode, SapiCode> = {
   organisation_exists: 'SAPI-VAL-001',
   organisation_not_found: 'SAPI-VAL-001',
   participant_lookup_failed: 'SAPI-VAL-001',
+  pay_by_square_no_account: 'SAPI-VAL-001',
+  pay_by_square_nothing_due: 'SAPI-VAL-001',
   payload_too_large: 'SAPI-VAL-001',
   payment_not_found: 'SAPI-VAL-001',
   peppol_delivery_failed: 'SAPI-VAL-001',

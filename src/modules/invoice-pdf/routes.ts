@@ -2,7 +2,10 @@ import { Type } from '@sinclair/typebox';
 import { ErrorBody, Uuid } from '../../../schemas/common/index.ts';
 import { checkExportAllowed } from '../exports/index.ts';
 import { invoicePdf, type InvoicePdfDeps } from './invoice-pdf.ts';
-import { companyOf, type Lookups } from '../invoices/index.ts';
+import { companyOf, loadInvoice, type Lookups } from '../invoices/index.ts';
+import { DomainError } from '../../../commands/shared/domain-error.ts';
+import { PayBySquare } from '../../../schemas/invoice-pdf.ts';
+import { payBySquareOf } from './pay-by-square.ts';
 import type { Core } from '../../platform/core.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 
@@ -46,7 +49,7 @@ function contentDisposition(disposition: 'inline' | 'attachment', title: string,
 const notModified = (ifNoneMatch: string | undefined, etag: string) =>
   ifNoneMatch !== undefined && ifNoneMatch.split(',').some((tag) => tag.trim() === etag || tag.trim() === '*' || tag.trim() === `W/${etag}`);
 
-/** GET …/invoices/{id}/pdf: the printed document of any invoice-stream document. */
+/** GET …/invoices/{id}/pdf: the printed document of any invoice-stream document; GET …/pay-by-square: its QR payment code. */
 export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'> & { lookups: Lookups }): Route[] {
   return [
     defineRoute({
@@ -90,6 +93,44 @@ export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'>
             'content-type': 'application/pdf',
             'content-disposition': contentDisposition(query.disposition ?? 'inline', pdf.title, pdf.invoiceNumber),
             ...(missing.length > 0 ? { [MISSING_GLYPHS_HEADER.toLowerCase()]: missing.slice(0, MISSING_GLYPHS_LISTED).join(', ') } : {}),
+          },
+        };
+      },
+    }),
+    defineRoute({
+      method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/pay-by-square', operationId: 'getInvoicePayBySquare', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
+      summary: 'The invoice\'s PAY by square code: the QR payment Slovak banking apps read',
+      description: [
+        'The same code the PDF draws: the amount due, currency, the supplier\'s IBAN (and the BIC of the company\'s account), the variable',
+        'symbol (the invoice\'s, else its number\'s digits), the due date and the payee, encoded by the PAY by square standard of the',
+        'Slovak Banking Association. Draw `code` as a QR code to show it elsewhere (an e-mail, a payment page).',
+        'A document that asks for no transfer has no code: 409 `pay_by_square_no_account` (no IBAN, paid by card, or an IBAN/BIC the',
+        'standard refuses) or 409 `pay_by_square_nothing_due` (a credit note, an amount due of zero or less, a voided or cancelled invoice).',
+      ].join(' '),
+      params: Type.Object({ company_id: Uuid, invoice_id: Uuid }),
+      responses: {
+        200: { description: 'the code and what it pays', schema: PayBySquare },
+        404: { description: '`company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s)', schema: ErrorBody },
+        409: { description: '`pay_by_square_no_account` / `pay_by_square_nothing_due`: the document asks for no transfer', schema: ErrorBody },
+      },
+      async handle({ params, actor }) {
+        const company = await companyOf(deps, actor, params.company_id);
+        const { state } = await loadInvoice(deps, { organisationId: actor.organisationId, companyId: company.id }, params.invoice_id);
+        const found = payBySquareOf(state);
+        if (!found.ok) {
+          throw found.code === 'pay_by_square_nothing_due'
+            ? new DomainError('pay_by_square_nothing_due', found.message)
+            : new DomainError('pay_by_square_no_account', found.message);
+        }
+        const { payment } = found;
+        return {
+          status: 200,
+          body: {
+            code: found.code,
+            payment: {
+              amount: payment.amount, currency: payment.currency, iban: payment.iban, bic: payment.bic || null,
+              variable_symbol: payment.variable_symbol, due_date: payment.due_date, payee: payment.payee.name,
+            },
           },
         };
       },

@@ -4,7 +4,8 @@ import type { PrecedingInvoiceFound } from '../../../commands/invoices/corrected
 import { checkInvoiceContent, invoiceDecider, replaceableInvoice, type InvoiceState } from '../../../commands/invoices/decider.ts';
 import { requireVersion } from '../../../commands/shared/preconditions.ts';
 import type { InvoiceStreamEvent } from '../../../commands/invoices/state.ts';
-import type { Party } from '../../../commands/invoices/model.ts';
+import type { Party, SellerDetails } from '../../../commands/invoices/model.ts';
+import { findCompany } from '../../../projections/tenancy/queries.ts';
 import {
   DEFAULT_PATTERNS,
   claimSeriesNumber,
@@ -52,19 +53,26 @@ export function withCodeLists(deps: InvoicingDeps): InvoiceDeps {
 const seriesKind = (invoiceType: string): SeriesKind => (invoiceType === '381' ? 'credit_note' : 'invoice');
 const taxYear = (issueDate: string) => issueDate.slice(0, 4);
 
-/** The company as the seller, with the address it was registered with ('' for a part it has none of). */
+/** The company as the seller, with the address of its profile ('' for a part it has none of). */
 function companyParty(company: CompanyRow): Party {
   return {
     name: company.name, vat_id: company.vat_id, ico: company.ico, dic: company.dic, peppol_id: company.peppol_id,
-    street: company.street, city: company.city, postal_code: company.postal_code, country_code: 'SK',
+    street: company.street, city: company.city, postal_code: company.postal_code, country_code: company.country_code || 'SK',
   };
 }
 
-async function contentDefaults(deps: InvoiceDeps, actor: Actor, company: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
+const sellerDetails = (company: CompanyRow): SellerDetails => ({
+  additional_street: company.additional_street, register_entry: company.register_entry, bic: company.bic,
+  contact_name: company.contact_name, contact_email: company.contact_email, contact_phone: company.contact_phone,
+});
+
+async function contentDefaults(deps: InvoiceDeps, actor: Actor, kept: CompanyRow, request: InvoiceRequest, number: string): Promise<ContentDefaults> {
+  // the kept row's profile may be older than a PATCH (lookups.ts): the profile is read as it is now
+  const company = (await findCompany(deps.readModels, actor.organisationId, kept.id)) ?? kept;
   const buyer = request.customer_id ? await buyerOf(deps, actor, company, request.customer_id) : null;
   const named = request.preceding_invoice && 'id' in request.preceding_invoice ? request.preceding_invoice.id : null;
   const preceding_invoice = named ? await companyInvoice(deps, { organisationId: actor.organisationId, companyId: company.id }, named) : null;
-  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, buyer, preceding_invoice };
+  return { invoice_number: number, supplier: companyParty(company), supplier_iban: company.iban, seller_details: sellerDetails(company), buyer, preceding_invoice };
 }
 
 /** The invoice a corrected invoice names, from its own stream; null when the company has none with that id. */

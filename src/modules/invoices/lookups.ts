@@ -18,9 +18,11 @@ export interface Buyer {
 }
 
 /**
- * What every invoice request looks up before it decides. Neither changes once projected (no event
- * edits a company, and archiving a customer leaves its party fields as they were), so both are
- * kept in memory: the create path spends no query on them.
+ * What every invoice request looks up before it decides, kept in memory. A company's identity
+ * (organisation, name, identifiers) never changes once projected, and archiving a customer leaves
+ * its party fields as they were. A company's profile (address, bank, register entry) does change
+ * (CompanyProfileUpdated): an invoice reads it fresh where it takes it (invoices.ts), never from
+ * the kept row.
  */
 export interface Lookups {
   companies: WrittenOnce<CompanyRow>;

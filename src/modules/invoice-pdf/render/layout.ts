@@ -1,5 +1,6 @@
 import PDFDocument from 'pdfkit';
-import type { PrintedDocument, PrintedField, PrintedLine, PrintedParty } from '../../../../commands/exports/printed-document.ts';
+import { formatAmount, formatDate, formatIban, type PrintedDocument, type PrintedField, type PrintedLine, type PrintedParty } from '../../../../commands/exports/printed-document.ts';
+import { drawQr, paymentCodeDrawing, QR_SIZE } from './payment-code.ts';
 import { pdfFonts, type FontStyle } from './fonts.ts';
 import { graphemeEnds } from './clusters.ts';
 import { Typesetter } from './text.ts';
@@ -9,7 +10,8 @@ import { Typesetter } from './text.ts';
  * pdfkit, every piece of text set by the Typesetter (text.ts: Noto Sans and its fallback fonts,
  * both directions): a running header on every page, the title block, both parties, payment and
  * dates, a credit note's reference, the lines (their heading repeated on every page the table
- * continues on), the VAT breakdown beside the totals, the amount to pay, the note, and "Strana x / y".
+ * continues on), the VAT breakdown beside the totals, the amount to pay, the PAY by square code
+ * (payment-code.ts), the note, and "Strana x / y".
  *
  * Deterministic: the same document and `created` give the same bytes (the creation date is the
  * document information's only time, and the file ID is derived from the information).
@@ -260,6 +262,15 @@ function partyBox(pen: Pen, party: PrintedParty, x: number, y: number, width: nu
   at += 4;
   if (draw) drawFields(pen, party.identifiers, x + 8, at, 48, inner);
   at += fieldsHeight(pen, party.identifiers, 48, inner);
+  if (party.notes.length > 0) {
+    at += 3;
+    pen.use('regular', 7.5, MUTED);
+    for (const line of party.notes) {
+      const text = pen.clamp(line, inner, 40);
+      if (draw) pen.block(text, x + 8, at, inner);
+      at += pen.height(text, inner) + 1;
+    }
+  }
   return at + 6 - y;
 }
 
@@ -435,6 +446,38 @@ function summary(pen: Pen, p: PrintedDocument, y: number): number {
   return Math.max(vy, ty + 24) + 16;
 }
 
+/**
+ * The PAY by square block: the QR code (vector) beside what it pays (amount, IBAN, variable
+ * symbol, due date), kept together on one page; or, for a document without a code, one sentence
+ * saying why, never a broken code.
+ */
+function paymentCodeBlock(pen: Pen, p: PrintedDocument, y: number): number {
+  const drawing = paymentCodeDrawing(p.payment_code);
+  if ('notice' in drawing) {
+    const at = room(pen, y, 16);
+    pen.use('regular', BODY_SIZE - 1, MUTED);
+    return at + pen.block(drawing.notice, MARGIN.left, at, WIDTH) + 12;
+  }
+  const at = room(pen, y, QR_SIZE + 8);
+  pen.doc.save().rect(MARGIN.left, at, WIDTH, QR_SIZE + 8).lineWidth(0.8).strokeColor(RULE).stroke().restore();
+  drawQr(pen.doc, drawing.modules, MARGIN.left + 4, at + 4, QR_SIZE);
+  const x = MARGIN.left + QR_SIZE + 18;
+  const width = WIDTH - QR_SIZE - 26;
+  pen.use('bold', 10.5, ACCENT);
+  pen.line('Zaplaťte QR kódom (PAY by square)', x, at + 12, width);
+  pen.use('regular', BODY_SIZE - 0.5, MUTED);
+  pen.block('Naskenujte kód v aplikácii svojej banky: platba sa vyplní sama.', x, at + 28, width);
+  const { payment } = drawing;
+  const fields: PrintedField[] = [
+    { label: 'Suma', value: `${formatAmount(payment.amount)}\u00a0${payment.currency}` },
+    { label: 'IBAN', value: formatIban(payment.iban) },
+  ];
+  if (payment.variable_symbol) fields.push({ label: 'Variabilný symbol', value: payment.variable_symbol });
+  if (payment.due_date) fields.push({ label: 'Splatnosť', value: formatDate(payment.due_date) });
+  drawFields(pen, fields, x, at + 46, 100, width);
+  return at + QR_SIZE + 8 + 14;
+}
+
 function note(pen: Pen, p: PrintedDocument, y: number): void {
   if (!p.note) return;
   // cut between characters, never inside one (a surrogate pair, a letter and its marks)
@@ -483,6 +526,7 @@ export function renderPdf(p: PrintedDocument, options: RenderOptions): Promise<R
   y = creditReference(pen, p, y);
   y = lineTable(pen, p, y);
   y = summary(pen, p, y);
+  y = paymentCodeBlock(pen, p, y);
   note(pen, p, y);
   pageNumbers(pen, p);
   doc.end();

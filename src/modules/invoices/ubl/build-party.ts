@@ -17,8 +17,12 @@
  * - name → PartyLegalEntity/RegistrationName (BT-27/BT-44, mandatory). No PartyName: the model has
  *   no separate trading name.
  * - street/city/postal_code → PostalAddress, each left out when empty (R008); country_code always.
+ * - The seller's details from its company profile (issue 40), each left out when empty: the
+ *   address's second line → AdditionalStreetName (BT-36); the register entry ("zapísaná v Obchodnom
+ *   registri …") → PartyLegalEntity/CompanyLegalForm (BT-33, "additional legal information", the
+ *   seller's only); the contact → Contact Name, Telephone, ElectronicMail (BG-6).
  */
-import type { Party } from '../../../../commands/invoices/model.ts';
+import type { Party, SellerDetails } from '../../../../commands/invoices/model.ts';
 import { ICD_SK_ICO, TAX_SCHEME_DIC } from './ubl-names.ts';
 import { cac, cbc, type Node } from './xml-writer.ts';
 
@@ -29,30 +33,42 @@ function splitPeppolId(peppolId: string): { scheme: string; id: string } | null 
   return { scheme: peppolId.slice(0, colon), id: peppolId.slice(colon + 1) };
 }
 
-export function writeAddress(parent: Node, element: string, party: Party): void {
+export function writeAddress(parent: Node, element: string, party: Party, additionalStreet = ''): void {
   const address = cac(parent, element);
   cbc(address, 'StreetName', party.street);
+  cbc(address, 'AdditionalStreetName', additionalStreet);
   cbc(address, 'CityName', party.city);
   cbc(address, 'PostalZone', party.postal_code);
   cbc(cac(address, 'Country'), 'IdentificationCode', party.country_code || 'SK');
 }
 
-/** Writes `<cac:{role}><cac:Party>…</cac:Party></cac:{role}>`; `vatId` false leaves the VAT identifier out. */
+/**
+ * Writes `<cac:{role}><cac:Party>…</cac:Party></cac:{role}>`; `vatId` false leaves the VAT identifier
+ * out; `details` are the seller's from its company profile.
+ */
 export function writeParty(
   parent: Node,
   role: 'AccountingSupplierParty' | 'AccountingCustomerParty',
   party: Party,
   vatId = true,
+  details?: SellerDetails,
 ): void {
   const p = cac(cac(parent, role), 'Party');
   const endpoint = party.peppol_id ? splitPeppolId(party.peppol_id) : null;
   if (endpoint) cbc(p, 'EndpointID', endpoint.id, { schemeID: endpoint.scheme });
-  writeAddress(p, 'PostalAddress', party);
+  writeAddress(p, 'PostalAddress', party, details?.additional_street);
   if (vatId && party.vat_id.trim() !== '') taxScheme(p, party.vat_id, 'VAT');
   if (party.dic) taxScheme(p, party.dic, TAX_SCHEME_DIC);
   const legal = cac(p, 'PartyLegalEntity');
   cbc(legal, 'RegistrationName', party.name);
   if (party.ico) cbc(legal, 'CompanyID', party.ico, { schemeID: ICD_SK_ICO });
+  cbc(legal, 'CompanyLegalForm', details?.register_entry);
+  if (details && (details.contact_name || details.contact_phone || details.contact_email)) {
+    const contact = cac(p, 'Contact');
+    cbc(contact, 'Name', details.contact_name);
+    cbc(contact, 'Telephone', details.contact_phone);
+    cbc(contact, 'ElectronicMail', details.contact_email);
+  }
 }
 
 function taxScheme(party: Node, companyId: string, scheme: string): void {

@@ -13,7 +13,8 @@
  *   delivery_date is omitted when equal to issue_date), and the buyer's address is the delivery
  *   address. Only TaxPointDate is written from delivery_date alone, which lets the reader tell the two apart.
  * - buyer_reference defaults to the invoice number (PEPPOL-EN16931-R003 wants it or an order reference).
- * - PaymentMeans: code, PaymentID = variable symbol, PayeeFinancialAccount/ID = supplier_iban when set.
+ * - PaymentMeans: code, PaymentID = variable symbol, PayeeFinancialAccount/ID = supplier_iban when set
+ *   (with FinancialInstitutionBranch/ID = the company's BIC, when it has one).
  * - Document-level allowances and charges are the totals' (the ZZZ correction); see ubl-names.ts for
  *   why a ZZZ allowance carries no reason code. Their TaxCategory carries no exemption reason (UBL-CR-480);
  *   neither does a line's ClassifiedTaxCategory (UBL-CR-600): BG-23 carries it, one row per category.
@@ -81,7 +82,7 @@ export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string
     cbc(ref, 'IssueDate', content.billing_reference.issue_date);
   }
   const vatIds = carriesVatIds(content);
-  writeParty(doc, 'AccountingSupplierParty', content.supplier, vatIds);
+  writeParty(doc, 'AccountingSupplierParty', content.supplier, vatIds, content.seller_details);
   writeParty(doc, 'AccountingCustomerParty', content.buyer, vatIds);
 
   const deliveredOn = content.delivery_date ?? (intraCommunity ? content.issue_date : null);
@@ -95,7 +96,12 @@ export function buildUbl(content: InvoiceContent, totals: InvoiceTotals): string
   cbc(means, 'PaymentMeansCode', content.payment_means_code);
   if (creditNote) cbc(means, 'PaymentDueDate', content.due_date);
   cbc(means, 'PaymentID', content.variable_symbol);
-  if (content.supplier_iban) cbc(cac(means, 'PayeeFinancialAccount'), 'ID', content.supplier_iban);
+  if (content.supplier_iban) {
+    const account = cac(means, 'PayeeFinancialAccount');
+    cbc(account, 'ID', content.supplier_iban);
+    // BT-86, the BIC of the company's own account (content.ts leaves it out for another IBAN)
+    if (content.seller_details?.bic) cbc(cac(account, 'FinancialInstitutionBranch'), 'ID', content.seller_details.bic);
+  }
 
   for (const ac of totals.allowances_charges) writeDocumentAllowanceCharge(doc, ac, currency);
 
