@@ -65,6 +65,7 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
     limits: deps.config.identity.rateLimit ? deps.limits : null,
     trustProxy: deps.config.identity.trustProxy,
     trustedProxies: deps.config.identity.trustedProxies,
+    publicHosts: deps.config.publicHosts,
     log: deps.log,
     health: async () => {
       await deps.readModels.query('SELECT 1');
@@ -146,7 +147,7 @@ function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }
     },
     healthFields: nativeHealthFields,
     logger: deps.log,
-    openapi: nativeOpenApiDoor(),
+    openapi: nativeOpenApiDoor(config.publicHosts),
     validateResponses: options.validateResponses,
     webhooks: openApiWebhooks(),
   });
