@@ -12,10 +12,13 @@ import type { RouteHeaderDoc } from './route.ts';
 export const TRANSPORT_HEADERS: ReadonlySet<string> = new Set(['authorization', 'content-type', 'content-length', 'host', 'x-api-key', 'x-forwarded-for', 'x-forwarded-host', 'x-forwarded-proto']);
 
 /**
- * Response headers a route may set without declaring them: about the representation itself, or
- * Retry-After, which the standard 429 and 503 responses declare.
+ * Response headers a route may set without declaring them: about the representation itself, the
+ * browser's security policy, or Retry-After, which the standard 429 and 503 responses declare.
  */
-export const REPRESENTATION_HEADERS: ReadonlySet<string> = new Set(['content-type', 'content-length', 'content-disposition', 'cache-control', 'pragma', 'vary', 'retry-after']);
+export const REPRESENTATION_HEADERS: ReadonlySet<string> = new Set([
+  'content-type', 'content-length', 'content-disposition', 'cache-control', 'pragma', 'vary', 'retry-after',
+  'content-security-policy', 'x-content-type-options', 'x-frame-options', 'referrer-policy',
+]);
 
 /** If-Match with the version the client read (`"3"`, `W/"3"` or `3`); `required` where the handler refuses a write without it (428). */
 export function ifMatchHeader(description: string, required = false): RouteHeaderDoc {
