@@ -4,6 +4,8 @@ import path from 'node:path';
 export interface Config {
   port: number;
   host: string;
+  /** the hosts integrators call, named in the OpenAPI documents' servers (API_HOST_SANDBOX, API_HOST_PRODUCTION) */
+  publicHosts: { sandbox: string; production: string };
   /** where the embedded default keeps PGlite's files and demo-credentials.json */
   dataDir: string;
   /** Postgres for read models (and events unless eventstoreUrl is set); unset: embedded PGlite */
@@ -355,6 +357,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: integer('PORT', env.PORT, 8080),
     host: env.HOST || '127.0.0.1',
+    publicHosts: { sandbox: env.API_HOST_SANDBOX || 'sandbox.api.example.sk', production: env.API_HOST_PRODUCTION || 'api.example.sk' },
     dataDir: path.resolve(env.DATA_DIR || './data'),
     databaseUrl: env.DATABASE_URL || undefined,
     eventstoreUrl: env.EVENTSTORE_URL || undefined,

@@ -164,7 +164,7 @@ describe('customers over HTTP', function () {
   it('documents every customer route in /openapi.json', async () => {
     const doc = await (await fetch(`${svc.root}/openapi.json`)).json();
     expect(doc.openapi).to.match(/^3\.1/);
-    expect(doc.servers[0].url).to.equal('/api/v1');
+    expect(doc.servers[0].url).to.equal(`${svc.root}/api/v1`);
     for (const path of ['/companies/{company_id}/customers', '/customers', '/companies/{company_id}/customers/search',
       '/companies/{company_id}/customers/{customer_id}', '/companies/{company_id}/customers/{customer_id}/archive']) {
       expect(doc.paths, path).to.have.property(path);

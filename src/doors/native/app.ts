@@ -68,6 +68,7 @@ export function createApp(deps: AppDeps, options: { validateResponses?: boolean 
     limits: deps.config.identity.rateLimit ? deps.limits : null,
     trustProxy: deps.config.identity.trustProxy,
     trustedProxies: deps.config.identity.trustedProxies,
+    publicHosts: deps.config.publicHosts,
     log: deps.log,
     health: async () => {
       await deps.readModels.query('SELECT 1');
@@ -105,7 +106,7 @@ function isSapiPath(url: string): boolean {
 /** The native API: the modules' routes under /api/v1, plus health, JWKS and the API docs. */
 function createNativeApp(deps: AppDeps, options: { validateResponses?: boolean }): Koa {
   const { auth, clock, config } = deps;
-  const openapi = nativeOpenApiDoor();
+  const openapi = nativeOpenApiDoor(config.publicHosts);
   // the landing page and the guides (README.md, docs/*.md), as they ship with the service
   const site = guideSite(packageRoot());
   const home = homePage(openapi.info.title, site.guides);

@@ -1,7 +1,7 @@
 import { OAUTH_CLIENT_SCOPES } from '../../../commands/identity/oauth-client.ts';
 import { ErrorBody, InvoiceRulesBody, RateLimitedBody, ValidationErrorBody } from '../../../schemas/common/index.ts';
 import { isExemptRequest } from '../../platform/limits/exempt.ts';
-import type { OpenApiDoor } from '../../platform/http/index.ts';
+import type { OpenApiDoor, PublicHosts } from '../../platform/http/index.ts';
 import { API_PREFIX } from './prefix.ts';
 
 const SCOPE_TEXT: Record<(typeof OAUTH_CLIENT_SCOPES)[number], string> = {
@@ -15,8 +15,9 @@ const SCOPE_TEXT: Record<(typeof OAUTH_CLIENT_SCOPES)[number], string> = {
  * The native API's OpenAPI door: who it is, its tags, the three ways to authenticate, its error
  * bodies and its 429 (documented as deployed, even where a test turns the limiter off).
  */
-export function nativeOpenApiDoor(): OpenApiDoor {
+export function nativeOpenApiDoor(hosts?: PublicHosts): OpenApiDoor {
   return {
+    ...(hosts ? { hosts } : {}),
     info: {
       title: 'Slovak e-invoicing service',
       version: '1.0.0',
@@ -48,7 +49,7 @@ export function nativeOpenApiDoor(): OpenApiDoor {
       Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'A user\'s JWT access token, an OAuth 2.0 client-credentials token, or an API key starting with svc_' },
       OAuth2: {
         type: 'oauth2',
-        description: 'OAuth 2.0 client credentials: POST the client id and secret to the token URL (form-encoded, or HTTP Basic), send the token as Bearer.',
+        description: 'OAuth 2.0 client credentials: POST the client id and secret to the token URL (form-encoded as RFC 6749 sends it, or JSON; the client may authenticate with HTTP Basic instead), send the token as Bearer.',
         flows: { clientCredentials: { tokenUrl: `${API_PREFIX}/oauth2/token`, scopes: SCOPE_TEXT } },
       },
       WebhookSignature: {

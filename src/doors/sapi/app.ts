@@ -1,7 +1,7 @@
 import type Koa from 'koa';
 import type { Logger } from 'pino';
 import { sapiOpenApiDoor } from './openapi.ts';
-import { TooManyRequests, createHttpApp, type PlatformState } from '../../platform/http/index.ts';
+import { TooManyRequests, createHttpApp, type PlatformState, type PublicHosts } from '../../platform/http/index.ts';
 import type { Limits } from '../../platform/limits/limits.ts';
 import type { Metrics } from '../../platform/metrics/metrics.ts';
 import { rateLimiter } from '../../platform/limits/rate-limiter.ts';
@@ -13,6 +13,8 @@ interface SapiAppDeps {
   resolveCaller: SapiResolveCaller;
   limits: Limits | null;
   trustProxy: boolean;
+  /** the sandbox and production hosts the OpenAPI document names */
+  publicHosts?: PublicHosts;
   /** TRUSTED_PROXIES: X-Forwarded-For only from these peers (the allowlists depend on it) */
   trustedProxies?: readonly string[];
   log: Logger;
@@ -60,7 +62,7 @@ export function createSapiApp(deps: SapiAppDeps, options: { validateResponses?: 
     health: deps.health,
     observe: (s) => deps.metrics.httpRequests.observe({ door: 'sapi', method: s.method, route: s.route, status: String(s.status) }, s.seconds),
     logger: deps.log,
-    openapi: sapiOpenApiDoor(exempt),
+    openapi: sapiOpenApiDoor(exempt, deps.publicHosts),
     validateResponses: options.validateResponses,
   });
 }

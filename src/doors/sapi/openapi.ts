@@ -1,13 +1,14 @@
 import { SapiErrorBody } from '../../../schemas/sapi/errors.ts';
-import type { OpenApiDoor } from '../../platform/http/index.ts';
+import type { OpenApiDoor, PublicHosts } from '../../platform/http/index.ts';
 import { SAPI_PREFIX } from './route.ts';
 
 /**
  * The SAPI-SK door's OpenAPI: every refusal, the platform's own included, is the SAPI envelope;
  * callers prove themselves with the SAPI access token only; the 429 is SAPI-RATE-LIMIT.
  */
-export function sapiOpenApiDoor(exempt: (path: string) => boolean): OpenApiDoor {
+export function sapiOpenApiDoor(exempt: (path: string) => boolean, hosts?: PublicHosts): OpenApiDoor {
   return {
+    ...(hosts ? { hosts } : {}),
     info: {
       title: 'SAPI-SK connector',
       version: '1.0.0',
@@ -28,6 +29,7 @@ export function sapiOpenApiDoor(exempt: (path: string) => boolean): OpenApiDoor 
       },
     },
     security: [{ SapiToken: [] }],
+    responseHeaders: { 'X-Correlation-Id': { description: 'the same id as X-Request-Id, under the name SAPI-SK clients read', schema: { type: 'string' } } },
     errorBody: SapiErrorBody,
     validationErrorBody: SapiErrorBody,
     rateLimited: { description: '`SAPI-RATE-LIMIT`: too many requests for the SAPI client\'s plan; wait Retry-After seconds.', schema: SapiErrorBody, exempt },

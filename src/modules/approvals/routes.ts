@@ -13,6 +13,7 @@ import type { Core } from '../../platform/core.ts';
 import { readCurrent } from '../../platform/readmodel/current-read.ts';
 import { readModelDegraded } from '../../platform/readmodel/failures.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { ETAG_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 export type ApprovalRouteDeps = ApprovalDeps & Pick<Core, 'readModels' | 'projections' | 'config'> & { lookups: Lookups };
 
@@ -69,8 +70,9 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
         `replaces the record; earlier ones stay in the invoice's history. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
+      headerDocs: [ifMatchHeader('optional: the invoice version read; 412 when stale')],
       responses: {
-        200: { description: 'action acknowledgement: the new request (status `pending`, reason null)', schema: ApprovalAck },
+        200: { description: 'action acknowledgement: the new request (status `pending`, reason null)', schema: ApprovalAck, headers: [ETAG_HEADER] },
         403: { description: roleRefused('admins and accountants ask for approval'), schema: ErrorBody },
         404: notFound,
         409: { description: '`invalid_status` (carries status)', schema: ErrorBody },
@@ -88,8 +90,9 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
         `approved invoice voids the approval and makes it a draft, which needs a new approval before it is sent. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams,
+      headerDocs: [ifMatchHeader('optional: the invoice version read; 412 when stale')],
       responses: {
-        200: { description: 'action acknowledgement (status `approved`, reason null)', schema: ApprovalAck },
+        200: { description: 'action acknowledgement (status `approved`, reason null)', schema: ApprovalAck, headers: [ETAG_HEADER] },
         403: { description: `${roleRefused('admins and approvers review')}; ${fourEyes}`, schema: ErrorBody },
         404: notFound,
         409: { description: '`invalid_status` (carries status)', schema: ErrorBody },
@@ -107,8 +110,9 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
         `can be corrected (PUT) and asked for approval again. ${FOUR_EYES} ${COMMON}`,
       ].join(' '),
       params: InvoiceParams, body: RejectBody,
+      headerDocs: [ifMatchHeader('optional: the invoice version read; 412 when stale')],
       responses: {
-        200: { description: 'action acknowledgement (status `rejected`, with the reason)', schema: ApprovalAck },
+        200: { description: 'action acknowledgement (status `rejected`, with the reason)', schema: ApprovalAck, headers: [ETAG_HEADER] },
         403: { description: `${roleRefused('admins and approvers review')}; ${fourEyes}`, schema: ErrorBody },
         404: notFound,
         409: { description: '`invalid_status` (carries status)', schema: ErrorBody },
@@ -128,7 +132,7 @@ export function approvalRoutes(deps: ApprovalRouteDeps): Route[] {
       ].join(' '),
       params: InvoiceParams,
       responses: {
-        200: { description: 'the approval state', schema: ApprovalState },
+        200: { description: 'the approval state', schema: ApprovalState, headers: [ETAG_HEADER] },
         404: notFound,
         503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds', schema: ErrorBody },
       },

@@ -16,6 +16,7 @@ import { idempotent, type Recover } from '../idempotency/index.ts';
 import { bulkImportStream, type BulkImportRequested } from '../../../events/bulk-import.ts';
 import { eventData } from '../../platform/readmodel/projector.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { LOCATION_HEADER } from '../../platform/http/index.ts';
 
 export type BulkImportRouteDeps = EnqueueDeps & Pick<Core, 'projections' | 'config'>;
 
@@ -100,7 +101,7 @@ export function bulkImportRoutes(deps: BulkImportRouteDeps): Route[] {
         },
       },
       responses: {
-        202: { description: 'the job, processing; Location names its status', schema: BulkImportAccepted },
+        202: { description: 'the job, processing; Location names its status', schema: BulkImportAccepted, headers: [LOCATION_HEADER] },
         400: { description: '`unsupported_content_type` (not text/csv or multipart, or a charset other than UTF-8) or `malformed_request` (an unreadable multipart body)', schema: ErrorBody },
         403: gate,
         404: { description: '`company_not_found`', schema: ErrorBody },

@@ -27,6 +27,7 @@ import { idempotent, type Recover } from '../idempotency/index.ts';
 import { invoiceBody, invoiceRowOf } from '../invoices/index.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { ETAG_HEADER, LOCATION_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 export type CreditNoteRouteDeps = InvoicingDeps & { usage: UsageCounts };
 
@@ -41,6 +42,8 @@ function creditNoteAnswer(status: number, creditNote: Invoice, companyId: string
     },
   };
 }
+
+const CREATED_HEADERS = [ETAG_HEADER, LOCATION_HEADER, { name: 'X-Invoice-Version', description: 'the credited invoice\'s new version, for its next If-Match', schema: Type.String() }];
 
 export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
   const { projections, config, readModels } = deps;
@@ -78,10 +81,10 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       summary: 'Credit an issued invoice: full reversal, partial credit, price correction or returned goods',
       description: CREATE_DESCRIPTION,
       params: InvoiceParams, body: CreditNoteBody,
-      headerDocs: [{ name: 'If-Match', description: 'required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale, both after 404 and a 409 `not_creditable` of the invoice itself', schema: Type.String() }],
+      headerDocs: [ifMatchHeader('required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale, both after 404 and a 409 `not_creditable` of the invoice itself', true)],
       responses: {
-        201: { description: '`delivered` (handed to the buyer by hand: PDF) or `pending_approval` (waits for an approver); header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
-        202: { description: '`queued` for Peppol delivery and the FS copy; header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice },
+        201: { description: '`delivered` (handed to the buyer by hand: PDF) or `pending_approval` (waits for an approver); header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice, headers: CREATED_HEADERS },
+        202: { description: '`queued` for Peppol delivery and the FS copy; header X-Invoice-Version: the credited invoice\'s new version', schema: Invoice, headers: CREATED_HEADERS },
         402: { description: '`usage_limit_exceeded`: a credit note is a document sent, counted like an invoice', schema: ErrorBody },
         404: { description: '`company_not_found` / `invoice_not_found` (also another organisation\'s or company\'s)', schema: ErrorBody },
         409: { description: '`not_creditable`: a received invoice, a proforma, a credit note, an invoice not issued yet, voided or fully credited; or a full_reversal while another credit note is queued', schema: ErrorBody },
@@ -109,10 +112,10 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       summary: 'Make a full-reversal credit note as a draft, for the caller to send',
       description: VOID_DESCRIPTION,
       params: InvoiceParams,
-      headerDocs: [{ name: 'If-Match', description: 'optional: the invoice version read (412 when stale); without it the void is decided on the invoice as it is', schema: Type.String() }],
+      headerDocs: [ifMatchHeader('optional: the invoice version read (412 when stale); without it the void is decided on the invoice as it is')],
       responses: {
-        200: { description: 'a void draft of this invoice was waiting already: that draft, unchanged', schema: Invoice },
-        201: { description: 'the draft credit note (status `draft`, reason full_reversal); header X-Invoice-Version: the invoice\'s new version', schema: Invoice },
+        200: { description: 'a void draft of this invoice was waiting already: that draft, unchanged', schema: Invoice, headers: CREATED_HEADERS },
+        201: { description: 'the draft credit note (status `draft`, reason full_reversal); header X-Invoice-Version: the invoice\'s new version', schema: Invoice, headers: CREATED_HEADERS },
         404: { description: '`company_not_found` / `invoice_not_found`', schema: ErrorBody },
         409: { description: '`not_creditable` (see the credit-note route)', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },
@@ -148,7 +151,7 @@ export function creditNoteRoutes(deps: CreditNoteRouteDeps): Route[] {
       ].join(' '),
       params: Type.Object({ company_id: Uuid, invoice_id: Uuid }),
       responses: {
-        200: { description: 'the allowance', schema: CreditNoteAllowance },
+        200: { description: 'the allowance', schema: CreditNoteAllowance, headers: [ETAG_HEADER] },
         404: { description: '`company_not_found` / `invoice_not_found` (also another organisation\'s or company\'s)', schema: ErrorBody },
         503: { description: '`read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds', schema: ErrorBody },
       },

@@ -16,6 +16,7 @@ import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { recoverCustomerCreate } from './recovery.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
+import { ETAG_HEADER, LOCATION_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 const iso = (d: Date) => d.toISOString();
 
@@ -64,7 +65,7 @@ export function customerRoutes(deps: Core): Route[] {
   }
 
   const created = {
-    201: { description: 'the customer, with its id', schema: Customer },
+    201: { description: 'the customer, with its id', schema: Customer, headers: [ETAG_HEADER, LOCATION_HEADER] },
     409: { description: '`customer_vat_id_conflict`: the VAT ID belongs to another customer of the organisation (its id in detail.customer_id)', schema: ErrorBody },
   };
 
@@ -115,7 +116,7 @@ export function customerRoutes(deps: Core): Route[] {
       method: 'GET', path: '/companies/{company_id}/customers/{customer_id}', operationId: 'getCustomer', tags: ['customers'], auth: 'api', permission: 'customers.read',
       summary: 'Read one customer', params: CustomerParams,
       responses: {
-        200: { description: 'the customer; ETag carries its version', schema: Customer },
+        200: { description: 'the customer; ETag carries its version', schema: Customer, headers: [ETAG_HEADER] },
         404: notFound,
         503: { description: '`read_model_behind`: the customer\'s last change is stored but not yet shown within the read-your-writes bound (another instance catching up); retry after retry_after', schema: ErrorBody },
       },
@@ -138,8 +139,9 @@ export function customerRoutes(deps: Core): Route[] {
       summary: 'Archive a customer (is_active becomes false); archiving again changes nothing',
       description: 'Optional If-Match with the customer version: 412 when it is stale.',
       params: CustomerParams,
+      headerDocs: [ifMatchHeader('optional: the customer version read; 412 when stale')],
       responses: {
-        200: { description: 'the archived customer', schema: Customer },
+        200: { description: 'the archived customer', schema: Customer, headers: [ETAG_HEADER] },
         404: notFound,
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },
       },

@@ -12,6 +12,7 @@ import { invoiceBody } from '../invoices/index.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { idempotent } from '../idempotency/index.ts';
 import { recoverSend } from './recovery.ts';
+import { ETAG_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 const InvoiceParams = Type.Object({ company_id: Uuid, invoice_id: Uuid });
 const notFound = { description: '`company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s)', schema: ErrorBody };
@@ -49,6 +50,7 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         'retried and shown in `c5`, never a 502.',
       ].join(' '),
       params: InvoiceParams,
+      headerDocs: [ifMatchHeader('optional: the invoice version read; 412 when stale')],
       responses: {
         202: { description: 'queued', schema: SendAccepted },
         404: notFound,
@@ -74,8 +76,9 @@ export function invoiceDeliveryRoutes(deps: InvoicingDeps & { network: PeppolNet
         'approval a change voided, until a new request is approved.',
       ].join(' '),
       params: InvoiceParams, body: MarkSentBody, bodyOptional: true,
+      headerDocs: [ifMatchHeader('optional: the invoice version read; 412 when stale')],
       responses: {
-        200: { description: 'the invoice, now delivered', schema: Invoice },
+        200: { description: 'the invoice, now delivered', schema: Invoice, headers: [ETAG_HEADER] },
         404: notFound,
         409: { description: '`invalid_status`', schema: ErrorBody },
         412: { description: '`version_mismatch`', schema: ErrorBody },

@@ -12,7 +12,7 @@ import { WrongExpectedRevision } from '../../platform/eventstore/port.ts';
 import { nativeErrors } from '../../doors/native/errors.ts';
 import { TooManyRequests, type FailedRequest, type RouteResult } from '../../platform/http/index.ts';
 import type { Route } from '../../doors/native/route.ts';
-import type { RouteHeaderDoc } from '../../platform/http/route.ts';
+import type { RouteHeaderDoc, RouteResponseDoc } from '../../platform/http/route.ts';
 
 type Deps = Pick<Core, 'store' | 'ids' | 'clock'>;
 /** what the handler did: answered, or refused (rethrown once its answer is kept) */
@@ -35,6 +35,8 @@ interface IdempotentOptions {
    */
   recover?: Recover;
 }
+
+const REPLAYED_DOC: RouteHeaderDoc = { name: 'Idempotent-Replayed', description: '`true` on the first answer sent again for a repeated Idempotency-Key', schema: Type.String({ enum: ['true'] }) };
 
 const HEADER_DOC: RouteHeaderDoc = {
   name: 'Idempotency-Key',
@@ -84,13 +86,16 @@ function documented(route: Route): Pick<Route, 'responses' | 'headerDocs'> {
   const conflict = route.responses[409];
   const inProgress = '`idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After)';
   const reused = route.responses[422];
+  // a repeat answers any kept status again, refusals included, marked as replayed
+  const replayed = (doc: RouteResponseDoc): RouteResponseDoc => ({ ...doc, headers: [...(doc.headers ?? []), REPLAYED_DOC] });
+  const responses: Route['responses'] = {
+    ...route.responses,
+    409: { description: conflict ? `${conflict.description}; ${inProgress}` : inProgress, schema: conflict?.schema ?? ErrorBody },
+    422: { ...(reused ?? { description: 'request validation failed' }), description: `${reused?.description ?? 'request validation failed'}; \`idempotency_key_reused\` ({detail: {error, message}}): the Idempotency-Key was used for another request` },
+  };
   return {
     headerDocs: [...(route.headerDocs ?? []), HEADER_DOC],
-    responses: {
-      ...route.responses,
-      409: { description: conflict ? `${conflict.description}; ${inProgress}` : inProgress, schema: conflict?.schema ?? ErrorBody },
-      422: { ...(reused ?? { description: 'request validation failed' }), description: `${reused?.description ?? 'request validation failed'}; \`idempotency_key_reused\` ({detail: {error, message}}): the Idempotency-Key was used for another request` },
-    },
+    responses: Object.fromEntries(Object.entries(responses).map(([status, doc]) => [status, replayed(doc)])),
   };
 }
 

@@ -14,6 +14,7 @@ import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 import { recoverApiKeyCreate } from './recovery.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
+import { LOCATION_HEADER } from '../../platform/http/index.ts';
 
 const KeyParams = Type.Object({ key_id: Uuid });
 const forbidden = { description: '`insufficient_role`: only an admin (or an API key, which acts as admin) manages keys', schema: ErrorBody };
@@ -45,7 +46,7 @@ export function apiKeyRoutes(deps: Core & { auth: Credentials }): Route[] {
       summary: 'Create an API key (the key is in the answer, once)',
       description: 'For admins (a signed-in admin, or an API key, which acts as admin). Only the SHA-256 of the key is stored: the `api_key` in this answer cannot be shown again.',
       body: ApiKeyCreate,
-      responses: { 201: { description: 'the key record and, once, the key', schema: ApiKeyCreated }, 403: forbidden },
+      responses: { 201: { description: 'the key record and, once, the key', schema: ApiKeyCreated, headers: [LOCATION_HEADER] }, 403: forbidden },
       async handle({ body: input, actor, requestId }) {
         const created = await createApiKey(deps, { actor, requestId, name: input.name, scopes: input.scopes, expiresInDays: input.expires_in_days });
         if (created.position) await projections.caughtUp(created.position, config.readYourWritesTimeoutMs, ['api-keys']);

@@ -94,7 +94,7 @@ export function oauthRoutes(deps: Core & { auth: Credentials; identity: SigningK
       summary: 'Exchange client credentials for a 15-minute access token (RFC 6749 client_credentials)', bodyOptional: true,
       description: 'application/x-www-form-urlencoded (as RFC 6749 sends it) or JSON. Client authentication by HTTP Basic or by client_id and client_secret in the body. Errors are the RFC\'s: `unsupported_grant_type`, `invalid_client`, `invalid_request`, `invalid_scope` (a `scope` beyond the client\'s). Unknown parameters are ignored. No refresh token.',
       body: TokenRequest,
-      responses: { 200: { description: 'the token', schema: Token }, 400: { description: 'RFC 6749 error', schema: OAuthErrorBody }, 401: { description: '`invalid_client`', schema: OAuthErrorBody } },
+      responses: { 200: { description: 'the token', schema: Token }, 400: { description: 'RFC 6749 error', schema: OAuthErrorBody }, 401: { description: '`invalid_client`', schema: OAuthErrorBody, headers: [{ name: 'WWW-Authenticate', description: '`Basic realm="oauth2"`: the client may authenticate with HTTP Basic', schema: Type.String() }] } },
       async handle({ body, headers }) {
         const basic = basicCredentials(headers.authorization);
         const noStore = { 'cache-control': 'no-store', pragma: 'no-cache' };

@@ -8,6 +8,7 @@ import { PayBySquare } from '../../../schemas/invoice-pdf.ts';
 import { payBySquareOf } from './pay-by-square.ts';
 import type { Core } from '../../platform/core.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { ETAG_HEADER } from '../../platform/http/index.ts';
 
 const etagOf = (version: number) => `"pdf-${version}"`;
 
@@ -37,6 +38,8 @@ feature of exporting PDFs in bulk, which is not offered yet; the register's CSV 
 
 The same version always gives the same bytes (the PDF's creation date is the time that version was recorded). The ETag
 names the version; send it back in If-None-Match to get 304 while the document has not changed.`;
+/** the PDF's own ETag, `"pdf-<version>"`, as If-None-Match sends it back */
+const PDF_ETAG = { ...ETAG_HEADER, description: 'the PDF\'s version (`"pdf-<version>"`): send it back in If-None-Match' };
 const pdfHeaders = (etag: string) => ({ etag, 'cache-control': 'private, no-cache' });
 
 /** A filename header value: an ASCII fallback and the UTF-8 name (RFC 6266), from a client-chosen number. */
@@ -66,13 +69,13 @@ export function invoicePdfRoutes(deps: InvoicePdfDeps & Pick<Core, 'readModels'>
           description: 'the PDF; ETag `"pdf-<version>"`',
           schema: Type.String({ format: 'binary' }),
           mediaType: 'application/pdf',
-          headers: [{
+          headers: [PDF_ETAG, {
             name: MISSING_GLYPHS_HEADER,
             description: `only when some character could not be drawn by any embedded font (each such character is drawn as U+FFFD): its code points, distinct, ascending, comma-separated, at most ${MISSING_GLYPHS_LISTED} listed (the lowest)`,
             schema: Type.String({ examples: ['U+1F44D, U+1F600'] }),
           }],
         },
-        304: { description: 'the document is still at the version of If-None-Match' },
+        304: { description: 'the document is still at the version of If-None-Match', headers: [PDF_ETAG] },
         404: { description: '`company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s)', schema: ErrorBody },
       },
       async handle({ params, query, actor, headers, log }) {

@@ -65,7 +65,7 @@ export function invoiceDocumentRoutes(deps: InvoicingDeps & { validator: Validat
       method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}/ubl', operationId: 'getInvoiceUbl', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'The invoice as UBL 2.1 (Peppol BIS Billing 3.0), as the service sends it',
       params: InvoiceParams,
-      responses: { 200: { description: 'application/xml' }, 404: notFound },
+      responses: { 200: { description: 'the UBL 2.1 Invoice or CreditNote document', schema: Type.String(), mediaType: 'application/xml' }, 404: notFound },
       async handle({ params, actor }) {
         const invoice = await loadInvoice(deps, await scopeOf(actor, params.company_id), params.invoice_id);
         return {

@@ -25,6 +25,7 @@ import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { loadInvoice, type LoadedInvoice } from './invoice-documents.ts';
 import { freshSettlement, type SettlementFields } from '../payments/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
+import { ETAG_HEADER, LOCATION_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 const STATUSES: InvoiceStatus[] = ['draft', 'validated', 'approved', 'pending_approval', 'queued', 'sent_peppol', 'delivered', 'sent_fs', 'fs_acknowledged', 'failed', 'rejected', 'cancelled', 'voided'];
 const sortKey = `-?(?:${INVOICE_SORT_COLUMNS.join('|')})`;
@@ -159,7 +160,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
   }
 
   const createResponses = {
-    201: { description: 'the draft with its computed totals', schema: Invoice },
+    201: { description: 'the draft with its computed totals', schema: Invoice, headers: [ETAG_HEADER, LOCATION_HEADER] },
     404: notFound,
     409: { description: '`invoice_number_conflict`: the number is used in the organisation and tax year', schema: ErrorBody },
     422: ruleErrors,
@@ -230,7 +231,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     defineRoute({
       method: 'GET', path: '/companies/{company_id}/invoices/{invoice_id}', operationId: 'getInvoice', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice with every computed field; ETag carries its version', params: InvoiceParams,
-      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound, 503: degraded },
+      responses: { 200: { description: 'the invoice', schema: Invoice, headers: [ETAG_HEADER] }, 404: notFound, 503: degraded },
       async handle({ params, actor }) {
         await companyOf(deps, actor, params.company_id);
         return read(actor, params.company_id, params.invoice_id);
@@ -239,7 +240,7 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
     defineRoute({
       method: 'GET', path: '/invoices/{invoice_id}', operationId: 'getInvoiceUnscoped', tags: ['invoices'], auth: 'api', permission: 'invoices.read',
       summary: 'Read one invoice of any company of the organisation', params: Type.Object({ invoice_id: Uuid }),
-      responses: { 200: { description: 'the invoice', schema: Invoice }, 404: notFound, 503: degraded },
+      responses: { 200: { description: 'the invoice', schema: Invoice, headers: [ETAG_HEADER] }, 404: notFound, 503: degraded },
       handle: async ({ params, actor }) => read(actor, null, params.invoice_id),
     }),
     defineRoute({
@@ -247,8 +248,9 @@ export function invoiceRoutes(deps: InvoicingDeps): Route[] {
       summary: 'Replace the request fields of a draft, validated or approved invoice (it becomes a draft again)',
       description: 'If-Match with the version is required (428 without it, 412 when stale). Replacing an approved invoice voids its approval (GET …/approval shows `voided`, which change, when and by whom) and it is sent only once a new request is approved; one pending approval is not replaced. Other statuses: 409 invalid_status. A credit note made through the credit-note route: 409 locked_credit_note. What can never be replaced (404, 409 invalid_status, 409 locked_credit_note) is answered so first, before 428 and 412; the body\'s own refusals come after them. The number cannot change (409 invoice_number_immutable).',
       params: InvoiceParams, body: InvoiceRequest,
+      headerDocs: [ifMatchHeader('the version read (its `version` or ETag): 428 `if_match_required` without it, 412 when stale', true)],
       responses: {
-        200: { description: 'the invoice as replaced', schema: Invoice },
+        200: { description: 'the invoice as replaced', schema: Invoice, headers: [ETAG_HEADER] },
         404: notFound,
         409: { description: '`invalid_status`, `locked_credit_note`, `invoice_number_immutable`', schema: ErrorBody },
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },

@@ -12,6 +12,7 @@ import { idempotent } from '../idempotency/index.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
+import { LOCATION_HEADER } from '../../platform/http/index.ts';
 
 export type PaymentRouteDeps = Pick<Core, 'store' | 'ids' | 'clock' | 'readModels' | 'projections' | 'config'> & { lookups: Lookups };
 
@@ -73,7 +74,7 @@ export function paymentRoutes(deps: PaymentRouteDeps): Route[] {
       description: `${RULES} The document must be of the caller's organisation (else 404 \`invoice_not_found\`).`,
       body: PaymentCreate,
       responses: {
-        201: { description: 'the payment, `status: recorded`; Location names it', schema: Payment },
+        201: { description: 'the payment, `status: recorded`; Location names it', schema: Payment, headers: [LOCATION_HEADER] },
         404: { description: '`invoice_not_found`: no such document in the caller\'s organisation', schema: ErrorBody },
         409: { description: '`not_payable`: see above (detail.status and detail.invoice_type say why)', schema: ErrorBody },
         422: { description: RECORD_REFUSALS },

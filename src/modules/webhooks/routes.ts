@@ -24,6 +24,7 @@ import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
+import { LOCATION_HEADER } from '../../platform/http/index.ts';
 
 type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue; queued(endpointIds: readonly string[]): void };
 
@@ -258,7 +259,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       method: 'POST', path: '/connect/webhooks', operationId: 'createWebhook', tags: ['webhooks'], auth: 'api', permission: 'webhooks.manage',
       summary: 'Register a webhook endpoint for the whole organisation', description: `${SCOPE} ${CREATE_RULES}`, body: WebhookCreate,
       responses: {
-        201: { description: 'the endpoint with its `whsec_` secret, once', schema: WebhookWithSecret }, 401: wrongCredential, 403: forbidden,
+        201: { description: 'the endpoint with its `whsec_` secret, once', schema: WebhookWithSecret, headers: [LOCATION_HEADER] }, 401: wrongCredential, 403: forbidden,
         409: { description: '`webhook_limit_reached`: 10 active endpoints already', schema: ErrorBody },
         422: { description: 'request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address)' },
       },
@@ -284,7 +285,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
       summary: 'Register a webhook endpoint firing for every company of a workspace', description: `${WORKSPACE_SCOPE} ${CREATE_RULES}`,
       params: WorkspaceParams, body: WebhookCreate,
       responses: {
-        201: { description: 'the endpoint with its `whsec_` secret, once', schema: WebhookWithSecret }, 401: wrongCredential, 403: forbidden,
+        201: { description: 'the endpoint with its `whsec_` secret, once', schema: WebhookWithSecret, headers: [LOCATION_HEADER] }, 401: wrongCredential, 403: forbidden,
         404: { description: '`workspace_not_found`', schema: ErrorBody },
         409: { description: '`webhook_limit_reached`: 10 active endpoints already in the organisation', schema: ErrorBody },
         422: { description: 'request body errors, or `webhook_url_not_allowed`' },

@@ -9,7 +9,7 @@ import { DOCS_ASSETS_PATH, DOCS_PATH, OPENAPI_PATH, REDOC_ASSETS_PATH, REDOC_PAT
 import { errorHandler, type ErrorRenderer } from './errors.ts';
 import { healthRoute } from './health.ts';
 import { clientAddress, trustedProxies } from './client-address.ts';
-import { buildOpenApi, type OpenApiDoor } from './openapi.ts';
+import { buildOpenApi, withOwnServer, type OpenApiDoor } from './openapi.ts';
 import { assertRoutePath, bySpecificity, toRouterPath } from './paths.ts';
 import { flattenHeaders, routeMiddleware, type ResolveCaller } from './pipeline.ts';
 import { requestContext, type RequestSample } from './request-context.ts';
@@ -95,16 +95,30 @@ export function createHttpApp<Who extends PlatformActor>(opts: HttpAppOptions<Wh
   const shared = (ajv: Ajv) => (opts.schemas ?? []).forEach((schema) => ajv.addSchema(schema));
   [ajvs.strings, ajvs.body, ajvs.responses].forEach((ajv) => ajv && shared(ajv));
   const authorize = opts.authorize;
-  const pipeline = { bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES, authorize: (actor: Who, permission: string) => authorize?.check(actor, permission) };
+  const pipeline = {
+    bodyLimitBytes: opts.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES,
+    authorize: (actor: Who, permission: string) => authorize?.check(actor, permission),
+    ...(opts.validateResponses ? { undeclaredHeaders: 'refuse' as const } : {}),
+  };
   const router = new Router<PlatformState<Who>>();
   for (const route of [...routes].sort(bySpecificity)) {
     const handler = routeMiddleware(route, compileRoute(route, ajvs), pipeline);
     router.register(opts.prefix + toRouterPath(route.path), [route.method], handler);
   }
 
-  const openapi = JSON.stringify(buildOpenApi(routes, { prefix: opts.prefix, door: opts.openapi, schemas: opts.schemas ?? [], webhooks: opts.webhooks }));
+  const openapi = buildOpenApi(routes, { prefix: opts.prefix, door: opts.openapi, schemas: opts.schemas ?? [], webhooks: opts.webhooks });
+  const served = new Map<string, string>(); // by origin: the document names the address it was asked at first
   const base = opts.docsBase ?? '';
-  router.get(base + OPENAPI_PATH, (ctx) => send(ctx, { status: 200, body: openapi, headers: { 'content-type': 'application/json' } }));
+  router.get(base + OPENAPI_PATH, (ctx) => {
+    const origin = `${ctx.protocol}://${ctx.host}`;
+    let text = served.get(origin);
+    if (text === undefined) {
+      text = JSON.stringify(withOwnServer(openapi, { protocol: ctx.protocol, host: ctx.host }, opts.prefix));
+      if (served.size >= 16) served.clear(); // a few addresses in practice; arbitrary Host headers cannot grow it
+      served.set(origin, text);
+    }
+    send(ctx, { status: 200, body: text, headers: { 'content-type': 'application/json', vary: 'Host' } });
+  });
   router.get(base + DOCS_PATH, (ctx) => send(ctx, docsPage(opts.openapi.info.title, base)));
   for (const document of opts.documents ?? []) router.get(document.path, async (ctx) => send(ctx, await document.get()));
   router.get(`${base}${DOCS_ASSETS_PATH}/:file`, async (ctx) => {

@@ -1,6 +1,6 @@
 export { createHttpApp, type HttpAppOptions } from './app.ts';
-export { defineRoute, routeDeclarer, type Route, type RouteSpec, type RouteRequest, type RouteResult, type RouteResponseDoc, type HttpMethod, type RouteAuth } from './route.ts';
-export { buildOpenApi, type OpenApiDocument, type OpenApiDoor, type OpenApiInfo } from './openapi.ts';
+export { defineRoute, routeDeclarer, type Route, type RouteSpec, type RouteRequest, type RouteResult, type RouteResponseDoc, type RouteHeaderDoc, type HttpMethod, type RouteAuth } from './route.ts';
+export { buildOpenApi, type OpenApiDocument, type OpenApiDoor, type OpenApiInfo, type PublicHosts } from './openapi.ts';
 export { PlatformError, RequestValidationError, TooManyRequests, errorHandler, type ErrorRenderer, type FailedRequest, type RenderedError } from './errors.ts';
 export { parseIfMatch } from './if-match.ts';
 export { DEFAULT_BODY_LIMIT_BYTES, MAX_JSON_DEPTH } from './body.ts';
@@ -9,3 +9,4 @@ export type { Caller, PlatformActor, PlatformState } from './state.ts';
 export type { Headers, ResolveCaller } from './pipeline.ts';
 export { boundIssues } from './bounded-issues.ts';
 export type { RequestSample } from './request-context.ts';
+export { ETAG_HEADER, LOCATION_HEADER, ifMatchHeader } from './headers.ts';

@@ -30,16 +30,32 @@ export interface OpenApiDoor {
   moreValidationBodies?: TSchema[];
   /** the rate limiter's 429 on every route it counts (all but the exempt ones); null where no limiter runs */
   rateLimited: { description: string; schema: TSchema; exempt(path: string): boolean } | null;
+  /** headers the door sets on every response besides X-Request-Id (the SAPI correlation id) */
+  responseHeaders?: Record<string, { description: string; schema: Json }>;
+  /** the hosts integrators call (the spec's two environments); the running service's own address is added first when served */
+  hosts?: PublicHosts;
+}
+
+/** Production and sandbox are separate hosts with identical request shapes (the spec's "Addresses"). */
+export interface PublicHosts {
+  sandbox: string;
+  production: string;
+}
+
+export interface OpenApiServer {
+  url: string;
+  description?: string;
+  variables?: Record<string, { default: string; enum?: string[]; description?: string }>;
 }
 
 export interface OpenApiDocument {
   openapi: '3.1.0';
   info: OpenApiInfo;
-  servers: { url: string }[];
+  servers: OpenApiServer[];
   tags: { name: string; description: string }[];
   paths: Record<string, Record<string, Json>>;
   webhooks?: Record<string, unknown>;
-  components: { schemas: Record<string, Json>; responses: Record<string, Json>; securitySchemes: Record<string, Json> };
+  components: { schemas: Record<string, Json>; responses: Record<string, Json>; headers: Record<string, Json>; securitySchemes: Record<string, Json> };
 }
 
 /** The native door's error bodies, named; another door's have an `$id` of their own. */
@@ -52,7 +68,10 @@ const NAMED_SCHEMAS = new Map<TSchema, string>([
 /** Responses every route may give whatever it declares: produced by the platform itself, in the door's error shape. */
 function standardResponses(c: SchemaComponents, door: OpenApiDoor): Record<string, Json> {
   const json = (schema: TSchema): Json => ({ 'application/json': { schema: c.use(schema) } });
-  return {
+  const every = headerRefs(door);
+  const withHeaders = (responses: Record<string, Json>) =>
+    Object.fromEntries(Object.entries(responses).map(([name, r]) => [name, { ...r, headers: { ...every, ...(r['headers'] as Json | undefined) } }]));
+  return withHeaders({
     BadRequest: { description: `Malformed request: bad JSON (\`malformed_json\`), arrays and objects nested deeper than ${MAX_JSON_DEPTH} levels (\`json_too_deep\`, carries max_depth), wrong content type, or invalid If-Match`, content: json(door.errorBody) },
     Unauthorized: { description: 'Missing or invalid API key or token', content: json(door.errorBody) },
     PayloadTooLarge: { description: 'Request body above the size limit', content: json(door.errorBody) },
@@ -77,9 +96,20 @@ function standardResponses(c: SchemaComponents, door: OpenApiDoor): Record<strin
           },
         }
       : {}),
-  };
+  });
 }
 const stdRef = (name: string): Json => ({ $ref: `#/components/responses/${name}` });
+
+/** Headers on every response, the platform's own refusals included: X-Request-Id, and the door's. */
+function everyResponseHeaders(door: OpenApiDoor): Record<string, { description: string; schema: Json }> {
+  return {
+    'X-Request-Id': { description: 'this request\'s id (the client\'s own when it sent a well-formed one): quote it when reporting a problem', schema: { type: 'string' } },
+    ...door.responseHeaders,
+  };
+}
+const headerComponent = (name: string) => name.replace(/[^A-Za-z0-9]/g, '');
+const headerRefs = (door: OpenApiDoor): Record<string, Json> =>
+  Object.fromEntries(Object.keys(everyResponseHeaders(door)).map((name) => [name, { $ref: `#/components/headers/${headerComponent(name)}` }]));
 
 function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObject | undefined): Json[] {
   if (!schema) return [];
@@ -87,7 +117,7 @@ function parameters(c: SchemaComponents, where: 'path' | 'query', schema: TObjec
   return Object.entries(schema.properties).map(([name, prop]) => {
     const s = c.use(prop);
     // a query key with a default may be left out, even though handlers always receive it
-    const isRequired = where === 'path' || (required.has(name) && s['default'] === undefined);
+    const isRequired = where === 'path' || (required.has(name) && (prop as { default?: unknown }).default === undefined);
     return {
       name,
       in: where,
@@ -120,15 +150,25 @@ function platformBodies(door: OpenApiDoor, route: Route, status: number): TSchem
   }
 }
 
+/** `createInvoice` → `CreateInvoice`: the stem of the names of an operation's inline bodies. */
+const pascal = (operationId: string) => operationId.charAt(0).toUpperCase() + operationId.slice(1);
+
+/** The name an inline response body takes: `<Op>Response` for the operation's first success status, else with the status. */
+function responseName(route: Route, status: number): string {
+  const success = Object.keys(route.responses).map(Number).filter((s) => s >= 200 && s < 300).sort((a, b) => a - b)[0];
+  return `${pascal(route.operationId)}Response${status === success ? '' : String(status)}`;
+}
+
 function response(c: SchemaComponents, door: OpenApiDoor, route: Route, status: number, doc: RouteResponseDoc): Json {
   // an error status has the door's error body too where the platform answers it; null: no body at all
   const own = doc.schema === null ? [] : doc.schema ? [doc.schema] : [];
   const platform = doc.schema === null || (doc.schema && status !== 400 && status !== 401 && status !== 413 && status !== 422) ? [] : platformBodies(door, route, status);
   const bodies = [...new Set([...own, ...platform])];
   const mediaType = status < 400 ? (doc.mediaType ?? 'application/json') : 'application/json';
-  const headers = doc.headers?.length ? { headers: Object.fromEntries(doc.headers.map((h) => [h.name, { description: h.description, schema: c.use(h.schema) }])) } : {};
+  const headers = { headers: { ...headerRefs(door), ...Object.fromEntries((doc.headers ?? []).map((h) => [h.name, { description: h.description, schema: c.use(h.schema) }])) } };
   if (bodies.length === 0) return { description: doc.description, ...headers };
-  const schema = bodies.length === 1 ? c.use(bodies[0] as TSchema) : { anyOf: bodies.map((b) => c.use(b)) };
+  const named = (b: TSchema) => (b === doc.schema ? c.body(b, responseName(route, status)) : c.use(b));
+  const schema = bodies.length === 1 ? named(bodies[0] as TSchema) : { anyOf: bodies.map(named) };
   return { description: doc.description, ...headers, content: { [mediaType]: { schema } } };
 }
 
@@ -157,18 +197,33 @@ function operation(c: SchemaComponents, door: OpenApiDoor, prefix: string, route
     tags: route.tags,
     parameters: [
       ...parameters(c, 'path', route.params), ...parameters(c, 'query', route.query),
-      ...(route.headerDocs ?? []).map((h) => ({ name: h.name, in: 'header', required: false, description: h.description, schema: c.use(h.schema) })),
+      ...(route.headerDocs ?? []).map((h) => ({ name: h.name, in: 'header', required: h.required === true, description: h.description, schema: c.use(h.schema) })),
     ],
-    ...(route.body ? { requestBody: { required: route.bodyOptional !== true, content: { 'application/json': { schema: c.use(route.body) } } } } : {}),
-    ...(route.rawBodyDoc ? { requestBody: rawRequestBody(c, route.rawBodyDoc) } : {}),
+    ...(route.body ? { requestBody: jsonRequestBody(c, route, route.body) } : {}),
+    ...(route.rawBodyDoc ? { requestBody: rawRequestBody(c, route, route.rawBodyDoc) } : {}),
     responses,
     security: route.auth === 'api' ? door.security : [],
   };
 }
 
-function rawRequestBody(c: SchemaComponents, doc: RawBodyDoc): Json {
+/** A JSON body, and the same fields as an HTML form where the route takes one (RFC 6749 token requests). */
+function jsonRequestBody(c: SchemaComponents, route: Route, body: TSchema): Json {
+  const schema = c.body(body, `${pascal(route.operationId)}Request`);
+  return {
+    required: route.bodyOptional !== true,
+    content: { 'application/json': { schema }, ...(route.form ? { 'application/x-www-form-urlencoded': { schema } } : {}) },
+  };
+}
+
+// `text/csv` → `Csv`, `multipart/form-data` → `FormData`: tells apart the bodies of one route by their media type
+const mediaTypeSuffix = (mediaType: string) => (mediaType.split('/')[1] ?? mediaType).split(/[^A-Za-z0-9]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+
+function rawRequestBody(c: SchemaComponents, route: Route, doc: RawBodyDoc): Json {
   const content: Record<string, Json> = {};
-  for (const [mediaType, schema] of Object.entries(doc.content)) content[mediaType] = { schema: c.use(schema) };
+  const several = Object.keys(doc.content).length > 1;
+  for (const [mediaType, schema] of Object.entries(doc.content)) {
+    content[mediaType] = { schema: c.body(schema, `${pascal(route.operationId)}${several ? mediaTypeSuffix(mediaType) : ''}Request`) };
+  }
   return { required: true, description: doc.description, content };
 }
 
@@ -185,6 +240,29 @@ interface OpenApiOptions {
   schemas?: readonly TSchema[];
   /** the `webhooks` section (OpenAPI 3.1): what the service POSTs to subscribers */
   webhooks?: Record<string, unknown>;
+}
+
+/** The two environments as one absolute server with variables: generators and "Try it" need absolute URLs. */
+function environmentServer(hosts: PublicHosts, prefix: string): OpenApiServer {
+  return {
+    url: `{scheme}://{host}${prefix}`,
+    description: 'The sandbox (a closed loop: nothing reaches a real recipient, nothing is billed) or production; API keys are bound to the environment where they were created',
+    variables: {
+      scheme: { default: 'https', enum: ['https', 'http'], description: 'https; http only for a service on your own machine' },
+      host: { default: hosts.sandbox, enum: [...new Set([hosts.sandbox, hosts.production])], description: `${hosts.sandbox}: sandbox; ${hosts.production}: production` },
+    },
+  };
+}
+
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?$/;
+
+/**
+ * The running service's own address as the first server, so "Try it" on /docs calls the service
+ * that served the page; a Host that is not a plain host[:port] is left out rather than echoed.
+ */
+export function withOwnServer(doc: OpenApiDocument, origin: { protocol: string; host: string }, prefix: string): OpenApiDocument {
+  if (!HOST.test(origin.host) || (origin.protocol !== 'http' && origin.protocol !== 'https')) return doc;
+  return { ...doc, servers: [{ url: `${origin.protocol}://${origin.host}${prefix}`, description: 'This service, as it answered this request' }, ...doc.servers] };
 }
 
 /** The OpenAPI 3.1 document, built from the same routes and schemas that validate requests. */
@@ -210,10 +288,15 @@ export function buildOpenApi(routes: readonly Route[], opts: OpenApiOptions): Op
   return {
     openapi: '3.1.0',
     info: door.info,
-    servers: [{ url: opts.prefix }],
+    servers: door.hosts ? [environmentServer(door.hosts, opts.prefix)] : [],
     tags: [...tags].sort().map((name) => ({ name, description: door.tags[name] ?? '' })),
     paths,
     ...(opts.webhooks ? { webhooks: opts.webhooks } : {}),
-    components: { schemas: components.schemas, responses, securitySchemes: door.securitySchemes },
+    components: {
+      schemas: components.schemas,
+      responses,
+      headers: Object.fromEntries(Object.entries(everyResponseHeaders(door)).map(([name, h]) => [headerComponent(name), h])),
+      securitySchemes: door.securitySchemes,
+    },
   };
 }

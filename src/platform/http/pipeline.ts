@@ -4,6 +4,7 @@ import type { ValidationIssue } from '../../../schemas/common/errors.ts';
 import { parseJsonBody, parseJsonOrFormBody, readRawBody } from './body.ts';
 import { PlatformError, RequestValidationError } from './errors.ts';
 import { MAX_ISSUES } from './bounded-issues.ts';
+import { TRANSPORT_HEADERS } from './headers.ts';
 import { parseIfMatch } from './if-match.ts';
 import type { Route, RouteResult } from './route.ts';
 import { forbiddenTextIssues } from './text.ts';
@@ -53,6 +54,8 @@ function applyResult(ctx: ParameterizedContext<PlatformState>, result: RouteResu
 
 interface PipelineOptions<Who extends PlatformActor> {
   bodyLimitBytes: number;
+  /** tests: a handler reading a request header its route does not declare is a 500 (the document would not name it) */
+  undeclaredHeaders?: 'refuse';
   /** throws (403) when the actor may not do what the route's `permission` names */
   authorize(actor: Who, permission: string): void;
 }
@@ -97,8 +100,38 @@ export function routeMiddleware<Who extends PlatformActor>(route: Route<Who>, v:
       ifMatch,
       log: ctx.state.log,
     };
-    const result = await route.handle(req);
-    v.response?.(result.status, result.body);
+    const result = await route.handle(opts.undeclaredHeaders === 'refuse' ? declaredOnly(route, req) : req);
+    v.response?.(result.status, result.body, result.headers);
     applyResult(ctx, result);
   };
+}
+
+/** A handler read a request header its route does not declare in `headerDocs`. */
+class UndeclaredHeader extends Error {
+  constructor(route: Route<PlatformActor>, header: string) {
+    super(`${route.operationId} reads the ${header} header without declaring it in headerDocs: the OpenAPI document would not name it`);
+    this.name = 'UndeclaredHeader';
+  }
+}
+
+/** The request as the handler gets it under response checks: its headers (and `ifMatch`) readable only where declared. */
+function declaredOnly<Who extends PlatformActor, R extends { headers: Headers; ifMatch: number | undefined }>(route: Route<Who>, req: R): R {
+  const declared = new Set((route.headerDocs ?? []).map((h) => h.name.toLowerCase()));
+  const allowed = (name: string) => declared.has(name) || TRANSPORT_HEADERS.has(name) || !/^[a-z0-9-]+$/.test(name);
+  const headers = new Proxy(req.headers, {
+    get(target, key, receiver) {
+      if (typeof key === 'string' && !allowed(key)) throw new UndeclaredHeader(route, key);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+  const ifMatch = req.ifMatch;
+  return Object.defineProperties({ ...req, headers }, {
+    ifMatch: {
+      enumerable: true,
+      get() {
+        if (!declared.has('if-match')) throw new UndeclaredHeader(route, 'If-Match');
+        return ifMatch;
+      },
+    },
+  });
 }

@@ -48,11 +48,13 @@ export interface RouteResult {
   headers?: Record<string, string>;
 }
 
-/** A request header a route reads, for the OpenAPI document (headers are not validated by schema). */
+/** A header a route reads or sets, for the OpenAPI document (headers are not validated by schema). */
 export interface RouteHeaderDoc {
   name: string;
   description: string;
   schema: TSchema;
+  /** a request header the handler refuses to go without (documented as required; the handler still answers its own refusal) */
+  required?: boolean;
 }
 
 export interface RouteResponseDoc {
@@ -61,7 +63,7 @@ export interface RouteResponseDoc {
   schema?: TSchema | null;
   /** the body's media type in the OpenAPI document when it is not JSON (text/csv, application/pdf) */
   mediaType?: string;
-  /** response headers the route sets, for the OpenAPI document */
+  /** response headers the route sets (ETAG_HEADER, LOCATION_HEADER…), for the OpenAPI document; with response checks on, setting an undeclared one is a 500 */
   headers?: RouteHeaderDoc[];
 }
 
@@ -102,7 +104,11 @@ export interface RouteSpec<
   /** overrides the app's body limit for this route */
   bodyLimitBytes?: number;
   responses: Record<number, RouteResponseDoc>;
-  /** optional request headers the route reads, documented as header parameters */
+  /**
+   * Every request header the handler reads (If-Match through `ifMatch` included), documented as
+   * header parameters; with response checks on (tests) reading an undeclared one is a 500.
+   * Helpers: ifMatchHeader() in headers.ts.
+   */
   headerDocs?: RouteHeaderDoc[];
   // method syntax on purpose: it lets a specific route be stored as the erased `Route`
   handle(req: RouteRequest<P, Q, B, A, Who>): Promise<RouteResult>;

@@ -1,3 +1,4 @@
+import { REPRESENTATION_HEADERS } from './headers.ts';
 import type { Ajv } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
 import type { ValidationIssue } from '../../../schemas/common/errors.ts';
@@ -59,7 +60,7 @@ export interface RouteValidators {
   /** query keys the route declares; others are dropped before validation (unknown ones are ignored) */
   queryKeys: readonly string[];
   /** set when responses are checked: throws on a result outside the declared responses */
-  response?: (status: number, body: unknown) => void;
+  response?: (status: number, body: unknown, headers?: Record<string, string>) => void;
 }
 
 /** Compiles a route's schemas once, at startup, so a broken schema fails the boot, not a request. */
@@ -82,8 +83,20 @@ class ResponseContractError extends Error {
   }
 }
 
-/** Checks a handler's result against the route's `responses` (opt-in: for tests and development). */
-function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown) => void {
+/** The media type a result is sent as: its content-type header's, else what Koa makes of the body. */
+function sentMediaType(body: unknown, headers: Record<string, string>): string {
+  const declared = Object.entries(headers).find(([k]) => k.toLowerCase() === 'content-type')?.[1];
+  if (declared !== undefined) return (declared.split(';')[0] ?? '').trim().toLowerCase();
+  if (Buffer.isBuffer(body)) return 'application/octet-stream';
+  return typeof body === 'string' ? 'text/plain' : 'application/json';
+}
+
+/**
+ * Checks a handler's result against the route's `responses` (opt-in: for tests and development):
+ * the status, the JSON body against its schema, a success body's media type against the declared
+ * one, and every response header the handler sets against the ones declared for that status.
+ */
+function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: unknown, headers?: Record<string, string>) => void {
   const checks = new Map<number, ((body: unknown) => string | undefined) | undefined>();
   for (const [status, doc] of Object.entries(route.responses)) {
     // no body, or one that is not JSON (a PDF, a streamed CSV): nothing for a JSON schema to check
@@ -94,8 +107,17 @@ function compileResponseCheck(route: Route, ajv: Ajv): (status: number, body: un
     const validate = compiledOnce(ajv, doc.schema);
     checks.set(Number(status), (body) => (validate(body) ? undefined : ajv.errorsText(validate.errors)));
   }
-  return (status, body) => {
+  return (status, body, headers = {}) => {
     if (!checks.has(status)) throw new ResponseContractError(route, status, 'status not declared');
+    const doc = route.responses[status];
+    const declared = new Set((doc?.headers ?? []).map((h) => h.name.toLowerCase()));
+    const undeclared = Object.keys(headers).filter((h) => !declared.has(h.toLowerCase()) && !REPRESENTATION_HEADERS.has(h.toLowerCase()));
+    if (undeclared.length > 0) throw new ResponseContractError(route, status, `sets the ${undeclared.join(', ')} header(s) without declaring them in responses[${status}].headers`);
+    if (status < 300 && body !== undefined && body !== null) {
+      const sent = sentMediaType(body, headers);
+      const documented = doc?.schema ? (doc.mediaType ?? 'application/json') : undefined;
+      if (sent !== documented) throw new ResponseContractError(route, status, `sends ${sent} but declares ${documented ?? 'no body'} (set schema and mediaType)`);
+    }
     // raw bytes and text are not JSON documents the schema describes
     if (Buffer.isBuffer(body) || typeof body === 'string') return;
     const problem = checks.get(status)?.(body);

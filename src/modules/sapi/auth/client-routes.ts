@@ -15,6 +15,7 @@ import { idempotent } from '../../idempotency/index.ts';
 import { listPage, pageRequest } from '../../../doors/native/list-page.ts';
 import { API_PREFIX } from '../../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../../doors/native/route.ts';
+import { LOCATION_HEADER } from '../../../platform/http/index.ts';
 
 const CompanyParams = Type.Object({ company_id: Uuid });
 const ClientParams = Type.Object({ sapi_client_id: Type.String({ minLength: 1, maxLength: 64, description: 'the SAPI-SK client_id (sapi_…)' }) });
@@ -62,7 +63,7 @@ export function sapiClientRoutes(deps: SapiAuthDeps & Core): Route[] {
         'Issues client_id and client_secret, locked to the company\'s Peppol participant ID. Only the SHA-256 of the secret is stored: it cannot be shown again (rotate it to get a new one). A company may have several clients (one per installation). 409 `company_has_no_participant` when the company has no Peppol participant ID.',
       params: CompanyParams,
       responses: {
-        201: { description: 'the credentials, with the secret this once', schema: SapiClientWithSecret },
+        201: { description: 'the credentials, with the secret this once', schema: SapiClientWithSecret, headers: [LOCATION_HEADER] },
         403: forbidden, 404: { description: '`company_not_found`', schema: ErrorBody }, 409: { description: '`company_has_no_participant`', schema: ErrorBody },
       },
       async handle({ params, actor, requestId, headers }) {

@@ -54,7 +54,7 @@ const Acknowledged = Type.Object({
 });
 
 const DocumentParams = Type.Object({ documentId: Type.String({ maxLength: 200 }) });
-const participantHeader = [{ name: PARTICIPANT_HEADER, description: 'required: the participant the credentials are locked to', schema: Type.String() }];
+const participantHeader = [{ name: PARTICIPANT_HEADER, description: 'required: the participant the credentials are locked to', schema: Type.String(), required: true }];
 const refusal = (description: string) => ({ description, schema: SapiErrorBody });
 const refusals = {
   400: refusal('SAPI-VAL-001: a missing participant header, a bad query, a tampered or foreign pageToken'),

@@ -181,7 +181,8 @@ async function sendOnce(deps: SapiDeps, actor: SapiActor, key: string, request: 
   }
 }
 
-const headerDoc = (name: string, description: string) => ({ name, description, schema: Type.String() });
+// both are required: the handler answers their absence with its own SAPI error
+const headerDoc = (name: string, description: string) => ({ name, description, schema: Type.String(), required: true });
 
 export function sendRoute(deps: SapiDeps): SapiRoute {
   return defineSapiRoute({

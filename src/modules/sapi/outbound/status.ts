@@ -54,7 +54,7 @@ export function statusRoute(deps: SapiDeps): SapiRoute {
     tags: ['SAPI documents'],
     auth: 'api',
     params: Type.Object({ providerDocumentId: Type.String({ maxLength: 200 }) }),
-    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String() }],
+    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String(), required: true }],
     responses: {
       200: { description: 'the document', schema: SapiStatusResponse },
       400: { description: 'SAPI-VAL-001: the participant header is missing', schema: SapiErrorBody },
@@ -109,7 +109,7 @@ export function receiptRoute(deps: SapiDeps): SapiRoute {
     tags: ['SAPI documents'],
     auth: 'api',
     params: Type.Object({ providerDocumentId: Type.String({ maxLength: 200 }) }),
-    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String() }],
+    headerDocs: [{ name: PARTICIPANT_HEADER, description: "Required; the participant the credentials are locked to.", schema: Type.String(), required: true }],
     responses: {
       200: { description: 'the signed eb:Receipt SOAP envelope as received', schema: Type.String(), mediaType: 'application/xml', headers: RECEIPT_HEADERS },
       400: { description: 'SAPI-VAL-001: the participant header is missing', schema: SapiErrorBody },
