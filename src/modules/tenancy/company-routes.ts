@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { ErrorBody, Uuid } from '../../../schemas/common/index.ts';
 import { Company, CompanyProfileUpdate } from '../../../schemas/tenancy.ts';
 import type { Core } from '../../platform/core.ts';
+import { ETAG_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
 import { readCompany, updateCompanyProfile, type CompanyNow } from './company-profile.ts';
 
@@ -26,7 +27,7 @@ export function companyRoutes(deps: Pick<Core, 'store' | 'ids' | 'clock' | 'proj
       summary: 'The company: its identifiers and its profile (seat, register entry, contact, bank account)',
       description: 'Every role may read it. The ETag carries the version to send in If-Match to PATCH. Another organisation\'s company, or none, is 404 `company_not_found`.',
       params: Params,
-      responses: { 200: { description: 'the company; ETag carries its version', schema: Company }, 404: notFound },
+      responses: { 200: { description: 'the company; ETag carries its version', schema: Company, headers: [ETAG_HEADER] }, 404: notFound },
       handle: async ({ params, actor }) => answer(await readCompany(deps, actor, params.company_id)),
     }),
     defineRoute({
@@ -40,9 +41,9 @@ export function companyRoutes(deps: Pick<Core, 'store' | 'ids' | 'clock' | 'proj
         'an IBAN that is not a valid Slovak one, a BIC that is not ISO 9362 or whose country is not the IBAN\'s.',
       ].join(' '),
       params: Params, body: CompanyProfileUpdate,
-      headerDocs: [{ name: 'If-Match', description: 'the company version read (its ETag): required', schema: Type.String() }],
+      headerDocs: [ifMatchHeader('the company version read (its ETag): 428 without it, 412 when stale', true)],
       responses: {
-        200: { description: 'the company as changed; ETag carries its version', schema: Company },
+        200: { description: 'the company as changed; ETag carries its version', schema: Company, headers: [ETAG_HEADER] },
         403: { description: '`insufficient_role`: only an admin (or an API key) changes the company', schema: ErrorBody },
         404: notFound,
         412: { description: '`version_mismatch`: If-Match is stale', schema: ErrorBody },

@@ -24,7 +24,7 @@ import { idempotent } from '../idempotency/index.ts';
 import { listPage, pageRequest } from '../../doors/native/list-page.ts';
 import { API_PREFIX } from '../../doors/native/prefix.ts';
 import { defineRoute, type Route } from '../../doors/native/route.ts';
-import { LOCATION_HEADER } from '../../platform/http/index.ts';
+import { ETAG_HEADER, LOCATION_HEADER, ifMatchHeader } from '../../platform/http/index.ts';
 
 type WebhookRouteDeps = WebhookCommandDeps & Pick<Core, 'projections' | 'config'> & { queue: WebhookQueue; queued(endpointIds: readonly string[]): void };
 
@@ -82,11 +82,7 @@ const WorkspaceWebhookParams = Type.Object({ workspace_id: Uuid, webhook_id: Uui
 const EventId = Type.String({ minLength: 1, maxLength: 100, description: 'the event\'s id (X-Webhook-Event-Id), as GET …/events lists it' });
 const WebhookEventParams = Type.Object({ webhook_id: Uuid, event_id: EventId });
 const WorkspaceWebhookEventParams = Type.Object({ workspace_id: Uuid, webhook_id: Uuid, event_id: EventId });
-const IF_MATCH = {
-  name: 'If-Match', schema: Type.String(),
-  description: 'optional: the endpoint\'s `version` as read (or its ETag); 412 `version_mismatch` (with current_version) when it changed since',
-};
-const ETAG = { name: 'ETag', description: 'the endpoint\'s version, quoted: send it back as If-Match', schema: Type.String() };
+const IF_MATCH = ifMatchHeader('optional: the endpoint\'s `version` as read (or its ETag); 412 `version_mismatch` (with current_version) when it changed since');
 /** The spec's "last 50 delivery attempts": the first page at this list's own default page size */
 const DeliveriesQuery = Type.Object({ page: PagingQuery.properties.page, page_size: Type.Integer({ minimum: 1, maximum: 100, default: 50 }) });
 const notFound = { description: '`webhook_not_found`: no such endpoint in this organisation (or workspace)', schema: ErrorBody };
@@ -161,7 +157,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Route[] {
         method: 'PATCH', path: `${base}/{webhook_id}`, operationId: op('updateWebhook'), tags: [tag], auth: 'api', permission: 'webhooks.manage', params,
         summary: 'Change an endpoint\'s url, events, description or is_active', description: UPDATE_RULES, body: WebhookUpdate, headerDocs: [IF_MATCH],
         responses: {
-          200: { description: 'the endpoint as it now is', schema: Webhook, headers: [ETAG] }, 401: wrongCredential, 403: forbidden, 404: notFound,
+          200: { description: 'the endpoint as it now is', schema: Webhook, headers: [ETAG_HEADER] }, 401: wrongCredential, 403: forbidden, 404: notFound,
           409: { description: '`webhook_limit_reached`: turning it on again would make 11 active endpoints', schema: ErrorBody },
           412: { description: '`version_mismatch`: the endpoint changed since the version in If-Match (carries current_version)', schema: ErrorBody },
           422: { description: 'request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address)' },
