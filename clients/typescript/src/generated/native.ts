@@ -595,6 +595,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/companies/{company_id}/invoices/{invoice_id}/pay-by-square": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The invoice's PAY by square code: the QR payment Slovak banking apps read
+         * @description The same code the PDF draws: the amount due, currency, the supplier's IBAN (and the BIC of the company's account), the variable symbol (the invoice's, else its number's digits), the due date and the payee, encoded by the PAY by square standard of the Slovak Banking Association. Draw `code` as a QR code to show it elsewhere (an e-mail, a payment page). A document that asks for no transfer has no code: 409 `pay_by_square_no_account` (no IBAN, paid by card, or an IBAN/BIC the standard refuses) or 409 `pay_by_square_nothing_due` (a credit note, an amount due of zero or less, a voided or cancelled invoice).
+         */
+        get: operations["getInvoicePayBySquare"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/companies/{company_id}/invoices/{invoice_id}/send": {
         parameters: {
             query?: never;
@@ -933,6 +953,50 @@ export interface paths {
         delete: operations["deleteWebhook"];
         options?: never;
         head?: never;
+        /**
+         * Change an endpoint's url, events, description or is_active
+         * @description Every field is optional; one left out stays as it is, and values equal to the stored ones change nothing (the version stays). A new `url` is checked again exactly as at create: 422 on body.url for a malformed one, 422 `webhook_url_not_allowed` (with a general `reason`) for a host that does not resolve to public addresses only. `events` takes a comma-separated string or an array. `is_active: false` deactivates the endpoint (as DELETE); `is_active: true` turns it on again and counts toward the 10 active endpoints (409 `webhook_limit_reached`). The next event is delivered to the new url with the new list. If-Match with the endpoint's `version` is optional: 412 `version_mismatch` (carrying current_version) when it is stale.
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/connect/webhooks/{webhook_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events sent to this endpoint, newest first, with their delivery state
+         * @description Every event sent to this endpoint, newest first (by the event's time), with its attempts in all, its last attempt and its state: `delivered`, `retrying` (attempts still to come) or `dropped` (none to come: five failures, a host no longer public, or the endpoint deleted first; `dropped_reason` says which). A dropped event can be sent again with POST …/events/{event_id}/resend. Kept 30 days after its last attempt or resend.
+         */
+        get: operations["listWebhookEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/connect/webhooks/{webhook_id}/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or dropped event again (same event id, new delivery id)
+         * @description Queues a delivered or dropped event again for a new round of up to five attempts on the usual schedule, through the delivery queue (the answer does not wait for it). The body is the one first sent, so the event id (X-Webhook-Event-Id and the envelope's id) is the same; every attempt has a new X-Webhook-Delivery, signed afresh with the endpoint's current secret, to its current url. 404 `webhook_event_not_found` for an event this endpoint was not sent (or no longer keeps); 409 `webhook_event_not_resendable` while attempts are still to come; 409 `webhook_inactive` for a deactivated endpoint.
+         */
+        post: operations["resendWebhookEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -1035,6 +1099,50 @@ export interface paths {
          * @description Nothing more is delivered to it, queued retries included. Deleting again answers the same. It no longer counts toward the 10.
          */
         delete: operations["deleteWebhookForWorkspace"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an endpoint's url, events, description or is_active
+         * @description Every field is optional; one left out stays as it is, and values equal to the stored ones change nothing (the version stays). A new `url` is checked again exactly as at create: 422 on body.url for a malformed one, 422 `webhook_url_not_allowed` (with a general `reason`) for a host that does not resolve to public addresses only. `events` takes a comma-separated string or an array. `is_active: false` deactivates the endpoint (as DELETE); `is_active: true` turns it on again and counts toward the 10 active endpoints (409 `webhook_limit_reached`). The next event is delivered to the new url with the new list. If-Match with the endpoint's `version` is optional: 412 `version_mismatch` (carrying current_version) when it is stale.
+         */
+        patch: operations["updateWebhookForWorkspace"];
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/webhooks/{webhook_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Events sent to this endpoint, newest first, with their delivery state
+         * @description Every event sent to this endpoint, newest first (by the event's time), with its attempts in all, its last attempt and its state: `delivered`, `retrying` (attempts still to come) or `dropped` (none to come: five failures, a host no longer public, or the endpoint deleted first; `dropped_reason` says which). A dropped event can be sent again with POST …/events/{event_id}/resend. Kept 30 days after its last attempt or resend.
+         */
+        get: operations["listWebhookEventsForWorkspace"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/workspaces/{workspace_id}/webhooks/{webhook_id}/events/{event_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivered or dropped event again (same event id, new delivery id)
+         * @description Queues a delivered or dropped event again for a new round of up to five attempts on the usual schedule, through the delivery queue (the answer does not wait for it). The body is the one first sent, so the event id (X-Webhook-Event-Id and the envelope's id) is the same; every attempt has a new X-Webhook-Delivery, signed afresh with the endpoint's current secret, to its current url. 404 `webhook_event_not_found` for an event this endpoint was not sent (or no longer keeps); 409 `webhook_event_not_resendable` while attempts are still to come; 409 `webhook_inactive` for a deactivated endpoint.
+         */
+        post: operations["resendWebhookEventForWorkspace"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1278,6 +1386,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/companies/{company_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The company: its identifiers and its profile (seat, register entry, contact, bank account)
+         * @description Every role may read it. The ETag carries the version to send in If-Match to PATCH. Another organisation's company, or none, is 404 `company_not_found`.
+         */
+        get: operations["getCompany"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change the company's profile: seat, register entry, contact, IBAN and BIC
+         * @description For admins (a signed-in admin, or an API key). Only the fields sent change; '' clears one (not the IBAN). If-Match with the version is required (428 without it, 412 when stale). Invoices made from then on carry the new profile (the seller's address and register entry in their UBL and PDF, the BIC in their payment); invoices made before keep theirs. Refused values answer 422 with `loc` per field: a Slovak post code other than NNN NN or NNNNN, an e-mail or phone that cannot be one, an IBAN that is not a valid Slovak one, a BIC that is not ISO 9362 or whose country is not the IBAN's.
+         */
+        patch: operations["updateCompany"];
+        trace?: never;
+    };
     "/companies/{company_id}/invoices/bulk-import": {
         parameters: {
             query?: never;
@@ -1350,8 +1482,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The status of a bulk import: progress while processing, then the created count and the row errors
-         * @description total_rows is null while processing (rows_processed shows the progress); errors are listed once the job is completed or failed. A job of another organisation or company is 404.
+         * The status of a bulk import: progress while processing, the invoices created with their rows, then the row errors
+         * @description total_rows is null while processing (rows_processed shows the progress); invoices lists each invoice created so far with its rows, invoice_ref, id and number; errors are listed once the job is completed or failed. A job of another organisation or company is 404.
          */
         get: operations["getBulkImportJob"];
         put?: never;
@@ -1704,6 +1836,8 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description the request's id, also the X-Request-Id header: quote it to support; it finds the request's log line */
+            request_id?: string;
         };
         /**
          * ValidationErrorBody
@@ -1722,6 +1856,8 @@ export interface components {
                     [key: string]: unknown;
                 };
             }[];
+            /** @description the request's id, also the X-Request-Id header: quote it to support; it finds the request's log line */
+            request_id?: string;
         };
         /**
          * RateLimited
@@ -1735,7 +1871,87 @@ export interface components {
             /** @description the plan's requests per minute */
             limit: number;
             plan: string | null;
+            /** @description where to change the plan (the deployment's UPGRADE_URL) */
             upgrade_url: string;
+            /** @description the request's id, also the X-Request-Id header: quote it to support; it finds the request's log line */
+            request_id?: string;
+        };
+        LoginResponse: {
+            access_token: string;
+            refresh_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description seconds (900) */
+            expires_in: number;
+            user: {
+                id: string;
+                email: string;
+                name: string;
+                is_platform_admin: boolean;
+            };
+        } | {
+            /** @constant */
+            two_factor_required: true;
+            /** @description send it with a code to POST /auth/login/totp within expires_in seconds */
+            challenge_token: string;
+            expires_in: number;
+        };
+        LoginRequest: {
+            email: string;
+            password: string;
+        };
+        LoginTotpResponse: {
+            access_token: string;
+            refresh_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description seconds (900) */
+            expires_in: number;
+            user: {
+                id: string;
+                email: string;
+                name: string;
+                is_platform_admin: boolean;
+            };
+        };
+        LoginTotpRequest: {
+            challenge_token: string;
+            code: string;
+        };
+        RefreshTokensResponse: {
+            access_token: string;
+            refresh_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description seconds (900) */
+            expires_in: number;
+            user: {
+                id: string;
+                email: string;
+                name: string;
+                is_platform_admin: boolean;
+            };
+        };
+        RefreshTokensRequest: {
+            refresh_token: string;
+        };
+        LogoutResponse: {
+            message: string;
+        };
+        LogoutRequest: {
+            refresh_token: string;
+        };
+        MeResponse: {
+            id: string;
+            email: string;
+            name: string;
+            role: string;
+            organisation_id: string;
+            is_platform_admin: boolean;
+            two_factor_enabled: boolean;
+        };
+        ChangePasswordResponse: {
+            message: string;
         };
         /**
          * InvoiceRulesBody
@@ -1763,6 +1979,182 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description the request's id, also the X-Request-Id header: quote it to support; it finds the request's log line */
+            request_id?: string;
+        };
+        ChangePasswordRequest: {
+            current_password: string;
+            new_password: string;
+        };
+        EnrolTotpResponse: {
+            secret: string;
+            otpauth_uri: string;
+        };
+        ConfirmTotpResponse: {
+            message: string;
+        };
+        ConfirmTotpRequest: {
+            code: string;
+        };
+        DisableTotpResponse: {
+            message: string;
+        };
+        DisableTotpRequest: {
+            code: string;
+        };
+        CreateApiKeyResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            /** @description the first characters of the key, to tell keys apart; never the key */
+            key_prefix: string;
+            scopes: string[];
+            /** @description false once revoked */
+            is_active: boolean;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+            /** @description the key itself, shown this once: store it now */
+            api_key: string;
+        };
+        CreateApiKeyRequest: {
+            name: string;
+            /** @description default: invoices:read, invoices:write, invoices:send */
+            scopes?: ("invoices:read" | "invoices:write" | "invoices:send" | "validate:only")[];
+            expires_in_days?: number | null;
+        };
+        ListApiKeysResponse: {
+            items: {
+                /**
+                 * Format: uuid
+                 * @description UUID
+                 */
+                id: string;
+                name: string;
+                /** @description the first characters of the key, to tell keys apart; never the key */
+                key_prefix: string;
+                scopes: string[];
+                /** @description false once revoked */
+                is_active: boolean;
+                last_used_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+                expires_at: string | null;
+            }[];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        UpdateApiKeyResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            name: string;
+            /** @description the first characters of the key, to tell keys apart; never the key */
+            key_prefix: string;
+            scopes: string[];
+            /** @description false once revoked */
+            is_active: boolean;
+            last_used_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            expires_at: string | null;
+        };
+        UpdateApiKeyRequest: {
+            /** @description omit to keep */
+            name?: string;
+            /** @description omit to keep */
+            scopes?: ("invoices:read" | "invoices:write" | "invoices:send" | "validate:only")[];
+        };
+        RevokeApiKeyResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            message: string;
+        };
+        CreateOAuthClientResponse: {
+            client_id: string;
+            name: string;
+            /** @description comma-separated */
+            scopes: string;
+            is_active: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** @description shown this once: store it now */
+            client_secret: string;
+        };
+        CreateOAuthClientRequest: {
+            name: string;
+            scopes?: string | null;
+        };
+        ListOAuthClientsResponse: {
+            items: {
+                client_id: string;
+                name: string;
+                /** @description comma-separated */
+                scopes: string;
+                is_active: boolean;
+                /** Format: date-time */
+                created_at: string;
+            }[];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        RevokeOAuthClientResponse: {
+            id: string;
+            message: string;
+        };
+        OauthTokenResponse: {
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            expires_in: number;
+            scope: string;
+        };
+        OauthTokenResponse400: {
+            error: string;
+            error_description: string;
+        };
+        OauthTokenResponse401: {
+            error: string;
+            error_description: string;
+        };
+        OauthTokenRequest: {
+            grant_type?: string;
+            client_id?: string;
+            client_secret?: string;
+            scope?: string;
+        } & {
+            [key: string]: unknown;
+        };
+        ListSecurityEventsResponse: {
+            items: {
+                id: string;
+                /** @description LoginFailed, LoginSucceeded, RefreshFamilyRevoked (a reused refresh token ended a session), PasswordChanged, TotpEnabled, TotpDisabled, CredentialCheckFailed (a wrong current password or code on one of those), SignInLockedOut (wrong tries locked a user's sign-in out), SapiClientLockedOut (wrong secrets locked a SAPI-SK client out for 15 minutes) */
+                type: string;
+                email: string | null;
+                user_id: string | null;
+                ip: string | null;
+                detail: string | null;
+                ips: string[] | null;
+                locked_until: string | null;
+                sapi_client_id: string | null;
+                company_id: string | null;
+                /** Format: date-time */
+                at: string;
+            }[];
+            total: number;
+            page: number;
+            page_size: number;
         };
         Customer: {
             /**
@@ -1806,10 +2198,7 @@ export interface components {
             city?: string;
             /** @description NNN NN or NNNNN in Slovakia */
             postal_code?: string;
-            /**
-             * @description ISO 3166-1 alpha-2
-             * @default SK
-             */
+            /** @description ISO 3166-1 alpha-2. Default: `SK` when left out. */
             country_code?: string;
             peppol_id?: string | null;
             note?: string | null;
@@ -1832,6 +2221,12 @@ export interface components {
             /** Format: date-time */
             updated_at: string;
         };
+        ListCustomersResponse: {
+            items: components["schemas"]["CustomerListRow"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
         CustomerMatch: {
             /**
              * Format: uuid
@@ -1844,6 +2239,8 @@ export interface components {
             city: string;
             peppol_id: string | null;
         };
+        SearchCustomersResponse: components["schemas"]["CustomerMatch"][];
+        ExportInvoicesCsvResponse: string;
         Invoice: {
             /**
              * Format: uuid
@@ -2188,6 +2585,144 @@ export interface components {
             updated_at: string;
             version: number;
         };
+        ListInvoicesResponse: {
+            items: components["schemas"]["InvoiceListRow"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        ListInvoicesUnscopedResponse: {
+            items: components["schemas"]["InvoiceListRow"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        PreviewInvoiceNumberResponse: {
+            invoice_number: string;
+            series: string;
+            year: string;
+        };
+        ValidateInvoiceResponse: {
+            valid: boolean;
+            errors: {
+                rule: string;
+                message: string;
+                severity: string;
+                field?: string;
+                location?: string;
+                source?: string;
+            }[];
+            warnings: {
+                rule: string;
+                message: string;
+                severity: string;
+                field?: string;
+                location?: string;
+                source?: string;
+            }[];
+            xml_validation: {
+                /** @description Extension to the native spec: the rule release the UBL was checked under, the one in force now (e.g. `peppol-bis-3.0.21`); see docs/validation.md */
+                release: string;
+                xsd_valid: boolean | null;
+                /** @description CEN EN16931 + Peppol BIS of the release in `release`; null when the rules are not available */
+                peppol_valid: boolean | null;
+                slovak_valid: boolean | null;
+                errors: {
+                    rule: string;
+                    message: string;
+                    severity: string;
+                    field?: string;
+                    location?: string;
+                    source?: string;
+                }[];
+                warnings: {
+                    rule: string;
+                    message: string;
+                    severity: string;
+                    field?: string;
+                    location?: string;
+                    source?: string;
+                }[];
+            };
+            schemas_available: {
+                xsd_invoice: boolean;
+                schematron_peppol: boolean;
+                schematron_slovak: boolean;
+            };
+            status: string;
+        };
+        GetInvoiceUblResponse: string;
+        GetInvoiceHistoryResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            invoice_id: string;
+            events: {
+                version: number;
+                type: string;
+                /** Format: date-time */
+                recorded_at: string;
+                actor: ({
+                    type: string;
+                    id: string;
+                } & {
+                    [key: string]: unknown;
+                }) | null;
+                data: {
+                    [key: string]: unknown;
+                };
+            }[];
+        } | {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            invoice_id: string;
+            as_of: string;
+            invoice: components["schemas"]["Invoice"];
+        };
+        /** Format: binary */
+        GetInvoicePdfResponse: string;
+        PayBySquare: {
+            /** @description the PAY by square text (base32hex of the LZMA-compressed payment): put it in a QR code (error correction M) as it is */
+            code: string;
+            /** @description what the code pays, as decoded by a banking app */
+            payment: {
+                /** @description the document's amount due, 2 decimals */
+                amount: string;
+                /** @description ISO 4217 */
+                currency: string;
+                iban: string;
+                /** @description the BIC of the company's account, when its profile has one */
+                bic: string | null;
+                /** @description the invoice's variable symbol, else the digits of its number (the last 10) */
+                variable_symbol: string | null;
+                due_date: string | null;
+                /** @description the supplier's name (the code carries it without diacritics, as banking apps want) */
+                payee: string;
+            };
+        };
+        SendInvoiceResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            invoice_id: string;
+            /** @description `queued` */
+            status: string;
+            message: string;
+        };
+        MarkInvoiceSentRequest: {
+            /**
+             * Format: date-time
+             * @description when the buyer got the invoice; default now
+             */
+            delivered_at?: string;
+            /** @description how it was delivered (e-mail, paper, portal); kept in the history */
+            note?: string;
+        };
+        GetInvoicePeppolReceiptResponse: string;
         PeppolCheckResult: {
             /** @description normalised: scheme, colon, identifier in lower case */
             participant_id: string;
@@ -2211,6 +2746,10 @@ export interface components {
             source: "sandbox" | "smp";
             /** @description the SMP the SML named; null in the sandbox, for a static routing entry, or when the SML does not know the participant */
             smp_url: string | null;
+        };
+        PeppolCheckRequest: {
+            /** @description `<scheme>:<identifier>`, e.g. 0245:2020273893 or 9950:sk2020273893svctest */
+            participant_id: string;
         };
         CreditNoteBody: {
             /** @description `full_reversal` (no other field), `partial_credit` and `price_correction` (amounts[]), `returned_goods` (lines[]) */
@@ -2354,6 +2893,12 @@ export interface components {
             /** @description why it no longer counts (recorded by mistake, returned by the bank) */
             reason: string;
         };
+        ListInvoicePaymentsResponse: {
+            items: components["schemas"]["Payment"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
         ApprovalAck: {
             /**
              * Format: uuid
@@ -2368,6 +2913,10 @@ export interface components {
             /** @description `pending` after request-approval, `approved` after approve, `rejected` after reject; `voided` when the document was changed (PUT) after the request or the approval (see `voided`): it is sent only once a new request is approved */
             status: "pending" | "approved" | "rejected" | "voided";
             reason: string | null;
+        };
+        RejectInvoiceRequest: {
+            /** @description why it is rejected (1-1000 characters, not blank); kept on the record and shown to the requester */
+            reason: string;
         };
         ApprovalState: {
             /**
@@ -2419,6 +2968,249 @@ export interface components {
              */
             at: string;
         };
+        /** WebhookWithSecret */
+        WebhookWithSecret: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            url: string;
+            /** @description the stored subscription, comma-separated */
+            events: string;
+            /** @description false once deleted (soft deactivation) */
+            is_active: boolean;
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            workspace_id: string | null;
+            /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
+            scope: "organisation" | "workspace";
+            /** @description the endpoint's version: 0 when created, one more with every change of it (PATCH, delete, rotation); send it as If-Match on PATCH */
+            version: number;
+            /** @description the signing secret, shown this once: store it now */
+            secret: string;
+        };
+        /** WebhookCreate */
+        WebhookCreate: {
+            /** @description http or https; its host must resolve to public internet addresses only */
+            url: string;
+            /** @description Event types to subscribe to: a comma-separated string or an array of strings; answers always give the comma-separated string. A well-formed type that is never emitted is accepted and never fires. Default `invoice.delivered,invoice.rejected,invoice.fs_acknowledged,invoice.fs_rejected`. */
+            events?: string | string[];
+            description?: string | null;
+        };
+        /** WebhookList */
+        WebhookList: {
+            items: components["schemas"]["Webhook"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        /** Webhook */
+        Webhook: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            url: string;
+            /** @description the stored subscription, comma-separated */
+            events: string;
+            /** @description false once deleted (soft deactivation) */
+            is_active: boolean;
+            description: string | null;
+            /** Format: date-time */
+            created_at: string;
+            workspace_id: string | null;
+            /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
+            scope: "organisation" | "workspace";
+            /** @description the endpoint's version: 0 when created, one more with every change of it (PATCH, delete, rotation); send it as If-Match on PATCH */
+            version: number;
+        };
+        /**
+         * WebhookUpdate
+         * @description The fields to change; at least one is usual, none changes nothing.
+         */
+        WebhookUpdate: {
+            /** @description checked again exactly as at create (422 `webhook_url_not_allowed` for a host that is not public) */
+            url?: string;
+            events?: components["schemas"]["WebhookEventTypes"];
+            description?: string | null;
+            /** @description false deactivates it (as DELETE does); true turns a deactivated endpoint on again, counted toward the 10 active endpoints */
+            is_active?: boolean;
+        };
+        /**
+         * WebhookEventTypes
+         * @description Event types to subscribe to: a comma-separated string or an array of strings; answers always give the comma-separated string. A well-formed type that is never emitted is accepted and never fires.
+         */
+        WebhookEventTypes: string | string[];
+        /** WebhookEventList */
+        WebhookEventList: {
+            items: components["schemas"]["WebhookEventRecord"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        /** WebhookEventRecord */
+        WebhookEventRecord: {
+            /** @description the event's id (X-Webhook-Event-Id; the envelope's `id`): the same on every attempt and resend */
+            event_id: string;
+            /** @description X-Webhook-Event */
+            event_type: string;
+            /**
+             * Format: date-time
+             * @description when the event happened
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when it was queued for this endpoint
+             */
+            queued_at: string;
+            /** @description delivered: a 2xx came back; retrying: attempts are still to come (the first one included); dropped: none is to come (see dropped_reason): resend it */
+            state: "delivered" | "retrying" | "dropped";
+            dropped_reason: ("attempts_exhausted" | "target_not_allowed" | "endpoint_deactivated") | null;
+            /** @description attempts made in all, resends included */
+            attempts: number;
+            next_attempt_at: string | null;
+            last_attempt: {
+                /** Format: date-time */
+                attempted_at: string;
+                http_status: number | null;
+                /** @description success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS, or the host did not resolve at that moment; retried); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried) */
+                outcome: "success" | "non_2xx" | "timeout" | "connection" | "redirect" | "blocked";
+            } | null;
+            /** @description manual resends so far */
+            resends: number;
+            last_resent_at: string | null;
+        };
+        /**
+         * WebhookResendQueued
+         * @description The event queued again (state `retrying`), with the same event id; its attempts come from the delivery queue, each with a new X-Webhook-Delivery.
+         */
+        WebhookResendQueued: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            webhook_id: string;
+            event: components["schemas"]["WebhookEventRecord"];
+        };
+        /** WebhookTestFired */
+        WebhookTestFired: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            webhook_id: string;
+            /** @description the test.ping's id (X-Webhook-Event-Id); find its attempts in deliveries */
+            event_id: string;
+            /** @constant */
+            event: "test.ping";
+        };
+        /** WebhookDeliveryList */
+        WebhookDeliveryList: {
+            items: components["schemas"]["WebhookDeliveryAttempt"][];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        /**
+         * WebhookDeliveryAttempt
+         * @description One attempt; `attempt` counts within a round of five (a manual resend starts a new round).
+         */
+        WebhookDeliveryAttempt: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            delivery_id: string;
+            event_id: string;
+            event_type: string;
+            attempt: number;
+            /** Format: date-time */
+            attempted_at: string;
+            duration_ms: number;
+            http_status: number | null;
+            /** @description success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS, or the host did not resolve at that moment; retried); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried) */
+            outcome: "success" | "non_2xx" | "timeout" | "connection" | "redirect" | "blocked";
+            next_retry_at: string | null;
+        };
+        /** SapiClientWithSecret */
+        SapiClientWithSecret: {
+            client_id: string;
+            /** Format: uuid */
+            company_id: string;
+            /** @description the Peppol participant the credentials are locked to (the company's) */
+            participant_id: string;
+            /** @description the connector's base address: the API host root + /sapi */
+            base_url: string;
+            /** @description a disabled client's requests get SAPI-DISABLED (503) */
+            enabled: boolean;
+            /** @description CIDRs the client may call from; empty = any address */
+            allowlist: string[];
+            locked_until: string | null;
+            secret_rotated_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description shown in this answer only; only its SHA-256 is stored */
+            client_secret: string;
+        };
+        /** SapiClientList */
+        SapiClientList: {
+            items: {
+                client_id: string;
+                /** Format: uuid */
+                company_id: string;
+                /** @description the Peppol participant the credentials are locked to (the company's) */
+                participant_id: string;
+                /** @description the connector's base address: the API host root + /sapi */
+                base_url: string;
+                /** @description a disabled client's requests get SAPI-DISABLED (503) */
+                enabled: boolean;
+                /** @description CIDRs the client may call from; empty = any address */
+                allowlist: string[];
+                locked_until: string | null;
+                secret_rotated_at: string | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+            }[];
+            total: number;
+            page: number;
+            page_size: number;
+        };
+        /**
+         * SapiClient
+         * @description SAPI-SK credentials without their secret
+         */
+        SapiClient: {
+            client_id: string;
+            /** Format: uuid */
+            company_id: string;
+            /** @description the Peppol participant the credentials are locked to (the company's) */
+            participant_id: string;
+            /** @description the connector's base address: the API host root + /sapi */
+            base_url: string;
+            /** @description a disabled client's requests get SAPI-DISABLED (503) */
+            enabled: boolean;
+            /** @description CIDRs the client may call from; empty = any address */
+            allowlist: string[];
+            locked_until: string | null;
+            secret_rotated_at: string | null;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        /** SapiAllowlistUpdate */
+        SapiAllowlistUpdate: {
+            /** @description IPv4/IPv6 addresses or CIDRs (`203.0.113.0/24`); stored in canonical form; empty = any address */
+            cidrs: string[];
+        };
         CompanyLookupResult: {
             ico: string;
             /** @description the current registered name */
@@ -2454,10 +3246,7 @@ export interface components {
             street: string | null;
             /** @description municipality of the seat */
             city: string | null;
-            /**
-             * @description struck off the register (listed after the companies still in business)
-             * @default false
-             */
+            /** @description struck off the register (listed after the companies still in business). Default: `false` when left out. */
             terminated: boolean;
         };
         WorkspaceCompanyList: {
@@ -2472,6 +3261,93 @@ export interface components {
                 role: "admin" | "approver" | "accountant";
             }[];
         };
+        Company: {
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            workspace_id: string;
+            /** @description legal name, as registered */
+            name: string;
+            /** @description IČ DPH */
+            vat_id: string;
+            /** @description IČO */
+            ico: string;
+            /** @description DIČ */
+            dic: string;
+            /** @description the Peppol participant invoices are delivered from and to */
+            peppol_id: string;
+            /** @description street and number of the seat ("Hlavná 1234/12"): the seller's address on its invoices (BT-35) */
+            street: string;
+            /** @description a second address line (BT-36), e.g. a building or floor */
+            additional_street: string;
+            /** @description municipality of the seat (BT-37) */
+            city: string;
+            /** @description post code (BT-38); a Slovak one is `NNN NN` or `NNNNN` */
+            postal_code: string;
+            /** @description ISO 3166-1 alpha-2 of the seat; SK unless given */
+            country_code: string;
+            /** @description the commercial register entry every invoice of a registered company prints (§3a Obchodný zákonník), as the register words it; carried in the UBL as PartyLegalEntity/CompanyLegalForm (BT-33) */
+            register_entry: string;
+            /** @description whom a buyer asks about an invoice (BT-41) */
+            contact_name: string;
+            /** @description e-mail of the contact (BT-43) */
+            contact_email: string;
+            /** @description phone of the contact in international format, such as +421 2 1234 5678 (BT-42) */
+            contact_phone: string;
+            /** @description the account invoices are paid to by default (SK + 22 digits, valid check digits); never empty */
+            iban: string;
+            /** @description the BIC (ISO 9362) of the IBAN's bank (BT-86), 8 or 11 characters; its country must be the IBAN's */
+            bic: string;
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description when the profile last changed (the registration, before any change)
+             */
+            updated_at: string;
+            /** @description the company's version; send it in If-Match to PATCH (the ETag carries it too) */
+            version: number;
+        };
+        /**
+         * @description Only the fields sent change; the same values again change nothing (the version stays). Values are trimmed.
+         * @example {
+         *       "street": "Hlavná 1",
+         *       "city": "Bratislava",
+         *       "postal_code": "811 01",
+         *       "register_entry": "zapísaná v Obchodnom registri Okresného súdu Bratislava I, oddiel Sro, vložka č. 12345/B",
+         *       "bic": "TATRSKBX"
+         *     }
+         */
+        CompanyProfileUpdate: {
+            /** @description street and number of the seat ("Hlavná 1234/12"): the seller's address on its invoices (BT-35) */
+            street?: string;
+            /** @description a second address line (BT-36), e.g. a building or floor */
+            additional_street?: string;
+            /** @description municipality of the seat (BT-37) */
+            city?: string;
+            /** @description post code (BT-38); a Slovak one is `NNN NN` or `NNNNN` */
+            postal_code?: string;
+            /** @description ISO 3166-1 alpha-2 of the seat; SK unless given */
+            country_code?: string;
+            /** @description the commercial register entry every invoice of a registered company prints (§3a Obchodný zákonník), as the register words it; carried in the UBL as PartyLegalEntity/CompanyLegalForm (BT-33) */
+            register_entry?: string;
+            /** @description whom a buyer asks about an invoice (BT-41) */
+            contact_name?: string;
+            /** @description e-mail of the contact (BT-43) */
+            contact_email?: string;
+            /** @description phone of the contact in international format, such as +421 2 1234 5678 (BT-42) */
+            contact_phone?: string;
+            /** @description the account invoices are paid to by default (SK + 22 digits, valid check digits); never empty */
+            iban?: string;
+            /** @description the BIC (ISO 9362) of the IBAN's bank (BT-86), 8 or 11 characters; its country must be the IBAN's */
+            bic?: string;
+        };
         /** @description the job is queued; poll the URL in Location (GET /companies/{company_id}/bulk-imports/{job_id}) */
         BulkImportAccepted: {
             /**
@@ -2481,6 +3357,12 @@ export interface components {
             job_id: string;
             /** @constant */
             status: "processing";
+        };
+        /** @description the file itself, UTF-8 */
+        BulkImportInvoicesCsvRequest: string;
+        BulkImportInvoicesFormDataRequest: {
+            /** @description the CSV file */
+            file: string;
         };
         BulkImportJob: {
             /**
@@ -2506,10 +3388,26 @@ export interface components {
             }[];
             /** @description all errors found, also those beyond the ones listed */
             errors_total: number;
+            /** @description the invoices created so far (growing while processing), ordered by their first row: each with its rows, invoice_ref, id and number. A refused invoice is not here; its rows are in errors */
+            invoices: components["schemas"]["BulkImportCreatedInvoice"][];
             file_name: string | null;
             /** Format: date-time */
             created_at: string;
             finished_at: string | null;
+        };
+        /** @description an invoice the job created (a draft) */
+        BulkImportCreatedInvoice: {
+            /** @description the data rows the invoice was made from (its invoice_ref's rows, in file order: the first is the invoice's, each a line), numbered as in errors */
+            rows: number[];
+            /** @description the file's invoice_ref of these rows */
+            invoice_ref: string;
+            /**
+             * Format: uuid
+             * @description UUID
+             */
+            invoice_id: string;
+            /** @description the number it was given (the file's invoice_number, or the next of the series) */
+            invoice_number: string;
         };
         /** @description The columns of a bulk-import CSV (the header row names them); every cell is text */
         BulkImportCsvRow: {
@@ -2659,11 +3557,57 @@ export interface components {
                 } | null;
             }[];
         };
+        /** Health */
+        Health: {
+            /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
+            status: "ok" | "degraded" | "unavailable";
+            /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
+            node: string;
+            /** @description The Peppol network the service delivers over: `sandbox` (the embedded loop, the default) or `as4` (a real Access Point, PEPPOL_NETWORK=as4), with its certificate */
+            peppol?: {
+                /** @constant */
+                network: "sandbox";
+            } | {
+                /** @constant */
+                network: "as4";
+                certificate: {
+                    /** @description our Access Point certificate's subject, `CN=POP000123, O=…, C=SK` */
+                    subject: string;
+                    /**
+                     * Format: date-time
+                     * @description when it expires
+                     */
+                    not_after: string;
+                    /** @description whole days left (negative once expired); below 30 the status is `degraded` */
+                    days_to_expiry: number;
+                };
+                /** @description the CAs trusted for peers' certificates */
+                trust: {
+                    /** @description the CAs trusted for Access Point certificates (PEPPOL_AP_TRUST) */
+                    ap: {
+                        /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
+                        source: "file" | "peppol-test" | "peppol-production";
+                        /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
+                        issuing_cas: string[];
+                    };
+                    /** @description the CAs trusted for SMP signing certificates (PEPPOL_SMP_TRUST) */
+                    smp: {
+                        /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
+                        source: "file" | "peppol-test" | "peppol-production";
+                        /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
+                        issuing_cas: string[];
+                    };
+                };
+            };
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /** @description Malformed request: bad JSON (`malformed_json`), arrays and objects nested deeper than 64 levels (`json_too_deep`, carries max_depth), wrong content type, or invalid If-Match */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2673,6 +3617,7 @@ export interface components {
         /** @description Missing or invalid API key or token */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2682,6 +3627,7 @@ export interface components {
         /** @description Request body above the size limit */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2691,6 +3637,7 @@ export interface components {
         /** @description Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is `string_forbidden_character`; a number too large to be finite is `finite_number`. At most 50 entries (then one `too_many_errors`); `input` is shortened: strings cut at 100 characters with '…', lists and objects at 10 entries and 3 levels. */
         ValidationError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2700,6 +3647,7 @@ export interface components {
         /** @description A concurrent request changed the resource first (`concurrency_conflict`): read it again and retry */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2709,6 +3657,7 @@ export interface components {
         /** @description If-Match names a version the resource is no longer at (`version_mismatch`, carries current_version) */
         PreconditionFailed: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2718,6 +3667,7 @@ export interface components {
         /** @description Unexpected failure; quote the request id when reporting it */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 [name: string]: unknown;
             };
             content: {
@@ -2727,6 +3677,7 @@ export interface components {
         /** @description The service cannot reach its database (`service_unavailable`); retry after Retry-After. A write cut off this way may have landed: retry it with the same Idempotency-Key, or read first */
         ServiceUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 /** @description whole seconds to wait before retrying */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -2738,6 +3689,7 @@ export interface components {
         /** @description `rate_limit_exceeded`: the caller's plan allows so many requests per minute (per API key, user or OAuth client); wait Retry-After seconds. */
         TooManyRequests: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
                 /** @description whole seconds until a request is let through again */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -2749,7 +3701,10 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description this request's id (the client's own when it sent a well-formed one): quote it when reporting a problem */
+        XRequestId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2763,45 +3718,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    email: string;
-                    password: string;
-                };
+                "application/json": components["schemas"]["LoginRequest"];
             };
         };
         responses: {
             /** @description tokens, or the two-factor challenge */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        refresh_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description seconds (900) */
-                        expires_in: number;
-                        user: {
-                            id: string;
-                            email: string;
-                            name: string;
-                            is_platform_admin: boolean;
-                        };
-                    } | {
-                        /** @constant */
-                        two_factor_required: true;
-                        /** @description send it with a code to POST /auth/login/totp within expires_in seconds */
-                        challenge_token: string;
-                        expires_in: number;
-                    };
+                    "application/json": components["schemas"]["LoginResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_credentials`; `jwt_required` when an API key is sent */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2815,6 +3750,7 @@ export interface operations {
             /** @description `too_many_attempts`: 10 failures on one account, then one try every 30 s (Retry-After); the lock-out is in the organisation's security log (SignInLockedOut, with the addresses the failures came from) and sent as the user.locked_out webhook */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2834,39 +3770,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    challenge_token: string;
-                    code: string;
-                };
+                "application/json": components["schemas"]["LoginTotpRequest"];
             };
         };
         responses: {
             /** @description tokens */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        refresh_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description seconds (900) */
-                        expires_in: number;
-                        user: {
-                            id: string;
-                            email: string;
-                            name: string;
-                            is_platform_admin: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["LoginTotpResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_totp_code` (wrong or already used), `invalid_login_challenge` (expired: sign in again) */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2880,6 +3802,7 @@ export interface operations {
             /** @description `too_many_attempts` on this challenge */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2899,38 +3822,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refresh_token: string;
-                };
+                "application/json": components["schemas"]["RefreshTokensRequest"];
             };
         };
         responses: {
             /** @description a new pair */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        refresh_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description seconds (900) */
-                        expires_in: number;
-                        user: {
-                            id: string;
-                            email: string;
-                            name: string;
-                            is_platform_admin: boolean;
-                        };
-                    };
+                    "application/json": components["schemas"]["RefreshTokensResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_refresh_token` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2955,27 +3865,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refresh_token: string;
-                };
+                "application/json": components["schemas"]["LogoutRequest"];
             };
         };
         responses: {
             /** @description ended */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["LogoutResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_refresh_token` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3003,24 +3911,18 @@ export interface operations {
             /** @description the user */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        email: string;
-                        name: string;
-                        role: string;
-                        organisation_id: string;
-                        is_platform_admin: boolean;
-                        two_factor_enabled: boolean;
-                    };
+                    "application/json": components["schemas"]["MeResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `jwt_required`, `invalid_token` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3041,28 +3943,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    current_password: string;
-                    new_password: string;
-                };
+                "application/json": components["schemas"]["ChangePasswordRequest"];
             };
         };
         responses: {
             /** @description changed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ChangePasswordResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_credentials`: the current password is wrong */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3075,6 +3974,7 @@ export interface operations {
             /** @description `weak_password` */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3084,6 +3984,7 @@ export interface operations {
             /** @description `too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After) */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3106,13 +4007,11 @@ export interface operations {
             /** @description the secret */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        secret: string;
-                        otpauth_uri: string;
-                    };
+                    "application/json": components["schemas"]["EnrolTotpResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3120,6 +4019,7 @@ export interface operations {
             /** @description `totp_already_enabled` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3141,27 +4041,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                "application/json": components["schemas"]["ConfirmTotpRequest"];
             };
         };
         responses: {
             /** @description on */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["ConfirmTotpResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_totp_code` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3171,6 +4069,7 @@ export interface operations {
             /** @description `totp_not_pending` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3183,6 +4082,7 @@ export interface operations {
             /** @description `too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After) */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3202,27 +4102,25 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    code: string;
-                };
+                "application/json": components["schemas"]["DisableTotpRequest"];
             };
         };
         responses: {
             /** @description off */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["DisableTotpResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `invalid_totp_code` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3232,6 +4130,7 @@ export interface operations {
             /** @description `totp_not_enabled` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3244,6 +4143,7 @@ export interface operations {
             /** @description `too_many_attempts`: wrong tries count with sign-in failures on the account (Retry-After) */
             429: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3257,8 +4157,9 @@ export interface operations {
     listApiKeys: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -3270,31 +4171,11 @@ export interface operations {
             /** @description newest first, revoked ones included */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description UUID
-                             */
-                            id: string;
-                            name: string;
-                            /** @description the first characters of the key, to tell keys apart; never the key */
-                            key_prefix: string;
-                            scopes: string[];
-                            /** @description false once revoked */
-                            is_active: boolean;
-                            last_used_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            expires_at: string | null;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListApiKeysResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3302,6 +4183,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3326,40 +4208,22 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    /** @description default: invoices:read, invoices:write, invoices:send */
-                    scopes?: ("invoices:read" | "invoices:write" | "invoices:send" | "validate:only")[];
-                    expires_in_days?: number | null;
-                };
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
             };
         };
         responses: {
             /** @description the key record and, once, the key */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        name: string;
-                        /** @description the first characters of the key, to tell keys apart; never the key */
-                        key_prefix: string;
-                        scopes: string[];
-                        /** @description false once revoked */
-                        is_active: boolean;
-                        last_used_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        expires_at: string | null;
-                        /** @description the key itself, shown this once: store it now */
-                        api_key: string;
-                    };
+                    "application/json": components["schemas"]["CreateApiKeyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3367,6 +4231,9 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3376,6 +4243,9 @@ export interface operations {
             /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3387,6 +4257,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3413,17 +4286,11 @@ export interface operations {
             /** @description acknowledgement */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["RevokeApiKeyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3431,6 +4298,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3440,6 +4308,7 @@ export interface operations {
             /** @description `api_key_not_found`: no such key in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3466,38 +4335,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description omit to keep */
-                    name?: string;
-                    /** @description omit to keep */
-                    scopes?: ("invoices:read" | "invoices:write" | "invoices:send" | "validate:only")[];
-                };
+                "application/json": components["schemas"]["UpdateApiKeyRequest"];
             };
         };
         responses: {
             /** @description the key record */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        name: string;
-                        /** @description the first characters of the key, to tell keys apart; never the key */
-                        key_prefix: string;
-                        scopes: string[];
-                        /** @description false once revoked */
-                        is_active: boolean;
-                        last_used_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        expires_at: string | null;
-                    };
+                    "application/json": components["schemas"]["UpdateApiKeyResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3505,6 +4354,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages keys */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3514,6 +4364,7 @@ export interface operations {
             /** @description `api_key_not_found`: no such key in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3523,6 +4374,7 @@ export interface operations {
             /** @description `api_key_revoked` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3540,8 +4392,9 @@ export interface operations {
     listOAuthClients: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -3553,23 +4406,11 @@ export interface operations {
             /** @description newest first, revoked ones included */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            client_id: string;
-                            name: string;
-                            /** @description comma-separated */
-                            scopes: string;
-                            is_active: boolean;
-                            /** Format: date-time */
-                            created_at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListOAuthClientsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3577,6 +4418,7 @@ export interface operations {
             /** @description `insufficient_role`: OAuth clients are managed by admins (or an API key) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3601,30 +4443,20 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    name: string;
-                    scopes?: string | null;
-                };
+                "application/json": components["schemas"]["CreateOAuthClientRequest"];
             };
         };
         responses: {
             /** @description the client and, once, its secret */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        name: string;
-                        /** @description comma-separated */
-                        scopes: string;
-                        is_active: boolean;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** @description shown this once: store it now */
-                        client_secret: string;
-                    };
+                    "application/json": components["schemas"]["CreateOAuthClientResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3632,6 +4464,9 @@ export interface operations {
             /** @description `insufficient_role`: OAuth clients are managed by admins (or an API key) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3641,6 +4476,9 @@ export interface operations {
             /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3652,6 +4490,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3677,13 +4518,11 @@ export interface operations {
             /** @description acknowledgement */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["RevokeOAuthClientResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3691,6 +4530,7 @@ export interface operations {
             /** @description `insufficient_role`: OAuth clients are managed by admins (or an API key) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3700,6 +4540,7 @@ export interface operations {
             /** @description `oauth_client_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3723,54 +4564,41 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    grant_type?: string;
-                    client_id?: string;
-                    client_secret?: string;
-                    scope?: string;
-                } & {
-                    [key: string]: unknown;
-                };
+                "application/json": components["schemas"]["OauthTokenRequest"];
+                "application/x-www-form-urlencoded": components["schemas"]["OauthTokenRequest"];
             };
         };
         responses: {
             /** @description the token */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        access_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        expires_in: number;
-                        scope: string;
-                    };
+                    "application/json": components["schemas"]["OauthTokenResponse"];
                 };
             };
             /** @description RFC 6749 error */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    } | components["schemas"]["ErrorBody"];
+                    "application/json": components["schemas"]["OauthTokenResponse400"] | components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `invalid_client` */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `Basic realm="oauth2"`: the client may authenticate with HTTP Basic */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        error: string;
-                        error_description: string;
-                    };
+                    "application/json": components["schemas"]["OauthTokenResponse401"];
                 };
             };
             409: components["responses"]["Conflict"];
@@ -3785,8 +4613,9 @@ export interface operations {
     listSecurityEvents: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -3798,29 +4627,11 @@ export interface operations {
             /** @description newest first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            id: string;
-                            /** @description LoginFailed, LoginSucceeded, RefreshFamilyRevoked (a reused refresh token ended a session), PasswordChanged, TotpEnabled, TotpDisabled, CredentialCheckFailed (a wrong current password or code on one of those), SignInLockedOut (wrong tries locked a user's sign-in out), SapiClientLockedOut (wrong secrets locked a SAPI-SK client out for 15 minutes) */
-                            type: string;
-                            email: string | null;
-                            user_id: string | null;
-                            ip: string | null;
-                            detail: string | null;
-                            ips: string[] | null;
-                            locked_until: string | null;
-                            sapi_client_id: string | null;
-                            company_id: string | null;
-                            /** Format: date-time */
-                            at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListSecurityEventsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3828,6 +4639,7 @@ export interface operations {
             /** @description `insufficient_role`: admins only */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3843,8 +4655,9 @@ export interface operations {
     listCustomers: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
                 /** @description case- and accent-insensitive substring of name or VAT ID */
                 q?: string;
@@ -3863,15 +4676,11 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["CustomerListRow"][];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListCustomersResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3879,6 +4688,7 @@ export interface operations {
             /** @description `company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3913,6 +4723,13 @@ export interface operations {
             /** @description the customer, with its id */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3924,6 +4741,9 @@ export interface operations {
             /** @description `company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3933,6 +4753,9 @@ export interface operations {
             /** @description `customer_vat_id_conflict`: the VAT ID belongs to another customer of the organisation (its id in detail.customer_id); `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3944,6 +4767,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3974,6 +4800,13 @@ export interface operations {
             /** @description the customer, with its id */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3985,6 +4818,9 @@ export interface operations {
             /** @description `customer_vat_id_conflict`: the VAT ID belongs to another customer of the organisation (its id in detail.customer_id); `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -3996,6 +4832,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4025,10 +4864,11 @@ export interface operations {
             /** @description matches, exact identifier matches first */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["CustomerMatch"][];
+                    "application/json": components["schemas"]["SearchCustomersResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4036,6 +4876,7 @@ export interface operations {
             /** @description `company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4065,6 +4906,9 @@ export interface operations {
             /** @description the customer; ETag carries its version */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4076,6 +4920,7 @@ export interface operations {
             /** @description `company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4088,6 +4933,7 @@ export interface operations {
             /** @description `read_model_behind`: the customer's last change is stored but not yet shown within the read-your-writes bound (another instance catching up); retry after retry_after */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4099,7 +4945,10 @@ export interface operations {
     archiveCustomer: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description optional: the customer version read; 412 when stale */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description UUID */
                 company_id: string;
@@ -4113,6 +4962,9 @@ export interface operations {
             /** @description the archived customer */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4124,6 +4976,7 @@ export interface operations {
             /** @description `company_not_found` / `customer_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4134,6 +4987,7 @@ export interface operations {
             /** @description `version_mismatch`: If-Match is stale */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4176,10 +5030,11 @@ export interface operations {
             /** @description UTF-8 with a BOM, streamed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/csv": string;
+                    "text/csv": components["schemas"]["ExportInvoicesCsvResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4187,6 +5042,7 @@ export interface operations {
             /** @description `feature_not_available` (carries feature, current_plan, upgrade_url) or `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4196,6 +5052,7 @@ export interface operations {
             /** @description `company_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4205,6 +5062,7 @@ export interface operations {
             /** @description `export_too_large` (carries max_rows), or a bad filter */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4219,8 +5077,9 @@ export interface operations {
     listInvoices: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
                 /** @description case-insensitive substring of the invoice number, supplier name or buyer name */
                 q?: string;
@@ -4247,15 +5106,11 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["InvoiceListRow"][];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListInvoicesResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4263,6 +5118,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4297,6 +5153,13 @@ export interface operations {
             /** @description the draft with its computed totals */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4308,6 +5171,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4317,6 +5183,9 @@ export interface operations {
             /** @description `invoice_number_conflict`: the number is used in the organisation and tax year; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4328,6 +5197,9 @@ export interface operations {
             /** @description request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4342,8 +5214,9 @@ export interface operations {
     listInvoicesUnscoped: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
                 /** @description case-insensitive substring of the invoice number, supplier name or buyer name */
                 q?: string;
@@ -4367,15 +5240,11 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["InvoiceListRow"][];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListInvoicesUnscopedResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4405,6 +5274,13 @@ export interface operations {
             /** @description the draft with its computed totals */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4416,6 +5292,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4425,6 +5304,9 @@ export interface operations {
             /** @description `invoice_number_conflict`: the number is used in the organisation and tax year; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4436,6 +5318,9 @@ export interface operations {
             /** @description request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4467,14 +5352,11 @@ export interface operations {
             /** @description the next number */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        invoice_number: string;
-                        series: string;
-                        year: string;
-                    };
+                    "application/json": components["schemas"]["PreviewInvoiceNumberResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4482,6 +5364,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4511,6 +5394,9 @@ export interface operations {
             /** @description the invoice */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4522,6 +5408,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4534,6 +5421,7 @@ export interface operations {
             /** @description `read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4545,7 +5433,10 @@ export interface operations {
     replaceInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header: {
+                /** @description the version read (its `version` or ETag): 428 `if_match_required` without it, 412 when stale */
+                "If-Match": string;
+            };
             path: {
                 /** @description UUID */
                 company_id: string;
@@ -4563,6 +5454,9 @@ export interface operations {
             /** @description the invoice as replaced */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4574,6 +5468,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4583,6 +5478,7 @@ export interface operations {
             /** @description `invalid_status`, `locked_credit_note`, `invoice_number_immutable` */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4592,6 +5488,7 @@ export interface operations {
             /** @description `version_mismatch`: If-Match is stale */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4602,6 +5499,7 @@ export interface operations {
             /** @description request-body errors, or the invoice-validation flavour {message, errors[], warnings[]} when business rules fail: errors[] holds only what refuses the invoice */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,6 +5509,7 @@ export interface operations {
             /** @description `if_match_required` */
             428: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4637,6 +5536,9 @@ export interface operations {
             /** @description the invoice */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4648,6 +5550,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4660,6 +5563,7 @@ export interface operations {
             /** @description `read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read model showed within the read-your-writes bound, for example while another instance takes projection over; read it again after `retry_after` seconds */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4685,58 +5589,11 @@ export interface operations {
             /** @description the findings; `valid` only when every stage ran and passed */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        valid: boolean;
-                        errors: {
-                            rule: string;
-                            message: string;
-                            severity: string;
-                            field?: string;
-                            location?: string;
-                            source?: string;
-                        }[];
-                        warnings: {
-                            rule: string;
-                            message: string;
-                            severity: string;
-                            field?: string;
-                            location?: string;
-                            source?: string;
-                        }[];
-                        xml_validation: {
-                            /** @description Extension to the native spec: the rule release the UBL was checked under, the one in force now (e.g. `peppol-bis-3.0.21`); see docs/validation.md */
-                            release: string;
-                            xsd_valid: boolean | null;
-                            /** @description CEN EN16931 + Peppol BIS of the release in `release`; null when the rules are not available */
-                            peppol_valid: boolean | null;
-                            slovak_valid: boolean | null;
-                            errors: {
-                                rule: string;
-                                message: string;
-                                severity: string;
-                                field?: string;
-                                location?: string;
-                                source?: string;
-                            }[];
-                            warnings: {
-                                rule: string;
-                                message: string;
-                                severity: string;
-                                field?: string;
-                                location?: string;
-                                source?: string;
-                            }[];
-                        };
-                        schemas_available: {
-                            xsd_invoice: boolean;
-                            schematron_peppol: boolean;
-                            schematron_slovak: boolean;
-                        };
-                        status: string;
-                    };
+                    "application/json": components["schemas"]["ValidateInvoiceResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4744,6 +5601,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4772,18 +5630,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description application/xml */
+            /** @description the UBL 2.1 Invoice or CreditNote document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/xml": components["schemas"]["GetInvoiceUblResponse"];
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             /** @description `company_not_found` / `invoice_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4816,39 +5678,11 @@ export interface operations {
             /** @description without as_of: {invoice_id, events[]}; with as_of: {invoice_id, as_of, invoice} */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        invoice_id: string;
-                        events: {
-                            version: number;
-                            type: string;
-                            /** Format: date-time */
-                            recorded_at: string;
-                            actor: ({
-                                type: string;
-                                id: string;
-                            } & {
-                                [key: string]: unknown;
-                            }) | null;
-                            data: {
-                                [key: string]: unknown;
-                            };
-                        }[];
-                    } | {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        invoice_id: string;
-                        as_of: string;
-                        invoice: components["schemas"]["Invoice"];
-                    };
+                    "application/json": components["schemas"]["GetInvoiceHistoryResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4856,6 +5690,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4891,17 +5726,23 @@ export interface operations {
             /** @description the PDF; ETag `"pdf-<version>"` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the PDF's version (`"pdf-<version>"`): send it back in If-None-Match */
+                    ETag?: string;
                     /** @description only when some character could not be drawn by any embedded font (each such character is drawn as U+FFFD): its code points, distinct, ascending, comma-separated, at most 64 listed (the lowest) */
                     "X-PDF-Missing-Glyphs"?: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/pdf": string;
+                    "application/pdf": components["schemas"]["GetInvoicePdfResponse"];
                 };
             };
             /** @description the document is still at the version of If-None-Match */
             304: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the PDF's version (`"pdf-<version>"`): send it back in If-None-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4911,6 +5752,59 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getInvoicePayBySquare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                company_id: string;
+                /** @description UUID */
+                invoice_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the code and what it pays */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PayBySquare"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `company_not_found` / `invoice_not_found` (also another organisation’s, or another company’s) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `pay_by_square_no_account` / `pay_by_square_nothing_due`: the document asks for no transfer */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4927,6 +5821,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description optional: the invoice version read; 412 when stale */
+                "If-Match"?: string;
                 /** @description Optional; 1-255 printable ASCII characters, unique per request (a UUID). Kept 24 hours per organisation. A repeat with the same key and the same body (JSON compared without regard to key order or whitespace) and path gets the first answer again (status, body, ETag and Location; `Idempotent-Replayed: true`) and changes nothing. Refusals (4xx) are kept and repeated too; after a 5xx the request runs again. The same key with another body or operation: 422 `idempotency_key_reused`. A repeat while the first request still runs: 409 `idempotency_key_in_progress` with Retry-After. A request that died after its effect (its claim unanswered for 60 s) is taken over by the next repeat, which answers with what it made, never a second one. */
                 "Idempotency-Key"?: string;
             };
@@ -4943,19 +5839,13 @@ export interface operations {
             /** @description queued */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        invoice_id: string;
-                        /** @description `queued` */
-                        status: string;
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["SendInvoiceResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4963,6 +5853,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4972,6 +5865,9 @@ export interface operations {
             /** @description `invalid_status` (carries status; `approval_id` and `approval_status` when a change voided the approval); `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4981,6 +5877,9 @@ export interface operations {
             /** @description `version_mismatch` */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4990,6 +5889,9 @@ export interface operations {
             /** @description business rules fail: {message, errors[], warnings[]}, errors[] only what refuses the send; nothing is queued; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5001,6 +5903,9 @@ export interface operations {
             /** @description `peppol_delivery_failed`: retry the send */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5014,6 +5919,8 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description optional: the invoice version read; 412 when stale */
+                "If-Match"?: string;
                 /** @description Optional; 1-255 printable ASCII characters, unique per request (a UUID). Kept 24 hours per organisation. A repeat with the same key and the same body (JSON compared without regard to key order or whitespace) and path gets the first answer again (status, body, ETag and Location; `Idempotent-Replayed: true`) and changes nothing. Refusals (4xx) are kept and repeated too; after a 5xx the request runs again. The same key with another body or operation: 422 `idempotency_key_reused`. A repeat while the first request still runs: 409 `idempotency_key_in_progress` with Retry-After. A request that died after its effect (its claim unanswered for 60 s) is taken over by the next repeat, which answers with what it made, never a second one. */
                 "Idempotency-Key"?: string;
             };
@@ -5027,21 +5934,18 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": {
-                    /**
-                     * Format: date-time
-                     * @description when the buyer got the invoice; default now
-                     */
-                    delivered_at?: string;
-                    /** @description how it was delivered (e-mail, paper, portal); kept in the history */
-                    note?: string;
-                };
+                "application/json": components["schemas"]["MarkInvoiceSentRequest"];
             };
         };
         responses: {
             /** @description the invoice, now delivered */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5053,6 +5957,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5062,6 +5969,9 @@ export interface operations {
             /** @description `invalid_status`; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5071,6 +5981,9 @@ export interface operations {
             /** @description `version_mismatch` */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5081,6 +5994,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5109,6 +6025,7 @@ export interface operations {
             /** @description the signed eb:Receipt SOAP envelope as received */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     /** @description our eb:MessageId, which the receipt's RefToMessageId names */
                     "AS4-Message-Id"?: string;
                     /** @description the Peppol message id (the SBDH instance identifier) */
@@ -5120,7 +6037,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/xml": string;
+                    "application/xml": components["schemas"]["GetInvoicePeppolReceiptResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5128,6 +6045,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` / `peppol_receipt_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5149,16 +6067,14 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description `<scheme>:<identifier>`, e.g. 0245:2020273893 or 9950:sk2020273893svctest */
-                    participant_id: string;
-                };
+                "application/json": components["schemas"]["PeppolCheckRequest"];
             };
         };
         responses: {
             /** @description the lookup */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5173,6 +6089,7 @@ export interface operations {
             /** @description request-body errors, or `invalid_participant_id` */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5184,6 +6101,7 @@ export interface operations {
             /** @description `participant_lookup_failed` */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5196,9 +6114,9 @@ export interface operations {
     createCreditNote: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description required: the invoice version read (its `version` or ETag); 428 without it, 412 when stale, both after 404 and a 409 `not_creditable` of the invoice itself */
-                "If-Match"?: string;
+                "If-Match": string;
                 /** @description Optional; 1-255 printable ASCII characters, unique per request (a UUID). Kept 24 hours per organisation. A repeat with the same key and the same body (JSON compared without regard to key order or whitespace) and path gets the first answer again (status, body, ETag and Location; `Idempotent-Replayed: true`) and changes nothing. Refusals (4xx) are kept and repeated too; after a 5xx the request runs again. The same key with another body or operation: 422 `idempotency_key_reused`. A repeat while the first request still runs: 409 `idempotency_key_in_progress` with Retry-After. A request that died after its effect (its claim unanswered for 60 s) is taken over by the next repeat, which answers with what it made, never a second one. */
                 "Idempotency-Key"?: string;
             };
@@ -5219,6 +6137,15 @@ export interface operations {
             /** @description `delivered` (handed to the buyer by hand: PDF) or `pending_approval` (waits for an approver); header X-Invoice-Version: the credited invoice's new version */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description the credited invoice's new version, for its next If-Match */
+                    "X-Invoice-Version"?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5228,6 +6155,15 @@ export interface operations {
             /** @description `queued` for Peppol delivery and the FS copy; header X-Invoice-Version: the credited invoice's new version */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description the credited invoice's new version, for its next If-Match */
+                    "X-Invoice-Version"?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5239,6 +6175,9 @@ export interface operations {
             /** @description `usage_limit_exceeded`: a credit note is a document sent, counted like an invoice */
             402: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5248,6 +6187,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also another organisation's or company's) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5257,6 +6199,9 @@ export interface operations {
             /** @description `not_creditable`: a received invoice, a proforma, a credit note, an invoice not issued yet, voided or fully credited; or a full_reversal while another credit note is queued; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5266,6 +6211,9 @@ export interface operations {
             /** @description `version_mismatch`: the invoice changed since the version in If-Match (reload it) */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5276,6 +6224,9 @@ export interface operations {
             /** @description request-body errors (flavour 1); `credit_limit_exceeded` {error, message, details[]} (flavour 3); or the document's rules (flavour 2). Nothing is created.; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5285,6 +6236,9 @@ export interface operations {
             /** @description `if_match_required` */
             428: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5318,6 +6272,15 @@ export interface operations {
             /** @description a void draft of this invoice was waiting already: that draft, unchanged */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description the credited invoice's new version, for its next If-Match */
+                    "X-Invoice-Version"?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5327,6 +6290,15 @@ export interface operations {
             /** @description the draft credit note (status `draft`, reason full_reversal); header X-Invoice-Version: the invoice's new version */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description the credited invoice's new version, for its next If-Match */
+                    "X-Invoice-Version"?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5338,6 +6310,9 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5347,6 +6322,9 @@ export interface operations {
             /** @description `not_creditable` (see the credit-note route); `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5356,6 +6334,9 @@ export interface operations {
             /** @description `version_mismatch` */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5365,6 +6346,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5393,6 +6377,9 @@ export interface operations {
             /** @description the allowance */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5404,6 +6391,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also another organisation's or company's) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5416,6 +6404,7 @@ export interface operations {
             /** @description `read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5443,6 +6432,11 @@ export interface operations {
             /** @description the payment, `status: recorded`; Location names it */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5454,6 +6448,9 @@ export interface operations {
             /** @description `invoice_not_found`: no such document in the caller's organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5463,6 +6460,9 @@ export interface operations {
             /** @description `not_payable`: see above (detail.status and detail.invoice_type say why); `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5474,6 +6474,9 @@ export interface operations {
             /** @description request body errors (`detail` is a list of {loc, msg, type, input}): amount not positive or with more than 2 decimals, a blank reference or reason; payments on the invoice adding up past 999999999999.99 (on `amount`); `currency_mismatch` ({detail: {error, message, currency_code, document_currency_code}}); `refund_exceeds_remaining`: a refund beyond what its credit note has left to refund ({detail: {error, message, loc: ["body","amount"], amount, refund_remaining, currency_code}}); `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5500,6 +6503,7 @@ export interface operations {
             /** @description the payment */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5511,6 +6515,7 @@ export interface operations {
             /** @description `payment_not_found` (also another organisation's) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5545,6 +6550,9 @@ export interface operations {
             /** @description the payment, `status: reversed` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5556,6 +6564,9 @@ export interface operations {
             /** @description `payment_not_found` (also another organisation's) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5565,6 +6576,9 @@ export interface operations {
             /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5576,6 +6590,9 @@ export interface operations {
             /** @description request body errors (`detail` is a list of {loc, msg, type, input}): amount not positive or with more than 2 decimals, a blank reference or reason; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -5590,8 +6607,9 @@ export interface operations {
     listInvoicePayments: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -5608,15 +6626,11 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: components["schemas"]["Payment"][];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["ListInvoicePaymentsResponse"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5624,6 +6638,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also another organisation's, or another company's) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5639,7 +6654,10 @@ export interface operations {
     requestInvoiceApproval: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description optional: the invoice version read; 412 when stale */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description UUID */
                 company_id: string;
@@ -5653,6 +6671,9 @@ export interface operations {
             /** @description action acknowledgement: the new request (status `pending`, reason null) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5664,6 +6685,7 @@ export interface operations {
             /** @description `insufficient_role` (carries required_roles, role): only admins and accountants ask for approval (an API key acts as admin) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5673,6 +6695,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5682,6 +6705,7 @@ export interface operations {
             /** @description `invalid_status` (carries status) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5691,6 +6715,7 @@ export interface operations {
             /** @description `version_mismatch`: If-Match is not the invoice’s current version */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5706,7 +6731,10 @@ export interface operations {
     approveInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description optional: the invoice version read; 412 when stale */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description UUID */
                 company_id: string;
@@ -5720,6 +6748,9 @@ export interface operations {
             /** @description action acknowledgement (status `approved`, reason null) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5731,6 +6762,7 @@ export interface operations {
             /** @description `insufficient_role` (carries required_roles, role): only admins and approvers review (an API key acts as admin); `reviewer_must_be_user` (carries credential): an API key or OAuth client never approves or rejects, whatever its role: it acts for the organisation, not as a person; `self_review_not_allowed` (carries approval_id, requested_by, requested_by_person): the person who asked never reviews their own request, whatever their role: the user who asked, or, when an API key or OAuth client asked, the user who created it (or created the key that created it) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5740,6 +6772,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5749,6 +6782,7 @@ export interface operations {
             /** @description `invalid_status` (carries status) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5758,6 +6792,7 @@ export interface operations {
             /** @description `version_mismatch`: If-Match is not the invoice’s current version */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5773,7 +6808,10 @@ export interface operations {
     rejectInvoice: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description optional: the invoice version read; 412 when stale */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description UUID */
                 company_id: string;
@@ -5784,16 +6822,16 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description why it is rejected (1-1000 characters, not blank); kept on the record and shown to the requester */
-                    reason: string;
-                };
+                "application/json": components["schemas"]["RejectInvoiceRequest"];
             };
         };
         responses: {
             /** @description action acknowledgement (status `rejected`, with the reason) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5805,6 +6843,7 @@ export interface operations {
             /** @description `insufficient_role` (carries required_roles, role): only admins and approvers review (an API key acts as admin); `reviewer_must_be_user` (carries credential): an API key or OAuth client never approves or rejects, whatever its role: it acts for the organisation, not as a person; `self_review_not_allowed` (carries approval_id, requested_by, requested_by_person): the person who asked never reviews their own request, whatever their role: the user who asked, or, when an API key or OAuth client asked, the user who created it (or created the key that created it) */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5814,6 +6853,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5823,6 +6863,7 @@ export interface operations {
             /** @description `invalid_status` (carries status) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5832,6 +6873,7 @@ export interface operations {
             /** @description `version_mismatch`: If-Match is not the invoice’s current version */
             412: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5862,6 +6904,9 @@ export interface operations {
             /** @description the approval state */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,6 +6918,7 @@ export interface operations {
             /** @description `company_not_found` / `invoice_not_found` (also for another organisation’s, or another company’s) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5885,6 +6931,7 @@ export interface operations {
             /** @description `read_model_degraded`: an event of this invoice could not be projected (operators: `projections status`); `read_model_behind`: the invoice is stored at a newer version (`version`) than the read models showed within the read-your-writes bound; read again after `retry_after` seconds */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5896,8 +6943,9 @@ export interface operations {
     listWebhooks: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -5909,38 +6957,18 @@ export interface operations {
             /** @description oldest first, deactivated ones included */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description UUID
-                             */
-                            id: string;
-                            url: string;
-                            /** @description the stored subscription, comma-separated */
-                            events: string;
-                            /** @description false once deleted (soft deactivation) */
-                            is_active: boolean;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            workspace_id: string | null;
-                            /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                            scope: "organisation" | "workspace";
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5950,6 +6978,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5974,48 +7003,31 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description http or https; its host must resolve to public internet addresses only */
-                    url: string;
-                    /** @description comma-separated event types; default `invoice.delivered,invoice.rejected,invoice.fs_acknowledged,invoice.fs_rejected`. A well-formed type that is never emitted is accepted and never fires */
-                    events?: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["WebhookCreate"];
             };
         };
         responses: {
             /** @description the endpoint with its `whsec_` secret, once */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                        /** @description the signing secret, shown this once: store it now */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6025,6 +7037,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6034,6 +7049,9 @@ export interface operations {
             /** @description `webhook_limit_reached`: 10 active endpoints already; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6045,6 +7063,9 @@ export interface operations {
             /** @description request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address); `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6071,33 +7092,18 @@ export interface operations {
             /** @description the endpoint, `is_active: false` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6107,6 +7113,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6116,6 +7123,7 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6125,6 +7133,264 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description optional: the endpoint's `version` as read (or its ETag); 412 `version_mismatch` (with current_version) when it changed since */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description UUID */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description the endpoint as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_limit_reached`: turning it on again would make 11 active endpoints */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `version_mismatch`: the endpoint changed since the version in If-Match (carries current_version) */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"] | components["schemas"]["InvoiceRulesBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEvents: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
+                page?: number;
+                /** @description Default: `20` when left out. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendWebhookEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1-255 printable ASCII characters, unique per request (a UUID). Kept 24 hours per organisation. A repeat with the same key and the same body (JSON compared without regard to key order or whitespace) and path gets the first answer again (status, body, ETag and Location; `Idempotent-Replayed: true`) and changes nothing. Refusals (4xx) are kept and repeated too; after a 5xx the request runs again. The same key with another body or operation: 422 `idempotency_key_reused`. A repeat while the first request still runs: 409 `idempotency_key_in_progress` with Retry-After. A request that died after its effect (its claim unanswered for 60 s) is taken over by the next repeat, which answers with what it made, never a second one. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                webhook_id: string;
+                /** @description the event's id (X-Webhook-Event-Id), as GET …/events lists it */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description queued for delivery */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResendQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`, or `webhook_event_not_found`: this endpoint was not sent that event */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_event_not_resendable`: attempts are still to come (state `retrying`); `webhook_inactive`: the endpoint is deactivated; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"] | components["schemas"]["InvoiceRulesBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6148,35 +7414,22 @@ export interface operations {
             /** @description the endpoint with its new `secret` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                        /** @description the signing secret, shown this once: store it now */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6186,6 +7439,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6195,6 +7451,9 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6204,6 +7463,9 @@ export interface operations {
             /** @description `webhook_inactive`: the endpoint was deleted; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6214,6 +7476,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6243,26 +7508,22 @@ export interface operations {
             /** @description queued for delivery */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        webhook_id: string;
-                        /** @description the test.ping's id (X-Webhook-Event-Id); find its attempts in deliveries */
-                        event_id: string;
-                        /** @constant */
-                        event: "test.ping";
-                    };
+                    "application/json": components["schemas"]["WebhookTestFired"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6272,6 +7533,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6281,6 +7545,9 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6290,6 +7557,9 @@ export interface operations {
             /** @description `webhook_inactive`: the endpoint was deleted; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6300,6 +7570,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6314,8 +7587,9 @@ export interface operations {
     listWebhookDeliveries: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `50` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -6330,37 +7604,18 @@ export interface operations {
             /** @description attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description UUID
-                             */
-                            delivery_id: string;
-                            event_id: string;
-                            event_type: string;
-                            attempt: number;
-                            /** Format: date-time */
-                            attempted_at: string;
-                            duration_ms: number;
-                            http_status: number | null;
-                            /** @description success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS, or the host did not resolve at that moment; retried); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried) */
-                            outcome: "success" | "non_2xx" | "timeout" | "connection" | "redirect" | "blocked";
-                            next_retry_at: string | null;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6370,6 +7625,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6379,6 +7635,7 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6394,8 +7651,9 @@ export interface operations {
     listWorkspaceWebhooks: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -6410,38 +7668,18 @@ export interface operations {
             /** @description oldest first, deactivated ones included */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description UUID
-                             */
-                            id: string;
-                            url: string;
-                            /** @description the stored subscription, comma-separated */
-                            events: string;
-                            /** @description false once deleted (soft deactivation) */
-                            is_active: boolean;
-                            description: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            workspace_id: string | null;
-                            /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                            scope: "organisation" | "workspace";
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["WebhookList"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6451,6 +7689,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6460,6 +7699,7 @@ export interface operations {
             /** @description `workspace_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6487,48 +7727,31 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description http or https; its host must resolve to public internet addresses only */
-                    url: string;
-                    /** @description comma-separated event types; default `invoice.delivered,invoice.rejected,invoice.fs_acknowledged,invoice.fs_rejected`. A well-formed type that is never emitted is accepted and never fires */
-                    events?: string;
-                    description?: string | null;
-                };
+                "application/json": components["schemas"]["WebhookCreate"];
             };
         };
         responses: {
             /** @description the endpoint with its `whsec_` secret, once */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                        /** @description the signing secret, shown this once: store it now */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6538,6 +7761,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6547,6 +7773,9 @@ export interface operations {
             /** @description `workspace_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6556,6 +7785,9 @@ export interface operations {
             /** @description `webhook_limit_reached`: 10 active endpoints already in the organisation; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6567,6 +7799,9 @@ export interface operations {
             /** @description request body errors, or `webhook_url_not_allowed`; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6595,33 +7830,18 @@ export interface operations {
             /** @description the endpoint, `is_active: false` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                    };
+                    "application/json": components["schemas"]["Webhook"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6631,6 +7851,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6640,6 +7861,7 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6649,6 +7871,270 @@ export interface operations {
             409: components["responses"]["Conflict"];
             412: components["responses"]["PreconditionFailed"];
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookForWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description optional: the endpoint's `version` as read (or its ETag); 412 `version_mismatch` (with current_version) when it changed since */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description UUID */
+                workspace_id: string;
+                /** @description UUID */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookUpdate"];
+            };
+        };
+        responses: {
+            /** @description the endpoint as it now is */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_limit_reached`: turning it on again would make 11 active endpoints */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `version_mismatch`: the endpoint changed since the version in If-Match (carries current_version) */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            /** @description request body errors, or `webhook_url_not_allowed` ({detail: {error, message, reason}}: the reason in general terms, never an address) */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"] | components["schemas"]["InvoiceRulesBody"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEventsForWorkspace: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
+                page?: number;
+                /** @description Default: `20` when left out. */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                /** @description UUID */
+                workspace_id: string;
+                /** @description UUID */
+                webhook_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of events */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEventList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendWebhookEventForWorkspace: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Optional; 1-255 printable ASCII characters, unique per request (a UUID). Kept 24 hours per organisation. A repeat with the same key and the same body (JSON compared without regard to key order or whitespace) and path gets the first answer again (status, body, ETag and Location; `Idempotent-Replayed: true`) and changes nothing. Refusals (4xx) are kept and repeated too; after a 5xx the request runs again. The same key with another body or operation: 422 `idempotency_key_reused`. A repeat while the first request still runs: 409 `idempotency_key_in_progress` with Retry-After. A request that died after its effect (its claim unanswered for 60 s) is taken over by the next repeat, which answers with what it made, never a second one. */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description UUID */
+                workspace_id: string;
+                /** @description UUID */
+                webhook_id: string;
+                /** @description the event's id (X-Webhook-Event-Id), as GET …/events lists it */
+                event_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description queued for delivery */
+            202: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookResendQueued"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `insufficient_role` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_not_found`, or `webhook_event_not_found`: this endpoint was not sent that event */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `webhook_event_not_resendable`: attempts are still to come (state `retrying`); `webhook_inactive`: the endpoint is deactivated; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            412: components["responses"]["PreconditionFailed"];
+            /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
+            422: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValidationErrorBody"] | components["schemas"]["ErrorBody"] | components["schemas"]["InvoiceRulesBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -6674,35 +8160,22 @@ export interface operations {
             /** @description the endpoint with its new `secret` */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        id: string;
-                        url: string;
-                        /** @description the stored subscription, comma-separated */
-                        events: string;
-                        /** @description false once deleted (soft deactivation) */
-                        is_active: boolean;
-                        description: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        workspace_id: string | null;
-                        /** @description `organisation`: every company of the organisation, including companies added later; `workspace`: every company of workspace_id, including companies added later */
-                        scope: "organisation" | "workspace";
-                        /** @description the signing secret, shown this once: store it now */
-                        secret: string;
-                    };
+                    "application/json": components["schemas"]["WebhookWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6712,6 +8185,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6721,6 +8197,9 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6730,6 +8209,9 @@ export interface operations {
             /** @description `webhook_inactive`: the endpoint was deleted; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6740,6 +8222,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6771,26 +8256,22 @@ export interface operations {
             /** @description queued for delivery */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * Format: uuid
-                         * @description UUID
-                         */
-                        webhook_id: string;
-                        /** @description the test.ping's id (X-Webhook-Event-Id); find its attempts in deliveries */
-                        event_id: string;
-                        /** @constant */
-                        event: "test.ping";
-                    };
+                    "application/json": components["schemas"]["WebhookTestFired"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6800,6 +8281,9 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6809,6 +8293,9 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6818,6 +8305,9 @@ export interface operations {
             /** @description `webhook_inactive`: the endpoint was deleted; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6828,6 +8318,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -6842,8 +8335,9 @@ export interface operations {
     listWebhookDeliveriesForWorkspace: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `50` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -6860,37 +8354,18 @@ export interface operations {
             /** @description attempts */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            /**
-                             * Format: uuid
-                             * @description UUID
-                             */
-                            delivery_id: string;
-                            event_id: string;
-                            event_type: string;
-                            attempt: number;
-                            /** Format: date-time */
-                            attempted_at: string;
-                            duration_ms: number;
-                            http_status: number | null;
-                            /** @description success: a 2xx; non_2xx; timeout (10 s for the whole exchange); connection (refused, reset, TLS, or the host did not resolve at that moment; retried); redirect (a 3xx, never followed); blocked (the host no longer resolves to public addresses only: not retried) */
-                            outcome: "success" | "non_2xx" | "timeout" | "connection" | "redirect" | "blocked";
-                            next_retry_at: string | null;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["WebhookDeliveryList"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description `api_key_required`: webhook management takes an API key, not a user or OAuth token */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6900,6 +8375,7 @@ export interface operations {
             /** @description `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6909,6 +8385,7 @@ export interface operations {
             /** @description `webhook_not_found`: no such endpoint in this organisation (or workspace) */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6924,8 +8401,9 @@ export interface operations {
     listSapiClients: {
         parameters: {
             query?: {
-                /** @description 1-based page number, at most 1000000 */
+                /** @description 1-based page number, at most 1000000. Default: `1` when left out. */
                 page?: number;
+                /** @description Default: `20` when left out. */
                 page_size?: number;
             };
             header?: never;
@@ -6940,33 +8418,11 @@ export interface operations {
             /** @description oldest first, disabled ones included */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        items: {
-                            client_id: string;
-                            /** Format: uuid */
-                            company_id: string;
-                            /** @description the Peppol participant the credentials are locked to (the company's) */
-                            participant_id: string;
-                            /** @description the connector's base address: the API host root + /sapi */
-                            base_url: string;
-                            /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                            enabled: boolean;
-                            /** @description CIDRs the client may call from; empty = any address */
-                            allowlist: string[];
-                            locked_until: string | null;
-                            secret_rotated_at: string | null;
-                            /** Format: date-time */
-                            created_at: string;
-                            /** Format: date-time */
-                            updated_at: string;
-                        }[];
-                        total: number;
-                        page: number;
-                        page_size: number;
-                    };
+                    "application/json": components["schemas"]["SapiClientList"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6974,6 +8430,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6983,6 +8440,7 @@ export interface operations {
             /** @description `company_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7013,30 +8471,15 @@ export interface operations {
             /** @description the credentials, with the secret this once */
             201: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** @description shown in this answer only; only its SHA-256 is stored */
-                        client_secret: string;
-                    };
+                    "application/json": components["schemas"]["SapiClientWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7044,6 +8487,9 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7053,6 +8499,9 @@ export interface operations {
             /** @description `company_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7062,6 +8511,9 @@ export interface operations {
             /** @description `company_has_no_participant`; `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7072,6 +8524,9 @@ export interface operations {
             /** @description request validation failed; `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7098,28 +8553,11 @@ export interface operations {
             /** @description the client */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SapiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7127,6 +8565,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7136,6 +8575,7 @@ export interface operations {
             /** @description `sapi_client_not_found`: no such client in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7163,30 +8603,11 @@ export interface operations {
             /** @description the client, with its new secret this once */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                        /** @description shown in this answer only; only its SHA-256 is stored */
-                        client_secret: string;
-                    };
+                    "application/json": components["schemas"]["SapiClientWithSecret"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7194,6 +8615,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7203,6 +8625,7 @@ export interface operations {
             /** @description `sapi_client_not_found`: no such client in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,38 +8652,18 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description IPv4/IPv6 addresses or CIDRs (`203.0.113.0/24`); stored in canonical form; empty = any address */
-                    cidrs: string[];
-                };
+                "application/json": components["schemas"]["SapiAllowlistUpdate"];
             };
         };
         responses: {
             /** @description the client */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SapiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7268,6 +8671,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7277,6 +8681,7 @@ export interface operations {
             /** @description `sapi_client_not_found`: no such client in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7307,28 +8712,11 @@ export interface operations {
             /** @description the client */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SapiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7336,6 +8724,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7345,6 +8734,7 @@ export interface operations {
             /** @description `sapi_client_not_found`: no such client in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7374,28 +8764,11 @@ export interface operations {
             /** @description the client */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        client_id: string;
-                        /** Format: uuid */
-                        company_id: string;
-                        /** @description the Peppol participant the credentials are locked to (the company's) */
-                        participant_id: string;
-                        /** @description the connector's base address: the API host root + /sapi */
-                        base_url: string;
-                        /** @description a disabled client's requests get SAPI-DISABLED (503) */
-                        enabled: boolean;
-                        /** @description CIDRs the client may call from; empty = any address */
-                        allowlist: string[];
-                        locked_until: string | null;
-                        secret_rotated_at: string | null;
-                        /** Format: date-time */
-                        created_at: string;
-                        /** Format: date-time */
-                        updated_at: string;
-                    };
+                    "application/json": components["schemas"]["SapiClient"];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7403,6 +8776,7 @@ export interface operations {
             /** @description `insufficient_role`: only an admin (or an API key, which acts as admin) manages credentials */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7412,6 +8786,7 @@ export interface operations {
             /** @description `sapi_client_not_found`: no such client in this organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7441,6 +8816,7 @@ export interface operations {
             /** @description the company */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7452,6 +8828,7 @@ export interface operations {
             /** @description `company_not_found`: RPO (and RegisterUZ) do not know this IČO */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7461,6 +8838,7 @@ export interface operations {
             /** @description not 8 digits, or the check digit does not match (`{detail: [{loc: ["path", "ico"], msg, type: "value_error.ico", input}]}`) */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7472,6 +8850,7 @@ export interface operations {
             /** @description `company_registry_unavailable` ({detail: {error, message, unavailable: [sources]}}): every register that could answer was down or too slow; safe to retry */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7486,7 +8865,7 @@ export interface operations {
             query: {
                 /** @description name (or a word of it) or an IČO; at least 3 letters or digits, at most 200 characters; diacritics and case are ignored ("kosice" finds "Košice") */
                 q: string;
-                /** @description suggestions at most (1-50) */
+                /** @description suggestions at most (1-50). Default: `10` when left out. */
                 limit?: number;
             };
             header?: never;
@@ -7498,6 +8877,7 @@ export interface operations {
             /** @description the suggestions (an empty list when nothing matches) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7509,6 +8889,7 @@ export interface operations {
             /** @description q missing, with fewer than 3 letters or digits, or over 200 characters; limit outside 1-50 */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7520,6 +8901,7 @@ export interface operations {
             /** @description `company_registry_unavailable` ({detail: {error, message, unavailable: [sources]}}): every register that could answer was down or too slow; safe to retry */
             502: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7544,6 +8926,7 @@ export interface operations {
             /** @description the companies */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7555,6 +8938,7 @@ export interface operations {
             /** @description `workspace_not_found`: no such workspace in the caller's organisation */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7562,6 +8946,129 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCompany: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description UUID */
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the company; ETag carries its version */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `company_not_found`: no such company in the caller's organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            422: components["responses"]["ValidationError"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateCompany: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description the company version read (its ETag): 428 without it, 412 when stale */
+                "If-Match": string;
+            };
+            path: {
+                /** @description UUID */
+                company_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CompanyProfileUpdate"];
+            };
+        };
+        responses: {
+            /** @description the company as changed; ETag carries its version */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the version of the resource as answered (`"3"`): send it back in If-Match */
+                    ETag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Company"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description `insufficient_role`: only an admin (or an API key) changes the company */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `company_not_found`: no such company in the caller's organisation */
+            404: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            409: components["responses"]["Conflict"];
+            /** @description `version_mismatch`: If-Match is stale */
+            412: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationError"];
+            /** @description `if_match_required` */
+            428: {
+                headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7583,17 +9090,19 @@ export interface operations {
         /** @description the CSV (see the columns above), at most 10485760 bytes */
         requestBody: {
             content: {
-                "text/csv": string;
-                "multipart/form-data": {
-                    /** @description the CSV file */
-                    file: string;
-                };
+                "text/csv": components["schemas"]["BulkImportInvoicesCsvRequest"];
+                "multipart/form-data": components["schemas"]["BulkImportInvoicesFormDataRequest"];
             };
         };
         responses: {
             /** @description the job, processing; Location names its status */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description the path of what was created, to GET it */
+                    Location?: string;
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7603,6 +9112,9 @@ export interface operations {
             /** @description `unsupported_content_type` (not text/csv or multipart, or a charset other than UTF-8) or `malformed_request` (an unreadable multipart body) */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7613,6 +9125,9 @@ export interface operations {
             /** @description `feature_not_available`: the plan has no bulk import (carries feature, current_plan, upgrade_url); or `insufficient_role` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7622,6 +9137,9 @@ export interface operations {
             /** @description `company_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7631,6 +9149,9 @@ export interface operations {
             /** @description `idempotency_key_in_progress`: a request with this Idempotency-Key is still running (Retry-After) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7641,6 +9162,9 @@ export interface operations {
             /** @description `payload_too_large`: the file is over 10485760 bytes */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7650,6 +9174,9 @@ export interface operations {
             /** @description `file_empty`, or `file_missing` (no part named file in a multipart upload); `idempotency_key_reused` ({detail: {error, message}}): the Idempotency-Key was used for another request */
             422: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    /** @description `true` on the first answer sent again for a repeated Idempotency-Key */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
@@ -7678,6 +9205,7 @@ export interface operations {
             /** @description the job */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7689,6 +9217,7 @@ export interface operations {
             /** @description `company_not_found` / `bulk_import_job_not_found` */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7713,6 +9242,7 @@ export interface operations {
             /** @description the template */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7728,7 +9258,7 @@ export interface operations {
     listPeppolReports: {
         parameters: {
             query?: {
-                /** @description how many of the latest months */
+                /** @description how many of the latest months. Default: `24` when left out. */
                 months?: number;
             };
             header?: never;
@@ -7740,6 +9270,7 @@ export interface operations {
             /** @description the months */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7750,6 +9281,7 @@ export interface operations {
             /** @description `operator_only` */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7774,59 +9306,18 @@ export interface operations {
             /** @description Healthy */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
-                        status: "ok" | "degraded" | "unavailable";
-                        /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
-                        node: string;
-                        /** @description The Peppol network the service delivers over: `sandbox` (the embedded loop, the default) or `as4` (a real Access Point, PEPPOL_NETWORK=as4), with its certificate */
-                        peppol?: {
-                            /** @constant */
-                            network: "sandbox";
-                        } | {
-                            /** @constant */
-                            network: "as4";
-                            certificate: {
-                                /** @description our Access Point certificate's subject, `CN=POP000123, O=…, C=SK` */
-                                subject: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when it expires
-                                 */
-                                not_after: string;
-                                /** @description whole days left (negative once expired); below 30 the status is `degraded` */
-                                days_to_expiry: number;
-                            };
-                            /** @description the CAs trusted for peers' certificates */
-                            trust: {
-                                /** @description the CAs trusted for Access Point certificates (PEPPOL_AP_TRUST) */
-                                ap: {
-                                    /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
-                                    source: "file" | "peppol-test" | "peppol-production";
-                                    /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
-                                    issuing_cas: string[];
-                                };
-                                /** @description the CAs trusted for SMP signing certificates (PEPPOL_SMP_TRUST) */
-                                smp: {
-                                    /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
-                                    source: "file" | "peppol-test" | "peppol-production";
-                                    /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
-                                    issuing_cas: string[];
-                                };
-                            };
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description Request headers above Node's 16 KB: answered by the HTTP server itself, without a body */
             431: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7835,53 +9326,11 @@ export interface operations {
             /** @description A dependency is down */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
-                        status: "ok" | "degraded" | "unavailable";
-                        /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
-                        node: string;
-                        /** @description The Peppol network the service delivers over: `sandbox` (the embedded loop, the default) or `as4` (a real Access Point, PEPPOL_NETWORK=as4), with its certificate */
-                        peppol?: {
-                            /** @constant */
-                            network: "sandbox";
-                        } | {
-                            /** @constant */
-                            network: "as4";
-                            certificate: {
-                                /** @description our Access Point certificate's subject, `CN=POP000123, O=…, C=SK` */
-                                subject: string;
-                                /**
-                                 * Format: date-time
-                                 * @description when it expires
-                                 */
-                                not_after: string;
-                                /** @description whole days left (negative once expired); below 30 the status is `degraded` */
-                                days_to_expiry: number;
-                            };
-                            /** @description the CAs trusted for peers' certificates */
-                            trust: {
-                                /** @description the CAs trusted for Access Point certificates (PEPPOL_AP_TRUST) */
-                                ap: {
-                                    /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
-                                    source: "file" | "peppol-test" | "peppol-production";
-                                    /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
-                                    issuing_cas: string[];
-                                };
-                                /** @description the CAs trusted for SMP signing certificates (PEPPOL_SMP_TRUST) */
-                                smp: {
-                                    /** @description `file`: the operator's PEM bundle; `peppol-test` / `peppol-production`: the Peppol CAs shipped with the service for PEPPOL_STAGE, used when the variable is unset */
-                                    source: "file" | "peppol-test" | "peppol-production";
-                                    /** @description the CNs of the issuing CAs, `PEPPOL ACCESS POINT TEST CA - G3` */
-                                    issuing_cas: string[];
-                                };
-                            };
-                        };
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };

@@ -235,15 +235,76 @@ export interface components {
                 retryable: boolean;
                 /** @description also sent as the X-Correlation-Id header; quote it to support */
                 correlation_id: string;
+                /** @description a malformed JSON body's entry (field `body`, issue `malformed_json`) adds line, column, offset and reason */
                 details: ({
                     field: string;
                     issue: string;
                 } & {
                     [key: string]: unknown;
                 })[];
+                /** @description the request's id: the same value as correlation_id and the X-Request-Id header (added on every answer as it leaves) */
+                request_id?: string;
             } & {
                 [key: string]: unknown;
             };
+        };
+        /** SapiTokenResponse */
+        SapiTokenResponse: {
+            /** @description Bearer token for /sapi, 900 s */
+            access_token: string;
+            /** @constant */
+            token_type: "Bearer";
+            /** @description seconds: 900 */
+            expires_in: number;
+            /** @description for POST /sapi/auth/renew, 30 days; used once */
+            refresh_token: string;
+            /** @description the granted scopes, space-separated */
+            scope: string;
+        };
+        /**
+         * SapiTokenRequest
+         * @description A JSON body, not a form.
+         */
+        SapiTokenRequest: {
+            client_id: string;
+            client_secret: string;
+            /** @constant */
+            grant_type: "client_credentials";
+            /** @description space-separated: document:send, document:receive; absent or blank grants both */
+            scope?: string;
+        };
+        /** SapiRenewRequest */
+        SapiRenewRequest: {
+            refresh_token: string;
+        };
+        /** SapiRevokeResponse */
+        SapiRevokeResponse: {
+            /**
+             * @description always true: a token that is unknown, expired or already revoked revokes nothing and gets the same answer
+             * @constant
+             */
+            revoked: true;
+        };
+        /** SapiRevokeRequest */
+        SapiRevokeRequest: {
+            /** @description an access token or a refresh token */
+            token: string;
+        };
+        /** SapiTokenStatus */
+        SapiTokenStatus: {
+            /**
+             * @description an invalid, expired or revoked token gets SAPI-AUTH-001 instead
+             * @constant
+             */
+            valid: true;
+            client_id: string;
+            scope: string;
+            /** @description seconds left */
+            expires_in: number;
+            /** Format: date-time */
+            expires_at: string;
+            /** @description true when fewer than 180 s remain: renew now */
+            should_refresh: boolean;
         };
         /** SapiSendResponse */
         SapiSendResponse: {
@@ -334,6 +395,7 @@ export interface components {
             /** Format: date-time */
             timestamp: string;
         };
+        SapiDocumentPeppolReceiptResponse: string;
         /**
          * SapiInboxItem
          * @description sapi-sk.md, Inbound list item: flat
@@ -356,6 +418,11 @@ export interface components {
             status: "RECEIVED" | "ACKNOWLEDGED";
             /** Format: date-time */
             receivedAt: string;
+        };
+        SapiListInboundResponse: {
+            documents: components["schemas"]["SapiInboxItem"][];
+            /** @description pass as pageToken for the next page; null on the last page. Opaque, signed, valid 24 h, for this participant only */
+            nextPageToken: string | null;
         };
         /** SapiInboxDocument */
         SapiInboxDocument: {
@@ -393,11 +460,33 @@ export interface components {
             /** @description null until acknowledged */
             acknowledgedDateTime: string | null;
         };
+        SapiAcknowledgeInboundResponse: {
+            /** @description the inbox handle, svc_sapi_in_…: not the sender's own number (that is metadata.senderDocumentId in the detail) */
+            documentId: string;
+            /** @constant */
+            status: "ACKNOWLEDGED";
+            /**
+             * Format: date-time
+             * @description the first acknowledgement's; a repeat keeps it
+             */
+            acknowledgedDateTime: string;
+        };
+        /** Health */
+        Health: {
+            /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
+            status: "ok" | "degraded" | "unavailable";
+            /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
+            node: string;
+        } & {
+            [key: string]: unknown;
+        };
     };
     responses: {
         /** @description Malformed request: bad JSON (`malformed_json`), arrays and objects nested deeper than 64 levels (`json_too_deep`, carries max_depth), wrong content type, or invalid If-Match */
         BadRequest: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -407,6 +496,8 @@ export interface components {
         /** @description Missing or invalid API key or token */
         Unauthorized: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -416,6 +507,8 @@ export interface components {
         /** @description Request body above the size limit */
         PayloadTooLarge: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -425,6 +518,8 @@ export interface components {
         /** @description Request validation failed (path, query or body). Any string (object keys too) holding NUL, a lone surrogate, U+FFFE, U+FFFF or a control character other than tab, LF and CR is `string_forbidden_character`; a number too large to be finite is `finite_number`. At most 50 entries (then one `too_many_errors`); `input` is shortened: strings cut at 100 characters with '…', lists and objects at 10 entries and 3 levels. */
         ValidationError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -434,6 +529,8 @@ export interface components {
         /** @description A concurrent request changed the resource first (`concurrency_conflict`): read it again and retry */
         Conflict: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -443,6 +540,8 @@ export interface components {
         /** @description If-Match names a version the resource is no longer at (`version_mismatch`, carries current_version) */
         PreconditionFailed: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -452,6 +551,8 @@ export interface components {
         /** @description Unexpected failure; quote the request id when reporting it */
         InternalError: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 [name: string]: unknown;
             };
             content: {
@@ -461,6 +562,8 @@ export interface components {
         /** @description The service cannot reach its database (`service_unavailable`); retry after Retry-After. A write cut off this way may have landed: retry it with the same Idempotency-Key, or read first */
         ServiceUnavailable: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 /** @description whole seconds to wait before retrying */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -472,6 +575,8 @@ export interface components {
         /** @description `SAPI-RATE-LIMIT`: too many requests for the SAPI client's plan; wait Retry-After seconds. */
         TooManyRequests: {
             headers: {
+                "X-Request-Id": components["headers"]["XRequestId"];
+                "X-Correlation-Id": components["headers"]["XCorrelationId"];
                 /** @description whole seconds until a request is let through again */
                 "Retry-After"?: number;
                 [name: string]: unknown;
@@ -483,7 +588,12 @@ export interface components {
     };
     parameters: never;
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description this request's id (the client's own when it sent a well-formed one): quote it when reporting a problem */
+        XRequestId: string;
+        /** @description the same id as X-Request-Id, under the name SAPI-SK clients read */
+        XCorrelationId: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -497,40 +607,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    client_id: string;
-                    client_secret: string;
-                    /** @constant */
-                    grant_type: "client_credentials";
-                    /** @description space-separated: document:send, document:receive; absent or blank grants both */
-                    scope?: string;
-                };
+                "application/json": components["schemas"]["SapiTokenRequest"];
             };
         };
         responses: {
             /** @description the token pair */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Bearer token for /sapi, 900 s */
-                        access_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description seconds: 900 */
-                        expires_in: number;
-                        /** @description for POST /sapi/auth/renew, 30 days; used once */
-                        refresh_token: string;
-                        /** @description the granted scopes, space-separated */
-                        scope: string;
-                    };
+                    "application/json": components["schemas"]["SapiTokenResponse"];
                 };
             };
             /** @description SAPI-VAL-001, SAPI-VAL-SCOPE */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -540,6 +636,8 @@ export interface operations {
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -549,6 +647,8 @@ export interface operations {
             /** @description SAPI-AUTH-IP, SAPI-AUTH-LOCKED */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -564,6 +664,8 @@ export interface operations {
             /** @description SAPI-DISABLED */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -581,35 +683,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    refresh_token: string;
-                };
+                "application/json": components["schemas"]["SapiRenewRequest"];
             };
         };
         responses: {
             /** @description the new token pair */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description Bearer token for /sapi, 900 s */
-                        access_token: string;
-                        /** @constant */
-                        token_type: "Bearer";
-                        /** @description seconds: 900 */
-                        expires_in: number;
-                        /** @description for POST /sapi/auth/renew, 30 days; used once */
-                        refresh_token: string;
-                        /** @description the granted scopes, space-separated */
-                        scope: string;
-                    };
+                    "application/json": components["schemas"]["SapiTokenResponse"];
                 };
             };
             /** @description SAPI-VAL-001 */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -619,6 +712,8 @@ export interface operations {
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -628,6 +723,8 @@ export interface operations {
             /** @description SAPI-AUTH-IP */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -643,6 +740,8 @@ export interface operations {
             /** @description SAPI-DISABLED */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -660,31 +759,26 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description an access token or a refresh token */
-                    token: string;
-                };
+                "application/json": components["schemas"]["SapiRevokeRequest"];
             };
         };
         responses: {
             /** @description revoked (or nothing to revoke) */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description always true: a token that is unknown, expired or already revoked revokes nothing and gets the same answer
-                         * @constant
-                         */
-                        revoked: true;
-                    };
+                    "application/json": components["schemas"]["SapiRevokeResponse"];
                 };
             };
             /** @description SAPI-VAL-001 */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -712,30 +806,20 @@ export interface operations {
             /** @description the token's validity */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /**
-                         * @description an invalid, expired or revoked token gets SAPI-AUTH-001 instead
-                         * @constant
-                         */
-                        valid: true;
-                        client_id: string;
-                        scope: string;
-                        /** @description seconds left */
-                        expires_in: number;
-                        /** Format: date-time */
-                        expires_at: string;
-                        /** @description true when fewer than 180 s remain: renew now */
-                        should_refresh: boolean;
-                    };
+                    "application/json": components["schemas"]["SapiTokenStatus"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -745,6 +829,8 @@ export interface operations {
             /** @description SAPI-AUTH-IP */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -756,6 +842,8 @@ export interface operations {
             /** @description SAPI-DISABLED */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -767,11 +855,11 @@ export interface operations {
     sapiSendDocument: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description Required; 1-255 printable ASCII characters, kept 24 hours per SAPI client. The same key and body: the first answer again; another body: SAPI-IDEMPOTENCY-CONFLICT. */
-                "Idempotency-Key"?: string;
+                "Idempotency-Key": string;
                 /** @description Required; the participant the credentials are locked to. */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path?: never;
             cookie?: never;
@@ -785,6 +873,8 @@ export interface operations {
             /** @description accepted: delivery and FS filing follow (GET /document/status/{providerDocumentId}) */
             202: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -794,6 +884,8 @@ export interface operations {
             /** @description SAPI-VAL-001, SAPI-VAL-CHECKSUM */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -804,6 +896,8 @@ export interface operations {
             /** @description SAPI-QUOTA-INVOICE-LIMIT (details: plan, limit) */
             402: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -813,6 +907,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -822,6 +918,8 @@ export interface operations {
             /** @description SAPI-IDEMPOTENCY-CONFLICT; SAPI-IDEMPOTENCY-IN-PROGRESS (retryable) */
             409: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -832,6 +930,8 @@ export interface operations {
             /** @description SAPI-PAYLOAD-TOO-LARGE: the JSON body is beyond 31 MB */
             413: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -844,6 +944,8 @@ export interface operations {
             /** @description SAPI-VAL-VALIDATION-UNAVAILABLE (retryable) */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -855,9 +957,9 @@ export interface operations {
     sapiDocumentStatus: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description Required; the participant the credentials are locked to. */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path: {
                 providerDocumentId: string;
@@ -869,6 +971,8 @@ export interface operations {
             /** @description the document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -878,6 +982,8 @@ export interface operations {
             /** @description SAPI-VAL-001: the participant header is missing */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -888,6 +994,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -897,6 +1005,8 @@ export interface operations {
             /** @description SAPI-DOC-NOT-FOUND */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -909,6 +1019,8 @@ export interface operations {
             /** @description SAPI-UNAVAILABLE (retryable, Retry-After): the document is stored but its read model has not shown it within the read-your-writes bound, or the database is out of reach */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -920,9 +1032,9 @@ export interface operations {
     sapiDocumentPeppolReceipt: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description Required; the participant the credentials are locked to. */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path: {
                 providerDocumentId: string;
@@ -934,6 +1046,8 @@ export interface operations {
             /** @description the signed eb:Receipt SOAP envelope as received */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     /** @description our eb:MessageId, which the receipt's RefToMessageId names */
                     "AS4-Message-Id"?: string;
                     /** @description the Peppol message id (the SBDH instance identifier) */
@@ -945,12 +1059,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/xml": string;
+                    "application/xml": components["schemas"]["SapiDocumentPeppolReceiptResponse"];
                 };
             };
             /** @description SAPI-VAL-001: the participant header is missing */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -961,6 +1077,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE, SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -970,6 +1088,8 @@ export interface operations {
             /** @description SAPI-DOC-NOT-FOUND: no such document of this client, or no AS4 receipt for it */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -985,13 +1105,14 @@ export interface operations {
     sapiListInbound: {
         parameters: {
             query?: {
+                /** @description Default: `50` when left out. */
                 limit?: number;
                 pageToken?: string;
                 status?: "RECEIVED" | "ACKNOWLEDGED";
             };
-            header?: {
+            header: {
                 /** @description required: the participant the credentials are locked to */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path?: never;
             cookie?: never;
@@ -1001,19 +1122,19 @@ export interface operations {
             /** @description one page */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        documents: components["schemas"]["SapiInboxItem"][];
-                        /** @description pass as pageToken for the next page; null on the last page. Opaque, signed, valid 24 h, for this participant only */
-                        nextPageToken: string | null;
-                    };
+                    "application/json": components["schemas"]["SapiListInboundResponse"];
                 };
             };
             /** @description SAPI-VAL-001: a missing participant header, a bad query, a tampered or foreign pageToken */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1023,6 +1144,8 @@ export interface operations {
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1032,6 +1155,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE (needs document:receive), SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1047,9 +1172,9 @@ export interface operations {
     sapiGetInbound: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description required: the participant the credentials are locked to */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path: {
                 documentId: string;
@@ -1061,6 +1186,8 @@ export interface operations {
             /** @description the document */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1070,6 +1197,8 @@ export interface operations {
             /** @description SAPI-VAL-001: a missing participant header, a bad query, a tampered or foreign pageToken */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1079,6 +1208,8 @@ export interface operations {
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1088,6 +1219,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE (needs document:receive), SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1097,6 +1230,8 @@ export interface operations {
             /** @description SAPI-DOC-NOT-FOUND: unknown, or another participant's */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1109,6 +1244,8 @@ export interface operations {
             /** @description SAPI-UNAVAILABLE (retryable, Retry-After): the document was received or acknowledged, but its read model has not shown that within the read-your-writes bound */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1120,9 +1257,9 @@ export interface operations {
     sapiAcknowledgeInbound: {
         parameters: {
             query?: never;
-            header?: {
+            header: {
                 /** @description required: the participant the credentials are locked to */
-                "X-Peppol-Participant-Id"?: string;
+                "X-Peppol-Participant-Id": string;
             };
             path: {
                 documentId: string;
@@ -1134,25 +1271,19 @@ export interface operations {
             /** @description acknowledged */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description the inbox handle, svc_sapi_in_…: not the sender's own number (that is metadata.senderDocumentId in the detail) */
-                        documentId: string;
-                        /** @constant */
-                        status: "ACKNOWLEDGED";
-                        /**
-                         * Format: date-time
-                         * @description the first acknowledgement's; a repeat keeps it
-                         */
-                        acknowledgedDateTime: string;
-                    };
+                    "application/json": components["schemas"]["SapiAcknowledgeInboundResponse"];
                 };
             };
             /** @description SAPI-VAL-001: a missing participant header, a bad query, a tampered or foreign pageToken */
             400: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1162,6 +1293,8 @@ export interface operations {
             /** @description SAPI-AUTH-001 */
             401: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1171,6 +1304,8 @@ export interface operations {
             /** @description SAPI-AUTH-SCOPE (needs document:receive), SAPI-AUTH-PARTICIPANT */
             403: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1180,6 +1315,8 @@ export interface operations {
             /** @description SAPI-DOC-NOT-FOUND: unknown, or another participant's */
             404: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1206,23 +1343,20 @@ export interface operations {
             /** @description Healthy */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
-                        status: "ok" | "degraded" | "unavailable";
-                        /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
-                        node: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
             400: components["responses"]["BadRequest"];
             /** @description Request headers above Node's 16 KB: answered by the HTTP server itself, without a body */
             431: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1231,17 +1365,12 @@ export interface operations {
             /** @description A dependency is down */
             503: {
                 headers: {
+                    "X-Request-Id": components["headers"]["XRequestId"];
+                    "X-Correlation-Id": components["headers"]["XCorrelationId"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        /** @description `ok`: every part works; `degraded`: it answers, but a part cannot (see its field, e.g. validation); `unavailable` (503): a dependency is down */
-                        status: "ok" | "degraded" | "unavailable";
-                        /** @description the Node.js version the service runs on, `24.22.3`: an Access Point holding private keys runs on a supported runtime */
-                        node: string;
-                    } & {
-                        [key: string]: unknown;
-                    };
+                    "application/json": components["schemas"]["Health"];
                 };
             };
         };
