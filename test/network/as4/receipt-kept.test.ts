@@ -19,6 +19,7 @@ import { startTestService, type TestService } from '../../support/service.ts';
 import { startFakeDns, type FakeDns } from '../smp/fake-dns.ts';
 import { bearer, requestToken, sapiFetch } from '../../sapi/auth-support.ts';
 import { newKey, sendRequest, sha256Hex } from '../../sapi/support/send.ts';
+import { withoutRequestId } from '../../support/request-id.ts';
 
 const ZONE = 'acc.edelivery.tech.ec.europa.eu';
 const NS = {
@@ -162,7 +163,7 @@ describe('the AS4 receipt kept on the sent invoice, for an auditor (PEPPOL_NETWO
     const draft = await newInvoice('Not sent');
     const unsent = await receiptOf(draft);
     expect(unsent.status).to.equal(404);
-    expect(await unsent.json()).to.deep.equal({ detail: { error: 'peppol_receipt_not_found', message: 'the invoice has no AS4 receipt: it was not sent over AS4 (not sent yet, sandbox, or marked sent)', peppol_status: 'not_sent' } });
+    expect(withoutRequestId(await unsent.json())).to.deep.equal({ detail: { error: 'peppol_receipt_not_found', message: 'the invoice has no AS4 receipt: it was not sent over AS4 (not sent yet, sandbox, or marked sent)', peppol_status: 'not_sent' } });
     expect((await one.call('POST', `/companies/${seller}/invoices/${draft}/mark-sent`, { note: 'by e-mail' })).status).to.equal(200);
     const manual = await receiptOf(draft);
     expect(manual.status).to.equal(404);
