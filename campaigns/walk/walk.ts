@@ -101,6 +101,7 @@ function sampleBodies(a: World, year: number): Record<string, unknown> {
     createWorkspaceWebhook: { url: 'http://127.0.0.1:9/hook' },
     updateWebhook: { description: 'walked' },
     updateWebhookForWorkspace: { description: 'walked' },
+    updateCompany: { contact_name: 'walked' },
     setSapiClientAllowlist: { cidrs: [] },
     sapiToken: { client_id: a.sapi.clientId, client_secret: 'not-the-secret', grant_type: 'client_credentials' },
     sapiRenew: { refresh_token: 'not-a-refresh-token' },
@@ -174,7 +175,7 @@ export async function walkRoutes(svc: TestService, a: World, b: World, options: 
           if (credential === 'sapi') headers.authorization = `Bearer ${b.sapi.token}`;
           if (participant) headers['x-peppol-participant-id'] = participant;
           if (contentType) headers['content-type'] = contentType;
-          if (route.method === 'PUT' || route.operationId === 'createCreditNote' || route.operationId === 'voidInvoice') headers['if-match'] = '"0"';
+          if (route.method === 'PUT' || route.operationId === 'createCreditNote' || route.operationId === 'voidInvoice' || route.operationId === 'updateCompany') headers['if-match'] = '"0"';
           if (route.method === 'POST') headers['idempotency-key'] = `walk-${randomBytes(8).toString('hex')}`;
           const aimed = `${path}${query} ${body ?? ''} ${participant ?? ''}`;
           const aims = secrets.filter((s) => aimed.includes(s));
