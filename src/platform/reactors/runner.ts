@@ -195,7 +195,7 @@ export class ReactorRunner {
           unsaved = true;
         }
       }
-      if (batch.length < this.batchSize) await this.wakeOf(reactor).sleep(this.pollMs, mark);
+      if (batch.length < this.batchSize && position !== null) await this.wakeOf(reactor).idle(position, this.pollMs, mark);
     }
     // A clean stop keeps the scan, so a restart does not read those events again.
     if (unsaved && position !== null && leased()) await this.save(reactor.name, position).catch(() => undefined);

@@ -268,7 +268,7 @@ export class ProjectionRunner {
         failures = 0;
         const after = this.position(projector.name).value;
         if (after !== before) this.report(projector.name, after);
-        if (read < this.batchSize) await wake.sleep(this.pollMs, mark);
+        if (read < this.batchSize) await wake.idle(after, this.pollMs, mark);
       } catch (error) {
         failures++;
         this.log.error({ err: error, projector: projector.name }, 'projector failed; retrying');
