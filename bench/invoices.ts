@@ -3,6 +3,7 @@ import pg from 'pg';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { startBenchService } from './http-service.ts';
 import { loadFromAnotherProcess } from './load.ts';
+import { categorise, printTable, profiled, type Category } from './cpu-profile.ts';
 import { pgbenchEventInserts } from './pgbench.ts';
 import { watchServiceCpu } from './process-cpu.ts';
 import { percentile, watchCpu } from './stats.ts';
@@ -18,12 +19,32 @@ function payload(customerId: string) {
   });
 }
 
+/** A create's parts, as the profile table names them (the deepest frame that names one wins). */
+const CREATE_PARTS: Category[] = [
+  { name: 'authentication (API key)', frame: /authenticateFor|callerResolver|src\/modules\/identity\// },
+  { name: 'body parsing and schema validation', frame: /node_modules\/ajv\/|src\/platform\/http\/(body|validators|ajv|json-error)\.ts/ },
+  { name: 'decider and rules (totals, VAT, checks)', frame: /\/commands\/invoices\// },
+  { name: 'company and customer lookups', frame: /src\/modules\/invoices\/lookups\.ts|contentDefaults|findCompany|buyerOf/ },
+  { name: 'numbering and appends (group commit, event store)', frame: /src\/platform\/handling\/|src\/platform\/eventstore\/|series-reservations\.ts/ },
+  { name: 'read-your-writes wait', frame: /caughtUp|current-read\.ts/ },
+  { name: 'projection (read models)', frame: /src\/platform\/readmodel\/|\/projections\// },
+  { name: 'reactors (webhooks, delivery, schedules)', frame: /src\/platform\/(reactors|schedule|followers)\/|src\/modules\/webhooks\// },
+  { name: 'response (body, headers)', frame: /invoiceBody|createdInvoiceRow|applyResult|respond / },
+];
+const LEAF_PARTS: Category[] = [
+  { name: 'database driver (pg, typeorm: answers parsed off the socket)', frame: /node_modules\/(pg|pg-protocol|pg-types|pg-pool|postgres-[a-z]+|typeorm)\// },
+  { name: 'socket writes and reads (syscalls)', frame: /^(writev|writeBuffer|writeUtf8String|utf8Write|onStreamRead|utf8Slice) |stream_base_commons|node:net/ },
+  { name: 'HTTP server (node:http, koa)', frame: /node:_http|node_modules\/(koa|@koa|koa-compose|co-body|raw-body)\// },
+  { name: 'garbage collection', frame: /^\(garbage collector\)/ },
+  { name: 'promises, timers, rxjs', frame: /node_modules\/rxjs\/|runMicrotasks|task_queues|node:internal\/timers/ },
+];
+
 interface Figure {
   rate: number;
   p99: number;
 }
 
-async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number): Promise<Figure> {
+async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number, profile: boolean): Promise<Figure> {
   const { api, demo, close } = await startBenchService(databaseUrl);
   try {
     const company = demo.companies[0]?.id ?? '';
@@ -35,7 +56,9 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     const url = `${api}/companies/${company}/invoices`;
     const cpu = watchCpu();
     const share = watchServiceCpu(databaseUrl);
-    const { latencies, seconds } = await loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
+    const load = () => loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
+    const run = profile ? await profiled(load) : { result: await load(), profile: null };
+    const { latencies, seconds } = run.result;
     const machine = cpu();
     const used = share();
     latencies.sort((a, b) => a - b);
@@ -47,6 +70,8 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
       `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${p99.toFixed(1)} ms   (${latencies.length} creates)`);
     console.log(`  CPU per create: the service ${perCreate(used.service)}` + (used.postgres > 0 ? `, its Postgres backends ${perCreate(used.postgres)}` : ' (the database runs inside it)'));
     console.log(`  ${machine}`);
+    if (run.profile && process.env.BENCH_PROFILE_FILE) (await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE_FILE, JSON.stringify(run.profile));
+    if (run.profile) printTable('where a create\'s CPU goes in the service', categorise(run.profile, CREATE_PARTS, LEAF_PARTS), latencies.length);
     return { rate, p99 };
   } finally {
     await close();
@@ -89,22 +114,25 @@ async function benchSearch(url: string): Promise<void> {
 }
 
 /**
- * `npm run bench -- invoices [seconds] [pglite|postgres]`: invoice creates over real HTTP with 16 concurrent clients
+ * `npm run bench -- invoices [seconds] [pglite|postgres|both] [profile]`: invoice creates over real HTTP with 16 concurrent clients
  * (p50/p99, CPU per create), on Postgres (DATABASE_URL or the local server) beside pgbench's
  * one-row commits with as many clients on the same server, and on the embedded PGlite beside the
  * Postgres figure, each in a fresh database; then the list's q filter at a million rows on Postgres.
+ * With `profile`, the service's main thread is profiled during the load and a table shows where a
+ * create's CPU goes (cpu-profile.ts; the profiler itself costs a few per cent).
  * Target (issue 41): creates >= 0.15 x pgbench's tps at 16 clients, with p99 <= 50 ms.
  */
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 10) * 1000;
   const only = args[1]; // 'pglite' or 'postgres': one of the two, when profiling
+  const profile = args.includes('profile');
   const clients = 16;
   let onPostgres: Figure | null = null;
   if (only !== 'pglite') {
     const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const anchor = await pgbenchEventInserts(admin, clients, Math.max(5, durationMs / 1000));
     await onFreshPostgres(async (url, host) => {
-      const figure = await benchOne(`Postgres (${host}, fresh database)`, url, durationMs, clients);
+      const figure = await benchOne(`Postgres (${host}, fresh database)`, url, durationMs, clients, profile);
       onPostgres = figure;
       if (anchor) {
         const ratio = figure.rate / anchor.tps;
@@ -116,7 +144,7 @@ export async function main(args: string[]): Promise<void> {
   }
   if (only === 'postgres') return;
   await onEmbedded(async (url) => {
-    const figure = await benchOne('PGlite (embedded, in memory)', url, durationMs, clients);
+    const figure = await benchOne('PGlite (embedded, in memory)', url, durationMs, clients, profile);
     if (onPostgres) console.log(`  PGlite / Postgres creates/s: ${(figure.rate / (onPostgres as Figure).rate).toFixed(2)} x`);
   });
 }
