@@ -21,7 +21,7 @@ export interface Category {
 
 const frameText = (node: Profile['nodes'][number]) => `${node.callFrame.functionName} ${node.callFrame.url}`;
 
-/** Milliseconds of CPU per category (and 'idle', 'other'), from a profile. */
+/** Milliseconds of CPU per category (and 'idle', which also takes the profiler's own work, and 'other'), from a profile. */
 export function categorise(profile: Profile, owners: readonly Category[], leaves: readonly Category[]): Map<string, number> {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -39,6 +39,10 @@ export function categorise(profile: Profile, owners: readonly Category[], leaves
     if (!found && leaf) {
       const text = frameText(leaf);
       found = text.startsWith('(idle)') ? 'idle' : (leaves.find((c) => c.frame.test(text))?.name ?? 'other');
+    }
+    // the profiler's own work (stopping it serialises the profile) is not the service's
+    for (let at: number | undefined = id; at !== undefined && found !== 'idle'; at = parent.get(at)) {
+      if (byId.get(at)?.callFrame.url === 'node:inspector') found = 'idle';
     }
     categoryOf.set(id, found ?? 'other');
     return found ?? 'other';
