@@ -19,6 +19,11 @@ interface Message {
   i: string;
   /** types it appended since its last message: wakes the followers that handle them */
   t?: string[];
+  /**
+   * the highest position of those appends: a follower that then reads below it was held back by
+   * a transaction still open and reads again soon (WakeUp.idle) rather than at its next poll
+   */
+  a?: Position;
   /** positions of projectors it leads, reached since its last message */
   p?: Record<string, Position>;
 }
@@ -78,6 +83,7 @@ export async function followerFeed(options: FollowerFeedOptions): Promise<Follow
   const positions$ = new Subject<{ name: string; position: Position }>();
   const peers = new Map<string, number>();
   const types = new Set<string>();
+  let highest: Position = '';
   const positions = new Map<string, Position>();
   let client: pg.Client | null = null;
   let sending = false;
@@ -98,7 +104,9 @@ export async function followerFeed(options: FollowerFeedOptions): Promise<Follow
     }
     if (typeof message.i !== 'string' || message.i === id) return;
     peers.set(message.i, Date.now());
-    if (Array.isArray(message.t) && message.t.length > 0) appended$.next({ position: '', types: message.t.filter((t) => typeof t === 'string') });
+    if (Array.isArray(message.t) && message.t.length > 0) {
+      appended$.next({ position: typeof message.a === 'string' ? message.a : '', types: message.t.filter((t) => typeof t === 'string') });
+    }
     if (message.p && typeof message.p === 'object') {
       for (const [name, position] of Object.entries(message.p)) if (typeof position === 'string') positions$.next({ name, position });
     }
@@ -138,12 +146,16 @@ export async function followerFeed(options: FollowerFeedOptions): Promise<Follow
     const share = hasPeers();
     if (!hello && !(share && (types.size > 0 || positions.size > 0))) return;
     const message: Message = { i: id };
-    if (share && types.size > 0) message.t = [...types];
+    if (share && types.size > 0) {
+      message.t = [...types];
+      message.a = highest;
+    }
     if (share && positions.size > 0) message.p = Object.fromEntries(positions);
     types.clear();
+    highest = '';
     positions.clear();
     let payload = JSON.stringify(message);
-    if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ i: id, t: message.t?.slice(0, 100) }); // positions come again with the next batch; the poll covers them
+    if (payload.length > MAX_PAYLOAD) payload = JSON.stringify({ i: id, t: message.t?.slice(0, 100), a: message.a }); // positions come again with the next batch; the poll covers them
     sending = true;
     try {
       await client.query('SELECT pg_notify($1, $2)', [FOLLOWER_CHANNEL, payload]);
@@ -155,9 +167,10 @@ export async function followerFeed(options: FollowerFeedOptions): Promise<Follow
     if (types.size > 0 || positions.size > 0) void flush();
   }
 
-  const ownAppends: Subscription = options.appended.subscribe(({ types: written }) => {
+  const ownAppends: Subscription = options.appended.subscribe(({ types: written, position }) => {
     if (!hasPeers()) return;
     for (const type of written) types.add(type);
+    if (position > highest) highest = position;
     void flush();
   });
   const hello = setInterval(() => void flush(true), HELLO_MS);
