@@ -12,11 +12,11 @@ import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
 import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant, spisParticipantOf } from './peppol/identifiers.ts';
-import { payloadFactsOf, readSbdhWith, type PayloadFacts } from './peppol/sbdh.ts';
-import type { XmlElement } from '../../platform/xml/index.ts';
+import { readSbdhWith } from './peppol/sbdh.ts';
+import { attempt, readWithEnvelope, type ReadWithEnvelope } from './inbound-read.ts';
 import type { Core } from '../../platform/core.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
-import { readUbl, readUblElement, ublDocumentType, type UblDocument } from '../invoices/index.ts';
+import { readUbl, type UblDocument } from '../invoices/index.ts';
 import { systemMetadata } from '../invoices/index.ts';
 import { mlsVerdict, type CheckFinding, type MlsVerdict } from '../../../commands/mls/answer.ts';
 import { answerWrite, issueCommand } from './mls/answer.ts';
@@ -68,30 +68,9 @@ export interface Received {
  * A message whose envelope we cannot read, or for a participant we do not serve, is refused at the
  * transport (PeppolRejectedError: over AS4 an ebMS error, which the sender records as invoice.rejected).
  */
-/**
- * What a business document's checks and its inbound copy read of it, read from the envelope's own
- * parse (the delivered text is the same XML): its routing facts, and the invoice model or why it
- * cannot be read. Anything but a UBL Invoice or CreditNote is left for the paths that take it.
- */
-interface ReadWithEnvelope {
-  facts: PayloadFacts;
-  ubl: { read: UblDocument } | { error: Error };
-}
-
-function attempt(read: () => UblDocument): ReadWithEnvelope['ubl'] {
-  try {
-    return { read: read() };
-  } catch (error) {
-    return { error: error instanceof Error ? error : new Error(String(error)) };
-  }
-}
-
-const readWithEnvelope = (payload: XmlElement): ReadWithEnvelope | null =>
-  ublDocumentType(payload) === null ? null : { facts: payloadFactsOf(payload), ubl: attempt(() => readUblElement(payload)) };
-
 export async function receivePeppolMessage(deps: ReceivingDeps, message: InboundPeppolMessage): Promise<Received> {
   let envelope;
-  let withEnvelope: ReadWithEnvelope | null;
+  let withEnvelope: ReadWithEnvelope;
   try {
     ({ envelope, read: withEnvelope } = readSbdhWith(message.envelope, readWithEnvelope));
   } catch (error) {
@@ -99,7 +78,7 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   }
   if (envelope.documentTypeId === MLS_DOCUMENT_TYPE_ID) {
     if (!isOurMlsParticipant(deps.ourSpis, envelope.receiver)) throw new PeppolRejectedError(`participant ${envelope.receiver} is not this Access Point's MLS address`);
-    await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope);
+    await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope, withEnvelope?.kind === 'mls' ? withEnvelope.mls : undefined);
     return { invoice_id: null, provider_document_id: null, response_code: null };
   }
   const senderSpis = message.sending_ap === null ? deps.ourSpis : spisParticipantOf(message.sending_ap);
@@ -124,9 +103,10 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   }
   const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);
   if (!company) throw new PeppolRejectedError(`participant ${envelope.receiver} is not served by this Access Point`);
-  const findings = await checkReceivedDocument(deps.validator, envelope, now, withEnvelope?.facts);
+  const ublRead = withEnvelope?.kind === 'ubl' ? withEnvelope : null;
+  const findings = await checkReceivedDocument(deps.validator, envelope, now, ublRead?.facts);
   // not a UBL Invoice or CreditNote: read from its text as before, which says why it cannot be read
-  const ubl = withEnvelope?.ubl ?? attempt(() => readUbl(envelope.document));
+  const ubl = ublRead?.ubl ?? attempt(() => readUbl(envelope.document));
   let document: UblDocument | null = null;
   if ('read' in ubl) document = ubl.read;
   else findings.push({ rule: 'UBL-READ', message: ubl.error.message, location: 'NA', flag: 'fatal', kind: 'syntax' } satisfies CheckFinding);
