@@ -37,6 +37,8 @@ export interface SapiLoadResult {
   seconds: number;
   counts: Record<string, number>;
   sent: SentRequest[];
+  /** this process's CPU time (user + system) while it ran the job, ms */
+  cpuMs: number;
 }
 
 interface Answer { status: number; body: string }
@@ -60,7 +62,7 @@ function sendBody(job: SapiLoadJob, documentId: string, number: string): string 
 }
 
 /** Sends due every 1/rate s until the deadline, each on its own (a socket per request in flight). */
-async function paced(job: SapiLoadJob, agent: http.Agent, url: URL, base: Record<string, string>): Promise<SapiLoadResult> {
+async function paced(job: SapiLoadJob, agent: http.Agent, url: URL, base: Record<string, string>): Promise<Omit<SapiLoadResult, 'cpuMs'>> {
   const rate = job.ratePerSecond ?? 1;
   const latencies: number[] = [];
   const counts: Record<string, number> = {};
@@ -82,6 +84,13 @@ async function paced(job: SapiLoadJob, agent: http.Agent, url: URL, base: Record
 }
 
 async function run(job: SapiLoadJob): Promise<SapiLoadResult> {
+  const cpu = process.cpuUsage();
+  const result = await load(job);
+  const used = process.cpuUsage(cpu);
+  return { ...result, cpuMs: (used.user + used.system) / 1000 };
+}
+
+async function load(job: SapiLoadJob): Promise<Omit<SapiLoadResult, 'cpuMs'>> {
   // paced: no cap on sockets, or the cap would queue requests in the client and hide the wait
   const agent = new http.Agent({ keepAlive: true, ...(job.kind === 'paced' ? {} : { maxSockets: job.clients }) });
   const url = new URL(`${job.sapi}/document/send`);

@@ -21,6 +21,7 @@ import { createApp } from '../src/doors/native/app.ts';
 import { ephemeralSigningKeyPem } from '../src/modules/identity/ephemeral-key.ts';
 import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
+import { postgresBackendCpu } from './postgres-cpu.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
 import { machineBusySeconds, percentile, watchCpu } from './stats.ts';
 
@@ -148,6 +149,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     const cpu = watchCpu();
     const busyBefore = machineBusySeconds();
     const sendCpu = processCpu();
+    const databaseCpu = await postgresBackendCpu(databaseUrl);
     const sendStarted = performance.now();
     const sends = await fromAnotherProcess({ ...job, kind: 'send', keep: 2000 });
     const cpuLine = cpu();
@@ -156,6 +158,9 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     const drainSeconds = (performance.now() - drainStarted) / 1000;
     const busyAfter = machineBusySeconds();
     const sendCpuMs = sendCpu();
+    const databaseCpuMs = databaseCpu ? await databaseCpu() : null;
+    // the CPU of the processes the bench runs (the service with its threads, the clients, the database's backends): other work on the machine left out
+    const ownCpuPerSend = (sendCpuMs + sends.cpuMs + (databaseCpuMs ?? 0)) / (sends.counts['202'] ?? 1);
     const processCpuPerSend = sendCpuMs / (sends.counts['202'] ?? 1);
     const processCpuPerSendNet = (sendCpuMs - idleCpuPerMs * (performance.now() - sendStarted)) / (sends.counts['202'] ?? 1);
     const sendRate = (sends.counts['202'] ?? 0) / sends.seconds;
@@ -190,6 +195,9 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     console.log(`| intake latency at ${pacedRate.toFixed(1)}/s (80 % of sustained, open loop) p50 / p99 | ${ms(percentile(pacedLat, 50))} / ${ms(percentile(pacedLat, 99))} (target p99 ≤ 300 ms; n=${pacedLat.length}) |`);
     console.log(`| idempotent replays | ${((replays.counts['202'] ?? 0) / replays.seconds).toFixed(0)}/s, p99 ${ms(percentile(sorted(replays.latencies), 99))} (target ≥ 1,000/s) |`);
     console.log(`| send → inbox, median at the paced rate (n=${inbox.length}) | ${inbox.length ? ms(percentile(inbox, 50)) : 'none arrived'} (target ≤ 2 s) |`);
+    const times = (a: number | null, b: number | null) => (a === null || b === null ? '?' : `${(a / b).toFixed(1)} ×`);
+    const fixed = (v: number | null) => (v === null ? '?' : v.toFixed(1));
+    console.log(`| CPU per accepted send beside CPU per validation (target ≤ 6 ×) | whole machine: ${fixed(cpuPerSend)} ms per send / ${fixed(cpuPerValidation)} ms per validation = ${times(cpuPerSend, cpuPerValidation)}; the bench's own processes (service with its threads, clients, ${databaseCpuMs === null ? 'database in the service\'s process' : 'this database\'s Postgres backends'}): ${ownCpuPerSend.toFixed(1)} / ${processCpuPerValidation.toFixed(1)} ms = ${times(ownCpuPerSend, processCpuPerValidation)} (clients ${(sends.cpuMs / (sends.counts['202'] ?? 1)).toFixed(1)} ms, database ${databaseCpuMs === null ? '-' : (databaseCpuMs / (sends.counts['202'] ?? 1)).toFixed(1)} ms per send) |`);
     console.log(`| CPU of the service's process (its threads included; not the database server's, not the clients') | ${processCpuPerValidation.toFixed(1)} ms per validation, ${processCpuPerSend.toFixed(1)} ms per send (intake, Peppol and FS legs, inbound), ${processCpuPerReplay.toFixed(2)} ms per replay; less its idle ${(idleCpuPerMs * 1000).toFixed(0)} ms/s: ${processCpuPerSendNet.toFixed(1)} ms per send, ${processCpuPerReplayNet.toFixed(2)} ms per replay |`);
     console.log(cpuLine);
   } finally {

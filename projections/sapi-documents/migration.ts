@@ -18,3 +18,13 @@ export class SapiDocuments1764500000100 implements MigrationInterface {
     await q.query('DROP TABLE sapi_documents');
   }
 }
+
+/** Corner 5's MLS is matched by the filing's submission id (sapiDocumentIdByFsSubmission): by index, not a scan of every document. */
+export class SapiDocumentsFsSubmission1767100000000 implements MigrationInterface {
+  async up(q: QueryRunner): Promise<void> {
+    await q.query("CREATE INDEX sapi_documents_fs_submission ON sapi_documents ((view->'fs'->>'submission_id'))");
+  }
+  async down(q: QueryRunner): Promise<void> {
+    await q.query('DROP INDEX sapi_documents_fs_submission');
+  }
+}

@@ -1,7 +1,7 @@
 import { evolveSapiDocument, type SapiDocumentView } from '../../commands/sapi/document.ts';
 import { SAPI_DOCUMENT_EVENT_TYPES, type SapiDocumentEvent } from '../../events/sapi-documents.ts';
 import { defineProjector } from '../../src/platform/readmodel/projector.ts';
-import { SapiDocuments1764500000100 } from './migration.ts';
+import { SapiDocuments1764500000100, SapiDocumentsFsSubmission1767100000000 } from './migration.ts';
 import { SAPI_DOCUMENTS } from './queries.ts';
 
 interface Row {
@@ -20,7 +20,7 @@ export const sapiDocuments = defineProjector<SapiDocumentEvent>({
   name: SAPI_DOCUMENTS,
   handles: SAPI_DOCUMENT_EVENT_TYPES,
   tables: ['sapi_documents'],
-  migrations: [SapiDocuments1764500000100],
+  migrations: [SapiDocuments1764500000100, SapiDocumentsFsSubmission1767100000000],
 
   async apply(events, tx) {
     const rows = new Map<string, Row>();

@@ -12,10 +12,11 @@ import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
 import { PeppolRejectedError, type OutboundPeppolMessage } from './peppol/peppol-network.ts';
 import { isOurMlsParticipant, MLS_DOCUMENT_TYPE_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, sameParticipant, spisParticipantOf } from './peppol/identifiers.ts';
-import { readSbdh } from './peppol/sbdh.ts';
+import { readSbdhWith } from './peppol/sbdh.ts';
+import { attempt, readWithEnvelope, type ReadWithEnvelope } from './inbound-read.ts';
 import type { Core } from '../../platform/core.ts';
 import type { ValidatorSource } from '../../platform/validation/index.ts';
-import { readUbl } from '../invoices/index.ts';
+import { readUbl, type UblDocument } from '../invoices/index.ts';
 import { systemMetadata } from '../invoices/index.ts';
 import { mlsVerdict, type CheckFinding, type MlsVerdict } from '../../../commands/mls/answer.ts';
 import { answerWrite, issueCommand } from './mls/answer.ts';
@@ -69,14 +70,15 @@ export interface Received {
  */
 export async function receivePeppolMessage(deps: ReceivingDeps, message: InboundPeppolMessage): Promise<Received> {
   let envelope;
+  let withEnvelope: ReadWithEnvelope;
   try {
-    envelope = readSbdh(message.envelope);
+    ({ envelope, read: withEnvelope } = readSbdhWith(message.envelope, readWithEnvelope));
   } catch (error) {
     throw new PeppolRejectedError(`the receiving Access Point refused the message: ${(error as Error).message}`);
   }
   if (envelope.documentTypeId === MLS_DOCUMENT_TYPE_ID) {
     if (!isOurMlsParticipant(deps.ourSpis, envelope.receiver)) throw new PeppolRejectedError(`participant ${envelope.receiver} is not this Access Point's MLS address`);
-    await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope);
+    await receiveMls({ ...deps, matchers: deps.mlsMatchers }, envelope, withEnvelope?.kind === 'mls' ? withEnvelope.mls : undefined);
     return { invoice_id: null, provider_document_id: null, response_code: null };
   }
   const senderSpis = message.sending_ap === null ? deps.ourSpis : spisParticipantOf(message.sending_ap);
@@ -101,13 +103,13 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   }
   const company = await findCompanyByParticipant(deps.readModels, envelope.receiver);
   if (!company) throw new PeppolRejectedError(`participant ${envelope.receiver} is not served by this Access Point`);
-  const findings = await checkReceivedDocument(deps.validator, envelope, now);
-  let document: ReturnType<typeof readUbl> | null = null;
-  try {
-    document = readUbl(envelope.document);
-  } catch (error) {
-    findings.push({ rule: 'UBL-READ', message: (error as Error).message, location: 'NA', flag: 'fatal', kind: 'syntax' } satisfies CheckFinding);
-  }
+  const ublRead = withEnvelope?.kind === 'ubl' ? withEnvelope : null;
+  const findings = await checkReceivedDocument(deps.validator, envelope, now, ublRead?.facts);
+  // not a UBL Invoice or CreditNote: read from its text as before, which says why it cannot be read
+  const ubl = ublRead?.ubl ?? attempt(() => readUbl(envelope.document));
+  let document: UblDocument | null = null;
+  if ('read' in ubl) document = ubl.read;
+  else findings.push({ rule: 'UBL-READ', message: ubl.error.message, location: 'NA', flag: 'fatal', kind: 'syntax' } satisfies CheckFinding);
   const verdict = mlsVerdict(findings);
   if (verdict.response_code === 'RE' || !document) {
     // refused: nothing is given to the company; the MLS says why

@@ -6,7 +6,7 @@ export { createInvoice, type InvoiceDeps, invoiceVisibleTo, type InvoicingDeps, 
 export { companyOf, type Lookups, newLookups } from './lookups.ts';
 export { invoiceBody, InvoiceListQuery, invoiceRowOf } from './routes.ts';
 export { SeriesReservations } from './series-reservations.ts';
-export { buildUbl, readUbl } from './ubl/index.ts';
+export { buildUbl, readUbl, readUblElement, type UblDocument } from './ubl/index.ts';
 export { NS, XPATH_NS } from './ubl/ubl-names.ts';
-export { node, nodes, text, UblReadError, withUblDocument } from './ubl/xml-reader.ts';
+export { node, nodes, text, ublDocumentType, UblReadError, withUblDocument } from './ubl/xml-reader.ts';
 export { cac, cbc, type Node } from './ubl/xml-writer.ts';

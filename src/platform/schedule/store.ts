@@ -81,14 +81,21 @@ export function scheduleStore(db: DataSource) {
      * do. A row scheduled again while it ran keeps that new time and is only released.
      */
     async finish(work: ClaimedWork, next: Date | null, owner: string): Promise<void> {
+      // one statement each (a row finishes several times per document sent): the row of the run is
+      // deleted or moved to `next`; one scheduled again meanwhile (another revision) is only released
       if (next === null) {
-        await db.query('DELETE FROM scheduled_work WHERE kind = $1 AND key = $2 AND revision = $3 AND lease_owner = $4', [work.kind, work.key, work.revision, owner]);
+        await db.query(
+          `WITH done AS (DELETE FROM scheduled_work WHERE kind = $1 AND key = $2 AND revision = $3 AND lease_owner = $4 RETURNING 1)
+           UPDATE scheduled_work SET lease_until = NULL, lease_owner = NULL WHERE kind = $1 AND key = $2 AND lease_owner = $4 AND NOT EXISTS (SELECT 1 FROM done)`,
+          [work.kind, work.key, work.revision, owner],
+        );
       } else {
-        await db.query('UPDATE scheduled_work SET due_at = $4, lease_until = NULL, lease_owner = NULL WHERE kind = $1 AND key = $2 AND revision = $3 AND lease_owner = $5', [
-          work.kind, work.key, work.revision, next.toISOString(), owner,
-        ]);
+        await db.query(
+          `UPDATE scheduled_work SET due_at = CASE WHEN revision = $3 THEN $4::timestamptz ELSE due_at END, lease_until = NULL, lease_owner = NULL
+           WHERE kind = $1 AND key = $2 AND lease_owner = $5`,
+          [work.kind, work.key, work.revision, next.toISOString(), owner],
+        );
       }
-      await this.release(work, owner);
     },
 
     /** Gives the owner's row back as it was, lease released (a run cut off by a stop: a restart runs it at once). */

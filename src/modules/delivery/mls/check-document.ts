@@ -1,6 +1,6 @@
 import type { CheckFinding } from '../../../../commands/mls/answer.ts';
 import type { Finding, ValidatorSource } from '../../../platform/validation/index.ts';
-import { checkEnvelope } from '../peppol/sbdh-check.ts';
+import { checkEnvelope, checkSbdhAgainstDocument, type PayloadFacts } from '../peppol/sbdh-check.ts';
 import type { SbdhEnvelope } from '../peppol/sbdh-model.ts';
 
 /**
@@ -13,7 +13,7 @@ import type { SbdhEnvelope } from '../peppol/sbdh-model.ts';
  */
 const ENGINE_FAILURES = new Set(['VALIDATION-TIMEOUT', 'VALIDATION-ENGINE-ERROR']);
 
-export async function checkReceivedDocument(validator: ValidatorSource, envelope: SbdhEnvelope, receivedAt: Date): Promise<CheckFinding[]> {
+export async function checkReceivedDocument(validator: ValidatorSource, envelope: SbdhEnvelope, receivedAt: Date, facts?: PayloadFacts): Promise<CheckFinding[]> {
   const report = await (await validator()).validate(envelope.document, { at: receivedAt });
   // our engine failing is no verdict on the document: the message is not taken, and the sender retries
   const broken = report.errors.find((f) => ENGINE_FAILURES.has(f.rule));
@@ -22,7 +22,8 @@ export async function checkReceivedDocument(validator: ValidatorSource, envelope
   const findings: CheckFinding[] = [...report.errors, ...report.warnings].filter(official).map((f) => ({
     rule: f.rule, message: f.message, location: f.location, flag: f.flag, kind: f.source === 'xsd' ? 'syntax' : 'rule',
   }));
-  for (const mismatch of checkEnvelope(envelope)) {
+  // the document's routing facts, read with the envelope (inbound.ts) or else from the document
+  for (const mismatch of facts ? checkSbdhAgainstDocument(envelope, facts) : checkEnvelope(envelope)) {
     findings.push({ rule: mismatch.code, message: mismatch.message, location: 'NA', flag: 'fatal', kind: 'rule' });
   }
   return findings;

@@ -52,10 +52,16 @@ export type MlsMatcher = (mls: MessageLevelStatus, receivedAt: string) => Promis
  * late one) is kept as a repeat. An MLS is never answered with an MLS (OP-MLS-03): one we cannot
  * read is refused at the transport, like any unreadable message.
  */
-export async function receiveMls(deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'> & { matchers?: MlsMatcher[] }, envelope: SbdhEnvelope): Promise<MlsReceived['data']['matched']> {
+export async function receiveMls(
+  deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'> & { matchers?: MlsMatcher[] },
+  envelope: SbdhEnvelope,
+  /** the MLS as read with its envelope (inbound-read.ts); else read from envelope.document */
+  read?: { read: MessageLevelStatus } | { error: Error },
+): Promise<MlsReceived['data']['matched']> {
   let mls: MessageLevelStatus;
   try {
-    mls = readMls(envelope.document);
+    if (read && 'error' in read) throw read.error;
+    mls = read ? read.read : readMls(envelope.document);
   } catch (error) {
     throw new PeppolRejectedError(`the Message Level Status cannot be read: ${(error as Error).message}`);
   }

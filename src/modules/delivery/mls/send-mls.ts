@@ -2,7 +2,7 @@ import type { RetryPolicy } from '../../../../commands/invoices/delivery-retries
 import { mlsIssuedDecider } from '../../../../commands/mls/issued.ts';
 import type { MlsIssued } from '../../../../events/mls.ts';
 import type { Core } from '../../../platform/core.ts';
-import { handleCommand } from '../../../platform/handling/command-handler.ts';
+import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
@@ -56,7 +56,7 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
   return {
     kind: MLS_SEND,
     async run(work, signal) {
-      const { state } = await readAndFold(deps.store, work.key, mlsIssuedDecider);
+      const { state, revision } = await readAndFold(deps.store, work.key, mlsIssuedDecider);
       if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return null;
       const now = deps.clock.now().getTime();
       const first = Date.parse(state.issued.issued_at) + deps.firstDelayMs(state.issued.document_type_id);
@@ -64,8 +64,8 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
       const due = state.next_attempt_at ? new Date(state.next_attempt_at) : null;
       if (due && due.getTime() > now) return due;
       const { mls } = state.issued;
-      const record = (command: Parameters<typeof mlsIssuedDecider.decide>[0]) =>
-        handleCommand(deps, work.key, mlsIssuedDecider, command, { metadata: systemMetadata('mls-send', work.ref || undefined), expected: { retry: { onVersionConflict: 3 } } });
+      // the outcome is decided on the stream as read above (read again only if someone wrote it meanwhile)
+      const record = streamInTurn(deps, work.key, mlsIssuedDecider, { state, revision }, { metadata: systemMetadata('mls-send', work.ref || undefined), retry: { onVersionConflict: 3 } });
       const at = () => deps.clock.now().toISOString();
       const send = async (to: string, document: string) => {
         const envelope = wrapInSbdh({

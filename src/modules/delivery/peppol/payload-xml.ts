@@ -106,9 +106,12 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
  * their C14N is `want()` (the element's, as canonicalOf gives it for libxml2's standalone
  * serialisation of it); null otherwise (then the caller keeps that serialisation). The search is
  * plain text, so it can only find a candidate; the parser and C14N decide whether it is the
- * element, so nothing is ever trusted on the strength of string matching.
+ * element, so nothing is ever trusted on the strength of string matching. When the candidate is
+ * `serialised` itself (libxml2's standalone serialisation, without the XML declaration), it is
+ * that serialisation, the same XML by definition: no parse is needed to say so. Every document
+ * this service writes reads back to its own characters, so its envelopes take that path.
  */
-export function verbatimElement(text: string, qname: string, from: number, want: () => string | null): string | null {
+export function verbatimElement(text: string, qname: string, from: number, want: () => string | null, serialised?: string): string | null {
   const name = escapeRegExp(qname);
   const start = new RegExp(`<${name}[\\s/>]`, 'g');
   start.lastIndex = from;
@@ -118,6 +121,7 @@ export function verbatimElement(text: string, qname: string, from: number, want:
   const last = closes[closes.length - 1];
   if (!last || last.index === undefined) return null;
   const candidate = text.slice(opened.index, opened.index + last.index + last[0].length);
+  if (candidate === serialised) return candidate;
   const canonical = want();
   return canonical !== null && canonicalOf(candidate) === canonical ? candidate : null;
 }

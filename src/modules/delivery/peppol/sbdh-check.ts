@@ -8,7 +8,7 @@
  * ReportingParty's and the ReceivingParty's EndpointID (compliance.pdf of the TDD 1.0.0 bundle); for
  * the Peppol MLS (an ApplicationResponse) the SenderParty's (C3's SPID) and the ReceiverParty's.
  */
-import { firstAt, type XmlNode } from '../../../platform/xml/index.ts';
+import { firstAt, type XmlElement, type XmlNode } from '../../../platform/xml/index.ts';
 import { documentTypeParts, formatParticipantId, sameParticipant } from './identifiers.ts';
 import { withParsed } from './payload-xml.ts';
 import type { SbdhEnvelope, SbdhHeader } from './sbdh-model.ts';
@@ -51,18 +51,20 @@ const PARTIES: Record<string, { sender: string; receiver: string }> = {
 
 /** Reads the routing facts of a business document (untrusted XML). Throws SbdhError (SBDH-PAYLOAD) when it is not XML. */
 export function readPayloadFacts(xml: string | Uint8Array): PayloadFacts {
-  return withParsed(xml, 'SBDH-PAYLOAD', 'the business document', (doc) => {
-    const root = doc.root;
-    const where = PARTIES[`${root.namespaceUri} ${root.name}`];
-    return {
-      namespace: root.namespaceUri,
-      localName: root.name,
-      customizationId: text(root, 'cbc:CustomizationID'),
-      profileId: text(root, 'cbc:ProfileID'),
-      senderEndpoint: where ? endpoint(root, where.sender) : null,
-      receiverEndpoint: where ? endpoint(root, where.receiver) : null,
-    };
-  });
+  return withParsed(xml, 'SBDH-PAYLOAD', 'the business document', (doc) => payloadFactsOf(doc.root));
+}
+
+/** The routing facts of a business document already parsed (its root element; relative paths only, so one inside an envelope reads the same). */
+export function payloadFactsOf(root: XmlElement): PayloadFacts {
+  const where = PARTIES[`${root.namespaceUri} ${root.name}`];
+  return {
+    namespace: root.namespaceUri,
+    localName: root.name,
+    customizationId: text(root, 'cbc:CustomizationID'),
+    profileId: text(root, 'cbc:ProfileID'),
+    senderEndpoint: where ? endpoint(root, where.sender) : null,
+    receiverEndpoint: where ? endpoint(root, where.receiver) : null,
+  };
 }
 
 /** Compares the header with the document's facts; an empty list means they agree. */

@@ -21,6 +21,16 @@ import { HEADER_VERSION, MLS_TYPES, SBDH_NS, SCOPE, SbdhError, type MlsType, typ
 const NS = { sh: SBDH_NS };
 
 export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
+  return readSbdhWith(xml, () => undefined).envelope;
+}
+
+/**
+ * readSbdh, and `readPayload` run on the business document as parsed inside the envelope (its root
+ * element: relative paths read it as they would the delivered text, which is the same XML), so a
+ * receiver reads what it needs of the document without parsing it again. Not run when the
+ * envelope is refused.
+ */
+export function readSbdhWith<T>(xml: string | Uint8Array, readPayload: (payload: XmlElement) => T): { envelope: SbdhEnvelope; read: T } {
   return withParsed(xml, 'SBDH-MALFORMED', 'the envelope', (doc, text) => {
     const root = doc.root;
     if (root.name !== 'StandardBusinessDocument' || root.namespaceUri !== SBDH_NS) {
@@ -37,7 +47,8 @@ export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
     const payload = payloads[0] as XmlElement;
     const fields = readHeader(header);
     checkAgainstPayload(fields, payload);
-    return { ...fields, document: asSent(text, header, payload) };
+    const envelope = { ...fields, document: asSent(text, header, payload) };
+    return { envelope, read: readPayload(payload) };
   });
 }
 
@@ -50,7 +61,9 @@ export function readSbdh(xml: string | Uint8Array): SbdhEnvelope {
 function asSent(text: string, header: XmlElement, payload: XmlElement): string {
   const serialised = standaloneXml(payload);
   const headerEnd = afterEndTag(text, qualifiedName(header));
-  const verbatim = headerEnd === null ? null : verbatimElement(text, qualifiedName(payload), headerEnd, () => canonicalOf(serialised));
+  // standaloneXml's text is the declaration, the element, a newline
+  const element = serialised.slice(XML_DECLARATION.length, -1);
+  const verbatim = headerEnd === null ? null : verbatimElement(text, qualifiedName(payload), headerEnd, () => canonicalOf(serialised), element);
   return verbatim === null ? serialised : `${XML_DECLARATION}${verbatim}`;
 }
 

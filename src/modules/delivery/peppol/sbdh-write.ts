@@ -135,7 +135,7 @@ function payloadRoot(document: string, docType: DocumentTypeParts): string {
       throw new SbdhError('SBDH-PAYLOAD', `the business document nests elements ${MAX_DEPTH - 1} levels deep; inside the envelope that is too deep to read`);
     }
     // the sender's own characters where they are the same XML, so the receiver gets the very bytes
-    const serialised = () => root.toString({ format: false });
-    return verbatimElement(document, qualifiedName(root), 0, () => canonicalOfRoot(doc, serialised)) ?? serialised();
+    const serialised = root.toString({ format: false });
+    return verbatimElement(document, qualifiedName(root), 0, () => canonicalOfRoot(doc, () => serialised), serialised) ?? serialised;
   });
 }

@@ -4,4 +4,4 @@
  * read.ts and read-party.ts for the mapping decisions.
  */
 export { buildUbl } from './build.ts';
-export { readUbl, UblReadError, type UblDocument } from './read.ts';
+export { readUbl, readUblElement, UblReadError, type UblDocument } from './read.ts';

@@ -31,7 +31,7 @@
  * reason texts (only the VATEX code is carried), BIC, card and mandate details. A VAT category outside UNCL 5305 as EN16931 uses it is refused (UBL-UNSUPPORTED).
  */
 import { Decimal } from 'decimal.js';
-import type { XmlNode } from '../../../platform/xml/index.ts';
+import type { XmlElement, XmlNode } from '../../../platform/xml/index.ts';
 import {
   INVOICE_TYPE_CODES,
   PAYMENT_MEANS_CODES,
@@ -49,7 +49,7 @@ import {
 import { divide, isZero, money, netSum, plain } from './decimals.ts';
 import { readParty } from './read-party.ts';
 import { ZZZ, ZZZ_ALLOWANCE_REASON } from './ubl-names.ts';
-import { node, nodes, text, UblReadError, withUblDocument } from './xml-reader.ts';
+import { node, nodes, readingUbl, text, ublDocumentType, UblReadError, withUblDocument } from './xml-reader.ts';
 
 export { UblReadError } from './xml-reader.ts';
 
@@ -61,19 +61,28 @@ export interface UblDocument {
 
 /** Reads a UBL Invoice or CreditNote. Throws UblReadError for unsafe, broken or non-UBL XML. */
 export function readUbl(xml: string | Uint8Array): UblDocument {
-  return withUblDocument(xml, ({ doc, documentType }) => {
-    const root = doc.root;
-    const creditNote = documentType === 'CreditNote';
-    const breakdown = readBreakdown(root);
-    const exemptionOf = (category: VatCategoryCode, rate: string): string | null =>
-      breakdown.find((row) => row.vat_category_code === category && row.vat_rate === rate)?.vat_exemption_reason_code ?? null;
+  return withUblDocument(xml, ({ doc, documentType }) => readRoot(doc.root, documentType === 'CreditNote'));
+}
 
-    const lineNodes = nodes(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
-    const lines = lineNodes.map((el, i) => readLine(el, i, creditNote, exemptionOf));
-    const content = readContent(root, creditNote, lines.map((l) => l.line));
-    const totals = readTotals(root, breakdown, lines.map((l) => l.amounts), exemptionOf);
-    return { content, totals };
-  });
+/**
+ * Reads a UBL Invoice or CreditNote already parsed, from its root element (one inside an envelope
+ * reads as the same document on its own: every path is relative). Throws UblReadError as readUbl does.
+ */
+export function readUblElement(root: XmlElement): UblDocument {
+  const documentType = ublDocumentType(root);
+  return readingUbl(documentType, () => readRoot(root, documentType === 'CreditNote'));
+}
+
+function readRoot(root: XmlNode, creditNote: boolean): UblDocument {
+  const breakdown = readBreakdown(root);
+  const exemptionOf = (category: VatCategoryCode, rate: string): string | null =>
+    breakdown.find((row) => row.vat_category_code === category && row.vat_rate === rate)?.vat_exemption_reason_code ?? null;
+
+  const lineNodes = nodes(root, creditNote ? 'cac:CreditNoteLine' : 'cac:InvoiceLine');
+  const lines = lineNodes.map((el, i) => readLine(el, i, creditNote, exemptionOf));
+  const content = readContent(root, creditNote, lines.map((l) => l.line));
+  const totals = readTotals(root, breakdown, lines.map((l) => l.amounts), exemptionOf);
+  return { content, totals };
 }
 
 function readContent(root: XmlNode, creditNote: boolean, lines: InvoiceLine[]): InvoiceContent {

@@ -5,9 +5,10 @@
  * expansion, no external entities), element, attribute and namespace limits, NONET and NO_XXE, and a
  * depth limit.
  */
-import type { XmlNode } from '../../../platform/xml/index.ts';
+import type { XmlElement, XmlNode } from '../../../platform/xml/index.ts';
 import { allAt, firstAt, parseUntrusted, type ParsedXml } from '../../../platform/xml/index.ts';
-import { XPATH_NS } from './ubl-names.ts';
+import type { DocumentType } from '../../../platform/validation/types.ts';
+import { NS, XPATH_NS } from './ubl-names.ts';
 
 /** A document the reader cannot read: not XML, unsafe, not a UBL Invoice/CreditNote, or unsupported content. */
 export class UblReadError extends Error {
@@ -30,17 +31,29 @@ export function withUblDocument<T>(xml: string | Uint8Array, read: (parsed: Pars
   const result = parseUntrusted(xml);
   if (!result.ok) throw new UblReadError(result.finding.rule, result.finding.message);
   try {
-    if (result.parsed.documentType === null) {
-      throw new UblReadError('XML-NOT-UBL', 'The root element is not a UBL 2.1 Invoice or CreditNote.');
-    }
-    return read(result.parsed);
+    return readingUbl(result.parsed.documentType, () => read(result.parsed));
+  } finally {
+    result.parsed.doc.dispose();
+  }
+}
+
+/** Runs `read` on a document of `documentType` (null: not UBL), with the refusals of withUblDocument. */
+export function readingUbl<T>(documentType: DocumentType | null, read: () => T): T {
+  if (documentType === null) throw new UblReadError('XML-NOT-UBL', 'The root element is not a UBL 2.1 Invoice or CreditNote.');
+  try {
+    return read();
   } catch (err) {
     // a quantity or amount that is not a number (the XSD would say so too) is the document's fault
     if (err instanceof RangeError) throw new UblReadError('UBL-BAD-NUMBER', err.message);
     throw err;
-  } finally {
-    result.parsed.doc.dispose();
   }
+}
+
+/** Which UBL document an element is the root of, as parseUntrusted says of a document's root. */
+export function ublDocumentType(root: XmlElement): DocumentType | null {
+  if (root.name === 'Invoice' && root.namespaceUri === NS.invoice) return 'Invoice';
+  if (root.name === 'CreditNote' && root.namespaceUri === NS.creditNote) return 'CreditNote';
+  return null;
 }
 
 /** The trimmed text at `xpath` (relative to `node`), or null when absent or blank. */

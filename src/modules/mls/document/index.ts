@@ -17,5 +17,5 @@ export {
   type MlsResponseCode,
   type MlsStatusReason,
 } from './model.ts';
-export { readMls } from './read.ts';
+export { readMls, readMlsElement } from './read.ts';
 export { createMlsValidator, mlsSchematronFile, type MlsFinding, type MlsFindingSource, type MlsValidationReport, type MlsValidator, type MlsValidatorOptions } from './validate.ts';

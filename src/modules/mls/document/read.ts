@@ -36,6 +36,11 @@ export function readMls(xml: string | Uint8Array): MessageLevelStatus {
   }
 }
 
+/** readMls of an MLS already parsed, from its root element (one inside an envelope reads the same: every path is relative). */
+export function readMlsElement(root: XmlElement): MessageLevelStatus {
+  return readRoot(root);
+}
+
 function readRoot(root: XmlElement): MessageLevelStatus {
   if (root.name !== 'ApplicationResponse' || root.namespaceUri !== MLS_NS.ubl) {
     throw new MlsReadError('MLS-NOT-MLS', `the root element is {${root.namespaceUri}}${root.name}, not {${MLS_NS.ubl}}ApplicationResponse`);
