@@ -12,7 +12,8 @@ import { fillHistory, type WorldSize } from './rebuild-history.ts';
 import { watchCpu } from './stats.ts';
 
 const run = promisify(execFile);
-const TARGET = 30_000;
+/** issue 41 item 4: every read model rebuilds a history of N events in N / 100,000 s (it was 30,000) */
+const TARGET = 100_000;
 
 /**
  * pgbench's single-row commit rate on the same server, in a scratch database of its own: one
@@ -63,7 +64,7 @@ interface Figure {
  * with a realistic history (bench/rebuild-history.ts: N organisations, 200 by default, 20 with
  * quick), then rebuilds each read model alone (runner.rebuild, as `projections rebuild`
  * does) and prints per read model the events it handles, the time, events/s of those and of the
- * whole history (what a user waits for: history size / time), against the 30,000 events/s target;
+ * whole history (what a user waits for: history size / time), against the 100,000 events/s target (issue 41);
  * with pgbench's single-row commit rate measured in the same run as the anchor, and the CPU.
  */
 export async function main(args: string[]): Promise<void> {
@@ -113,8 +114,8 @@ export async function main(args: string[]): Promise<void> {
       for (const f of figures) {
         const own = Math.round(f.handled / f.seconds);
         const history = Math.round(total / f.seconds);
-        // the target is the issue's: a history of N events rebuilt in N / 30,000 s; its own events/s says how the projector itself keeps up
-        const verdict = history >= TARGET ? (own >= TARGET ? 'ok' : 'ok on the history; its own events below 30k/s') : 'MISSED';
+        // the target is the issue's: a history of N events rebuilt in N / TARGET s; its own events/s says how the projector itself keeps up
+        const verdict = history >= TARGET ? (own >= TARGET ? 'ok' : `ok on the history; its own events below ${TARGET / 1000}k/s`) : 'MISSED';
         console.log(`${f.name.padEnd(24)} ${String(f.handled).padStart(15)} ${f.seconds.toFixed(2).padStart(8)} ${String(own).padStart(13)} ${String(history).padStart(17)}  ${verdict}`);
       }
       const all = figures.reduce((s, f) => s + f.seconds, 0);

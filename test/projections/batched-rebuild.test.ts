@@ -16,6 +16,7 @@ import { customerDirectory } from '../../projections/customer-directory/projecto
 import { identity } from '../../projections/identity/projector.ts';
 import { invoiceRegister } from '../../projections/invoices/projector.ts';
 import { payments } from '../../projections/payments/projector.ts';
+import { peppolReporting } from '../../projections/peppol-reporting/projector.ts';
 import { sapiClients } from '../../projections/sapi-clients/projector.ts';
 import { sapiDocuments } from '../../projections/sapi-documents/projector.ts';
 import { sapiInbox } from '../../projections/sapi-inbox/projector.ts';
@@ -31,7 +32,7 @@ import { freshDatabase, type TestDatabase } from '../support/database.ts';
 // tenancy first: api-keys and sapi-clients share tables with it and with each other
 const PROJECTORS: Projector[] = [
   tenancy, identity, customerDirectory, invoiceRegister, creditNoteAllowance, payments, invoiceApprovals,
-  webhookEndpoints, sapiDocuments, sapiInbox, bulkImportJobs, apiKeys, sapiClients,
+  webhookEndpoints, sapiDocuments, sapiInbox, bulkImportJobs, apiKeys, sapiClients, peppolReporting,
 ];
 
 describe('read models: a rebuild in big batches makes the same rows as one event at a time', function () {
