@@ -3,7 +3,7 @@ import pg from 'pg';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { startBenchService } from './http-service.ts';
 import { loadFromAnotherProcess } from './load.ts';
-import { percentile, watchCpu } from './stats.ts';
+import { percentile, watchCpu, watchMemory } from './stats.ts';
 
 /** A 10-line invoice across the Slovak rates, as a client would post it. */
 function payload(customerId: string) {
@@ -26,6 +26,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     }).then((r) => r.json() as Promise<{ id: string }>);
     const body = payload(customer.id);
     const url = `${api}/companies/${company}/invoices`;
+    const memory = watchMemory();
     const cpu = watchCpu();
     const { latencies, seconds } = await loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
     const machine = cpu();
@@ -34,6 +35,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     console.log(`  creates/s over HTTP (${clients} keep-alive clients in another process, 10-line invoices): ${Math.round(latencies.length / seconds)}   ` +
       `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${percentile(latencies, 99).toFixed(1)} ms   (${latencies.length} creates)`);
     console.log(`  ${machine}`);
+    console.log(`  ${memory()}`);
   } finally {
     await close();
   }

@@ -22,7 +22,7 @@ import { ephemeralSigningKeyPem } from '../src/modules/identity/ephemeral-key.ts
 import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
-import { machineBusySeconds, percentile, watchCpu } from './stats.ts';
+import { machineBusySeconds, percentile, watchCpu, watchMemory } from './stats.ts';
 
 const CLIENTS = 16;
 
@@ -145,6 +145,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     const idleCpuPerMs = idleCpu() / (performance.now() - idleStarted);
 
     // 1. saturation: 16 closed-loop clients; then until the reactors have done the Peppol and FS legs of all of it
+    const memory = watchMemory();
     const cpu = watchCpu();
     const busyBefore = machineBusySeconds();
     const sendCpu = processCpu();
@@ -192,6 +193,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     console.log(`| send → inbox, median at the paced rate (n=${inbox.length}) | ${inbox.length ? ms(percentile(inbox, 50)) : 'none arrived'} (target ≤ 2 s) |`);
     console.log(`| CPU of the service's process (its threads included; not the database server's, not the clients') | ${processCpuPerValidation.toFixed(1)} ms per validation, ${processCpuPerSend.toFixed(1)} ms per send (intake, Peppol and FS legs, inbound), ${processCpuPerReplay.toFixed(2)} ms per replay; less its idle ${(idleCpuPerMs * 1000).toFixed(0)} ms/s: ${processCpuPerSendNet.toFixed(1)} ms per send, ${processCpuPerReplayNet.toFixed(2)} ms per replay |`);
     console.log(cpuLine);
+    console.log(memory());
   } finally {
     server.closeAllConnections();
     server.close();
