@@ -6,7 +6,7 @@ import { loadFromAnotherProcess } from './load.ts';
 import { categorise, printTable, profiled, type Category } from './cpu-profile.ts';
 import { pgbenchEventInserts } from './pgbench.ts';
 import { watchServiceCpu } from './process-cpu.ts';
-import { percentile, watchCpu } from './stats.ts';
+import { percentile, watchCpu, watchMemory } from './stats.ts';
 
 /** A 10-line invoice across the Slovak rates, as a client would post it. */
 function payload(customerId: string) {
@@ -54,6 +54,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     }).then((r) => r.json() as Promise<{ id: string }>);
     const body = payload(customer.id);
     const url = `${api}/companies/${company}/invoices`;
+    const memory = watchMemory();
     const cpu = watchCpu();
     const share = watchServiceCpu(databaseUrl);
     const load = () => loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
@@ -70,6 +71,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
       `p50 ${percentile(latencies, 50).toFixed(1)} ms   p99 ${p99.toFixed(1)} ms   (${latencies.length} creates)`);
     console.log(`  CPU per create: the service ${perCreate(used.service)}` + (used.postgres > 0 ? `, its Postgres backends ${perCreate(used.postgres)}` : ' (the database runs inside it)'));
     console.log(`  ${machine}`);
+    console.log(`  ${memory()}`);
     if (run.profile && process.env.BENCH_PROFILE_FILE) (await import('node:fs')).writeFileSync(process.env.BENCH_PROFILE_FILE, JSON.stringify(run.profile));
     if (run.profile) printTable('where a create\'s CPU goes in the service', categorise(run.profile, CREATE_PARTS, LEAF_PARTS), latencies.length);
     return { rate, p99 };

@@ -1,6 +1,6 @@
 // `npm run bench -- <name> [args]`: each benchmark is a module in bench/ exporting main(args).
 const [name, ...args] = process.argv.slice(2);
-const benches = ['eventstore', 'validation', 'as4', 'invoices', 'delivery', 'auth', 'startup', 'credit-notes', 'webhooks', 'sapi', 'bulk-import', 'pdf', 'rebuild', 'hot-streams'] as const;
+const benches = ['eventstore', 'validation', 'as4', 'invoices', 'delivery', 'auth', 'startup', 'credit-notes', 'webhooks', 'sapi', 'bulk-import', 'pdf', 'rebuild', 'hot-streams', 'memory'] as const;
 type Bench = (typeof benches)[number];
 
 if (!benches.includes(name as Bench)) {

@@ -23,7 +23,7 @@ import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { postgresBackendCpu } from './postgres-cpu.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
-import { machineBusySeconds, percentile, watchCpu } from './stats.ts';
+import { machineBusySeconds, percentile, watchCpu, watchMemory } from './stats.ts';
 
 const CLIENTS = 16;
 
@@ -146,6 +146,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     const idleCpuPerMs = idleCpu() / (performance.now() - idleStarted);
 
     // 1. saturation: 16 closed-loop clients; then until the reactors have done the Peppol and FS legs of all of it
+    const memory = watchMemory();
     const cpu = watchCpu();
     const busyBefore = machineBusySeconds();
     const sendCpu = processCpu();
@@ -200,6 +201,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     console.log(`| CPU per accepted send beside CPU per validation (target ≤ 6 ×) | whole machine: ${fixed(cpuPerSend)} ms per send / ${fixed(cpuPerValidation)} ms per validation = ${times(cpuPerSend, cpuPerValidation)}; the bench's own processes (service with its threads, clients, ${databaseCpuMs === null ? 'database in the service\'s process' : 'this database\'s Postgres backends'}): ${ownCpuPerSend.toFixed(1)} / ${processCpuPerValidation.toFixed(1)} ms = ${times(ownCpuPerSend, processCpuPerValidation)} (clients ${(sends.cpuMs / (sends.counts['202'] ?? 1)).toFixed(1)} ms, database ${databaseCpuMs === null ? '-' : (databaseCpuMs / (sends.counts['202'] ?? 1)).toFixed(1)} ms per send) |`);
     console.log(`| CPU of the service's process (its threads included; not the database server's, not the clients') | ${processCpuPerValidation.toFixed(1)} ms per validation, ${processCpuPerSend.toFixed(1)} ms per send (intake, Peppol and FS legs, inbound), ${processCpuPerReplay.toFixed(2)} ms per replay; less its idle ${(idleCpuPerMs * 1000).toFixed(0)} ms/s: ${processCpuPerSendNet.toFixed(1)} ms per send, ${processCpuPerReplayNet.toFixed(2)} ms per replay |`);
     console.log(cpuLine);
+    console.log(memory());
   } finally {
     server.closeAllConnections();
     server.close();

@@ -38,3 +38,36 @@ export function watchCpu(): () => string {
     return `CPU (all cores) while measuring: busy ${pct(busy)}, idle ${pct(idle)}, taken by the hypervisor (steal) ${pct(steal)}`;
   };
 }
+
+/** Resident memory of a process (Linux /proc/<pid>/status), in MB: now (VmRSS) and its peak so far (VmHWM); null elsewhere. */
+export function residentMb(pid: number | 'self' = 'self'): { rss: number; peak: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+)`, 'm').exec(status)?.[1] ?? NaN);
+    const rss = kb('VmRSS');
+    const peak = kb('VmHWM');
+    return Number.isNaN(rss) || Number.isNaN(peak) ? null : { rss: Math.round(rss / 1024), peak: Math.round(peak / 1024) };
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * For a bench that runs the service in its own process: call when the service is ready (before the
+ * load), then print what the returned function says after it. Resident memory is the whole
+ * process's (every thread: validation workers, PGlite's), at rest = when the service was ready.
+ */
+export function watchMemory(pid: number | 'self' = 'self'): () => string {
+  const rest = residentMb(pid);
+  return () => {
+    const now = residentMb(pid);
+    if (!rest || !now) return 'resident memory: not measured on this system';
+    return `resident memory of the service's process (all threads): at rest ${rest.rss} MB, peak ${now.peak} MB (VmHWM), after the load ${now.rss} MB`;
+  };
+}
+
+/** For a bench that runs the service's parts in its own process (the validation pool): its resident memory now and at its peak. */
+export function residentLine(pid: number | 'self' = 'self'): string {
+  const now = residentMb(pid);
+  return now ? `resident memory of this process (all threads): now ${now.rss} MB, peak ${now.peak} MB (VmHWM)` : 'resident memory: not measured on this system';
+}

@@ -30,7 +30,7 @@ import { generateInvoice } from '../test/validation/support/generate-invoice.ts'
 import { baseDocuments, mutationCorpus, type CorpusDocument } from '../test/validation/support/mutations.ts';
 import { listXmlFiles, readUnitTests } from '../test/validation/support/unit-tests.ts';
 import { slovakHeader } from '../test/tax-data-document/support/headers.ts';
-import { watchCpu } from './stats.ts';
+import { residentLine, watchCpu } from './stats.ts';
 import { cases, percentileOf, type MeasurementTask, type SideBySideResult, type StageResult } from './validation-cases.ts';
 import { javaTimings } from './validation-java.ts';
 
@@ -247,5 +247,5 @@ export async function main(args: string[]): Promise<void> {
   await sideBySide(quick);
   const pool = await poolBench(quick, 'compiled');
   targets(compile, compiled, pool);
-  console.log(`\n${cpu()}`);
+  console.log(`\n${cpu()}\n${residentLine()}`);
 }

@@ -51,7 +51,10 @@ interface ValidatorOptions {
   artifactsDir?: string;
   /** Where compiled SEF files are cached; default `.cache/validation` in the repo. */
   cacheDir?: string;
-  /** Worker threads; default min(2, CPUs). 0 = validate in the calling thread. */
+  /**
+   * Worker threads at most; default min(2, CPUs). 0 = validate in the calling thread. One runs from
+   * the start; more start while documents wait and end after a minute without work (IDLE_WORKER_MS).
+   */
   workers?: number;
   /** A document taking longer than this is abandoned (its worker is replaced). Default 60 s. */
   timeoutMs?: number;
@@ -77,6 +80,13 @@ export interface Validator {
  * halves the time of large documents in the compiled engine (bench/validation.ts measures in such a worker).
  */
 export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 128 } as const;
+
+/**
+ * Each worker holds its own copy of the rules (~70 MB resident); a quiet service needs one. A second
+ * starts when documents wait (it loads the rules and warms up, ~1 s of CPU, before its first answer)
+ * and ends after this long without work.
+ */
+const IDLE_WORKER_MS = 60_000;
 
 /** The engine as services get it: started on first use (compiling the rules takes a while once). */
 export type ValidatorSource = () => Promise<Validator>;
@@ -135,16 +145,15 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
   const pool = new Piscina<WorkerTask, WorkerResult>({
     // compiled (dist/, `npm start`): the worker is plain JavaScript; from source (tsx), a JS entry registers tsx in the thread first
     filename: new URL(import.meta.url.endsWith('.ts') ? './worker-entry.mjs' : './worker.js', import.meta.url).href,
-    minThreads: workers,
+    minThreads: 1,
     maxThreads: workers,
-    idleTimeout: Number.POSITIVE_INFINITY,
+    idleTimeout: IDLE_WORKER_MS,
     resourceLimits: WORKER_RESOURCE_LIMITS,
   });
-  // One worker compiles (or loads) the rule sets first, so the others only ever read the cache; then
-  // every worker loads and warms up before the first real document.
+  // The first worker compiles (or loads) the rule sets and warms up before the first real document;
+  // the workers started later only ever read the cache.
   const prepared = await pool.run({ kind: 'prepare', options });
   if (prepared.kind !== 'prepared') throw new Error('validation worker did not prepare');
-  await Promise.all(Array.from({ length: workers }, () => pool.run({ kind: 'prepare', options })));
   const schemas = prepared.schemas;
   let closed = false;
 
