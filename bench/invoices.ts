@@ -44,7 +44,7 @@ interface Figure {
   p99: number;
 }
 
-async function benchOne(label: string, databaseUrl: string, durationMs: number, clients: number, profile: boolean): Promise<Figure> {
+async function benchOne(label: string, databaseUrl: string, onServer: boolean, durationMs: number, clients: number, profile: boolean): Promise<Figure> {
   const { api, demo, close } = await startBenchService(databaseUrl);
   try {
     const company = demo.companies[0]?.id ?? '';
@@ -56,12 +56,12 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     const url = `${api}/companies/${company}/invoices`;
     const memory = watchMemory();
     const cpu = watchCpu();
-    const share = watchServiceCpu(databaseUrl);
+    const share = await watchServiceCpu(onServer ? databaseUrl : null);
     const load = () => loadFromAnotherProcess({ url, headers, body, expectStatus: 201, clients, durationMs, warmup: 20 });
     const run = profile ? await profiled(load) : { result: await load(), profile: null };
     const { latencies, seconds } = run.result;
     const machine = cpu();
-    const used = share();
+    const used = await share();
     latencies.sort((a, b) => a - b);
     const rate = latencies.length / seconds;
     const p99 = percentile(latencies, 99);
@@ -134,7 +134,7 @@ export async function main(args: string[]): Promise<void> {
     const admin = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
     const anchor = await pgbenchEventInserts(admin, clients, Math.max(5, durationMs / 1000));
     await onFreshPostgres(async (url, host) => {
-      const figure = await benchOne(`Postgres (${host}, fresh database)`, url, durationMs, clients, profile);
+      const figure = await benchOne(`Postgres (${host}, fresh database)`, url, true, durationMs, clients, profile);
       onPostgres = figure;
       if (anchor) {
         const ratio = figure.rate / anchor.tps;
@@ -146,7 +146,7 @@ export async function main(args: string[]): Promise<void> {
   }
   if (only === 'postgres') return;
   await onEmbedded(async (url) => {
-    const figure = await benchOne('PGlite (embedded, in memory)', url, durationMs, clients, profile);
+    const figure = await benchOne('PGlite (embedded, in memory)', url, false, durationMs, clients, profile);
     if (onPostgres) console.log(`  PGlite / Postgres creates/s: ${(figure.rate / (onPostgres as Figure).rate).toFixed(2)} x`);
   });
 }
