@@ -260,25 +260,52 @@ export function parseXml(input: string): XDocument {
   flushText();
   if (stack.length !== 1 || !sawRoot) fail('document is not complete');
   doc.e = order;
-  return { root: doc, byLocal, elements, byName: new Map(), attrsByLocal: null };
+  const parsed: XDocument = { root: doc, byLocal, elements, byName: new Map(), attrsByLocal: null };
+  parsedDocuments.set(doc, parsed);
+  return parsed;
+}
+
+/** The parsed document of each document node (trees the runtime builds itself have none). */
+const parsedDocuments = new WeakMap<XNode, XDocument>();
+
+/**
+ * Whether no element of the tree of every node in `s` has this local name, by the parser's index: a
+ * child step to a name the document does not use (CEN's syntax rule asks every invoice line for ~100
+ * elements UBL allows but EN 16931 does not) then costs a walk to the root, not a look at every child.
+ */
+export function nameAbsent(s: readonly XNode[], local: string): boolean {
+  let root: XNode | null = null;
+  for (let k = 0; k < s.length; k++) {
+    let r = s[k] as XNode;
+    while (r.parent !== null) r = r.parent;
+    if (root === null) root = r;
+    else if (r !== root) return false;
+  }
+  const parsed = root === null ? undefined : parsedDocuments.get(root);
+  return parsed !== undefined && !parsed.byLocal.has(local);
 }
 
 /** String value: text of a text/attribute node, concatenated descendant text of an element/document. */
 export function stringValue(node: XNode): string {
   if (node.k === Kind.Element || node.k === Kind.Document) {
     if (node.sv !== null) return node.sv;
-    let out = '';
-    const walk = (x: XNode): void => {
-      for (const c of x.ch) {
-        if (c.k === Kind.Text) out += c.v;
-        else if (c.k === Kind.Element) walk(c);
-      }
-    };
-    walk(node);
+    const ch = node.ch;
+    // a leaf element with one text node (most of an invoice) is that text, without concatenating
+    const out = ch.length === 1 && (ch[0] as XNode).k === Kind.Text ? (ch[0] as XNode).v : descendantText(node, '');
     node.sv = out;
     return out;
   }
   return node.v;
+}
+
+function descendantText(x: XNode, out: string): string {
+  const ch = x.ch;
+  for (let k = 0; k < ch.length; k++) {
+    const c = ch[k] as XNode;
+    if (c.k === Kind.Text) out += c.v;
+    else if (c.k === Kind.Element) out = c.sv !== null ? out + c.sv : descendantText(c, out);
+  }
+  return out;
 }
 
 /** The lexical QName (`name()`). */
