@@ -30,10 +30,20 @@ export function cases(quick: boolean, slow = false): Case[] {
   ];
 }
 
+/** Our stages, in pipeline order. */
+export const STAGES = ['parse', 'xsd', 'cen', 'peppol', 'sk'] as const;
+export type Stage = (typeof STAGES)[number];
+
 export interface StageResult {
   name: string;
+  /** Which engine code measured it: '' for this tree, 'before' for a --baseline tree. */
+  label: string;
+  /** ms p50 per stage. */
+  stages: Record<Stage, number>;
   totalP50: number;
   totalP95: number;
+  /** This thread's CPU ms per document, mean (its clock ticks too coarsely for a percentile of one run). */
+  cpuMean: number;
 }
 
 export interface SideBySideResult {
@@ -45,4 +55,6 @@ export interface SideBySideResult {
   findings: number[];
 }
 
-export type MeasurementTask = { kind: 'stages'; engine: ValidationEngineName | 'literal'; quick: boolean } | { kind: 'side-by-side'; quick: boolean };
+export type MeasurementTask =
+  | { kind: 'stages'; engine: ValidationEngineName | 'literal'; quick: boolean; /** another checkout whose engine runs beside this one's */ baseline?: string }
+  | { kind: 'side-by-side'; quick: boolean };

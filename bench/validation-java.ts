@@ -10,9 +10,17 @@ import { fileURLToPath } from 'node:url';
 const JARS = ['/usr/share/java/Saxon-HE.jar', '/usr/share/java/Saxon-HE-9.9.1.5.jar'];
 const SOURCE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'java', 'ValidationBench.java');
 
+/** Java's stages: building the tree, then each publisher XSLT on it. */
+export const JAVA_STAGES = ['parse', 'cen', 'peppol'] as const;
+export type JavaStage = (typeof JAVA_STAGES)[number];
+
 export interface JavaTimings {
   /** ms per run, per document index. */
   perDocument: number[][];
+  /** CPU ms per run (the thread's, plus the serial collector's), per document index. */
+  cpu: number[][];
+  /** ms per run of each stage, per document index. */
+  stages: Record<JavaStage, number[][]>;
   /** svrl:failed-assert count per document index (last run). */
   failed: number[];
 }
@@ -48,13 +56,17 @@ export function javaTimings(artifactsDir: string, documents: string[], warmup: n
       maxBuffer: 64 * 1024 * 1024,
     });
     const perDocument: number[][] = documents.map(() => []);
+    const stages = Object.fromEntries(JAVA_STAGES.map((s) => [s, documents.map((): number[] => [])])) as Record<JavaStage, number[][]>;
+    const cpu: number[][] = documents.map(() => []);
     const failed: number[] = documents.map(() => 0);
     for (const line of out.trim().split('\n')) {
-      const [index, ms, fails] = line.split('\t').map(Number) as [number, number, number];
+      const [index, ms, fails, ...split] = line.split('\t').map(Number) as [number, number, number, ...number[]];
       perDocument[index]?.push(ms);
+      JAVA_STAGES.forEach((s, k) => stages[s][index]?.push(split[k] ?? NaN));
+      cpu[index]?.push(split[JAVA_STAGES.length] ?? NaN);
       failed[index] = fails;
     }
-    return { perDocument, failed };
+    return { perDocument, cpu, stages, failed };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -30,7 +30,6 @@ interface PatternEntry {
   rules: RuleEntry[];
   /** The rules that can match a node of a local name, in order (filled on first use). */
   byName?: Map<string, RuleEntry[]>;
-  nameSet?: Set<string>;
 }
 
 function rulesFor(p: PatternEntry, name: string): RuleEntry[] {
@@ -126,16 +125,47 @@ function cachedCompile(cacheDir: string, name: string, sourceHash: string, schem
   return compiled;
 }
 
-/** Candidate nodes of a keyed pattern in document order: the elements with its rules' local names. */
-function candidates(doc: XDocument, p: PatternEntry): XNode[] {
-  const lists = p.names.map((n) => doc.byLocal.get(n) ?? []).filter((l) => l.length > 0);
-  if (lists.length === 0) return [];
-  if (lists.length === 1) return lists[0] as XNode[];
-  // several names: one pass over the elements (already in order) beats sorting the union
-  const names = (p.nameSet ??= new Set(p.names));
-  const out: XNode[] = [];
-  for (const el of doc.elements) if (names.has(el.n)) out.push(el);
+/**
+ * Candidate nodes of each keyed pattern in document order: the elements with its rules' local names.
+ * One pass over the elements fills the lists of every pattern (a pattern of one name takes the
+ * parser's list as is).
+ */
+function candidates(doc: XDocument, patterns: readonly (PatternEntry | null)[], byName: Map<string, number[]>): XNode[][] {
+  const out = patterns.map((p): XNode[] => (p?.keyed && p.names.length === 1 ? (doc.byLocal.get(p.names[0] as string) ?? []) : []));
+  if (byName.size === 0) return out;
+  const elements = doc.elements;
+  for (let i = 0; i < elements.length; i++) {
+    const el = elements[i] as XNode;
+    const ks = byName.get(el.n);
+    if (ks !== undefined) for (let j = 0; j < ks.length; j++) (out[ks[j] as number] as XNode[]).push(el);
+  }
   return out;
+}
+
+/** Local name -> the keyed patterns of several names that have a rule for it. */
+function keyedByName(patterns: readonly (PatternEntry | null)[]): Map<string, number[]> {
+  const byName = new Map<string, number[]>();
+  patterns.forEach((p, k) => {
+    if (!p?.keyed || p.names.length < 2) return;
+    for (const n of new Set(p.names)) {
+      const ks = byName.get(n);
+      if (ks) ks.push(k);
+      else byName.set(n, [k]);
+    }
+  });
+  return byName;
+}
+
+/** Runs the first rule of the pattern that matches the node (a node is matched by one rule at most). */
+function visit(p: PatternEntry, state: State, node: XNode): void {
+  const rules = rulesFor(p, node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '');
+  for (let k = 0; k < rules.length; k++) {
+    const rule = rules[k] as RuleEntry;
+    if (rule.match(state, node)) {
+      rule.run(state, node);
+      return;
+    }
+  }
 }
 
 /** The sub-schema of the patterns that fall back, and for each of its checks the original pattern. */
@@ -177,6 +207,7 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
     internalErrors: 0,
   };
 
+  const keyedNames = keyedByName(module.patterns);
   const runCompiled = (doc: XDocument, prepared: PreparedSource): Finding<S>[] => {
     const out: Finding<S>[] = [];
     const state: State = {
@@ -190,6 +221,7 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
     };
     let partialRun: IndexedFinding<S>[] | null = null;
     const firstFallback = module.patterns.indexOf(null);
+    const keyed = candidates(doc, module.patterns, keyedNames);
     module.patterns.forEach((p, k) => {
       if (p === null) {
         if (!partial) throw new Error('pattern without a fallback');
@@ -200,22 +232,17 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
         }
         return;
       }
-      const visit = (node: XNode): void => {
-        for (const rule of rulesFor(p, node.k === Kind.Element || node.k === Kind.Attribute ? node.n : '')) {
-          if (rule.match(state, node)) {
-            rule.run(state, node);
-            return;
-          }
-        }
-      };
       if (p.keyed) {
-        for (const node of candidates(doc, p)) visit(node);
+        const nodes = keyed[k] as XNode[];
+        for (let i = 0; i < nodes.length; i++) visit(p, state, nodes[i] as XNode);
       } else {
         // the walk SaxonJS does: the document node, then every element (and its attributes)
-        visit(doc.root);
-        for (const el of doc.elements) {
-          visit(el);
-          if (p.attributes) for (const a of el.at) visit(a);
+        visit(p, state, doc.root);
+        const elements = doc.elements;
+        for (let i = 0; i < elements.length; i++) {
+          const el = elements[i] as XNode;
+          visit(p, state, el);
+          if (p.attributes) for (const a of el.at) visit(p, state, a);
         }
       }
     });

@@ -4,7 +4,7 @@
 // runs in SaxonJS for that document, so error findings keep the reference's wording.
 import type { Axis } from './ast.ts';
 import { replacementFunction, xpathRegex, xpathRegexGlobal } from './regex.ts';
-import { attributesNamed, elementsNamed, Kind, nodeName, rootOf, stringValue, XNode, type ChildIndex, type XDocument } from './tree.ts';
+import { attributesNamed, elementsNamed, Kind, nameAbsent, nodeName, rootOf, stringValue, XNode, type ChildIndex, type XDocument } from './tree.ts';
 import {
   arith,
   atomicToString,
@@ -403,6 +403,7 @@ export function hasChild(n: XNode, test: NodeTestFn): boolean {
 
 export function childrenNamedMany(s: XNode[], uri: string, local: string): XNode[] {
   if (s.length === 1) return childrenNamed(s[0] as XNode, uri, local);
+  if (s.length > 8 && nameAbsent(s, local)) return NONE;
   const out: XNode[] = [];
   for (const n of s) for (const c of childrenNamed(n, uri, local)) out.push(c);
   return sortDedup(out);

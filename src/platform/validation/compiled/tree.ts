@@ -98,11 +98,43 @@ function isSpace(c: number): boolean {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
+/**
+ * Names as V8 keeps its string literals (internalized): the generated rule code compares node names
+ * with literals, and two internalized strings compare by identity. Bounded, so that documents with
+ * ever new names cannot grow it: past the bound a name is used as sliced (same value, slower compare).
+ */
+const NAMES = new Map<string, string>();
+const MAX_NAMES = 20_000;
+
+function internalized(s: string): string {
+  const known = NAMES.get(s);
+  if (known !== undefined) return known;
+  // a property key is internalized; Object.keys hands back that very string
+  const name = Object.keys({ [s]: 0 })[0] ?? s;
+  if (NAMES.size < MAX_NAMES) NAMES.set(name, name);
+  return name;
+}
+
+/** Prefix and local name of a lexical QName, both internalized (cached with the QName). */
+const QNAMES = new Map<string, readonly [string, string]>();
+
+function splitQName(qname: string): readonly [string, string] {
+  let split = QNAMES.get(qname);
+  if (split === undefined) {
+    const colon = qname.indexOf(':');
+    split = [colon < 0 ? '' : internalized(qname.slice(0, colon)), internalized(colon < 0 ? qname : qname.slice(colon + 1))];
+    if (QNAMES.size < MAX_NAMES) QNAMES.set(internalized(qname), split);
+  }
+  return split;
+}
+
 interface OpenElement {
   node: XNode;
   /** Namespace bindings in scope (shared with the parent when the element declares none). */
   ns: Map<string, string>;
   text: string;
+  /** The start tag's QName, which the end tag must repeat. */
+  qname: string;
 }
 
 /** Parses XML text into a tree. Throws XmlTreeError on anything it does not handle. */
@@ -113,7 +145,7 @@ export function parseXml(input: string): XDocument {
   const elements: XNode[] = [];
   let order = 0;
   const rootNs = new Map<string, string>([['xml', XML_NS]]);
-  const stack: OpenElement[] = [{ node: doc, ns: rootNs, text: '' }];
+  const stack: OpenElement[] = [{ node: doc, ns: rootNs, text: '', qname: '' }];
   let top = stack[0] as OpenElement;
   let i = s.charCodeAt(0) === 0xfeff ? 1 : 0;
   const n = s.length;
@@ -183,8 +215,7 @@ export function parseXml(input: string): XDocument {
       flushText();
       const node = top.node;
       const qname = s.slice(i + 2, close).trim();
-      const expected = node.p === '' ? node.n : `${node.p}:${node.n}`;
-      if (qname !== expected) fail(`end tag ${qname} does not match ${expected}`);
+      if (qname !== top.qname) fail(`end tag ${qname} does not match ${top.qname}`);
       node.e = order;
       stack.pop();
       top = stack[stack.length - 1] ?? fail('end tag without start tag');
@@ -219,15 +250,13 @@ export function parseXml(input: string): XDocument {
             ns = new Map(ns);
             copied = true;
           }
-          ns.set(name === 'xmlns' ? '' : name.slice(6), value);
+          ns.set(name === 'xmlns' ? '' : name.slice(6), internalized(value));
         } else rawAttrs.push([name, value]);
         j = closeQ + 1;
       }
       const selfClosing = s.charCodeAt(j) === 47;
       if (selfClosing && s.charCodeAt(j + 1) !== 62) fail('bad empty-element tag');
-      const colon = qname.indexOf(':');
-      const prefix = colon < 0 ? '' : qname.slice(0, colon);
-      const local = colon < 0 ? qname : qname.slice(colon + 1);
+      const [prefix, local] = splitQName(qname);
       const uri = ns.get(prefix) ?? (prefix === '' ? '' : fail(`undeclared prefix ${prefix}`));
       const el = new XNode(Kind.Element, local, uri, prefix, top.node, '');
       el.o = ++order;
@@ -237,9 +266,7 @@ export function parseXml(input: string): XDocument {
       if (list) list.push(el);
       else byLocal.set(local, [el]);
       for (const [name, value] of rawAttrs) {
-        const ac = name.indexOf(':');
-        const ap = ac < 0 ? '' : name.slice(0, ac);
-        const al = ac < 0 ? name : name.slice(ac + 1);
+        const [ap, al] = splitQName(name);
         const au = ap === '' ? '' : (ns.get(ap) ?? fail(`undeclared prefix ${ap}`));
         for (const other of el.at) if (other.n === al && other.u === au) fail('duplicate attribute');
         const a = new XNode(Kind.Attribute, al, au, ap, el, value);
@@ -251,7 +278,7 @@ export function parseXml(input: string): XDocument {
         el.e = order;
         i = j + 2;
       } else {
-        top = { node: el, ns, text: '' };
+        top = { node: el, ns, text: '', qname };
         stack.push(top);
         i = j + 1;
       }
@@ -260,25 +287,52 @@ export function parseXml(input: string): XDocument {
   flushText();
   if (stack.length !== 1 || !sawRoot) fail('document is not complete');
   doc.e = order;
-  return { root: doc, byLocal, elements, byName: new Map(), attrsByLocal: null };
+  const parsed: XDocument = { root: doc, byLocal, elements, byName: new Map(), attrsByLocal: null };
+  parsedDocuments.set(doc, parsed);
+  return parsed;
+}
+
+/** The parsed document of each document node (trees the runtime builds itself have none). */
+const parsedDocuments = new WeakMap<XNode, XDocument>();
+
+/**
+ * Whether no element of the tree of every node in `s` has this local name, by the parser's index: a
+ * child step to a name the document does not use (CEN's syntax rule asks every invoice line for ~100
+ * elements UBL allows but EN 16931 does not) then costs a walk to the root, not a look at every child.
+ */
+export function nameAbsent(s: readonly XNode[], local: string): boolean {
+  let root: XNode | null = null;
+  for (let k = 0; k < s.length; k++) {
+    let r = s[k] as XNode;
+    while (r.parent !== null) r = r.parent;
+    if (root === null) root = r;
+    else if (r !== root) return false;
+  }
+  const parsed = root === null ? undefined : parsedDocuments.get(root);
+  return parsed !== undefined && !parsed.byLocal.has(local);
 }
 
 /** String value: text of a text/attribute node, concatenated descendant text of an element/document. */
 export function stringValue(node: XNode): string {
   if (node.k === Kind.Element || node.k === Kind.Document) {
     if (node.sv !== null) return node.sv;
-    let out = '';
-    const walk = (x: XNode): void => {
-      for (const c of x.ch) {
-        if (c.k === Kind.Text) out += c.v;
-        else if (c.k === Kind.Element) walk(c);
-      }
-    };
-    walk(node);
+    const ch = node.ch;
+    // a leaf element with one text node (most of an invoice) is that text, without concatenating
+    const out = ch.length === 1 && (ch[0] as XNode).k === Kind.Text ? (ch[0] as XNode).v : descendantText(node, '');
     node.sv = out;
     return out;
   }
   return node.v;
+}
+
+function descendantText(x: XNode, out: string): string {
+  const ch = x.ch;
+  for (let k = 0; k < ch.length; k++) {
+    const c = ch[k] as XNode;
+    if (c.k === Kind.Text) out += c.v;
+    else if (c.k === Kind.Element) out = c.sv !== null ? out + c.sv : descendantText(c, out);
+  }
+  return out;
 }
 
 /** The lexical QName (`name()`). */
