@@ -1,55 +1,29 @@
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadConfig } from '../src/platform/config.ts';
 import { openService } from '../src/service.ts';
 import { onFreshPostgres } from './databases.ts';
+import { pgbenchEventInserts } from './pgbench.ts';
 import { fillHistory, type WorldSize } from './rebuild-history.ts';
 import { watchCpu } from './stats.ts';
 
-const run = promisify(execFile);
 /** issue 41 item 4: every read model rebuilds a history of N events in N / 100,000 s (it was 30,000) */
 const TARGET = 100_000;
 
 /**
- * pgbench's single-row commit rate on the same server, in a scratch database of its own: one
- * client, each transaction one INSERT of one row and its commit (WAL flush). It is the anchor for
- * the rebuild figures: what this machine's Postgres does when every event costs a round trip and
- * a commit, the way a projector applying events one at a time would. A rebuild that beats it
- * many times over does so by writing many events per statement and per commit.
+ * pgbench's single-row commit rate on the same server (pgbench.ts): one client, each transaction
+ * one INSERT of one event-shaped row and its commit (WAL flush). It is the anchor for the rebuild
+ * figures: what this machine's Postgres does when every event costs a round trip and a commit,
+ * the way a projector applying events one at a time would. A rebuild that beats it many times
+ * over does so by writing many events per statement and per commit.
  */
 async function pgbenchAnchor(admin: string, seconds: number): Promise<string> {
-  const url = new URL(admin);
-  const name = `svc_bench_pgb_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: admin });
-  await client.connect();
-  const dir = await mkdtemp(join(tmpdir(), 'pgbench-'));
   try {
-    await client.query(`CREATE DATABASE ${name}`);
-    const target = new URL(admin);
-    target.pathname = `/${name}`;
-    const scratch = new pg.Client({ connectionString: target.toString() });
-    await scratch.connect();
-    await scratch.query('CREATE TABLE one_row (id bigserial PRIMARY KEY, payload text NOT NULL, at timestamptz NOT NULL DEFAULT now())');
-    await scratch.end();
-    const script = join(dir, 'insert-one-row.sql');
-    await writeFile(script, "INSERT INTO one_row (payload) VALUES ('{\"type\":\"CustomerRegistered\"}');\n");
-    const env = { ...process.env, PGPASSWORD: decodeURIComponent(url.password) };
-    const args = ['-n', '-c', '1', '-T', String(seconds), '-f', script, '-h', url.hostname, '-p', url.port || '5432', '-U', decodeURIComponent(url.username) || 'postgres', name];
-    const { stdout } = await run('pgbench', args, { env });
-    const tps = /tps = ([\d.]+)/.exec(stdout)?.[1];
-    const latency = /latency average = ([\d.]+ ms)/.exec(stdout)?.[1];
-    return tps ? `${Math.round(Number(tps))} commits/s (1 client, one INSERT of one row per transaction, latency ${latency ?? '?'})` : `pgbench gave no tps: ${stdout}`;
+    const figure = await pgbenchEventInserts(admin, 1, seconds);
+    if (!figure) return 'pgbench is not installed: no anchor';
+    return `${Math.round(figure.tps)} commits/s (1 client, one INSERT of one row per transaction, latency ${figure.latencyMs.toFixed(3)} ms)`;
   } catch (error) {
     return `pgbench failed: ${(error as Error).message}`;
-  } finally {
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).catch(() => undefined);
-    await client.end();
-    await rm(dir, { recursive: true, force: true });
   }
 }
 
