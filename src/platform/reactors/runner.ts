@@ -195,7 +195,10 @@ export class ReactorRunner {
           unsaved = true;
         }
       }
-      if (batch.length < this.batchSize && position !== null) await this.wakeOf(reactor).idle(position, this.pollMs, mark);
+      if (batch.length < this.batchSize) {
+        const wake = this.wakeOf(reactor);
+        await (position === null ? wake.sleep(this.pollMs, mark) : wake.idle(position, this.pollMs, mark));
+      }
     }
     // A clean stop keeps the scan, so a restart does not read those events again.
     if (unsaved && position !== null && leased()) await this.save(reactor.name, position).catch(() => undefined);
