@@ -530,6 +530,20 @@ export function filterBool(s: Seq, f: (c: Item, p: number, z: number) => boolean
   return out;
 }
 
+/** Per-document memos of node sequences that depend on one node only, by memo number (codegen nodeMemoized). */
+export interface NodeMemos {
+  nm: (Map<XNode, XNode[]> | undefined)[];
+}
+
+export function nodeMemoGet(S: NodeMemos, id: number, x: XNode): XNode[] | undefined {
+  return S.nm[id]?.get(x);
+}
+
+export function nodeMemoSet(S: NodeMemos, id: number, x: XNode, value: XNode[]): XNode[] {
+  (S.nm[id] ??= new Map()).set(x, value);
+  return value;
+}
+
 /** Whether some node passes every (non-positional) predicate: `exists(X[p][q])` without building X[p][q]. */
 export function anyPasses(s: XNode[], ...preds: Pred[]): boolean {
   outer: for (const n of s) {
