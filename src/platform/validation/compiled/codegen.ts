@@ -585,6 +585,25 @@ export class ExprCompiler {
     return `(R.nodeMemoGet(S, ${id}, ${anchor}) ?? R.nodeMemoSet(S, ${id}, ${anchor}, ${code}))`;
   }
 
+  /**
+   * An atomic operand of a predicate's comparison that depends only on the predicate's node, while the
+   * other operand depends on more (a loop variable, the rule's context): the predicate runs on the same
+   * nodes again and again (BR-S-08 compares every line's `xs:decimal(cbc:Percent)` with each breakdown's
+   * rate), so the operand is kept for the document under the node.
+   */
+  private perNode(g: G, other: G, scope: Scope): G {
+    const f = scope.focus?.kind === 'node' ? scope.focus.c : undefined; // atomic items are no keys: equal values of different types
+    if (!this.memo || f === undefined || !/^c\d+$/.test(f) || !ATOMIC.has(g.kind) || /\bc\b/.test(g.c)) return g;
+    const free = freeLocals(g.c);
+    if (free.size !== 1 || !free.has(f)) return g;
+    const otherFree = freeLocals(other.c);
+    if (!/\bc\b/.test(other.c) && [...otherFree].every((id) => id === f)) return g; // the whole comparison is per node
+    const key = closedForm(g.c.replace(new RegExp(`\\b${f}\\b`, 'g'), '@anchor'));
+    if (key === null) return g;
+    const id = this.m.nodeMemo(`atomic ${key}`);
+    return { ...g, c: `(R.nodeMemoGet(S, ${id}, ${f}) ?? R.nodeMemoSet(S, ${id}, ${f}, ${g.c}))` };
+  }
+
   private applyBoolPreds(base: string, preds: { code: string }[]): string {
     let out = base;
     for (const p of preds) out = `R.filterBool(${out}, ${p.code})`;
@@ -662,8 +681,11 @@ export class ExprCompiler {
       case '<':
       case '<=':
       case '>':
-      case '>=':
-        return this.generalComparison(op, this.gen(l, scope), this.gen(r, scope));
+      case '>=': {
+        const a = this.gen(l, scope);
+        const b = this.gen(r, scope);
+        return this.generalComparison(op, this.perNode(a, b, scope), this.perNode(b, a, scope));
+      }
       case 'eq':
       case 'ne':
       case 'lt':

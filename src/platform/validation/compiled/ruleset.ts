@@ -52,7 +52,7 @@ interface State {
   root: XNode;
   g: unknown[];
   /** Per-document memos (runtime nodeMemoGet). */
-  nm: (Map<XNode, XNode[]> | undefined)[];
+  nm: (Map<XNode, unknown> | undefined)[];
   f: (index: number, node: XNode, message?: string) => void;
 }
 

@@ -532,14 +532,15 @@ export function filterBool(s: Seq, f: (c: Item, p: number, z: number) => boolean
 
 /** Per-document memos of node sequences that depend on one node only, by memo number (codegen nodeMemoized). */
 export interface NodeMemos {
-  nm: (Map<XNode, XNode[]> | undefined)[];
+  nm: (Map<XNode, unknown> | undefined)[];
 }
 
-export function nodeMemoGet(S: NodeMemos, id: number, x: XNode): XNode[] | undefined {
-  return S.nm[id]?.get(x);
+/** A memo's value for the node (a node sequence or an atomic operand, by memo), or undefined. */
+export function nodeMemoGet<T>(S: NodeMemos, id: number, x: XNode): T | undefined {
+  return S.nm[id]?.get(x) as T | undefined;
 }
 
-export function nodeMemoSet(S: NodeMemos, id: number, x: XNode, value: XNode[]): XNode[] {
+export function nodeMemoSet<T>(S: NodeMemos, id: number, x: XNode, value: T): T {
   (S.nm[id] ??= new Map()).set(x, value);
   return value;
 }
