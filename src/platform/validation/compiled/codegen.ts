@@ -849,9 +849,12 @@ export class ExprCompiler {
       case 'substring-after':
         arity(2);
         return Str(`R.substringAfter(${this.strE(a(0))}, ${this.strE(a(1))})`);
-      case 'contains':
+      case 'contains': {
         arity(2);
+        const listed = this.spacedList(args[0] as Expr, args[1] as Expr, scope);
+        if (listed !== null) return B(listed);
         return B(`${this.strE(a(0))}.includes(${this.strE(a(1))})`);
+      }
       case 'starts-with':
         arity(2);
         return B(`${this.strE(a(0))}.startsWith(${this.strE(a(1))})`);
@@ -970,6 +973,20 @@ export class ExprCompiler {
       default:
         throw new CompileError(`fn:${fn} is not supported`);
     }
+  }
+
+  /**
+   * `contains(' A B C ', concat(' ', $s, ' '))`, the code-list test of CEN and Peppol (hundreds of
+   * codes, on every amount's currency and every quantity's unit): a set lookup when $s has no space,
+   * which is the same answer (the codes are the stretches between two spaces). Null for other shapes.
+   */
+  private spacedList(list: Expr, probe: Expr, scope: Scope): string | null {
+    if (list.t !== 'string' || probe.t !== 'call' || probe.name !== `Q{${FN_NS}}concat` || probe.args.length !== 3) return null;
+    const [open, middle, close] = probe.args as [Expr, Expr, Expr];
+    if (open.t !== 'string' || open.v !== ' ' || close.t !== 'string' || close.v !== ' ') return null;
+    const g = this.gen(middle, scope);
+    if (g.kind !== 'string' || g.card !== 'one') return null;
+    return `R.spacedIn(${this.m.constant(`R.spacedTokens(${js(list.v)})`)}, ${g.c})`;
   }
 
   private constructorCall(type: string, args: Expr[], scope: Scope): G {

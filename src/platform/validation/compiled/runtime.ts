@@ -530,6 +530,21 @@ export function filterBool(s: Seq, f: (c: Item, p: number, z: number) => boolean
   return out;
 }
 
+/** A literal ' A B C ' of codes and the codes between two spaces (codegen spacedList). */
+export interface SpacedTokens {
+  text: string;
+  tokens: Set<string>;
+}
+
+export function spacedTokens(text: string): SpacedTokens {
+  return { text, tokens: new Set(text.split(' ').slice(1, -1)) };
+}
+
+/** `contains(text, concat(' ', s, ' '))`: ' s ' occurs in the text; for s without a space, s is a code between two spaces. */
+export function spacedIn(t: SpacedTokens, s: string): boolean {
+  return s.includes(' ') ? t.text.includes(` ${s} `) : t.tokens.has(s);
+}
+
 /** Per-document memos of node sequences that depend on one node only, by memo number (codegen nodeMemoized). */
 export interface NodeMemos {
   nm: (Map<XNode, unknown> | undefined)[];
