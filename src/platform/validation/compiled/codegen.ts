@@ -107,6 +107,18 @@ export class ModuleBuilder {
     return name;
   }
 
+  private readonly nodeMemos = new Map<string, number>();
+
+  /** The number of a per-document memo (runtime nodeMemo) for an expression's key. */
+  nodeMemo(key: string): number {
+    let id = this.nodeMemos.get(key);
+    if (id === undefined) {
+      id = this.nodeMemos.size;
+      this.nodeMemos.set(key, id);
+    }
+    return id;
+  }
+
   fresh(prefix: string): string {
     return `${prefix}${this.counter++}`;
   }
@@ -123,9 +135,7 @@ const BINDER = /\(([a-z]\d+(?:, [a-z]\d+)*)\) =>/g;
 export function closedForm(code: string): string | null {
   const locals = code.match(LOCAL);
   if (!locals) return code;
-  const bound = new Set<string>();
-  for (const m of code.matchAll(BINDER)) for (const id of (m[1] as string).split(', ')) bound.add(id);
-  if (!locals.every((id) => bound.has(id))) return null;
+  if (freeLocals(code).size > 0) return null;
   const names = new Map<string, string>();
   return code.replace(LOCAL, (id) => {
     let n = names.get(id);
@@ -137,6 +147,13 @@ export function closedForm(code: string): string | null {
   });
 }
 
+/** The locals the code uses but does not bind in its own closures. */
+export function freeLocals(code: string): Set<string> {
+  const bound = new Set<string>();
+  for (const m of code.matchAll(BINDER)) for (const id of (m[1] as string).split(', ')) bound.add(id);
+  return new Set((code.match(LOCAL) ?? []).filter((id) => !bound.has(id)));
+}
+
 export class ExprCompiler {
   /**
    * While a rule compiles: node sequences computed more than once from the rule's context (CEN's
@@ -145,6 +162,12 @@ export class ExprCompiler {
    * when they are computed, so this changes no result.
    */
   memo: Map<string, string> | null = null;
+
+  /**
+   * Closure parameters standing for a value that depends only on the rule's context (the node of
+   * `../../X[p]` bound once to test it for null), with that value's code: a memo key reads through them.
+   */
+  private readonly aliases = new Map<string, string>();
 
   constructor(
     private readonly m: ModuleBuilder,
@@ -158,14 +181,26 @@ export class ExprCompiler {
    */
   private memoize(g: G): G {
     if (!this.memo || g.kind !== 'node' || g.card !== 'many' || !g.c.startsWith('R.')) return g;
-    const key = closedForm(g.c);
-    if (key === null) return g; // closure parameters or locals of an enclosing scope
+    const name = this.memoName(g.c);
+    if (name === null) return g; // closure parameters or locals of an enclosing scope
+    return { c: `(${name} ??= ${g.c})`, card: g.card, kind: g.kind };
+  }
+
+  /** The per-rule variable for a node sequence's code, or null when its value depends on more than the rule's context. */
+  private memoName(code: string): string | null {
+    const key = this.memoKey(code);
+    if (key === null || !this.memo) return null;
     let name = this.memo.get(key);
     if (!name) {
       name = this.m.fresh('m');
       this.memo.set(key, name);
     }
-    return { c: `(${name} ??= ${g.c})`, card: g.card, kind: g.kind };
+    return name;
+  }
+
+  private memoKey(code: string): string | null {
+    if (!this.memo) return null;
+    return closedForm(this.aliases.size === 0 ? code : code.replace(/\bo\d+\b/g, (id) => this.aliases.get(id) ?? id));
   }
 
   // ---------------------------------------------------------------- conversions
@@ -467,6 +502,7 @@ export class ExprCompiler {
     if (ctx.card === 'opt' && ctx.kind === 'node') {
       // `..`/`@x` results: no sequence for the empty case
       const x = this.m.fresh('o');
+      if (this.memoKey(ctx.c) !== null) this.aliases.set(x, `(${ctx.c})`); // x is the rule context's node: paths from it can be memoized
       const inner = this.stepFrom({ c: x, card: 'one', kind: 'node' }, step, scope);
       const none = inner.card === 'many' ? 'R.NONE' : 'null';
       return { c: `((${x}) => ${x} === null ? ${none} : ${inner.c})(${ctx.c})`, card: inner.card === 'one' ? 'opt' : inner.card, kind: 'node' };
@@ -503,10 +539,69 @@ export class ExprCompiler {
     return { c: `R.step${single ? '' : 'Many'}(${from}, ${js(step.axis)}, ${this.testCode(test, step.axis)}, ${predList})`, card: 'many', kind: 'node' };
   }
 
+  /**
+   * `base[p1][p2]...` of non-positional predicates. While a rule compiles, the longest prefix
+   * `base[p1]..[pk]` whose value depends only on the rule's context is kept in a per-rule variable:
+   * CEN's BR-S-08 and its siblings filter every line by VAT category (not depending on the loop
+   * variable) and then by the rate of each subtotal (depending on it); the first filter then runs once.
+   */
   private filteredNodes(base: string, preds: { code: string }[]): G {
+    let k = 0;
+    let prefix = base;
+    while (k < preds.length) {
+      const next = `R.filterBool(${prefix}, ${(preds[k] as { code: string }).code})`;
+      if (this.memoKey(next) === null) break;
+      prefix = next;
+      k++;
+    }
+    if (k > 0) {
+      base = this.nodeMemoized(prefix) ?? `(${this.memoName(prefix) as string} ??= ${prefix})`;
+      preds = preds.slice(k);
+    }
     const g: G = { c: this.applyBoolPreds(base, preds), card: 'many', kind: 'node' };
     if (preds.length > 0) g.filtered = { base, preds: preds.map((p) => p.code) };
     return g;
+  }
+
+  /**
+   * A node sequence that depends on one node only (the node an alias stands for, or the root), kept
+   * for the whole document under that node: BR-S-08 runs once per VAT breakdown, and each filters the
+   * same `../../../cac:InvoiceLine` by the same category. Null when the code depends on more.
+   */
+  private nodeMemoized(code: string): string | null {
+    const free = [...freeLocals(code)];
+    let anchor: string;
+    let body: string;
+    if (free.length === 1 && this.aliases.has(free[0] as string) && !/\bc\b/.test(code)) {
+      anchor = free[0] as string;
+      body = code.replace(new RegExp(`\\b${anchor}\\b`, 'g'), '@anchor');
+    } else if (free.length === 0 && code.includes('R.root(c)') && !/\bc\b/.test(code.replaceAll('R.root(c)', ''))) {
+      anchor = 'R.root(c)';
+      body = code.replaceAll('R.root(c)', '@anchor');
+    } else return null;
+    const key = closedForm(body);
+    if (key === null) return null;
+    const id = this.m.nodeMemo(key);
+    return `(R.nodeMemoGet(S, ${id}, ${anchor}) ?? R.nodeMemoSet(S, ${id}, ${anchor}, ${code}))`;
+  }
+
+  /**
+   * An atomic operand of a predicate's comparison that depends only on the predicate's node, while the
+   * other operand depends on more (a loop variable, the rule's context): the predicate runs on the same
+   * nodes again and again (BR-S-08 compares every line's `xs:decimal(cbc:Percent)` with each breakdown's
+   * rate), so the operand is kept for the document under the node.
+   */
+  private perNode(g: G, other: G, scope: Scope): G {
+    const f = scope.focus?.kind === 'node' ? scope.focus.c : undefined; // atomic items are no keys: equal values of different types
+    if (!this.memo || f === undefined || !/^c\d+$/.test(f) || !ATOMIC.has(g.kind) || /\bc\b/.test(g.c)) return g;
+    const free = freeLocals(g.c);
+    if (free.size !== 1 || !free.has(f)) return g;
+    const otherFree = freeLocals(other.c);
+    if (!/\bc\b/.test(other.c) && [...otherFree].every((id) => id === f)) return g; // the whole comparison is per node
+    const key = closedForm(g.c.replace(new RegExp(`\\b${f}\\b`, 'g'), '@anchor'));
+    if (key === null) return g;
+    const id = this.m.nodeMemo(`atomic ${key}`);
+    return { ...g, c: `(R.nodeMemoGet(S, ${id}, ${f}) ?? R.nodeMemoSet(S, ${id}, ${f}, ${g.c}))` };
   }
 
   private applyBoolPreds(base: string, preds: { code: string }[]): string {
@@ -586,8 +681,11 @@ export class ExprCompiler {
       case '<':
       case '<=':
       case '>':
-      case '>=':
-        return this.generalComparison(op, this.gen(l, scope), this.gen(r, scope));
+      case '>=': {
+        const a = this.gen(l, scope);
+        const b = this.gen(r, scope);
+        return this.generalComparison(op, this.perNode(a, b, scope), this.perNode(b, a, scope));
+      }
       case 'eq':
       case 'ne':
       case 'lt':
@@ -751,9 +849,12 @@ export class ExprCompiler {
       case 'substring-after':
         arity(2);
         return Str(`R.substringAfter(${this.strE(a(0))}, ${this.strE(a(1))})`);
-      case 'contains':
+      case 'contains': {
         arity(2);
+        const listed = this.spacedList(args[0] as Expr, args[1] as Expr, scope);
+        if (listed !== null) return B(listed);
         return B(`${this.strE(a(0))}.includes(${this.strE(a(1))})`);
+      }
       case 'starts-with':
         arity(2);
         return B(`${this.strE(a(0))}.startsWith(${this.strE(a(1))})`);
@@ -872,6 +973,20 @@ export class ExprCompiler {
       default:
         throw new CompileError(`fn:${fn} is not supported`);
     }
+  }
+
+  /**
+   * `contains(' A B C ', concat(' ', $s, ' '))`, the code-list test of CEN and Peppol (hundreds of
+   * codes, on every amount's currency and every quantity's unit): a set lookup when $s has no space,
+   * which is the same answer (the codes are the stretches between two spaces). Null for other shapes.
+   */
+  private spacedList(list: Expr, probe: Expr, scope: Scope): string | null {
+    if (list.t !== 'string' || probe.t !== 'call' || probe.name !== `Q{${FN_NS}}concat` || probe.args.length !== 3) return null;
+    const [open, middle, close] = probe.args as [Expr, Expr, Expr];
+    if (open.t !== 'string' || open.v !== ' ' || close.t !== 'string' || close.v !== ' ') return null;
+    const g = this.gen(middle, scope);
+    if (g.kind !== 'string' || g.card !== 'one') return null;
+    return `R.spacedIn(${this.m.constant(`R.spacedTokens(${js(list.v)})`)}, ${g.c})`;
   }
 
   private constructorCall(type: string, args: Expr[], scope: Scope): G {

@@ -15,7 +15,7 @@ export function compileExpression(xpath: string, namespaces: ReadonlyMap<string,
   const g = x.gen(parseXPath(xpath, { namespaces }), { vars, focus: { c: 'S.root', kind: 'node', p: '1', z: '1' } });
   const source = `'use strict';\n${m.decls.join('\n')}\nreturn (S, V) => ${x.seq(g)};`;
   const fn = new Function('R', source)(R) as (S: unknown, V: R.Seq[]) => R.Seq;
-  return (doc, values = {}) => fn({ doc, root: doc.root, g: [] }, variables.map((v) => values[v] ?? []));
+  return (doc, values = {}) => fn({ doc, root: doc.root, g: [], nm: [] }, variables.map((v) => values[v] ?? []));
 }
 
 export { CompileError };

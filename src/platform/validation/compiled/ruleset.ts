@@ -51,6 +51,8 @@ interface State {
   doc: XDocument;
   root: XNode;
   g: unknown[];
+  /** Per-document memos (runtime nodeMemoGet). */
+  nm: (Map<XNode, unknown> | undefined)[];
   f: (index: number, node: XNode, message?: string) => void;
 }
 
@@ -214,6 +216,7 @@ export async function loadCompiledRuleSet<S extends string>(file: string, source
       doc,
       root: doc.root,
       g: new Array<unknown>(module.globals),
+      nm: [],
       f: (index, node, message) => {
         const check = checks[index] as SchCheck;
         out.push({ rule: check.id, flag: check.flag, location: locationPath(node), message: message ?? (messages[index] as string), source });

@@ -530,6 +530,36 @@ export function filterBool(s: Seq, f: (c: Item, p: number, z: number) => boolean
   return out;
 }
 
+/** A literal ' A B C ' of codes and the codes between two spaces (codegen spacedList). */
+export interface SpacedTokens {
+  text: string;
+  tokens: Set<string>;
+}
+
+export function spacedTokens(text: string): SpacedTokens {
+  return { text, tokens: new Set(text.split(' ').slice(1, -1)) };
+}
+
+/** `contains(text, concat(' ', s, ' '))`: ' s ' occurs in the text; for s without a space, s is a code between two spaces. */
+export function spacedIn(t: SpacedTokens, s: string): boolean {
+  return s.includes(' ') ? t.text.includes(` ${s} `) : t.tokens.has(s);
+}
+
+/** Per-document memos of node sequences that depend on one node only, by memo number (codegen nodeMemoized). */
+export interface NodeMemos {
+  nm: (Map<XNode, unknown> | undefined)[];
+}
+
+/** A memo's value for the node (a node sequence or an atomic operand, by memo), or undefined. */
+export function nodeMemoGet<T>(S: NodeMemos, id: number, x: XNode): T | undefined {
+  return S.nm[id]?.get(x) as T | undefined;
+}
+
+export function nodeMemoSet<T>(S: NodeMemos, id: number, x: XNode, value: T): T {
+  (S.nm[id] ??= new Map()).set(x, value);
+  return value;
+}
+
 /** Whether some node passes every (non-positional) predicate: `exists(X[p][q])` without building X[p][q]. */
 export function anyPasses(s: XNode[], ...preds: Pred[]): boolean {
   outer: for (const n of s) {
