@@ -48,13 +48,12 @@ describe('SAPI-SK send: a payload over 10 MB is refused before its key is claime
     expect(sapiError(answer).details).to.deep.equal([{ field: 'payload', issue: 'empty' }]);
   });
 
-  it('the body schema does not walk the payload (a minLength made ajv count 10 MB of code points in JavaScript, ~25 ms)', () => {
+  it('the body schema does not walk the payload: no keyword on it that makes ajv read the string (a minLength counted 10 MB of code points in JavaScript, ~25 ms)', () => {
+    // what the schema asks of the payload, not how long ajv takes (a timing would fail on a busy machine)
+    const payload = SapiSendRequest.properties.payload as unknown as Record<string, unknown>;
+    for (const keyword of ['minLength', 'maxLength', 'pattern', 'format', 'contentEncoding', 'contentMediaType']) expect(payload, keyword).to.not.have.property(keyword);
     const validate = createBodyAjv().compile(SapiSendRequest);
     const body = { ...sendRequest(`<Invoice>${'x'.repeat(10 * 1024 * 1024)}</Invoice>`, '9950:a', '9950:b'), checksum: 'a'.repeat(64) };
-    validate(body);
-    const started = process.cpuUsage();
     expect(validate(body), JSON.stringify(validate.errors)).to.equal(true);
-    const used = process.cpuUsage(started);
-    expect((used.user + used.system) / 1000, 'ms of CPU').to.be.below(5);
   });
 });
