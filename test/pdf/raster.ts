@@ -41,7 +41,10 @@ export function readQr(pixels: Pick<PagePixels, 'data' | 'width' | 'height'>): s
   // jsQR is a CommonJS module whose types declare an ES default export: take whichever it gives
   const loaded = jsQRModule as unknown as JsQr | { default: JsQr };
   const jsQR = typeof loaded === 'function' ? loaded : loaded.default;
-  return jsQR(pixels.data, pixels.width, pixels.height)?.data ?? null;
+  // jsQR now and then takes text that happens to look like finder patterns for a code holding
+  // nothing: a code without data is no code a bank app could read
+  const found = jsQR(pixels.data, pixels.width, pixels.height);
+  return found?.data ? found.data : null;
 }
 
 type JsQr = (data: Uint8ClampedArray, width: number, height: number) => { data: string } | null;
