@@ -1,5 +1,14 @@
 import { postgresBackendCpu } from './postgres-cpu.ts';
 
+/** Starts counting this process's CPU time (all its threads: the validation pool's too); the returned function gives the ms since. */
+export function processCpu(): () => number {
+  const before = process.cpuUsage();
+  return () => {
+    const used = process.cpuUsage(before);
+    return (used.user + used.system) / 1000;
+  };
+}
+
 export interface CpuShare {
   /** this process (the service under test, all its threads), seconds */
   service: number;
@@ -14,10 +23,7 @@ export interface CpuShare {
  * inflated by whatever else runs on the machine, so a figure per operation compares across runs.
  */
 export async function watchServiceCpu(postgresUrl: string | null): Promise<() => Promise<CpuShare>> {
-  const self = process.cpuUsage();
+  const service = processCpu();
   const backends = postgresUrl ? await postgresBackendCpu(postgresUrl).catch(() => null) : null;
-  return async () => {
-    const used = process.cpuUsage(self);
-    return { service: (used.user + used.system) / 1e6, postgres: backends ? (await backends()) / 1000 : 0 };
-  };
+  return async () => ({ service: service() / 1000, postgres: backends ? (await backends()) / 1000 : 0 });
 }

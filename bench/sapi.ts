@@ -22,6 +22,7 @@ import { ephemeralSigningKeyPem } from '../src/modules/identity/ephemeral-key.ts
 import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { postgresBackendCpu } from './postgres-cpu.ts';
+import { processCpu } from './process-cpu.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
 import { machineBusySeconds, percentile, watchCpu, watchMemory } from './stats.ts';
 
@@ -40,14 +41,6 @@ function fromAnotherProcess(job: SapiLoadJob): Promise<SapiLoadResult> {
   });
 }
 
-/** Starts counting this process's CPU time (all its threads: the validation pool's too); the returned function gives the ms since. */
-function processCpu(): () => number {
-  const before = process.cpuUsage();
-  return () => {
-    const used = process.cpuUsage(before);
-    return (used.user + used.system) / 1000;
-  };
-}
 
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const ms = (v: number) => `${v.toFixed(1)} ms`;

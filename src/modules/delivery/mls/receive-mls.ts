@@ -8,6 +8,7 @@ import { PeppolRejectedError } from '../peppol/peppol-network.ts';
 import type { SbdhEnvelope } from '../peppol/sbdh-model.ts';
 import { decideOnInvoice, systemMetadata } from '../../invoices/index.ts';
 import { readMls, type MessageLevelStatus } from '../../mls/index.ts';
+import type { Attempt } from '../inbound-read.ts';
 
 /** How long an MLS that matches nothing yet is matched again, and how often. */
 const MATCH_WAIT_MS = 5_000;
@@ -56,7 +57,7 @@ export async function receiveMls(
   deps: Pick<Core, 'store' | 'ids' | 'readModels' | 'clock'> & { matchers?: MlsMatcher[] },
   envelope: SbdhEnvelope,
   /** the MLS as read with its envelope (inbound-read.ts); else read from envelope.document */
-  read?: { read: MessageLevelStatus } | { error: Error },
+  read?: Attempt<MessageLevelStatus>,
 ): Promise<MlsReceived['data']['matched']> {
   let mls: MessageLevelStatus;
   try {
