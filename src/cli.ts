@@ -1,3 +1,4 @@
+import { DataDirInUse } from './platform/db/data-dir-lock.ts';
 import { keepFilesPrivate } from './platform/db/data-dir.ts';
 
 // `npm run cli -- <command> [args]`: each command is a module in src/cli/ exporting run(args) -> exit code.
@@ -16,4 +17,10 @@ if (!isCommand(command)) {
   process.exit(2);
 }
 const module = (await import(`./cli/${command}.ts`)) as { run(args: string[]): Promise<number> };
-process.exitCode = await module.run(args);
+try {
+  process.exitCode = await module.run(args);
+} catch (error) {
+  if (!(error instanceof DataDirInUse)) throw error;
+  console.error(error.message);
+  process.exitCode = 1;
+}

@@ -41,4 +41,16 @@ describeDatabaseFree('reporting preview (CLI)', function () {
     expect(run.code).to.equal(2);
     expect(run.stderr).to.include('usage: npm run cli -- reporting preview --month YYYY-MM');
   });
+
+  it('while another live process holds DATA_DIR (the service): exit code 1 and one line saying so, no stack', async () => {
+    fs.writeFileSync(path.join(dataDir, 'service.pid'), String(process.pid));
+    try {
+      const run = await cli(['reporting', 'preview', '--month', '2026-11'], dataDir);
+      expect(run.code).to.equal(1);
+      expect(run.stdout).to.equal('');
+      expect(run.stderr.trim()).to.equal(`${dataDir} is in use by process ${process.pid} (the service?). Stop it first, or point DATA_DIR elsewhere.`);
+    } finally {
+      fs.rmSync(path.join(dataDir, 'service.pid'), { force: true });
+    }
+  });
 });
