@@ -77,15 +77,14 @@ export type InvoiceCommand =
  * The rule findings of content; fatal findings refuse it with the spec's 422 (InvoiceRuleViolation),
  * and so do numbers beyond what every read model and the UBL hold (InvalidFields, bounds.ts) and a
  * corrected invoice naming no preceding one (InvalidFields, corrected-invoice.ts). The
- * decider checks every content with it; a create runs it before a number is reserved, so a refused
- * request consumes none.
+ * decider checks every content with it, before anything is appended: a refused create takes no number.
  */
 export function checkInvoiceContent(content: InvoiceContent, lists: CodeLists): { findings: RuleFinding[]; totals: InvoiceTotals } {
   const bounded = checkBounds(content);
   checkCorrectedInvoice(content);
-  const findings: RuleFinding[] = checkInvoice(content, lists);
+  // bounds computed the totals already, unless a decimal was invalid, which the rules refuse (SK-J-02)
+  const findings: RuleFinding[] = checkInvoice(content, lists, bounded);
   if (findings.some((f) => f.severity === 'fatal')) throw new InvoiceRuleViolation(findings);
-  // bounds computed them already, unless a decimal was invalid, which the rules refuse (SK-J-02)
   return { findings, totals: bounded ?? computeTotals(content) };
 }
 

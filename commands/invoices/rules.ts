@@ -31,6 +31,7 @@ import {
   SLOVAK_STANDARD_RATES,
   type InvoiceContent,
   type InvoiceLine,
+  type InvoiceTotals,
   type Party,
   type RuleFinding,
   type VatCategoryCode,
@@ -53,7 +54,8 @@ const SOFT_LINE_CAP = 200;
 
 type Emit = (rule: string, message: string, field?: string) => void;
 
-export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFinding[] {
+/** `totals`: the content's totals when the caller has them (computed here otherwise). */
+export function checkInvoice(content: InvoiceContent, lists: CodeLists, totals: InvoiceTotals | null = null): RuleFinding[] {
   const findings: RuleFinding[] = [];
   const emitter =
     (severity: RuleFinding['severity']): Emit =>
@@ -85,7 +87,7 @@ export function checkInvoice(content: InvoiceContent, lists: CodeLists): RuleFin
   // already refuses the invoice.
   const credit = content.invoice_type === '381';
   if (!credit && !findings.some((f) => f.rule === 'SK-J-02') && content.lines.length > 0) {
-    const due = parseDecimal(computeTotals(content).amount_due) ?? ZERO;
+    const due = parseDecimal((totals ?? computeTotals(content)).amount_due) ?? ZERO;
     if (due.greaterThan(ZERO) && !content.due_date) {
       fatal('BR-CO-25', 'A positive amount due needs a due_date (payment due date, BT-9)', 'due_date');
     }

@@ -93,9 +93,9 @@ export interface Created {
 }
 
 /**
- * Creates a draft. The request is checked against the business rules before it is numbered, and
- * a series number is reserved in the same append as the invoice (SeriesReservations): a refused
- * request, whatever refuses it, takes no number and writes nothing.
+ * Creates a draft. The decider checks the request against the business rules as it is numbered,
+ * and a series number is reserved in the same append as the invoice (SeriesReservations): a
+ * refused request, whatever refuses it, takes no number and writes nothing.
  */
 export async function createInvoice(
   deps: InvoiceDeps,
@@ -119,8 +119,12 @@ export async function createInvoice(
 
   const defaults = await contentDefaults(deps, actor, company, body, body.invoice_number ?? '0000000000');
   const provisional = toInvoiceContent(body, defaults);
-  checkInvoiceContent(provisional, deps.codeLists); // refuses (422) before a number is reserved
-  await request.beforeWrite?.();
+  // The decider runs the rules before anything is appended, so a refused request takes no number
+  // either way; they run here first only when something must happen between them and the number.
+  if (request.beforeWrite) {
+    checkInvoiceContent(provisional, deps.codeLists);
+    await request.beforeWrite();
+  }
 
   const year = taxYear(body.issue_date);
   // The number is claimed in the organisation and tax year together with the invoice's first
