@@ -20,12 +20,6 @@ export interface RuleFile {
   unitTests: string | null;
   /** Which documents it validates: invoices, Tax Data Documents, or Peppol Reporting documents (EUSR, TSR). */
   kind: 'invoice' | 'tdd' | 'eusr' | 'tsr';
-  /**
-   * Rules known to run in SaxonJS rather than compiled (default 0). The reporting rules check uniqueness
-   * with their own xsl:key and fn:key, which the compiler does not translate: those patterns fall back,
-   * and their findings must still be SaxonJS's.
-   */
-  fallbackRules?: number;
 }
 
 const sch = (artifacts: string, release: string, name: string): string => path.join(artifacts, 'schematron', release, 'rules', 'sch', name);
@@ -40,8 +34,8 @@ export function ruleFiles(artifacts: string, repoRoot: string): RuleFile[] {
     { label: 'SK TDD', set: 'tdd', file: tddSchematronFile(artifacts, 'tdd'), unitTests: null, kind: 'tdd' as const },
     { label: 'SK TDD CEN', set: 'tdd-cen', file: tddSchematronFile(artifacts, 'tdd-cen'), unitTests: null, kind: 'tdd' as const },
     { label: 'SK TDD Peppol', set: 'tdd-peppol', file: tddSchematronFile(artifacts, 'tdd-peppol'), unitTests: null, kind: 'tdd' as const },
-    { label: 'Peppol EUSR 1.1.5', set: 'eusr', file: reportSchematronFile(artifacts, 'eusr'), unitTests: null, kind: 'eusr' as const, fallbackRules: 4 },
-    { label: 'Peppol TSR 1.0.5', set: 'tsr', file: reportSchematronFile(artifacts, 'tsr'), unitTests: null, kind: 'tsr' as const, fallbackRules: 3 },
+    { label: 'Peppol EUSR 1.1.5', set: 'eusr', file: reportSchematronFile(artifacts, 'eusr'), unitTests: null, kind: 'eusr' as const },
+    { label: 'Peppol TSR 1.0.5', set: 'tsr', file: reportSchematronFile(artifacts, 'tsr'), unitTests: null, kind: 'tsr' as const },
   ].filter((r) => fs.existsSync(r.file));
 }
 

@@ -50,6 +50,8 @@ export interface Environment {
   /** A global variable's getter result, compiled on demand; undefined when there is none. */
   global(name: string): G | undefined;
   userFunction(name: string, arity: number): UserFunction | undefined;
+  /** The function returning a declared key's index (keys.ts) for a key name as written; undefined when there is none. */
+  key(name: string): string | undefined;
 }
 
 const NUMERIC: ReadonlySet<SK> = new Set(['integer', 'decimal', 'double', 'numeric']);
@@ -228,6 +230,16 @@ export class ExprCompiler {
     if (g.kind === 'node') return { c: g.card === 'one' ? `R.typed(${g.c})` : `R.atomOpt(${this.opt(g)})`, card, kind };
     if (g.kind === 'item') return { c: g.card === 'one' ? `R.atom(${g.c})` : `R.atomOpt(${this.opt(g)})`, card, kind };
     return { c: this.opt(g), card, kind };
+  }
+
+  /**
+   * Key values (xsl:key's use, key()'s search values): atomized, compared as strings. A type that is
+   * known not to be a string is not translated; an unexpected one at run time is refused (R.keyString).
+   */
+  keyValues(g: G): G {
+    const a = this.atomSeq(g);
+    if (a.kind !== 'string' && a.kind !== 'untyped' && a.kind !== 'atomic') throw new CompileError(`key values of type ${a.kind}`);
+    return a;
   }
 
   ebv(g: G): string {
@@ -962,6 +974,17 @@ export class ExprCompiler {
       case 'root':
         arity(0, 1);
         return { c: `R.root(${args.length === 0 ? this.nodeOne(this.focusG(scope)) : this.nodeOne(a(0))})`, card: 'one', kind: 'node' };
+      case 'key': {
+        arity(2); // the third argument (a subtree) is not translated
+        const nameArg = args[0] as Expr;
+        if (nameArg.t !== 'string') throw new CompileError('key() with a computed name');
+        const index = this.env.key(nameArg.v);
+        if (index === undefined) throw new CompileError(`no key named ${nameArg.v}`);
+        const values = a(1);
+        const context = this.nodeOne(this.focusG(scope));
+        if (values.card === 'one' && values.kind === 'string') return { c: `R.keyOne(S, ${index}, ${context}, ${values.c})`, card: 'many', kind: 'node' };
+        return { c: `R.key(S, ${index}, ${context}, ${this.keyValues(values).c})`, card: 'many', kind: 'node' };
+      }
       case 'exactly-one':
       case 'zero-or-one':
       case 'one-or-more': {

@@ -9,7 +9,7 @@ export type CompiledExpression = (doc: XDocument, variables?: Record<string, R.S
 
 export function compileExpression(xpath: string, namespaces: ReadonlyMap<string, string>, variables: string[] = []): CompiledExpression {
   const m = new ModuleBuilder();
-  const env: Environment = { global: () => undefined, userFunction: () => undefined };
+  const env: Environment = { global: () => undefined, userFunction: () => undefined, key: () => undefined };
   const x = new ExprCompiler(m, env);
   const vars = new Map(variables.map((v, k) => [v, { c: `V[${k}]`, card: 'many' as const, kind: 'item' as const }]));
   const g = x.gen(parseXPath(xpath, { namespaces }), { vars, focus: { c: 'S.root', kind: 'node', p: '1', z: '1' } });

@@ -1,10 +1,12 @@
 // xsl:function declarations of a rule file (Peppol's u:gln, u:mod11, u:checkCodiceIPA, ..., ours
-// sk:ico-valid) -> JavaScript functions. The subset the official files use: xsl:param (with `as`),
-// xsl:variable (select, text content, value-of content, `as`), xsl:sequence, xsl:value-of,
-// xsl:choose/when/otherwise and xsl:if. Parameters and results follow XSLT's function conversion
-// rules (R.convert). Anything else makes the function, and the rules that call it, fall back.
+// sk:ico-valid, the Reporting rules' f:schemeAndValue) -> JavaScript functions. The subset the
+// official files use: xsl:param (with `as`), xsl:variable (select, text content, value-of content,
+// `as`), xsl:sequence, xsl:value-of, xsl:text, xsl:choose/when/otherwise and xsl:if. Parameters and
+// results follow XSLT's function conversion rules (R.convert). Anything else makes the function, and
+// the rules that call it, fall back. The xsl:key declarations are read here too (keys.ts compiles them).
 import { eqName, type SequenceType } from './ast.ts';
 import { CompileError, declaredType, type ExprCompiler, type G, type Scope } from './codegen.ts';
+import { readKey, type KeyDeclaration } from './keys.ts';
 import { parseXPath } from './parser.ts';
 import { Kind, parseXml, type XNode } from './tree.ts';
 import { rewriteMod97 } from '../schematron/mod97.ts';
@@ -50,14 +52,24 @@ function qname(name: string, namespaces: ReadonlyMap<string, string>): string {
   return eqName(uri, name.slice(colon + 1));
 }
 
-/** Reads the xsl:function declarations (other XSLT declarations are not supported: they throw). */
-export function readFunctions(declarations: string[], namespaces: ReadonlyMap<string, string>): FunctionDeclaration[] {
-  if (declarations.length === 0) return [];
+export interface Declarations {
+  functions: FunctionDeclaration[];
+  keys: KeyDeclaration[];
+}
+
+/** Reads the xsl:function and xsl:key declarations (other XSLT declarations are not supported: they throw). */
+export function readDeclarations(declarations: string[], namespaces: ReadonlyMap<string, string>): Declarations {
+  const out: FunctionDeclaration[] = [];
+  const keys: KeyDeclaration[] = [];
+  if (declarations.length === 0) return { functions: out, keys };
   const decls = [...namespaces].map(([p, u]) => ` xmlns:${p}="${u.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`).join('');
   const doc = parseXml(`<wrap xmlns:xsl="${XSL}"${decls}>${declarations.join('')}</wrap>`);
   const wrap = doc.root.ch[0] as XNode;
-  const out: FunctionDeclaration[] = [];
   for (const el of elements(wrap)) {
+    if (el.u === XSL && el.n === 'key') {
+      keys.push(readKey(el, namespaces));
+      continue;
+    }
     if (el.u !== XSL || el.n !== 'function') throw new CompileError(`xsl:${el.n} declarations are not supported`);
     const name = attr(el, 'name');
     if (name === null) throw new CompileError('xsl:function without a name');
@@ -67,7 +79,7 @@ export function readFunctions(declarations: string[], namespaces: ReadonlyMap<st
     }
     out.push({ name: qname(name, namespaces), arity: params.length, params, result: sequenceType(attr(el, 'as'), namespaces), element: el });
   }
-  return out;
+  return { functions: out, keys };
 }
 
 function typeKey(t: SequenceType): string {
@@ -148,6 +160,16 @@ export function compileFunction(f: FunctionDeclaration, jsName: string, x: ExprC
         case 'sequence': {
           const g = xp(attr(el, 'select') ?? '()', sc);
           code.push(`${indent}for (const i of ${x.seq(g)}) ${out}.push(i);`);
+          break;
+        }
+        case 'text': {
+          // a text node, even a zero-length one (it is no complex content: nothing removes it)
+          if (el.at.some((a) => a.u === '')) throw new CompileError('xsl:text with attributes');
+          const text = el.ch.map((c) => {
+            if (c.k !== Kind.Text) throw new CompileError('xsl:text with element content');
+            return c.v;
+          });
+          code.push(`${indent}${out}.push(R.valueOf([${JSON.stringify(text.join(''))}]));`);
           break;
         }
         case 'value-of': {

@@ -560,6 +560,96 @@ export function nodeMemoSet<T>(S: NodeMemos, id: number, x: XNode, value: T): T 
   return value;
 }
 
+// ------------------------------------------------------------ xsl:key (keys.ts)
+
+/** One xsl:key declaration, compiled: the local names its pattern needs (null: any node), the pattern, the use expression. */
+export interface KeyDefinition<S> {
+  names: string[] | null;
+  match: (S: S, n: XNode) => boolean;
+  use: (S: S, n: XNode) => Atomic[];
+}
+
+export type KeyIndex = Map<string, XNode[]>;
+
+interface KeyState extends NodeMemos {
+  doc: XDocument;
+  root: XNode;
+}
+
+/** A key value as compared: strings and untyped values by their string, other types refused. */
+export function keyString(a: Atomic): string {
+  if (typeof a === 'string') return a;
+  if (a instanceof Untyped) return a.s;
+  throw new Refusal(`a key value of type ${typeName(a)}`);
+}
+
+/** Every node of the tree in document order (attributes after their element, before its children). */
+function allNodes(n: XNode, out: XNode[]): void {
+  out.push(n);
+  for (const a of n.at) out.push(a);
+  for (const c of n.ch) allNodes(c, out);
+}
+
+/** The nodes a key's patterns may match, in document order: the elements of their names, or every node. */
+function keyCandidates<S extends KeyState>(S: S, defs: KeyDefinition<S>[]): XNode[] {
+  const names = new Set<string>();
+  for (const d of defs) {
+    if (d.names === null) {
+      const out: XNode[] = [];
+      allNodes(S.root, out);
+      return out;
+    }
+    for (const n of d.names) names.add(n);
+  }
+  if (names.size === 1) return S.doc.byLocal.get([...names][0] as string) ?? NONE;
+  return S.doc.elements.filter((el) => names.has(el.n));
+}
+
+/** A key's index over the validated document: value -> matching nodes, in document order, each once. */
+export function keyIndex<S extends KeyState>(S: S, defs: KeyDefinition<S>[]): KeyIndex {
+  const index: KeyIndex = new Map();
+  for (const n of keyCandidates(S, defs)) {
+    for (const d of defs) {
+      if (!d.match(S, n)) continue;
+      for (const v of d.use(S, n)) {
+        const k = keyString(v);
+        const list = index.get(k);
+        if (list === undefined) index.set(k, [n]);
+        else if (list[list.length - 1] !== n) list.push(n); // the same value twice for one node: once
+      }
+    }
+  }
+  return index;
+}
+
+/** The index of a key for the document of the context node (only the validated document is indexed). */
+function indexFor<S extends KeyState>(S: S, index: (S: S) => KeyIndex, context: XNode): KeyIndex {
+  if (context.o < 0) throw new Refusal('key() on a temporary tree');
+  return index(S);
+}
+
+/** `key(name, $value)` of one string. */
+export function keyOne<S extends KeyState>(S: S, index: (S: S) => KeyIndex, context: XNode, value: string): XNode[] {
+  return indexFor(S, index, context).get(value) ?? NONE;
+}
+
+/** `key(name, $values)`: the nodes with any of the values, in document order, each once. */
+export function key<S extends KeyState>(S: S, index: (S: S) => KeyIndex, context: XNode, values: Atomic[]): XNode[] {
+  const idx = indexFor(S, index, context);
+  let out: XNode[] = NONE;
+  let merged = false;
+  for (const v of values) {
+    const list = idx.get(keyString(v));
+    if (list === undefined) continue;
+    if (out.length === 0) out = list;
+    else {
+      out = out.concat(list);
+      merged = true;
+    }
+  }
+  return merged ? sortDedup(out) : out;
+}
+
 /** Whether some node passes every (non-positional) predicate: `exists(X[p][q])` without building X[p][q]. */
 export function anyPasses(s: XNode[], ...preds: Pred[]): boolean {
   outer: for (const n of s) {

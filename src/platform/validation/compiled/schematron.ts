@@ -10,7 +10,8 @@
 // A rule that cannot be translated exactly makes its pattern fall back: that pattern runs in SaxonJS.
 import { eqName, type Expr } from './ast.ts';
 import { CompileError, declaredType, ExprCompiler, ModuleBuilder, type Environment, type G, type Scope, type UserFunction } from './codegen.ts';
-import { compileFunction, readFunctions, ruleExpression, type FunctionDeclaration } from './functions.ts';
+import { compileFunction, readDeclarations, ruleExpression, type FunctionDeclaration } from './functions.ts';
+import { compileKey, keyName, type KeyDeclaration } from './keys.ts';
 import { parseXPath, XPathSyntaxError } from './parser.ts';
 import { Refusal, XPathError } from './values.ts';
 import { candidateNames } from '../schematron/candidates.ts';
@@ -74,6 +75,9 @@ class SetCompiler implements Environment {
   private readonly functions = new Map<string, FunctionDeclaration>();
   private readonly functionCode = new Map<string, UserFunction | CompileError>();
   private readonly functionError: CompileError | null;
+  /** xsl:key declarations by expanded name (several of one name make one key), and their compiled index functions. */
+  private readonly keys = new Map<string, KeyDeclaration[]>();
+  private readonly keyCode = new Map<string, string | CompileError | 'compiling'>();
   readonly code: string[] = [];
   /** The rule file's prefixes plus the engine's own (skv:mod97 of the mod 97 rewrite). */
   private readonly namespaces: Map<string, string>;
@@ -88,7 +92,9 @@ class SetCompiler implements Environment {
     });
     let functionError: CompileError | null = null;
     try {
-      for (const f of readFunctions(schema.xslDeclarations, schema.namespaces)) this.functions.set(`${f.name}#${f.arity}`, f);
+      const declarations = readDeclarations(schema.xslDeclarations, schema.namespaces);
+      for (const f of declarations.functions) this.functions.set(`${f.name}#${f.arity}`, f);
+      for (const k of declarations.keys) this.keys.set(k.name, [...(this.keys.get(k.name) ?? []), k]);
     } catch (err) {
       if (!isCompileProblem(err)) throw err;
       functionError = new CompileError(`XSLT declarations: ${err.message}`);
@@ -150,6 +156,36 @@ class SetCompiler implements Environment {
       if (!isCompileProblem(err)) throw err;
       const e = new CompileError(`function ${name}: ${err.message}`);
       this.functionCode.set(key, e);
+      throw e;
+    } finally {
+      this.x.memo = memo;
+    }
+  }
+
+  key(lexical: string): string | undefined {
+    if (this.functionError) throw this.functionError;
+    const name = keyName(lexical, this.namespaces);
+    const decls = this.keys.get(name);
+    if (!decls) return undefined;
+    const known = this.keyCode.get(name);
+    if (known === 'compiling') throw new CompileError(`key ${lexical} uses itself`);
+    if (known instanceof CompileError) throw known;
+    if (known) return known;
+    this.keyCode.set(name, 'compiling');
+    const memo = this.x.memo; // the index is its own function: no per-rule memo variables in it
+    this.x.memo = null;
+    try {
+      const js = this.m.fresh('x');
+      // declarations are not rewritten (mod 97) in the SaxonJS compilation either
+      const parse = (s: string): Expr => parseXPath(s, { namespaces: this.schema.namespaces });
+      const m = this.m;
+      this.code.push(compileKey(decls, js, { x: this.x, fresh: (p) => m.fresh(p), nodeMemo: (k) => m.nodeMemo(k), parse, matcher: (p) => this.matcher(p), lastNames }));
+      this.keyCode.set(name, js);
+      return js;
+    } catch (err) {
+      if (!isCompileProblem(err)) throw err;
+      const e = new CompileError(`key ${lexical}: ${err.message}`);
+      this.keyCode.set(name, e);
       throw e;
     } finally {
       this.x.memo = memo;
