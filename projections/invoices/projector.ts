@@ -72,6 +72,7 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
+  readsMetadata: false,
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000, InvoicesFsMessage1766500000000],
 
   // any batch (a rebuild's thousands of events): the rows it touches read once (in a catch-up,
