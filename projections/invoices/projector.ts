@@ -131,7 +131,7 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
 
 /**
  * Rows per statement of apply: a rebuild's batch writes about a thousand rows, a few MB of JSON,
- * which the client takes as long to print as the server to write; in chunks, the two overlap.
+ * which the server would wait for the client to print whole; in chunks, printing and writing overlap.
  */
 const CHUNK_ROWS = 250;
 

@@ -24,8 +24,8 @@ export interface Projector<E extends FollowedEvent = AnyEvent> {
   migrations: readonly (new () => MigrationInterface)[];
   /**
    * false: apply and newRows never look at `event.metadata`, so a catch-up (a rebuild) may read
-   * its events without it (empty, `{}`): decoding it was a quarter of the client's work on an
-   * invoice rebuild's small events. By default events come with their metadata.
+   * its events without it (empty, `{}`): it is a quarter of the bytes the client decodes in an
+   * invoice rebuild. By default events come with their metadata.
    */
   readsMetadata?: false;
   /**
