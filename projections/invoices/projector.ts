@@ -72,6 +72,7 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
   name: INVOICE_REGISTER,
   handles: ['InvoiceCreated', 'InvoiceUpdated', 'InvoiceValidated', 'InvoiceReceived', 'CreditNoteCreated', ...DELIVERY_EVENT_TYPES, ...CREDIT_NOTE_EVENT_TYPES, ...APPROVAL_EVENT_TYPES],
   tables: ['invoices'],
+  readsMetadata: false,
   migrations: [Invoices1763800002000, InvoiceDelivery1763900000000, InvoicesUnboundedColumns1764100000100, InvoicesLz4Compression1765000000000, InvoicesFsMessage1766500000000],
 
   // any batch (a rebuild's thousands of events): the rows it touches read once (in a catch-up,
@@ -105,9 +106,17 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
     }
     const inserted = [...written].filter((r) => !existing.has(r));
     const updated = [...written].filter((r) => existing.has(r));
-    if (inserted.length > 0) await tx.query(INSERT_ROWS, [JSON.stringify(inserted)]);
-    if (updated.length > 0) await tx.query(UPDATE_ROWS, [JSON.stringify(updated), updated.map((r) => r.id)]);
-    return before.with(written);
+    // in chunks: the client prints the next one while the server writes the one before (one
+    // statement at a time on the connection), and folds what it keeps during the last one
+    let writing: Promise<unknown> = Promise.resolve();
+    for (const statement of statements(inserted, updated)) {
+      const parameters = statement();
+      await writing;
+      writing = tx.query(...parameters);
+    }
+    const keeping = before.with(written);
+    await writing;
+    return keeping;
   },
 
   // the common batches while following: creates (and receipts) with their first delivery steps,
@@ -119,6 +128,23 @@ export const invoiceRegister = defineProjector<RegisterEvent>({
     return only && 'rows' in only && more.length === 0 ? { rows: only.rows, insert: writeRows } : null;
   },
 });
+
+/**
+ * Rows per statement of apply: a rebuild's batch writes about a thousand rows, a few MB of JSON,
+ * which the server would wait for the client to print whole; in chunks, printing and writing overlap.
+ */
+const CHUNK_ROWS = 250;
+
+/** apply's statements, each printed only when called: the new rows' INSERTs, then the changed rows' UPDATEs (their ids differ, so order does not matter). */
+function* statements(inserted: readonly StoredRow[], updated: readonly StoredRow[]): Generator<() => [string, unknown[]]> {
+  for (let at = 0; at < inserted.length; at += CHUNK_ROWS) {
+    yield () => [INSERT_ROWS, [JSON.stringify(inserted.slice(at, at + CHUNK_ROWS))]];
+  }
+  for (let at = 0; at < updated.length; at += CHUNK_ROWS) {
+    const rows = updated.slice(at, at + CHUNK_ROWS);
+    yield () => [UPDATE_ROWS, [JSON.stringify(rows), rows.map((r) => r.id)]];
+  }
+}
 
 /**
  * A quick look before newRows folds anything: a batch can be one statement only if every event is

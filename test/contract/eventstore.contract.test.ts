@@ -357,6 +357,13 @@ function eventStoreContract(setup: () => Promise<Harness>): void {
       if (store.readAllOfTypes) expectCurrent(await store.readAllOfTypes(after, 100, [RENAMED]), [0, 1, 2]);
     });
 
+    it('a read of some types with the metadata of only some still upcasts the others (their version is read anyway), and gives the metadata asked for', async () => {
+      if (!store.readAllOfTypes) return;
+      const events = (await store.readAllOfTypes(after, 100, [RENAMED, 'Untouched'], ['Untouched'])).filter((e) => e.streamId === stream);
+      expect(events.filter((e) => e.type === RENAMED).map((e) => e.data)).to.deep.equal([0, 1, 2].map(current));
+      expect(events.find((e) => e.type === 'Untouched')?.metadata).to.deep.equal(written[3]?.metadata);
+    });
+
     it('a subscription upcasts', async () => {
       const received: RecordedEvent[] = [];
       const subscription = store.subscribe(after).subscribe((e) => {

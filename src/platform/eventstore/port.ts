@@ -135,9 +135,11 @@ export interface EventStore {
   /**
    * Up to `limit` events of the given types strictly after `after`, in subscriber order, skipping
    * the others in the store (a rebuild reads only what its projector applies). Optional: without
-   * it a caller filters readAll's pages itself.
+   * it a caller filters readAll's pages itself. With `metadataOf`, an adapter may leave `metadata`
+   * empty (`{}`) on events of the types not in it: a reader that never looks at metadata (most
+   * projectors) need not pay for decoding it, a quarter of a small event's bytes.
    */
-  readAllOfTypes?(after: Position, limit: number, types: readonly string[]): Promise<RecordedEvent[]>;
+  readAllOfTypes?(after: Position, limit: number, types: readonly string[], metadataOf?: readonly string[]): Promise<RecordedEvent[]>;
   /** Live feed of every event after `after`, in order, catching up first. Unsubscribe to stop. */
   subscribe(after: Position): Observable<RecordedEvent>;
   /**

@@ -82,6 +82,12 @@ export class Upcasting {
     return { ...event, data, metadata: { ...event.metadata, version: changed.current } };
   }
 
+  /** `metadataOf` and the changed types among `types`: upcasting reads their payload version from the metadata. */
+  withVersionsOf(metadataOf: readonly string[], types: readonly string[]): readonly string[] {
+    const changed = types.filter((type) => this.changed.has(type) && !metadataOf.includes(type));
+    return changed.length === 0 ? metadataOf : [...metadataOf, ...changed];
+  }
+
   /** Upcasts a page in place (a store's answer belongs to its caller); `only`: just these types. */
   upcastAll(events: RecordedEvent[], only?: readonly string[]): RecordedEvent[] {
     if (this.idle) return events;
@@ -133,7 +139,10 @@ class UpcastingEventStore implements EventStore {
     this.appendedTypes$ = inner.appendedTypes$;
     this.snapshots = inner.snapshots;
     const ofTypes = inner.readAllOfTypes?.bind(inner);
-    if (ofTypes) this.readAllOfTypes = async (after, limit, types) => this.upcasting.upcastAll(await ofTypes(after, limit, types));
+    if (ofTypes) {
+      this.readAllOfTypes = async (after, limit, types, metadataOf) =>
+        this.upcasting.upcastAll(await ofTypes(after, limit, types, metadataOf && this.upcasting.withVersionsOf(metadataOf, types)));
+    }
   }
 
   append(streamId: string, events: NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {

@@ -179,7 +179,7 @@ export class ProjectionRunner {
    */
   private catchUpRead(projector: Projector, after: Position): Promise<RecordedEvent[]> {
     return this.store.readAllOfTypes
-      ? this.store.readAllOfTypes(after, this.catchUpBatchSize, projector.handles)
+      ? this.store.readAllOfTypes(after, this.catchUpBatchSize, projector.handles, projector.readsMetadata === false ? [] : undefined)
       : this.store.readAll(after, this.catchUpBatchSize, projector.handles);
   }
 

@@ -18,6 +18,11 @@ export const eventColumnsWithDataOf = (n: number) => `global_position::text AS g
   CASE WHEN type = ANY($${n}::text[]) THEN data ELSE '{}'::json END AS data,
   CASE WHEN type = ANY($${n}::text[]) THEN metadata ELSE '{}'::json END AS metadata, ${RECORDED_AT}`;
 
+/** EVENT_COLUMNS, but metadata only for events of the types in parameter `$n` (text[]). */
+export const eventColumnsWithMetadataOf = (n: number) => `global_position::text AS global_position, transaction_id::text AS transaction_id,
+  event_id::text AS event_id, stream_id, stream_revision::text AS stream_revision, type, data,
+  CASE WHEN type = ANY($${n}::text[]) THEN metadata ELSE '{}'::json END AS metadata, ${RECORDED_AT}`;
+
 export interface EventRow {
   global_position: string;
   transaction_id: string;

@@ -24,7 +24,7 @@ import { NewStreamsBatch } from './new-streams-batch.ts';
 import { ReadAllBatch } from './read-all-batch.ts';
 import { appendStatement, newStreamsStatement, streamWritesStatement, type AppendedRow, type NewStreamRow } from './append.ts';
 import { decodePosition, encodePosition } from './position.ts';
-import { EVENT_COLUMNS, eventColumnsWithDataOf, toRecordedEvent, type EventRow } from './rows.ts';
+import { EVENT_COLUMNS, eventColumnsWithDataOf, eventColumnsWithMetadataOf, toRecordedEvent, type EventRow } from './rows.ts';
 import { STREAM_REVISION_CONSTRAINT } from './schema.ts';
 import { postgresSnapshots } from './snapshots.ts';
 
@@ -69,12 +69,14 @@ LIMIT $3`;
 
 // A rebuild's read: only the types its projector applies (the others are skipped in the server,
 // along the same index, instead of being sent and dropped).
-const READ_ALL_OF_TYPES = `SELECT ${EVENT_COLUMNS} FROM events
+const ofTypes = (columns: string) => `SELECT ${columns} FROM events
 WHERE (transaction_id, global_position) > ($1::xid8, $2::bigint)
   AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
   AND type = ANY($4::text[])
 ORDER BY events.transaction_id, events.global_position
 LIMIT $3`;
+const READ_ALL_OF_TYPES = ofTypes(EVENT_COLUMNS);
+const READ_ALL_OF_TYPES_METADATA_OF = ofTypes(eventColumnsWithMetadataOf(5));
 
 const STREAM_HEAD = 'SELECT max(stream_revision)::text AS revision FROM events WHERE stream_id = $1';
 
@@ -262,10 +264,13 @@ export class PostgresEventStore implements EventStore {
     return this.pages.submit(after, limit, onlyDataOf);
   }
 
-  async readAllOfTypes(after: Position, limit: number, types: readonly string[]): Promise<RecordedEvent[]> {
+  async readAllOfTypes(after: Position, limit: number, types: readonly string[], metadataOf?: readonly string[]): Promise<RecordedEvent[]> {
     if (!(Number.isSafeInteger(limit) && limit > 0)) throw new RangeError(`readAllOfTypes: limit ${limit} is not a positive integer`);
     const { transactionId, globalPosition } = decodePosition(after);
-    const { rows } = await this.pool.query<EventRow>(this.statement('eventstore_read_all_of_types', READ_ALL_OF_TYPES, [transactionId, globalPosition, limit, types]));
+    const statement = metadataOf
+      ? this.statement('eventstore_read_all_of_types_metadata_of', READ_ALL_OF_TYPES_METADATA_OF, [transactionId, globalPosition, limit, types, metadataOf])
+      : this.statement('eventstore_read_all_of_types', READ_ALL_OF_TYPES, [transactionId, globalPosition, limit, types]);
+    const { rows } = await this.pool.query<EventRow>(statement);
     return rows.map(toRecordedEvent);
   }
 
