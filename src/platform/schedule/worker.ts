@@ -125,6 +125,7 @@ export class ScheduledWorker {
         const claimed = await this.deps.store.claim(this.kinds, now, this.options.concurrency - this.inFlight.size, this.options.perLane, this.lanes, new Date(now.getTime() + this.leaseMs), this.owner);
         for (const work of claimed) this.begin(work);
         if (claimed.length > 0 && this.inFlight.size < this.options.concurrency) wait = 0; // more may be due in lanes not taken this round
+        else if (this.poked) wait = 0; // poked meanwhile: it looks again at once, so when the next row is due does not matter yet
         else {
           const next = await this.deps.store.next(this.kinds, now);
           if (next) wait = Math.max(5, Math.min(this.pollMs, next.getTime() - now.getTime()));
