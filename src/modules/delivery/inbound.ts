@@ -95,8 +95,9 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   const now = deps.clock.now();
   const answer = async (verdict: MlsVerdict) => {
     const command = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
-    await retryOnConflict(async () => {
-      const made = await answerWrite(deps, command, metadata);
+    // first as a first answer (no read); a repeat's conflict reads the stream on the retry
+    await retryOnConflict(async (attempt) => {
+      const made = await answerWrite(deps, command, metadata, attempt === 0);
       if (made) await appendAll(deps.store, [made]);
     }, { retries: RECEIPT_RETRIES });
   };
@@ -163,7 +164,8 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
       if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), at: { newStream: true } });
     }
-    const answered = await answerWrite(deps, accepted, metadata);
+    // a first receipt (no invoice yet, first attempt) is a first answer too
+    const answered = await answerWrite(deps, accepted, metadata, invoice.revision < 0 && attempt === 0);
     if (answered) writes.push(answered);
     if (writes.length > 0) await appendAll(deps.store, writes);
     return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };

@@ -78,9 +78,10 @@ export async function receiveMls(
     found = await match(deps, mls, at, metadata);
   }
   const { matched, repeat } = found;
+  // an MLS arrives once as a rule: decided on no stream, without reading it; a repeat's append conflicts and is decided on the stream as read
   await handleCommand(deps, mlsReceivedStream(envelope.instanceId), mlsReceivedDecider, {
     type: 'RecordMlsReceived', message_id: envelope.instanceId, mls_id: mls.id, sender: mls.sender, referenced_instance_id: mls.referenced_instance_id,
     response_code: mls.response_code, description: mls.description, issues: mls.issues, matched, repeat, at,
-  }, { metadata, expected: { retry: { onVersionConflict: 3 } } });
+  }, { metadata, expected: { known: { state: mlsReceivedDecider.initialState, revision: -1 }, retry: { onVersionConflict: 3 } } });
   return matched;
 }
