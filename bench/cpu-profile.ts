@@ -1,7 +1,7 @@
 import { Session } from 'node:inspector/promises';
 
 /** A V8 CPU profile as the inspector gives it (the parts read here). */
-interface Profile {
+export interface Profile {
   nodes: { id: number; callFrame: { functionName: string; url: string }; children?: number[] }[];
   samples: number[];
   timeDeltas: number[];

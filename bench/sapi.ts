@@ -1,4 +1,7 @@
-// `npm run bench -- sapi [seconds] [pglite|postgres]`
+// `npm run bench -- sapi [seconds] [pglite|postgres] [profile]`
+//
+// profile: a V8 CPU profile of the service's main thread from the saturation's start until the
+// reactors have drained it, split by part of a send and by function (BENCH_PROFILE_FILE=file keeps it).
 //
 // 16 SAPI-SK clients send small invoices from demo company 0 to company 1 over real HTTP, closed
 // loop: accepted sends/s at saturation, and the sustained rate once the reactors have done every
@@ -23,6 +26,8 @@ import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { postgresBackendCpu } from './postgres-cpu.ts';
 import { processCpu } from './process-cpu.ts';
+import { printSapiProfile } from './sapi-profile.ts';
+import { profiled } from './cpu-profile.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
 import { machineBusySeconds, percentile, watchCpu, watchMemory } from './stats.ts';
 
@@ -51,7 +56,7 @@ async function json(url: string, init: RequestInit = {}): Promise<{ status: numb
   return { status: response.status, body: text ? JSON.parse(text) : null };
 }
 
-async function benchOne(label: string, databaseUrl: string, durationMs: number): Promise<void> {
+async function benchOne(label: string, databaseUrl: string, durationMs: number, profile: boolean): Promise<void> {
   const defaults = loadConfig({ VALIDATION_ARTIFACTS_DIR: process.env.VALIDATION_ARTIFACTS_DIR });
   // the limiter would refuse 16 clients on one SAPI client; its cost is what `bench auth` measures
   // a database URL means no embedded key store: the tokens are signed with a key made for this run
@@ -145,10 +150,17 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     const sendCpu = processCpu();
     const databaseCpu = await postgresBackendCpu(databaseUrl);
     const sendStarted = performance.now();
-    const sends = await fromAnotherProcess({ ...job, kind: 'send', keep: 2000 });
-    const cpuLine = cpu();
-    const drainStarted = performance.now();
-    await drained(sends.sent.at(-1)?.providerDocumentId);
+    let drainStarted = 0;
+    let cpuLine = '';
+    const saturate = async () => {
+      const sent = await fromAnotherProcess({ ...job, kind: 'send', keep: 2000 });
+      cpuLine = cpu();
+      drainStarted = performance.now();
+      await drained(sent.sent.at(-1)?.providerDocumentId);
+      return sent;
+    };
+    const run = profile ? await profiled(saturate) : { result: await saturate(), profile: null };
+    const sends = run.result;
     const drainSeconds = (performance.now() - drainStarted) / 1000;
     const busyAfter = machineBusySeconds();
     const sendCpuMs = sendCpu();
@@ -195,6 +207,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number):
     console.log(`| CPU of the service's process (its threads included; not the database server's, not the clients') | ${processCpuPerValidation.toFixed(1)} ms per validation, ${processCpuPerSend.toFixed(1)} ms per send (intake, Peppol and FS legs, inbound), ${processCpuPerReplay.toFixed(2)} ms per replay; less its idle ${(idleCpuPerMs * 1000).toFixed(0)} ms/s: ${processCpuPerSendNet.toFixed(1)} ms per send, ${processCpuPerReplayNet.toFixed(2)} ms per replay |`);
     console.log(cpuLine);
     console.log(memory());
+    if (run.profile) await printSapiProfile(run.profile, sends.counts['202'] ?? 1);
   } finally {
     server.closeAllConnections();
     server.close();
@@ -227,7 +240,8 @@ async function inboxArrival(sapi: string, tokens: { sender: string; receiver: st
 export async function main(args: string[]): Promise<void> {
   const durationMs = Number(args[0] ?? 10) * 1000;
   const only = args[1];
-  if (only !== 'postgres') await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs));
+  const profile = args.includes('profile');
+  if (only !== 'postgres') await onEmbedded((url) => benchOne('PGlite (embedded, in memory)', url, durationMs, profile));
   if (only === 'pglite') return;
-  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs));
+  await onFreshPostgres((url, host) => benchOne(`Postgres (${host}, fresh database)`, url, durationMs, profile));
 }

@@ -286,7 +286,7 @@ export async function openService(config: Config, options: ServiceOptions = {}):
   const networks = (options.networks ?? ((deps, cfg, received, spis) => sandbox(deps, cfg.delivery, fsRules, received, spis)))(core, config, receive, ourSpis);
   // the sandbox's corner 5 answers TDDs sent to FS_PARTICIPANT_ID (always in the sandbox; under AS4 when FS_CORNER5=sandbox)
   if (config.peppol.network === 'sandbox') receiving.reportingStandIn = config.delivery.reporting.receiver ?? OPENPEPPOL_REPORTING_RECEIVER;
-  receiving.corner5 = config.delivery.fsCorner5 === 'sandbox' ? { participant: config.delivery.fsParticipantId, take: (id: string, tdd: string) => networks.fs.take(id, tdd) } : null;
+  receiving.corner5 = config.delivery.fsCorner5 === 'sandbox' ? { participant: config.delivery.fsParticipantId, take: (id, tdd, judged) => networks.fs.take(id, tdd, judged), judge: (root) => networks.fs.judgeElement(root) } : null;
   const discovery = config.delivery.participantDirectory === 'smp' || peppolPki ? discoveryOf(config, log, options, peppolPki) : null;
   // PEPPOL_NETWORK=as4: Peppol legs go out over AS4 and /as4 takes messages in; FS stays as built
   const as4Network = peppolPki && discovery

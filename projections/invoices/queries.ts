@@ -121,19 +121,25 @@ export async function invoiceDegraded(db: DataSource, scope: InvoiceScope, id: s
   return rows[0]?.degraded === true;
 }
 
-/** The sender's copy of a Peppol message (delivery-status callbacks name only the message id). */
-export async function findSentInvoiceByMessage(db: DataSource, messageId: string): Promise<{ id: string; organisation_id: string } | null> {
-  const rows: { id: string; organisation_id: string }[] = await db.query(
-    `SELECT id, organisation_id FROM invoices WHERE peppol_message_id = $1 AND source = 'api'`,
+/**
+ * What an MLS referencing `messageId` may answer among invoices: the sent invoice whose Peppol
+ * message it is, and the invoice (sent or received) whose FS leg sent the tax data document with
+ * that id. One statement for both: an MLS that answers neither (a SAPI-SK document's, a report's)
+ * asked twice before its own matchers were tried.
+ */
+export async function findInvoicesAnsweredBy(db: DataSource, messageId: string): Promise<{ sent: InvoiceRef | null; filed: InvoiceRef | null }> {
+  const rows: (InvoiceRef & { sent: boolean; filed: boolean })[] = await db.query(
+    `SELECT id, organisation_id, (peppol_message_id = $1 AND source = 'api') AS sent, (fs_submission_id = $1) AS filed FROM invoices
+     WHERE (peppol_message_id = $1 AND source = 'api') OR fs_submission_id = $1`,
     [messageId],
   );
-  return rows[0] ?? null;
+  const ref = (row: InvoiceRef | undefined) => (row ? { id: row.id, organisation_id: row.organisation_id } : null);
+  return { sent: ref(rows.find((r) => r.sent)), filed: ref(rows.find((r) => r.filed)) };
 }
 
-/** The invoice (sent or received) whose FS leg sent the tax data document with this Peppol message id, or null. */
-export async function findInvoiceByFsMessage(db: DataSource, messageId: string): Promise<{ id: string; organisation_id: string } | null> {
-  const rows: { id: string; organisation_id: string }[] = await db.query('SELECT id, organisation_id FROM invoices WHERE fs_submission_id = $1', [messageId]);
-  return rows[0] ?? null;
+interface InvoiceRef {
+  id: string;
+  organisation_id: string;
 }
 
 /**

@@ -24,11 +24,11 @@ describe('scheduled work (src/platform/schedule)', function () {
   it('claims what is due, per lane and kind, leased; finishing moves or removes it, unless it was scheduled again meanwhile', async () => {
     const store = scheduleStore(svc.services.readModels);
     await store.schedule([row('a1', 'A', at(0)), row('a2', 'A', at(1)), row('b1', 'B', at(2)), row('later', 'C', at(60)), row('other', 'D', at(0), 'other-kind')], at(0));
-    const claimed = await store.claim(['k'], at(10), 10, 1, [], at(40), me);
+    const claimed = await store.claim(['k'], at(10), 10, 1, new Map(), at(40), me);
     expect(claimed.map((c) => c.key)).to.deep.equal(['a1', 'b1']); // one of lane A, earliest first; not yet due and other kinds left
     expect(claimed[0]).to.include({ ref: 'ref-a1', runs: 1 });
-    expect(await store.claim(['k'], at(11), 10, 1, ['A'], at(41), me)).to.deep.equal([]); // a2's lane is busy; the others are leased
-    expect((await store.claim(['k'], at(11), 10, 1, [], at(41), me)).map((c) => c.key)).to.deep.equal(['a2']);
+    expect(await store.claim(['k'], at(11), 10, 1, new Map([['A', 1]]), at(41), me)).to.deep.equal([]); // a2's lane is busy; the others are leased
+    expect((await store.claim(['k'], at(11), 10, 1, new Map(), at(41), me)).map((c) => c.key)).to.deep.equal(['a2']);
     expect(await store.next(['k'], at(11))).to.deep.equal(at(60));
 
     await store.finish(claimed[0]!, null, me); // done: gone
@@ -39,15 +39,23 @@ describe('scheduled work (src/platform/schedule)', function () {
     expect(left.map((r) => r.key)).to.not.include('a1');
   });
 
+  it('a lane with runs in flight here gets only its free slots, so a claim takes nothing it would give back', async () => {
+    const store = scheduleStore(svc.services.readModels);
+    await store.schedule([...['a1', 'a2', 'a3'].map((k, i) => row(k, 'A', at(i))), row('b1', 'B', at(3)), row('b2', 'B', at(4))], at(0));
+    const claimed = await store.claim(['k'], at(10), 10, 3, new Map([['A', 2], ['B', 3]]), at(40), me);
+    expect(claimed.map((c) => c.key)).to.deep.equal(['a1']); // A has one slot free, B none
+    expect((await store.claim(['k'], at(10), 10, 3, new Map([['A', 1]]), at(40), me)).map((c) => c.key)).to.deep.equal(['a2', 'a3', 'b1', 'b2']);
+  });
+
   it('a lease that ran out (a crashed instance) is taken again; two claims never take one row', async () => {
     const store = scheduleStore(svc.services.readModels);
     await store.schedule(Array.from({ length: 20 }, (_, i) => row(`r${i}`, `L${i}`, at(0))), at(0));
-    const [a, b] = await Promise.all([store.claim(['k'], at(1), 20, 1, [], at(31), me), store.claim(['k'], at(1), 20, 1, [], at(31), me)]);
+    const [a, b] = await Promise.all([store.claim(['k'], at(1), 20, 1, new Map(), at(31), me), store.claim(['k'], at(1), 20, 1, new Map(), at(31), me)]);
     const keys = [...a!, ...b!].map((c) => c.key);
     expect(new Set(keys).size).to.equal(keys.length);
     expect(keys).to.have.length(20);
-    expect(await store.claim(['k'], at(30), 20, 1, [], at(60), me)).to.deep.equal([]);
-    expect(await store.claim(['k'], at(31), 20, 1, [], at(61), me)).to.have.length(20);
+    expect(await store.claim(['k'], at(30), 20, 1, new Map(), at(60), me)).to.deep.equal([]);
+    expect(await store.claim(['k'], at(31), 20, 1, new Map(), at(61), me)).to.have.length(20);
   });
 
   it('a lane that hangs holds only its own slots: every other row runs meanwhile, and a stop gives the hanging one back', async () => {

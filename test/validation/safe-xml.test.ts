@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect } from 'chai';
-import { longestTextRun, MAX_ATTRIBUTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES, parseTrusted, parseUntrusted } from '../../src/platform/xml/index.ts';
+import { longestTextRun, MAX_ATTRIBUTES, MAX_DEPTH, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES, parseTrusted, parseUntrusted } from '../../src/platform/xml/index.ts';
 import { SLOVAK_SCHEMATRON } from '../../src/platform/validation/artifacts.ts';
 import { XsdStage } from '../../src/platform/validation/xsd.ts';
 import { ENTITY_TEXT, encode, goodInvoiceDeclaring, invoiceWithEntity, UTFS } from './support/encodings.ts';
@@ -34,6 +34,10 @@ describe('validation: safe parsing of untrusted XML', () => {
   it('refuses undeclared entities, deep nesting, oversize and malformed input cleanly', () => {
     expect(refusalOf('<x>&e;</x>')).to.equal('XML-MALFORMED');
     expect(refusalOf(`${'<a>'.repeat(100)}${'</a>'.repeat(100)}`)).to.equal('XML-TOO-DEEP');
+    // the limit's edge: MAX_DEPTH - 1 levels are read, MAX_DEPTH are not, beside shallower branches or not
+    const nested = (depth: number) => `<r><s/>${'<a>'.repeat(depth - 1)}${'</a>'.repeat(depth - 1)}<s><t/></s></r>`;
+    expect(refusalOf(nested(MAX_DEPTH - 1))).to.equal('accepted');
+    expect(refusalOf(nested(MAX_DEPTH))).to.equal('XML-TOO-DEEP');
     expect(refusalOf(Buffer.alloc(21 * 1024 * 1024, 0x20))).to.equal('XML-TOO-LARGE');
     const bad = parseUntrusted('<a><b></a>');
     expect(bad.ok).to.equal(false);

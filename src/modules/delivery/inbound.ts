@@ -22,6 +22,9 @@ import { mlsVerdict, type CheckFinding, type MlsVerdict } from '../../../command
 import { answerWrite, issueCommand } from './mls/answer.ts';
 import { checkReceivedDocument } from './mls/check-document.ts';
 import { receiveMls, type MlsMatcher } from './mls/receive-mls.ts';
+import type { Judged } from './sandbox/corner5.ts';
+import { PXS } from './fs/tax-data-document/names.ts';
+import type { XmlElement } from '../../platform/xml/index.ts';
 
 /** How often a receipt is decided again after a concurrent receipt of the same message won the append. */
 const RECEIPT_RETRIES = 3;
@@ -40,8 +43,11 @@ export interface ReceivingDeps extends Pick<Core, 'store' | 'ids' | 'readModels'
   mlsMatchers?: MlsMatcher[];
   /** the sandbox: the Peppol Reporting receiver it stands in for (each report it takes is answered MLS AP) */
   reportingStandIn?: string | null;
-  /** the sandbox's corner 5, when this Access Point serves the FS participant itself (sandbox/corner5.ts) */
-  corner5?: { participant: string; take(submissionId: string, tdd: string): Promise<MlsVerdict> } | null;
+  /**
+   * the sandbox's corner 5, when this Access Point serves the FS participant itself (sandbox/corner5.ts):
+   * `judge` reads a TDD as parsed inside its envelope, and `take` takes that judgement, so the TDD is not parsed again
+   */
+  corner5?: { participant: string; judge(root: XmlElement): Judged; take(submissionId: string, tdd: string, judged?: Judged): Promise<MlsVerdict> } | null;
 }
 
 /** What became of a received message: the inbound invoice (null when refused, or an MLS), and our answer. */
@@ -70,9 +76,12 @@ export interface Received {
  */
 export async function receivePeppolMessage(deps: ReceivingDeps, message: InboundPeppolMessage): Promise<Received> {
   let envelope;
-  let withEnvelope: ReadWithEnvelope;
+  let withEnvelope: ReadWithEnvelope | { kind: 'tdd'; judged: Judged };
+  const corner5 = deps.corner5;
+  // a TDD (to corner 5: nobody else here takes one) is judged from the envelope's parse too
+  const readPayload = (payload: XmlElement) => readWithEnvelope(payload) ?? (corner5 && isTaxData(payload) ? { kind: 'tdd' as const, judged: corner5.judge(payload) } : null);
   try {
-    ({ envelope, read: withEnvelope } = readSbdhWith(message.envelope, readWithEnvelope));
+    ({ envelope, read: withEnvelope } = readSbdhWith(message.envelope, readPayload));
   } catch (error) {
     throw new PeppolRejectedError(`the receiving Access Point refused the message: ${(error as Error).message}`);
   }
@@ -86,14 +95,15 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
   const now = deps.clock.now();
   const answer = async (verdict: MlsVerdict) => {
     const command = issueCommand(envelope, verdict, { ourSpis: deps.ourSpis, senderSpis }, now);
-    await retryOnConflict(async () => {
-      const made = await answerWrite(deps, command, metadata);
+    // first as a first answer (no read); a repeat's conflict reads the stream on the retry
+    await retryOnConflict(async (attempt) => {
+      const made = await answerWrite(deps, command, metadata, attempt === 0);
       if (made) await appendAll(deps.store, [made]);
     }, { retries: RECEIPT_RETRIES });
   };
   if (deps.corner5 && envelope.documentTypeId === SK_TAX_DATA_DOCUMENT_TYPE_ID && sameParticipant(envelope.receiver, deps.corner5.participant)) {
     // the sandbox's corner 5 judges the TDD; its verdict goes back as an MLS, like the real FS's
-    await answer(await deps.corner5.take(envelope.instanceId, envelope.document));
+    await answer(await deps.corner5.take(envelope.instanceId, envelope.document, withEnvelope?.kind === 'tdd' ? withEnvelope.judged : undefined));
     return { invoice_id: null, provider_document_id: null, response_code: null };
   }
   if (deps.reportingStandIn && sameParticipant(envelope.receiver, deps.reportingStandIn)) {
@@ -154,12 +164,15 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
       // the owner first (appendToStreams' rule): the invoice, then its inbox copy
       if (inboxEvents.length > 0) writes.push({ streamId: sapiInboxStream(handle), events: toNewEvents(deps, inboxEvents, metadata), at: { newStream: true } });
     }
-    const answered = await answerWrite(deps, accepted, metadata);
+    // a first receipt (no invoice yet, first attempt) is a first answer too
+    const answered = await answerWrite(deps, accepted, metadata, invoice.revision < 0 && attempt === 0);
     if (answered) writes.push(answered);
     if (writes.length > 0) await appendAll(deps.store, writes);
     return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };
   }, { retries: RECEIPT_RETRIES });
 }
+
+const isTaxData = (payload: XmlElement) => payload.name === 'TaxData' && payload.namespaceUri === PXS;
 
 function providerDocumentIdOf(events: readonly { type: string; data: Record<string, unknown> }[]): string | null {
   const found = events.find((e) => e.type === 'InvoiceReceived');

@@ -45,23 +45,29 @@ export function scheduleStore(db: DataSource) {
     },
 
     /**
-     * Takes up to `limit` due rows of the `kinds` named, at most `perLane` of each lane and none of
-     * the `busy` lanes, earliest due first, leased to `owner` until `leaseUntil`. The outer condition is
-     * checked again on the row as it is when its lock is granted, so two instances claiming at once
-     * never take the same row.
+     * Takes up to `limit` due rows of the `kinds` named, at most `perLane` of each lane less what
+     * already runs of it here (`running`: lane → runs in flight on this instance; a lane at
+     * `perLane` gets none), earliest due first, leased to `owner` until `leaseUntil`. Counting what
+     * runs here keeps a claim from taking rows the worker would only give back (one busy receiver
+     * took up to perLane rows a claim, and released all but the free slots' worth, two statements
+     * for nothing each). The outer condition is checked again on the row as it is when its lock is
+     * granted, so two instances claiming at once never take the same row.
      */
-    async claim(kinds: readonly string[], now: Date, limit: number, perLane: number, busy: readonly string[], leaseUntil: Date, owner: string): Promise<ClaimedWork[]> {
+    async claim(kinds: readonly string[], now: Date, limit: number, perLane: number, running: ReadonlyMap<string, number>, leaseUntil: Date, owner: string): Promise<ClaimedWork[]> {
       if (limit <= 0) return [];
+      const full = [...running].filter(([, n]) => n >= perLane).map(([lane]) => lane);
+      const partly = [...running].filter(([, n]) => n > 0 && n < perLane);
       // TypeORM answers an UPDATE on Postgres with [rows, affected]
       const [rows] = (await db.query(
         `UPDATE scheduled_work w SET lease_until = $3, lease_owner = $7, runs = w.runs + 1
-         FROM (SELECT kind, key FROM (
-                 SELECT kind, key, due_at, row_number() OVER (PARTITION BY lane ORDER BY due_at) AS n FROM scheduled_work
+         FROM (SELECT per_lane.kind, per_lane.key FROM (
+                 SELECT kind, key, lane, due_at, row_number() OVER (PARTITION BY lane ORDER BY due_at) AS n FROM scheduled_work
                  WHERE kind = ANY($5::text[]) AND due_at <= $1 AND (lease_until IS NULL OR lease_until <= $1) AND NOT (lane = ANY($4::text[]))) per_lane
-               WHERE n <= $6 ORDER BY due_at LIMIT $2) c
+               LEFT JOIN unnest($8::text[], $9::int[]) AS here(lane, running) ON here.lane = per_lane.lane
+               WHERE per_lane.n <= $6 - coalesce(here.running, 0) ORDER BY per_lane.due_at LIMIT $2) c
          WHERE w.kind = c.kind AND w.key = c.key AND (w.lease_until IS NULL OR w.lease_until <= $1)
          RETURNING w.kind, w.key, w.lane, w.ref, w.due_at, w.scheduled_at, w.runs, w.revision, w.lease_until`,
-        [now.toISOString(), limit, leaseUntil.toISOString(), busy, kinds, perLane, owner],
+        [now.toISOString(), limit, leaseUntil.toISOString(), full, kinds, perLane, owner, partly.map(([lane]) => lane), partly.map(([, n]) => n)],
       )) as [ClaimedWork[], number];
       return rows.map((r) => ({ ...r, due_at: new Date(r.due_at), scheduled_at: new Date(r.scheduled_at), lease_until: new Date(r.lease_until) }));
     },

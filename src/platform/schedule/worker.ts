@@ -122,10 +122,10 @@ export class ScheduledWorker {
       this.poked = false;
       try {
         const now = this.deps.clock.now();
-        const busy = [...this.lanes].filter(([, n]) => n >= this.options.perLane).map(([lane]) => lane);
-        const claimed = await this.deps.store.claim(this.kinds, now, this.options.concurrency - this.inFlight.size, this.options.perLane, busy, new Date(now.getTime() + this.leaseMs), this.owner);
+        const claimed = await this.deps.store.claim(this.kinds, now, this.options.concurrency - this.inFlight.size, this.options.perLane, this.lanes, new Date(now.getTime() + this.leaseMs), this.owner);
         for (const work of claimed) this.begin(work);
         if (claimed.length > 0 && this.inFlight.size < this.options.concurrency) wait = 0; // more may be due in lanes not taken this round
+        else if (this.poked) wait = 0; // poked meanwhile: it looks again at once, so when the next row is due does not matter yet
         else {
           const next = await this.deps.store.next(this.kinds, now);
           if (next) wait = Math.max(5, Math.min(this.pollMs, next.getTime() - now.getTime()));
@@ -146,7 +146,7 @@ export class ScheduledWorker {
     const id = `${work.kind}\u0000${work.key}`;
     if (this.inFlight.has(id)) return; // a run here outlived its lease (a step deaf to its signal): it stays leased, and runs once that one ends
     if ((this.lanes.get(work.lane) ?? 0) >= this.options.perLane) {
-      // the lane filled up here since the claim asked (it takes up to perLane of a lane not yet full): give it back, due as it was
+      // the lane filled up here since the claim asked (a run began meanwhile): give it back, due as it was
       void this.deps.store.release(work, this.owner).catch(() => undefined);
       return;
     }

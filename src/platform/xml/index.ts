@@ -2,7 +2,7 @@
 // them everywhere else). Parsing goes through ./parse.ts (untrusted input: parseUntrusted; shipped
 // artifacts and self-written documents: parseTrusted), XSD validation through ./xsd.ts, writing
 // through ./write.ts. Why one module: see README.md next to this file.
-export { parseUntrusted, parseTrusted, hasDoctype, countStartTags, countNamespaceDeclarations, longestTextRun, type ParsedXml, type SafeParseResult } from './parse.ts';
+export { parseUntrusted, parseTrusted, nestsAtLeast, hasDoctype, countStartTags, countNamespaceDeclarations, longestTextRun, type ParsedXml, type SafeParseResult } from './parse.ts';
 export { allAt, firstAt } from './xpath.ts';
 export { verifyEnvelopedSignature, type EnvelopedSignatureCheck, type SignedRoot } from './enveloped-signature.ts';
 export { MAX_ATTRIBUTES, MAX_DEPTH, MAX_DOCUMENT_BYTES, MAX_ELEMENTS, MAX_NAMESPACE_DECLARATIONS, MAX_TEXT_RUN_BYTES } from './limits.ts';

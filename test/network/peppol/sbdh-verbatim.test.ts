@@ -3,7 +3,11 @@
 // hands them out byte for byte), and wrapInSbdh puts the document's own characters there.
 import { expect } from 'chai';
 import { computeTotals } from '../../../commands/invoices/totals.ts';
-import { documentTypeFor } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { buildTdd } from '../../../src/modules/delivery/fs/tax-data-document/index.ts';
+import { documentTypeFor, MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID, SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_REPORTING_PROCESS_ID } from '../../../src/modules/delivery/peppol/identifiers.ts';
+import { SbdhError } from '../../../src/modules/delivery/peppol/sbdh.ts';
+import { buildMls } from '../../../src/modules/mls/index.ts';
+import { slovakHeader } from '../../tax-data-document/support/headers.ts';
 import { readSbdh, wrapInSbdh } from '../../../src/modules/delivery/peppol/sbdh.ts';
 import { buildUbl } from '../../../src/modules/invoices/ubl/index.ts';
 import { generateInvoice } from '../../ubl/support/generate.ts';
@@ -52,6 +56,25 @@ describe('SBDH: the business document byte for byte', () => {
       }));
       expect(read.document).to.equal(ubl);
     }
+  });
+
+  it('envelopes a document our writer produced (a TDD, an MLS) as written, the same envelope as when parsed back; a written root that is not the type\'s is refused', () => {
+    const content = generateInvoice(SEED, 0);
+    const tdd = buildTdd(buildUbl(content, computeTotals(content)), slovakHeader('C2', '0088:9482348239847239874'));
+    const mls = buildMls({
+      id: 'mls-1', issued_at: '2026-11-29T17:05:10Z', sender: '0242:000123', receiver: '0242:000456', response_code: 'RE', description: 'Rejected',
+      referenced_instance_id: '4d386b06-f4a3-4d74-bfbb-31668bd153b7', issues: [{ location: 'NA', description: '[BR-01] missing & <more>', reason: 'BV' }],
+    });
+    const common = { sender: '0245:2020273893', receiver: '0242:000456', instanceId: 'i-1', createdAt: new Date('2026-11-29T17:05:10Z'), countryC1: 'SK' };
+    const tddInput = { ...common, documentTypeId: SK_TAX_DATA_DOCUMENT_TYPE_ID, processId: TAX_REPORTING_PROCESS_ID, document: tdd };
+    const mlsInput = { ...common, documentTypeId: MLS_DOCUMENT_TYPE_ID, processId: MLS_PROCESS_ID, document: mls };
+    for (const input of [tddInput, mlsInput]) {
+      const written = wrapInSbdh({ ...input, written: true });
+      expect(written).to.equal(wrapInSbdh(input));
+      expect(readSbdh(written).document).to.equal(input.document.trimEnd());
+    }
+    expect(() => wrapInSbdh({ ...tddInput, document: mls, written: true })).to.throw(SbdhError, /root is not/);
+    expect(() => wrapInSbdh({ ...mlsInput, document: tdd, written: true })).to.throw(SbdhError, /root is not/);
   });
 
   it("keeps another writer's characters: the official example's root element to the byte, after the UTF-8 declaration", () => {

@@ -49,10 +49,15 @@ export function issueCommand(document: AnsweredDocument, verdict: MlsVerdict, an
   };
 }
 
-/** The write that records the answer, decided on the MLS stream as it is now; null when it was answered before. */
-export async function answerWrite(deps: Pick<Core, 'store' | 'ids'>, command: MlsIssuedCommand, metadata: EventMetadata): Promise<Write | null> {
+/**
+ * The write that records the answer, decided on the MLS stream as it is now; null when it was
+ * answered before. `firstAnswer`: the caller takes this for the document's first answer (a first
+ * receipt), so the stream is not read: the answer is decided on no stream and written as its
+ * start, and should one be there after all, that write conflicts and the caller's retry reads it.
+ */
+export async function answerWrite(deps: Pick<Core, 'store' | 'ids'>, command: MlsIssuedCommand, metadata: EventMetadata, firstAnswer = false): Promise<Write | null> {
   const streamId = mlsIssuedStream(command.type === 'IssueMls' ? command.referenced_instance_id : '');
-  const { state, revision } = await readAndFold(deps.store, streamId, mlsIssuedDecider);
+  const { state, revision } = firstAnswer ? { state: mlsIssuedDecider.initialState, revision: -1 } : await readAndFold(deps.store, streamId, mlsIssuedDecider);
   const events = mlsIssuedDecider.decide(command, state);
   return events.length === 0 ? null : { streamId, events: toNewEvents(deps, events, metadata), at: { revision } };
 }

@@ -1,6 +1,6 @@
 import { mlsReceivedDecider, mlsReceivedStream } from '../../../../commands/mls/received.ts';
 import type { MlsReceived } from '../../../../events/mls.ts';
-import { findInvoiceByFsMessage, findSentInvoiceByMessage } from '../../../../projections/invoices/queries.ts';
+import { findInvoicesAnsweredBy } from '../../../../projections/invoices/queries.ts';
 import { rejectionReasons } from '../../../../commands/mls/answer.ts';
 import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
@@ -18,8 +18,9 @@ type Matched = { matched: MlsReceived['data']['matched']; repeat: boolean };
 
 /** Applies the MLS to what it answers: an invoice's Peppol message, an invoice's TDD, else what the matchers know. */
 async function match(deps: Parameters<typeof receiveMls>[0], mls: MessageLevelStatus, at: string, metadata: ReturnType<typeof systemMetadata>): Promise<Matched> {
-  const invoice = await findSentInvoiceByMessage(deps.readModels, mls.referenced_instance_id);
-  const filed = invoice ? null : await findInvoiceByFsMessage(deps.readModels, mls.referenced_instance_id);
+  const answered = await findInvoicesAnsweredBy(deps.readModels, mls.referenced_instance_id);
+  const invoice = answered.sent;
+  const filed = invoice ? null : answered.filed;
   if (filed) {
     // corner 5's verdict on a tax data document we filed (the sender's copy, C2, or the receiver's, C3)
     const handled = await decideOnInvoice(deps, filed.id, {
@@ -77,9 +78,10 @@ export async function receiveMls(
     found = await match(deps, mls, at, metadata);
   }
   const { matched, repeat } = found;
+  // an MLS arrives once as a rule: decided on no stream, without reading it; a repeat's append conflicts and is decided on the stream as read
   await handleCommand(deps, mlsReceivedStream(envelope.instanceId), mlsReceivedDecider, {
     type: 'RecordMlsReceived', message_id: envelope.instanceId, mls_id: mls.id, sender: mls.sender, referenced_instance_id: mls.referenced_instance_id,
     response_code: mls.response_code, description: mls.description, issues: mls.issues, matched, repeat, at,
-  }, { metadata, expected: { retry: { onVersionConflict: 3 } } });
+  }, { metadata, expected: { known: { state: mlsReceivedDecider.initialState, revision: -1 }, retry: { onVersionConflict: 3 } } });
   return matched;
 }

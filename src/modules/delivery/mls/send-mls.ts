@@ -70,7 +70,8 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
       const send = async (to: string, document: string) => {
         const envelope = wrapInSbdh({
           sender: mls.from, receiver: to, documentTypeId: MLS_DOCUMENT_TYPE_ID, processId: MLS_PROCESS_ID, instanceId: mls.mls_id,
-          createdAt: deps.clock.now(), countryC1: 'SK', document,
+          // the MLS as our writer produced it (mls/document/build.ts), kept in its event
+          createdAt: deps.clock.now(), countryC1: 'SK', document, written: true,
         });
         await bounded((s) => deps.network.send({
           message_id: mls.mls_id, sender_participant_id: mls.from, receiver_participant_id: to, document_type_id: MLS_DOCUMENT_TYPE_ID, process_id: MLS_PROCESS_ID, envelope,

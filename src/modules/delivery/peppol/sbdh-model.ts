@@ -58,6 +58,12 @@ export interface SbdhInput {
   countryC1: string;
   /** the business document (UBL Invoice/CreditNote, TDD, MLS) as XML text */
   document: string;
+  /**
+   * the document is text this service's XML writer produced (newXmlDocument's end(): the XML
+   * declaration, then the root element, well-formed by construction), such as a TDD or an MLS we
+   * built: enveloped as written, without parsing it back to find its root element
+   */
+  written?: boolean;
   /** MLS_TO scope, written when given: a 0242 SPIS participant id (else SBDH-INVALID-FIELD) */
   mlsTo?: string | null;
   /** MLS_TYPE scope, written when given */

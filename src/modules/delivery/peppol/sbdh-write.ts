@@ -8,7 +8,7 @@
  * canonical form, and as a rule the same bytes), minus the prolog (XML declaration, comments and
  * processing instructions outside the root element).
  */
-import { MAX_DEPTH, MAX_DOCUMENT_BYTES } from '../../../platform/xml/index.ts';
+import { MAX_DEPTH, MAX_DOCUMENT_BYTES, nestsAtLeast } from '../../../platform/xml/index.ts';
 import { newXmlDocument, type XmlElementWriter } from '../../../platform/xml/write.ts';
 import {
   DOCUMENT_TYPE_SCHEME,
@@ -42,7 +42,7 @@ export function wrapInSbdh(input: SbdhInput): string {
   const mlsTo = input.mlsTo === undefined || input.mlsTo === null ? null : spisParticipant(input.mlsTo);
   const mlsType = input.mlsType ?? null;
   if (mlsType !== null && !MLS_TYPES.includes(mlsType)) throw new SbdhError('SBDH-INVALID-FIELD', `MLS_TYPE "${String(mlsType)}" is not ${MLS_TYPES.join(' or ')}`);
-  const payload = payloadRoot(input.document, docType);
+  const payload = input.written ? writtenRoot(input.document, docType) : payloadRoot(input.document, docType);
 
   const xml = newXmlDocument(SBDH_NS, 'StandardBusinessDocument');
   const root = xml.root;
@@ -114,6 +114,26 @@ function required(value: string, what: string): string {
 }
 
 /**
+ * The root element of a document our writer produced: its characters after the XML declaration,
+ * which is what payloadRoot finds in such a document (the writer's text reads back to its own
+ * characters), without the parse. The writer names the root with the prefix of its namespace and
+ * declares that namespace on it, so its start tag says whether it is the document type's root.
+ */
+function writtenRoot(document: string, docType: DocumentTypeParts): string {
+  const declaration = /^<\?xml [^>]*\?>\s*/.exec(document);
+  const element = document.slice(declaration?.[0].length ?? 0).trimEnd();
+  const start = /^<(?:([A-Za-z_][\w.-]*):)?([A-Za-z_][\w.-]*)[\s>]/.exec(element);
+  const prefix = start?.[1];
+  const declares = start && new RegExp(`^[^>]*\\sxmlns${prefix ? `:${prefix}` : ''}="${escapeRegExp(docType.namespace)}"`).test(element);
+  if (start?.[2] !== docType.localName || !declares) {
+    throw new SbdhError('SBDH-PAYLOAD', `the document type is for {${docType.namespace}}${docType.localName}, but the written document's root is not`);
+  }
+  return element;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
  * The document's root element as XML, checked against the document type it is declared as. Refused:
  * a document in no namespace, and one whose root leaves elements in no namespace without declaring
  * a default namespace (inside the envelope they would fall into the SBDH namespace; UBL has none).
@@ -131,7 +151,7 @@ function payloadRoot(document: string, docType: DocumentTypeParts): string {
       throw new SbdhError('SBDH-PAYLOAD', 'the business document has elements in no namespace and no default namespace declaration on its root');
     }
     // one level deeper inside the envelope, which the reader's depth limit counts
-    if (doc.eval(`boolean(//*[ancestor::*[${MAX_DEPTH - 2}]])`) === true) {
+    if (nestsAtLeast(doc, MAX_DEPTH - 1)) {
       throw new SbdhError('SBDH-PAYLOAD', `the business document nests elements ${MAX_DEPTH - 1} levels deep; inside the envelope that is too deep to read`);
     }
     // the sender's own characters where they are the same XML, so the receiver gets the very bytes

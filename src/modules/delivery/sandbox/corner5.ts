@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import type { MlsVerdict } from '../../../../commands/mls/answer.ts';
-import { firstAt, parseUntrusted } from '../../../platform/xml/index.ts';
+import { firstAt, parseUntrusted, type XmlElement } from '../../../platform/xml/index.ts';
 
 /**
  * The sandbox's corner 5: a stand-in for the Financial Administration, reached like the real one,
@@ -30,7 +30,8 @@ const TDD_NS = {
   cbc: 'urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2',
 };
 
-interface Judged {
+/** What corner 5 makes of one TDD, before it keeps it. */
+export interface Judged {
   verdict: MlsVerdict;
   /** whether the sandbox could read the document (only then is its text kept) */
   readable: boolean;
@@ -44,7 +45,7 @@ const rejected = (issues: { rule: string; message: string; location: string | nu
   issues: issues.map((i) => ({ location: i.location ?? 'NA', description: `[${i.rule}] ${i.message}`, reason: 'BV' })),
 });
 
-/** The configured rules on one TDD; a document that is not a TDD at all is refused too. */
+/** The configured rules on one TDD's text; a document that is not a TDD at all is refused too. */
 function judge(tdd: string, rules: readonly FsSandboxRule[]): Judged {
   const parsed = parseUntrusted(tdd);
   if (!parsed.ok) {
@@ -52,17 +53,26 @@ function judge(tdd: string, rules: readonly FsSandboxRule[]): Judged {
   }
   const { doc } = parsed.parsed;
   try {
-    // the rules ask absolute paths, which read the same from the root element
-    const has = (xpath: string) => firstAt(doc.root, xpath, TDD_NS) !== null;
-    const text = (xpath: string) => firstAt(doc.root, xpath, TDD_NS)?.content.trim() ?? '';
-    const reporterRole = text('/pxs:TaxData/pxs:ReporterRole');
-    const reported = `${text('/pxs:TaxData/pxs:ReportingParty/cbc:EndpointID')}/${text('/pxs:TaxData/pxs:ReportedTransaction/pxs:ReportedDocument/cbc:ID')}`;
-    if (!has('/pxs:TaxData')) return { readable: true, reporterRole, reported, verdict: rejected([{ rule: 'SANDBOX-FS-00', message: 'root is not pxs:TaxData', location: '/*' }], 'The document is not a tax data document.') };
-    const issues = rules.map((name) => FS_SANDBOX_RULES[name]).filter((rule) => rule.breaks(has)).map((rule) => ({ rule: rule.id, message: rule.message, location: null }));
-    return { readable: true, reporterRole, reported, verdict: issues.length === 0 ? { response_code: 'AP', description: null, issues: [] } : rejected(issues, 'The tax data document was rejected.') };
+    return judgeRoot(doc.root, rules);
   } finally {
     doc.dispose();
   }
+}
+
+/**
+ * The rules on a TDD's root element, as parsed alone or inside its envelope: the rules' absolute
+ * paths are read from the element itself (`/pxs:TaxData/…` as `self::pxs:TaxData/…`), which is the
+ * same question whichever document the element sits in.
+ */
+function judgeRoot(root: XmlElement, rules: readonly FsSandboxRule[]): Judged {
+  const at = (xpath: string) => firstAt(root, xpath.replace(/^\/pxs:TaxData(?=\/|$)/, 'self::pxs:TaxData'), TDD_NS);
+  const has = (xpath: string) => at(xpath) !== null;
+  const text = (xpath: string) => at(xpath)?.content.trim() ?? '';
+  const reporterRole = text('/pxs:TaxData/pxs:ReporterRole');
+  const reported = `${text('/pxs:TaxData/pxs:ReportingParty/cbc:EndpointID')}/${text('/pxs:TaxData/pxs:ReportedTransaction/pxs:ReportedDocument/cbc:ID')}`;
+  if (!has('/pxs:TaxData')) return { readable: true, reporterRole, reported, verdict: rejected([{ rule: 'SANDBOX-FS-00', message: 'root is not pxs:TaxData', location: '/*' }], 'The document is not a tax data document.') };
+  const issues = rules.map((name) => FS_SANDBOX_RULES[name]).filter((rule) => rule.breaks(has)).map((rule) => ({ rule: rule.id, message: rule.message, location: null }));
+  return { readable: true, reporterRole, reported, verdict: issues.length === 0 ? { response_code: 'AP', description: null, issues: [] } : rejected(issues, 'The tax data document was rejected.') };
 }
 
 export interface SandboxCorner5 {
@@ -70,9 +80,12 @@ export interface SandboxCorner5 {
   faults: { down: boolean };
   /**
    * Takes one TDD, sent under the SBDH instance identifier `submissionId` (the same one sent again
-   * is the same submission, counted again), and says what FS answers.
+   * is the same submission, counted again), and says what FS answers. `judged`: what judgeElement
+   * made of the TDD as parsed inside its envelope (the receiving side's parse), so it is not parsed again.
    */
-  take(submissionId: string, tdd: string): Promise<MlsVerdict>;
+  take(submissionId: string, tdd: string, judged?: Judged): Promise<MlsVerdict>;
+  /** The configured rules on a TDD's root element as the receiving side parsed it (for take). */
+  judgeElement(root: XmlElement): Judged;
   /**
    * every TDD filed so far, oldest first (tests check them against the official rules); `arrivals`: how often it was filed,
    * repeats included; `tdd` is empty for a document the sandbox could not read as XML (refused, not kept)
@@ -91,9 +104,10 @@ export function sandboxCorner5(db: DataSource, options: { rules: readonly FsSand
   }));
   return {
     faults: { down: false },
-    async take(submissionId, tdd) {
+    judgeElement: (root) => judgeRoot(root, options.rules),
+    async take(submissionId, tdd, judged) {
       await ready();
-      const { verdict, readable, reporterRole, reported } = judge(tdd, options.rules);
+      const { verdict, readable, reporterRole, reported } = judged ?? judge(tdd, options.rules);
       // An unreadable document is refused without keeping a copy: it may be tens of MB (a 10 MB text
       // node cost ~400 ms and ~100 MB of database memory to store) or hold what a text column cannot
       // (NUL, from UTF-16 bytes read as UTF-8), and no one reads a refused document back.

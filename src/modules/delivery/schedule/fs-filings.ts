@@ -77,7 +77,7 @@ export function fsFilings(deps: Deps): ScheduleHandler {
       try {
         const envelope = wrapInSbdh({
           sender: reporter ?? '', receiver: deps.config.fsParticipantId, documentTypeId: SK_TAX_DATA_DOCUMENT_TYPE_ID, processId: TAX_REPORTING_PROCESS_ID,
-          instanceId: tddUuid, createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
+          instanceId: tddUuid, createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, written: true, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
         });
         await bounded((s) => deps.network.send({
           message_id: tddUuid, sender_participant_id: reporter ?? '', receiver_participant_id: deps.config.fsParticipantId,

@@ -129,7 +129,7 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
         // to corner 5 as a Peppol message, asking for its MLS (the verdict: fs-mls.ts)
         const envelope = wrapInSbdh({
           sender: reporter, receiver: fsParticipant, documentTypeId: SK_TAX_DATA_DOCUMENT_TYPE_ID, processId: TAX_REPORTING_PROCESS_ID, instanceId: tddUuid,
-          createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
+          createdAt: deps.clock.now(), countryC1: 'SK', document: tdd, written: true, mlsTo: deps.ourSpis, mlsType: 'ALWAYS_SEND',
         });
         await boundedAttempt((s) => deps.network.send({
           message_id: tddUuid, sender_participant_id: reporter, receiver_participant_id: fsParticipant, document_type_id: SK_TAX_DATA_DOCUMENT_TYPE_ID,
