@@ -8,4 +8,4 @@ RUN npm run build
 ENV HOST=0.0.0.0 PORT=8080
 EXPOSE 8080
 # node itself, not npm: SIGTERM from `docker stop` reaches the service's shutdown handler
-CMD ["node", "--max-semi-space-size=8", "dist/src/main.js"]
+CMD ["node", "dist/src/main.js"]
