@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultArtifactsDir } from '../src/platform/validation/index.ts';
 import { freePort, stopService } from '../test/e2e/support/service-process.ts';
+import { startNodeOptions } from './start-script.ts';
 import { residentMb, watchCpu } from './stats.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -37,7 +38,7 @@ export interface Started {
 }
 
 /**
- * The compiled service of checkout `repo` as `npm start` runs it (node dist/src/main.js, the embedded
+ * The compiled service of checkout `repo` as `npm start` runs it (node, its options in the start script, dist/src/main.js, the embedded
  * default: no DATABASE_URL) on `dataDir`, with the probe preloaded; resolves once GET /api/v1/health
  * says the validation stage is ready.
  */
@@ -51,7 +52,7 @@ export async function startMeasured(repo: string, dataDir: string, env: NodeJS.P
   delete childEnv.DATABASE_URL;
   delete childEnv.EVENTSTORE_URL;
   const started = Date.now();
-  const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: repo, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
+  const child = spawn(process.execPath, [...startNodeOptions(repo), 'dist/src/main.js'], { cwd: repo, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'], detached: true });
   let peak = 0;
   const sampler = setInterval(() => {
     const now = child.pid === undefined ? null : residentMb(child.pid);

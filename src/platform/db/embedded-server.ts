@@ -1,8 +1,11 @@
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { ExtendedQueryQueue } from './pglite-queue.ts';
-import { withWasmOptimisingPutOff } from './wasm-tiering.ts';
+import { exportedFunctionIndex } from './wasm-exports.ts';
+import { withWasmOptimisingPutOff, withWasmTierUpOnlyFor } from './wasm-tiering.ts';
 
 interface ServedPglite {
   /** the loopback port the socket server listens on */
@@ -10,18 +13,58 @@ interface ServedPglite {
   close(): Promise<void>;
 }
 
+// Protocol messages that reach code without reaching the parser: a Sync (the message loop,
+// ReadyForQuery) and a simple Query whose text is not UTF-8 (refused before it is parsed: the
+// client-to-server conversion, the error's path). Postgres answers the second with an error.
+const SYNC = new Uint8Array([0x53, 0, 0, 0, 4]);
+const QUERY_NOT_UTF8 = new Uint8Array([0x51, 0, 0, 0, 7, 0xff, 0xfe, 0]);
+
+/** PGlite's WebAssembly, beside its entry point (dist/) */
+export const PGLITE_WASM = new URL('pglite.wasm', pathToFileURL(createRequire(import.meta.url).resolve('@electric-sql/pglite')));
+
+/**
+ * PGlite whose SQL parser stays on V8's baseline code. Postgres's parser (raw_parser: bison's
+ * tables and actions in one WebAssembly function of ~100 KB) is among the first functions V8
+ * optimises, and optimising it took ~600 MB of compiler memory for ~1.5 s: the peak of every start
+ * (~850 MB instead of ~450 MB). V8 compiles a function at its first call; the parser's is the first
+ * statement, the one `_initArrayTypes` runs at the end of PGlite's start (pinned version). Before it,
+ * an empty statement runs with optimising off for what it reaches first (the parser and a few small
+ * functions), once the two messages above have reached the rest of a statement's path. The scanner
+ * (core_yylex, reached first from the parser) is spared: it is hot. Where PGlite makes the cluster
+ * itself (in memory, the initialising thread) its inner initdb instance parses first, in the same
+ * compiled module, and this changes nothing.
+ */
+class PgliteParsingOnBaseline extends PGlite {
+  #parserCompiled = false;
+
+  override async _initArrayTypes(options?: { force?: boolean }): Promise<void> {
+    if (!this.#parserCompiled) {
+      this.#parserCompiled = true;
+      await this.execProtocolRaw(SYNC);
+      await this.execProtocolRaw(QUERY_NOT_UTF8);
+      const scanner = exportedFunctionIndex(PGLITE_WASM, 'core_yylex');
+      await withWasmTierUpOnlyFor(scanner, () => this.exec(';'));
+    }
+    return super._initArrayTypes(options);
+  }
+}
+
 /**
  * PGlite served on a loopback port, in the calling thread (the embedded-database worker's).
  * `dataDir` undefined keeps the database in memory.
  */
-function createPglite(dataDir: string | undefined): Promise<PGlite> {
-  return PGlite.create(dataDir, {
+async function createPglite(dataDir: string | undefined): Promise<PGlite> {
+  // one options object: the constructor takes a directory first only as a string
+  const db = new PgliteParsingOnBaseline({
+    dataDir,
     // pg_trgm: read models search substrings (invoice numbers, names) through trigram indexes
     extensions: { pg_trgm },
     // Postgres zeroes its shared buffers at every start, in WebAssembly: 128 MB (the default) cost
     // ~0.45 s of a restart, 32 MB ~0.1 s. Pages beyond them are read through the OS's file cache.
     startParams: [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'],
   });
+  await db.waitReady;
+  return db;
 }
 
 /**

@@ -19,3 +19,20 @@ export async function withWasmOptimisingPutOff<T>(start: () => Promise<T>): Prom
     v8.setFlagsFromString(`--wasm-tiering-budget=${V8_DEFAULT_BUDGET}`);
   }
 }
+
+/**
+ * Runs `run` with every WebAssembly function V8 compiles meanwhile, except `spared` (an index in
+ * that function's module), kept on its baseline code (Liftoff) for good. V8 compiles a function at
+ * its first call, and Liftoff code counts towards optimising (TurboFan) only if it was compiled while
+ * --wasm-tier-up-filter was unset or named it; with no `spared` it names function 0 (an import in
+ * PGlite's module, never compiled). For Postgres's SQL parser (src/platform/db/embedded-server.ts).
+ * The flag is process-wide, so `run` is one short statement.
+ */
+export async function withWasmTierUpOnlyFor<T>(spared: number | undefined, run: () => Promise<T>): Promise<T> {
+  v8.setFlagsFromString(`--wasm-tier-up-filter=${spared ?? 0}`);
+  try {
+    return await run();
+  } finally {
+    v8.setFlagsFromString('--wasm-tier-up-filter=-1');
+  }
+}
