@@ -2,12 +2,21 @@ import type { Clock } from '../../src/platform/ports/clock.ts';
 import type { TestService } from '../support/service.ts';
 
 /** A clock that tests move forward: the real time plus an offset. */
-export function movableClock(): Clock & { advance(seconds: number): void } {
+/** Real time plus an offset; `stopAt` holds it at one instant (for boundaries a busy machine would race), `resume` lets it run again. */
+export function movableClock(): Clock & { advance(seconds: number): void; stopAt(at: Date): void; resume(): void } {
   let offsetMs = 0;
+  let stoppedAt: number | undefined;
   return {
-    now: () => new Date(Date.now() + offsetMs),
+    now: () => new Date(stoppedAt ?? Date.now() + offsetMs),
     advance(seconds) {
-      offsetMs += seconds * 1000;
+      if (stoppedAt !== undefined) stoppedAt += seconds * 1000;
+      else offsetMs += seconds * 1000;
+    },
+    stopAt(at) {
+      stoppedAt = at.getTime();
+    },
+    resume() {
+      stoppedAt = undefined;
     },
   };
 }

@@ -154,20 +154,21 @@ describe('SAPI-SK tokens (/sapi/auth/*)', function () {
       expect(fresh.body).to.include({ valid: true, client_id: svc.demo.companies[0]!.sapi.client_id, should_refresh: false });
       expect(fresh.body.expires_in).to.be.within(898, 900);
       expect(Date.parse(fresh.body.expires_at)).to.equal((claimsOf(pair.access_token).exp as number) * 1000);
-      clock.advance(900 - 181);
+      // stopped at exact instants: real time passing between two requests must not move the boundary
+      const expiresAtMs = (claimsOf(pair.access_token).exp as number) * 1000;
+      clock.stopAt(new Date(expiresAtMs - 180_000));
       try {
         const before = await sapiFetch(svc, 'GET', '/auth/token/status', undefined, bearer(pair.access_token));
-        expect(before.body.should_refresh).to.equal(false);
-        clock.advance(3);
+        expect(before.body).to.include({ expires_in: 180, should_refresh: false });
+        clock.advance(1);
         const late = await sapiFetch(svc, 'GET', '/auth/token/status', undefined, bearer(pair.access_token));
-        expect(late.body.should_refresh).to.equal(true);
-        expect(late.body.expires_in).to.be.below(180);
+        expect(late.body).to.include({ expires_in: 179, should_refresh: true });
         clock.advance(300); // past the verifier's clock tolerance too
         const expired = await sapiFetch(svc, 'GET', '/auth/token/status', undefined, bearer(pair.access_token));
         expect(expired.status).to.equal(401);
         expect(sapiError(expired).code).to.equal('SAPI-AUTH-001');
       } finally {
-        clock.advance(-(900 - 181 + 3 + 300));
+        clock.resume();
       }
     });
 
