@@ -8,12 +8,23 @@ const REPO = fileURLToPath(new URL('../../..', import.meta.url));
 /** How the process is started: `npm start` (the compiled build), the build directly, or from source through tsx. */
 export type Launch = 'npm-start' | 'compiled' | 'tsx';
 
+/**
+ * A port free now for a child process to listen on. Taken below Linux's ephemeral range (32768 and up), where the
+ * kernel never hands a port to an outgoing connection: a port the kernel chose (listen on 0) could be given to any
+ * client socket (a database connection of a parallel suite) before the child binds it, or while it restarts.
+ */
 export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_768);
+    const server = createServer();
+    const bound = await new Promise<boolean>((resolve) => {
+      server.once('error', () => resolve(false));
+      server.listen(port, '127.0.0.1', () => resolve(true));
+    });
+    if (!bound) continue;
+    await new Promise((resolve) => server.close(resolve));
+    return port;
+  }
 }
 
 /**
