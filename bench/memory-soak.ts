@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { DemoCredentials } from '../src/demo/bootstrap.ts';
 import { stopService } from '../test/e2e/support/service-process.ts';
-import { prepare, startMeasured } from './memory.ts';
+import { prepare, startMeasured, threadLines } from './memory.ts';
 import { residentMb, watchCpu } from './stats.ts';
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -82,6 +82,8 @@ export async function soak(minutes: number): Promise<void> {
       minute++;
       perMinute.push(now?.rss ?? 0);
       console.log(`  minute ${String(minute).padStart(2)}: resident ${now?.rss} MB (peak so far ${now?.peak} MB)   so far: ${counts.creates} creates, ${counts.sends} sends, ${counts.reads} reads, ${hooks} webhooks received, ${counts.failures} failed`);
+      // by thread at the first minute and the last: which one grew
+      if (minute === 1 || minute === Math.floor(minutes)) for (const line of threadLines(started.probeFile)) console.log(line);
     }, 60_000);
     await Promise.all(Array.from({ length: CLIENTS }, client));
     clearInterval(ticker);

@@ -86,7 +86,7 @@ function residentKinds(pid: number): string {
   }
 }
 
-function threadLines(probeFile: string): string[] {
+export function threadLines(probeFile: string): string[] {
   if (!existsSync(probeFile)) return ['    (no probe report)'];
   const threads = JSON.parse(readFileSync(probeFile, 'utf8')) as ThreadSample[];
   const newest = Math.max(...threads.map((t) => t.at));
