@@ -137,7 +137,7 @@ export const C5 = Type.Object(
 /** The Peppol leg: from our Access Point to the buyer's. */
 export const PeppolDelivery = Type.Object(
   {
-    status: Type.String({ description: 'queued, sent, delivered, failed, manual (mark-sent), received (inbound copy)' }),
+    status: Type.String({ description: 'queued, sent, delivered, rejected (the receiving Access Point\'s MLS said RE), failed, manual (mark-sent), received (inbound copy)' }),
     message_id: stringOrNull,
     receiver_participant_id: stringOrNull,
     attempts: Type.Integer({ description: 'failed transport attempts so far' }),

@@ -78,6 +78,7 @@ describe('what a credit note\'s delivery means for its invoice', () => {
     expect(creditNoteOutcome(creditNote('manual'), AT)?.type).to.equal('RecordCreditNoteIssued');
     expect(creditNoteOutcome(creditNote('delivered', 'rejected'), AT)?.type).to.equal('RecordCreditNoteIssued');
     expect(creditNoteOutcome(creditNote('failed'), AT)).to.deep.include({ type: 'ReleaseCreditNote', why: 'failed' });
+    expect(creditNoteOutcome(creditNote('rejected'), AT)).to.deep.include({ type: 'ReleaseCreditNote', why: 'rejected' }); // the buyer's Access Point refused it (MLS RE)
     expect(creditNoteOutcome(creditNote('queued', 'rejected'), AT)).to.deep.include({ type: 'ReleaseCreditNote', why: 'rejected' });
     expect(creditNoteOutcome(creditNote('queued'), AT)).to.equal(null);
     const plainInvoice: InvoiceState = evolveInvoice(invoice, { type: 'InvoiceValidated', data: { invoice_id: 'inv-1', validated_by: 'k', validated_at: AT } });

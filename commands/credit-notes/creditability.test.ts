@@ -39,6 +39,11 @@ describe('which invoices may be credited (not_creditable)', () => {
     expect(refusal({ status: 'failed', delivery: failed })).to.match(/never reached anyone/);
   });
 
+  it('an invoice the receiving Access Point rejected (MLS RE) while FS holds no copy is corrected and sent again, not credited', () => {
+    const rejected = { ...NO_DELIVERY, peppol: { ...NO_DELIVERY.peppol, status: 'rejected' as const }, fs: { ...NO_DELIVERY.fs, status: 'pending' as const } };
+    expect(refusal({ status: 'rejected', delivery: rejected })).to.match(/receiving Access Point rejected/);
+  });
+
   it('a failed invoice the buyer has (the FS copy failed) is creditable', () => {
     const fsFailed = { ...NO_DELIVERY, peppol: { ...NO_DELIVERY.peppol, status: 'delivered' as const }, fs: { ...NO_DELIVERY.fs, status: 'failed' as const } };
     expect(refusal({ status: 'failed', delivery: fsFailed })).to.equal(null);

@@ -31,6 +31,7 @@ export function invoiceRefusal(invoice: KnownInvoice): string | null {
   if (NOT_ISSUED.includes(invoice.status)) return `the invoice is not issued yet (status ${invoice.status}): correct it instead`;
   if (GONE.includes(invoice.status)) return `the invoice is ${invoice.status}`;
   if (invoice.status === 'failed' && isEditable(invoice)) return 'the invoice never reached anyone (status failed): correct it and send it again';
+  if (invoice.status === 'rejected' && isEditable(invoice)) return 'the receiving Access Point rejected the invoice (status rejected): correct it and send it again';
   return null;
 }
 

@@ -7,6 +7,7 @@ import { stableUuid } from '../shared/stable-id.ts';
 import { ruleOfIssue } from '../mls/answer.ts';
 import { StandingRefusal } from '../shared/preconditions.ts';
 import { existingInvoice, invoiceFor } from './access.ts';
+import { buyerHoldsNothing } from './delivery.ts';
 import type { CodeLists } from './code-lists.ts';
 import type { RuleFinding } from './model.ts';
 import { InvoiceRuleViolation } from './rule-violation.ts';
@@ -196,7 +197,7 @@ export function decideDelivery(command: DeliveryCommand, state: InvoiceState): D
     case 'MarkSent': {
       const invoice = invoiceFor(state, command.scope);
       if (invoice.delivery.peppol.status === 'manual') return [];
-      const peppolGaveUp = invoice.status === 'failed' && invoice.delivery.peppol.status === 'failed';
+      const peppolGaveUp = (invoice.status === 'failed' || invoice.status === 'rejected') && buyerHoldsNothing(invoice.delivery.peppol);
       if (invoice.source !== 'api' || !(SENDABLE_STATUSES.includes(invoice.status) || peppolGaveUp)) throw invalidStatus(invoice, 'marking as sent');
       assertApprovalNotVoided(invoice, 'marking as sent');
       return [

@@ -33,6 +33,12 @@ const fsRejected: DeliveryEvent = {
   data: { invoice_id: 'i1', fs_submission_id: 's1', tdd_uuid: 't1', mls_response_code: 'RE', reasons: { description: 'no', issues: [] }, rejected_at: at },
 };
 const fsFailed: DeliveryEvent = { type: 'FsFilingFailed', data: { invoice_id: 'i1', reason: 'FS down', attempts: 5, failed_at: at } };
+// the receiving Access Point's MLS RE, and the leg it ends (mlsOutcome's pair)
+const mlsRejected: DeliveryEvent = {
+  type: 'PeppolMlsReceived',
+  data: { invoice_id: 'i1', peppol_message_id: 'm1', mls_id: 'x1', response_code: 'RE', description: 'Rejected', issues: [{ location: 'NA', description: '[BR-CO-15] totals', reason: 'BV' }], received_at: at },
+};
+const rejectedByMls: DeliveryEvent = { type: 'PeppolDeliveryFailed', data: { ...peppolFailed.data, reason: 'MLS RE', rejected_by_receiver: true } } as DeliveryEvent;
 const invoiceNotFound = (e: NotFound) => expect(e.code).to.equal('invoice_not_found');
 const statusAfter = (...events: InvoiceStreamEvent[]) => {
   const state = fold(invoiceDecider, events);
@@ -149,7 +155,12 @@ describe('invoice delivery', () => {
       given([...history, sent]).when(mls('AP', 'other')).then([]);
       const state = fold(invoiceDecider, [...history, sent, received('RE')]);
       expect(state.status !== 'none' && state.delivery.peppol.mls?.response_code).to.equal('RE');
-      expect(statusAfter(...history, sent, received('RE'), { type: 'PeppolDeliveryFailed', data: { ...peppolFailed.data, rejected_by_receiver: true } } as DeliveryEvent)).to.equal('failed');
+      // an MLS RE rejects the invoice; a refusal at the transport (no MLS) fails it
+      const refused = { type: 'PeppolDeliveryFailed', data: { ...peppolFailed.data, rejected_by_receiver: true } } as DeliveryEvent;
+      expect(statusAfter(...history, sent, received('RE'), refused)).to.equal('rejected');
+      const rejected = fold(invoiceDecider, [...history, sent, received('RE'), refused]);
+      expect(rejected.status !== 'none' && rejected.delivery.peppol.status).to.equal('rejected');
+      expect(statusAfter(...history, sent, refused)).to.equal('failed');
     });
     it('corner 5\'s MLS that overtakes the record of the filing records both, once', () => {
       const verdict: InvoiceCommand = {
@@ -206,6 +217,10 @@ describe('invoice delivery', () => {
       given([addressed, queued, peppolFailed]).when(mark).then([marked]);
       expect(statusAfter(addressed, queued, peppolFailed, marked)).to.equal('delivered');
     });
+    it('finishes an invoice the receiving Access Point rejected (MLS RE)', () => {
+      given([addressed, queued, sent, mlsRejected, rejectedByMls]).when(mark).then([marked]);
+      expect(statusAfter(addressed, queued, sent, mlsRejected, rejectedByMls, marked)).to.equal('delivered');
+    });
     it('refuses an invoice on its way (invalid_status)', () => given([addressed, queued]).when(mark).thenThrows('invalid_status'));
     it('another company’s invoice is not found, even one it could mark', () =>
       given([created]).when({ ...mark, scope: otherCompany }).thenThrows(NotFound, invoiceNotFound));
@@ -216,6 +231,10 @@ describe('invoice delivery', () => {
     it('a failed invoice that reached nobody can be corrected, and is a draft again', () => {
       const events = invoiceDecider.decide(update(), fold(invoiceDecider, [addressed, queued, peppolFailed, fsFailed]));
       expect(statusAfter(addressed, queued, peppolFailed, fsFailed, ...events)).to.equal('draft');
+    });
+    it('so can one the receiving Access Point rejected (MLS RE) while FS holds no copy', () => {
+      const events = invoiceDecider.decide(update(), fold(invoiceDecider, [addressed, queued, sent, mlsRejected, rejectedByMls]));
+      expect(statusAfter(addressed, queued, sent, mlsRejected, rejectedByMls, ...events)).to.equal('draft');
     });
     it('one whose tax data FS already holds cannot', () =>
       given([addressed, queued, fsSubmitted, fsAcked, peppolFailed]).when(update()).thenThrows('invalid_status'));

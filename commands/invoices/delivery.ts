@@ -6,19 +6,20 @@ import type { MlsIssueRecord } from '../../events/mls.ts';
  * The two legs of a sent invoice and how they map onto the one status the spec gives an invoice.
  *
  * - Peppol leg: queued → sent (the receiving Access Point took the AS4 message) → delivered (its
- *   MLS said AP or AB, or the sandbox's delivery status came back); or failed (an MLS RE among others). `manual` is an invoice finished by hand (mark-sent);
- *   `received` is the inbound copy of a receiving company.
+ *   MLS said AP or AB, or the sandbox's delivery status came back), or rejected (its MLS said RE:
+ *   it holds nothing); or failed (not transmitted, or refused at the transport). `manual` is an
+ *   invoice finished by hand (mark-sent); `received` is the inbound copy of a receiving company.
  * - FS leg (`c5`): pending → submitted (FS took the tax data document) → acknowledged | rejected;
  *   or failed.
  *
  * The status follows the Peppol leg until the buyer has the invoice, then the FS leg:
  * queued, sent_peppol, then delivered → sent_fs → fs_acknowledged. So `fs_acknowledged` means
  * both legs are done, and the spec's order (delivered before sent_fs) holds whichever leg is
- * faster. A failed leg makes the invoice `failed`; an FS rejection makes it `rejected` (the
- * document needs correcting). The detail of each leg stays readable beside the status.
+ * faster. A failed leg makes the invoice `failed`; a rejection, by the receiving Access Point's
+ * MLS or by FS, makes it `rejected` (the document needs correcting). The detail of each leg stays readable beside the status.
  */
 interface PeppolLeg {
-  status: 'not_sent' | 'queued' | 'sent' | 'delivered' | 'failed' | 'manual' | 'received';
+  status: 'not_sent' | 'queued' | 'sent' | 'delivered' | 'rejected' | 'failed' | 'manual' | 'received';
   message_id: string | null;
   receiver_participant_id: string | null;
   attempts: number;
@@ -77,6 +78,9 @@ export const NO_DELIVERY: Delivery = {
   },
 };
 
+/** Whether the Peppol leg ended with the buyer holding nothing: never transmitted, refused at the transport, or rejected by its MLS. */
+export const buyerHoldsNothing = (peppol: Delivery['peppol']) => peppol.status === 'failed' || peppol.status === 'rejected';
+
 /** Whether the invoice has left the service (or arrived from outside): its content is fixed from then on. */
 export const hasLeft = (d: Delivery) => d.peppol.status !== 'not_sent';
 
@@ -85,7 +89,7 @@ export function deliveryStatus(d: Delivery): InvoiceStatus | null {
   const { peppol, fs } = d;
   if (peppol.status === 'not_sent') return null;
   if (peppol.status === 'failed' || fs.status === 'failed') return 'failed';
-  if (fs.status === 'rejected') return 'rejected';
+  if (peppol.status === 'rejected' || fs.status === 'rejected') return 'rejected';
   if (peppol.status === 'queued') return 'queued';
   if (peppol.status === 'sent') return 'sent_peppol';
   if (fs.status === 'submitted') return 'sent_fs';
@@ -120,7 +124,8 @@ export function evolveDelivery(d: Delivery, event: DeliveryEvent | InvoiceReceiv
       return peppol({ mls: { response_code, description, issues, received_at } });
     }
     case 'PeppolDeliveryFailed':
-      return peppol({ status: 'failed', error: event.data.reason, findings: event.data.findings, attempts: event.data.attempts, failed_at: event.data.failed_at, next_attempt_at: null });
+      // the MLS that ended the leg is applied first, in the same append (mlsOutcome)
+      return peppol({ status: d.peppol.mls?.response_code === 'RE' ? 'rejected' : 'failed', error: event.data.reason, findings: event.data.findings, attempts: event.data.attempts, failed_at: event.data.failed_at, next_attempt_at: null });
     case 'FsCopySubmitted':
       return fs({
         status: d.fs.status === 'pending' || d.fs.status === 'not_submitted' ? 'submitted' : d.fs.status,

@@ -1,4 +1,5 @@
 import type { InvoiceStatus } from '../../events/invoices.ts';
+import { buyerHoldsNothing } from './delivery.ts';
 import type { KnownInvoice } from './state.ts';
 
 /**
@@ -10,9 +11,9 @@ import type { KnownInvoice } from './state.ts';
 const EDITABLE_STATUSES: readonly InvoiceStatus[] = ['draft', 'validated', 'approved'];
 
 /**
- * Whether PUT may replace the content: a draft, validated or approved invoice; or a failed one whose
- * document never reached anyone (the Peppol leg failed and FS holds no copy), so it can be
- * corrected and sent again under the same number.
+ * Whether PUT may replace the content: a draft, validated or approved invoice; or a failed or
+ * rejected one whose document nobody holds (the Peppol leg failed, or the receiving Access Point
+ * rejected it, and FS holds no copy), so it can be corrected and sent again under the same number.
  */
 export function isEditable(state: KnownInvoice): boolean {
   if (state.source !== 'api') return false;
@@ -20,5 +21,5 @@ export function isEditable(state: KnownInvoice): boolean {
   if (state.credit_notes.some((c) => !c.released)) return false;
   if (EDITABLE_STATUSES.includes(state.status)) return true;
   const { peppol, fs } = state.delivery;
-  return state.status === 'failed' && peppol.status === 'failed' && ['not_submitted', 'pending', 'failed'].includes(fs.status);
+  return (state.status === 'failed' || state.status === 'rejected') && buyerHoldsNothing(peppol) && ['not_submitted', 'pending', 'failed'].includes(fs.status);
 }

@@ -186,8 +186,8 @@ describe('MLS between two Access Points on loopback (PEPPOL_NETWORK=as4)', funct
   it('a document the receiver refuses: its MLS RE comes back, the sender\'s copy is rejected with the reasons, and the receiver holds nothing', async () => {
     const refused = await sendInvoice('REFUSE-ME, says the fixture release of the receiver');
     const leg = refused.peppol_delivery!;
-    expect(leg.status, JSON.stringify(leg)).to.equal('failed');
-    expect(refused.status).to.equal('failed');
+    expect(leg.status, JSON.stringify(leg)).to.equal('rejected');
+    expect(refused.status).to.equal('rejected');
     expect(leg.mls_response_code).to.equal('RE');
     expect(leg.mls_description).to.include('FIXTURE-REFUSE');
     expect(leg.mls_reasons.map((r) => r.reason_code)).to.include('BV');

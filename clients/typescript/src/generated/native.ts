@@ -2436,7 +2436,7 @@ export interface components {
             error: string | null;
         };
         PeppolDelivery: {
-            /** @description queued, sent, delivered, failed, manual (mark-sent), received (inbound copy) */
+            /** @description queued, sent, delivered, rejected (the receiving Access Point's MLS said RE), failed, manual (mark-sent), received (inbound copy) */
             status: string;
             message_id: string | null;
             receiver_participant_id: string | null;
