@@ -69,11 +69,12 @@ async function createPglite(dataDir: string | undefined): Promise<PGlite> {
 
 /**
  * Makes a new cluster in `dataDir` (initdb) and closes it. PGlite makes it in memory through a second
- * Postgres and an initdb module, then copies it to disk: ~700 MB at its peak, and ~250 MB of it stays
- * held by the thread afterwards. The caller runs this on a thread that then ends, which frees it all.
+ * Postgres and an initdb module, then copies it to disk: hundreds of MB at its peak, much of which
+ * the C heap keeps afterwards; so this runs in a process of its own (embedded-initdb.ts), on V8's
+ * baseline compiler only.
  */
 export async function initialisePglite(dataDir: string): Promise<void> {
-  const db = await withWasmOptimisingPutOff(() => createPglite(dataDir));
+  const db = await createPglite(dataDir);
   await db.close();
 }
 
