@@ -1,6 +1,7 @@
 import { ConfigRefused, loadConfig } from './platform/config.ts';
 import { DataDirRefused, keepFilesPrivate } from './platform/db/data-dir.ts';
 import { startEmbeddedDataDir } from './platform/db/embedded-default.ts';
+import { releaseHeap, releaseWhenIdle } from './platform/idle-memory.ts';
 import { SecretKeyConfigError } from './platform/secret-box.ts';
 
 // `npm start`: the configuration, the service (src/service.ts, the composition root) and its HTTP server.
@@ -78,6 +79,9 @@ const server = createHttpServer(createApp(services).callback(), config.http);
 server.listen(config.port, config.host, () => {
   log.info({ url: `http://${config.host}:${config.port}${API_PREFIX}`, database: services.database, node: process.versions.node }, 'service listening');
 });
+// A quiet service gives back what its start and its last busy spell used (idle-memory.ts); the
+// database's thread and the validation workers do the same for themselves.
+releaseWhenIdle(releaseHeap);
 // the rules compile now, not at the first invoice (which would wait for them); without them, quietly (it was said above)
 if (rulesMissing) void services.validator().catch(() => undefined);
 else void compileInBackground(() => services.validator(), services.validationStage, rulesDir, (line) => console.log(line));

@@ -89,6 +89,20 @@ describe('embedded Postgres (PGlite over a socket)', () => {
       expect(started?.message).to.match(/^the embedded database in .+ did not start: /);
     });
 
+    it('rejects a start whose new cluster cannot be made, with the reason its process gave', async () => {
+      // a file where the cluster's directory should be: the cluster-making process fails
+      const notADirectory = path.join(dir, 'not-a-directory');
+      await writeFile(notADirectory, '');
+      const started = await startEmbeddedPostgres(notADirectory).then(
+        async (embedded) => {
+          await embedded.close();
+          return null;
+        },
+        (error: Error) => error,
+      );
+      expect(started?.message).to.match(/^the embedded database in .+ could not be made: \S/);
+    });
+
     it('releases the data directory’s lock when the database does not start', async () => {
       await mkdir(path.join(dir, 'pgdata'));
       await writeFile(path.join(dir, 'pgdata', 'PG_VERSION'), '17\n');

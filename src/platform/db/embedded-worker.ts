@@ -1,20 +1,16 @@
 // The embedded database's thread: PGlite and its socket server, started from src/platform/db/embedded.ts.
 import { inspect } from 'node:util';
 import { parentPort, workerData } from 'node:worker_threads';
-import { initialisePglite, servePglite } from './embedded-server.ts';
+import { releaseHeap, releaseWhenIdle } from '../idle-memory.ts';
+import { servePglite } from './embedded-server.ts';
 
-/**
- * What the thread is given: PGlite's directory, undefined for an in-memory database; `initialise`:
- * only make a new cluster there, answer 'initialised' and end.
- */
+/** What the thread is given: PGlite's directory, undefined for an in-memory database (a new cluster is made beforehand: embedded-initdb.ts). */
 export interface EmbeddedWorkerData {
   dataDir: string | undefined;
-  initialise?: boolean;
 }
 /** What it answers: once started (or not), and once closed after a 'close' message. */
 export type EmbeddedWorkerMessage =
   | { kind: 'ready'; port: number }
-  | { kind: 'initialised' }
   | { kind: 'closed' }
   | { kind: 'failed'; message: string; stack: string | undefined };
 
@@ -31,17 +27,14 @@ const failed = (error: unknown): EmbeddedWorkerMessage =>
 const closing = new Promise<void>((resolve) => port.once('message', () => resolve()));
 const data = workerData as EmbeddedWorkerData;
 try {
-  if (data.initialise && data.dataDir !== undefined) {
-    // the caller ends this thread once it has the answer
-    await initialisePglite(data.dataDir);
-    post({ kind: 'initialised' });
-  } else {
-    const served = await servePglite(data.dataDir);
-    post({ kind: 'ready', port: served.port });
-    await closing;
-    await served.close();
-    post({ kind: 'closed' });
-  }
+  const served = await servePglite(data.dataDir);
+  post({ kind: 'ready', port: served.port });
+  // PGlite's start and the queries of a busy spell leave this thread's young generation large
+  const stopReleasing = releaseWhenIdle(releaseHeap);
+  await closing;
+  stopReleasing();
+  await served.close();
+  post({ kind: 'closed' });
 } catch (error) {
   post(failed(error));
 }

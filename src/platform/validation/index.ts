@@ -87,6 +87,8 @@ export const WORKER_RESOURCE_LIMITS = { maxYoungGenerationSizeMb: 128 } as const
  * and ends after this long without work.
  */
 const IDLE_WORKER_MS = 60_000;
+/** Without a document for this long, a worker gives back the memory its documents used. */
+const QUIET_WORKER_MS = 5_000;
 
 /** The engine as services get it: started on first use (compiling the rules takes a while once). */
 export type ValidatorSource = () => Promise<Validator>;
@@ -156,12 +158,22 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
   if (prepared.kind !== 'prepared') throw new Error('validation worker did not prepare');
   const schemas = prepared.schemas;
   let closed = false;
+  // A worker's young generation grows to what its largest documents needed (up to 128 MB, see
+  // WORKER_RESOURCE_LIMITS) and stays so; once no document has come for a while, an idle thread
+  // collects it back (a task, since an idle thread waits blocked for the next one).
+  let running = 0;
+  const quiet = setTimeout(() => {
+    if (closed || running > 0) return;
+    pool.run({ kind: 'release-memory' }).catch(() => undefined);
+  }, QUIET_WORKER_MS);
+  quiet.unref();
 
   return {
     schemasAvailable: schemas,
     async validate(xml, validateOptions) {
       if (closed) throw new Error('validator is closed');
       const release = releaseFor(validateOptions?.at);
+      running++;
       try {
         const result = await pool.run({ kind: 'validate', options, xml, release }, { signal: AbortSignal.timeout(timeoutMs) });
         if (result.kind !== 'report') throw new Error('unexpected worker answer');
@@ -173,10 +185,14 @@ export async function createValidator(opts: ValidatorOptions = {}): Promise<Vali
         // A crashed worker (out of memory, a bug) is replaced by the pool; the caller gets a finding.
         const message = err instanceof Error ? err.message : String(err);
         return failureReport(schemas, release, 'VALIDATION-ENGINE-ERROR', `The validation engine failed: ${message}`);
+      } finally {
+        running--;
+        quiet.refresh();
       }
     },
     async close() {
       closed = true;
+      clearTimeout(quiet);
       await pool.destroy();
     },
   };

@@ -2,11 +2,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SLOVAK_SCHEMATRON } from './artifacts.ts';
+import { releaseHeap } from '../idle-memory.ts';
 import { Engine, type EngineOptions } from './engine.ts';
 import type { SchemasAvailable, ValidationReport } from './types.ts';
 
-export type WorkerTask = { kind: 'prepare'; options: EngineOptions } | { kind: 'validate'; options: EngineOptions; xml: string | Uint8Array; release: string };
-export type WorkerResult = { kind: 'prepared'; schemas: SchemasAvailable } | { kind: 'report'; report: ValidationReport };
+export type WorkerTask =
+  | { kind: 'prepare'; options: EngineOptions }
+  | { kind: 'validate'; options: EngineOptions; xml: string | Uint8Array; release: string }
+  | { kind: 'release-memory' };
+export type WorkerResult = { kind: 'prepared'; schemas: SchemasAvailable } | { kind: 'report'; report: ValidationReport } | { kind: 'released' };
 
 let engine: Promise<Engine> | null = null;
 
@@ -27,6 +31,11 @@ function engineFor(options: EngineOptions): Promise<Engine> {
 }
 
 export default async function handle(task: WorkerTask): Promise<WorkerResult> {
+  // a quiet pool's thread gives back what its documents used (index.ts asks)
+  if (task.kind === 'release-memory') {
+    releaseHeap();
+    return { kind: 'released' };
+  }
   const e = await engineFor(task.options);
   if (task.kind === 'prepare') return { kind: 'prepared', schemas: e.schemasAvailable };
   // the release is chosen by the caller (one choice, also for its failure reports); it loads here on its first document
