@@ -149,7 +149,10 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
 
   // the same message received at the same time: decided again, it is then a repeat
   return retryOnConflict(async (attempt) => {
-    const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+    // a first attempt takes this for a first receipt (the invoice's id derives from the message): its
+    // stream is not read but written as new, and should it be there (a repeat) all the writes conflict
+    // and the next attempt reads it
+    const invoice = attempt === 0 ? { state: invoiceDecider.initialState, revision: -1, events: [] } : await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
     const invoiceEvents = invoiceDecider.decide({ type: 'ReceiveInvoice', ...received }, invoice.state);
     // the inbox copy goes with the invoice that names it: this receipt's, or (a repeat, perhaps
     // after a crash between the two streams on EventStoreDB) the one received before
