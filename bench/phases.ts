@@ -55,8 +55,12 @@ export function countPostgres(pool: pg.Pool | null): PhaseTimer {
   const query = prototype.query;
   prototype.query = function counted(this: unknown, ...args: unknown[]) {
     counts.queries++;
-    const first = args[0] as string | { text?: string } | undefined;
-    const text = (typeof first === 'string' ? first : first?.text ?? '?').replace(/\s+/g, ' ').trim().slice(0, 70);
+    const first = args[0] as string | { text?: string; values?: unknown[] } | undefined;
+    const full = typeof first === 'string' ? first : first?.text ?? '?';
+    // a stream read is counted by the stream's family (its id up to the first '-' or ':')
+    const values = (typeof first === 'object' ? first?.values : args[1]) as unknown[] | undefined;
+    const family = /FROM events WHERE stream_id = \$1/.test(full) && typeof values?.[0] === 'string' ? ` [${values[0].split(/[-:]/)[0]}]` : '';
+    const text = full.replace(/\s+/g, ' ').trim().slice(0, 70) + family;
     statements.set(text, (statements.get(text) ?? 0) + 1);
     return query.apply(this, args);
   };
@@ -68,7 +72,7 @@ export function countPostgres(pool: pg.Pool | null): PhaseTimer {
     },
     report: (per, unit) => [
       `${'statements sent to Postgres'.padEnd(44)} ${(counts.queries / Math.max(per, 1)).toFixed(1).padStart(7)} per ${unit}, the most sent:`,
-      ...[...statements].sort((a, b) => b[1] - a[1]).slice(0, 12).map(([text, n]) => `  ${(n / Math.max(per, 1)).toFixed(2).padStart(6)}  ${text}`),
+      ...[...statements].sort((a, b) => b[1] - a[1]).slice(0, 40).map(([text, n]) => `  ${(n / Math.max(per, 1)).toFixed(2).padStart(6)}  ${text}`),
       `${'event store connections opened'.padEnd(44)} ${String(counts.connections).padStart(7)} (${(counts.connections / Math.max(per, 1)).toFixed(2)} per ${unit})`,
     ].join('\n'),
   };

@@ -1,3 +1,5 @@
+// eslint-disable-next-line no-restricted-imports -- counts libxml2's parses by wrapping them; parses nothing itself
+import { XmlDocument } from 'libxml2-wasm';
 import { categorise, printTable, type Category, type Profile } from './cpu-profile.ts';
 
 /** A send's parts, as the profile table names them (the deepest frame that names one wins). */
@@ -74,4 +76,16 @@ export async function printSapiProfile(profile: Profile, sends: number): Promise
   table('top functions by self time', selfTop(profile, (node) => `${node.callFrame.functionName || '(anonymous)'} ${shortUrl(node.callFrame.url)}`, 25));
   table('top files by self time', selfTop(profile, (node) => shortUrl(node.callFrame.url) || node.callFrame.functionName, 20));
   table('top project functions by inclusive time', inclusiveTop(profile, 40));
+}
+
+/** Counts XML parses on this process's main thread (libxml2's fromString and fromBuffer), from now on. */
+export function countParses(): { report: (per: number, unit: string) => string } {
+  let parses = 0;
+  const counted = <A extends unknown[], R>(original: (...args: A) => R) => (...args: A): R => {
+    parses++;
+    return original(...args);
+  };
+  XmlDocument.fromString = counted(XmlDocument.fromString.bind(XmlDocument));
+  XmlDocument.fromBuffer = counted(XmlDocument.fromBuffer.bind(XmlDocument));
+  return { report: (per, unit) => `${'XML parses on the main thread'.padEnd(44)} ${(parses / Math.max(per, 1)).toFixed(1).padStart(7)} per ${unit}` };
 }

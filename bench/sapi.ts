@@ -26,7 +26,8 @@ import { openService } from '../src/service.ts';
 import { onEmbedded, onFreshPostgres } from './databases.ts';
 import { postgresBackendCpu } from './postgres-cpu.ts';
 import { processCpu } from './process-cpu.ts';
-import { printSapiProfile } from './sapi-profile.ts';
+import { countParses, printSapiProfile } from './sapi-profile.ts';
+import { countPostgres } from './phases.ts';
 import { profiled } from './cpu-profile.ts';
 import type { SapiLoadJob, SapiLoadResult } from './sapi-clients.ts';
 import { machineBusySeconds, percentile, watchCpu, watchMemory } from './stats.ts';
@@ -47,6 +48,7 @@ function fromAnotherProcess(job: SapiLoadJob): Promise<SapiLoadResult> {
 }
 
 
+const sends202 = (result: SapiLoadResult) => result.counts['202'] ?? 1;
 const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
 const ms = (v: number) => `${v.toFixed(1)} ms`;
 
@@ -159,7 +161,11 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
       await drained(sent.sent.at(-1)?.providerDocumentId);
       return sent;
     };
+    // profile mode also counts the main thread's statements and parses (the validation pool's workers are not counted)
+    const statements = profile ? countPostgres(null) : null;
+    const parses = profile ? countParses() : null;
     const run = profile ? await profiled(saturate) : { result: await saturate(), profile: null };
+    const counted = [statements?.report(sends202(run.result), 'send'), parses?.report(sends202(run.result), 'send')];
     const sends = run.result;
     const drainSeconds = (performance.now() - drainStarted) / 1000;
     const busyAfter = machineBusySeconds();
@@ -208,6 +214,7 @@ async function benchOne(label: string, databaseUrl: string, durationMs: number, 
     console.log(cpuLine);
     console.log(memory());
     if (run.profile) await printSapiProfile(run.profile, sends.counts['202'] ?? 1);
+    for (const lines of counted) if (lines) console.log(lines.replace(/^/gm, '  '));
   } finally {
     server.closeAllConnections();
     server.close();

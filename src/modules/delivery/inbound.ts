@@ -6,7 +6,7 @@ import { invoiceStream } from '../../../events/invoices.ts';
 import { sapiInboxStream, type SapiInboxDocumentReceived } from '../../../events/sapi-inbox.ts';
 import { companyHasSapiClient } from '../../../projections/sapi-inbox/queries.ts';
 import { findCompanyByParticipant } from '../../../projections/tenancy/queries.ts';
-import { appendAll, type Write } from '../../platform/handling/append.ts';
+import { appendAll, revisionIn, type Write } from '../../platform/handling/append.ts';
 import { toNewEvents } from '../../platform/handling/command-handler.ts';
 import { readAndFold } from '../../platform/handling/read-and-fold.ts';
 import { retryOnConflict } from '../../platform/handling/retry.ts';
@@ -20,6 +20,7 @@ import { readUbl, type UblDocument } from '../invoices/index.ts';
 import { systemMetadata } from '../invoices/index.ts';
 import { mlsVerdict, type CheckFinding, type MlsVerdict } from '../../../commands/mls/answer.ts';
 import { answerWrite, issueCommand } from './mls/answer.ts';
+import { keepIssuedMls } from './mls/held.ts';
 import { checkReceivedDocument } from './mls/check-document.ts';
 import { receiveMls, type MlsMatcher } from './mls/receive-mls.ts';
 import type { Judged } from './sandbox/corner5.ts';
@@ -98,7 +99,7 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     // first as a first answer (no read); a repeat's conflict reads the stream on the retry
     await retryOnConflict(async (attempt) => {
       const made = await answerWrite(deps, command, metadata, attempt === 0);
-      if (made) await appendAll(deps.store, [made]);
+      if (made) keepIssuedMls(deps.store, made.streamId, { state: made.after, revision: revisionIn(await appendAll(deps.store, [made]), made.streamId) });
     }, { retries: RECEIPT_RETRIES });
   };
   if (deps.corner5 && envelope.documentTypeId === SK_TAX_DATA_DOCUMENT_TYPE_ID && sameParticipant(envelope.receiver, deps.corner5.participant)) {
@@ -148,7 +149,10 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
 
   // the same message received at the same time: decided again, it is then a repeat
   return retryOnConflict(async (attempt) => {
-    const invoice = await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
+    // a first attempt takes this for a first receipt (the invoice's id derives from the message): its
+    // stream is not read but written as new, and should it be there (a repeat) all the writes conflict
+    // and the next attempt reads it
+    const invoice = attempt === 0 ? { state: invoiceDecider.initialState, revision: -1, events: [] } : await readAndFold(deps.store, invoiceStream(invoiceId), invoiceDecider);
     const invoiceEvents = invoiceDecider.decide({ type: 'ReceiveInvoice', ...received }, invoice.state);
     // the inbox copy goes with the invoice that names it: this receipt's, or (a repeat, perhaps
     // after a crash between the two streams on EventStoreDB) the one received before
@@ -167,7 +171,10 @@ export async function receivePeppolMessage(deps: ReceivingDeps, message: Inbound
     // a first receipt (no invoice yet, first attempt) is a first answer too
     const answered = await answerWrite(deps, accepted, metadata, invoice.revision < 0 && attempt === 0);
     if (answered) writes.push(answered);
-    if (writes.length > 0) await appendAll(deps.store, writes);
+    if (writes.length > 0) {
+      const appended = await appendAll(deps.store, writes);
+      if (answered) keepIssuedMls(deps.store, answered.streamId, { state: answered.after, revision: revisionIn(appended, answered.streamId) });
+    }
     return { invoice_id: invoiceId, provider_document_id: named, response_code: 'AP' as const };
   }, { retries: RECEIPT_RETRIES });
 }

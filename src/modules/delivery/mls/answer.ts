@@ -1,5 +1,5 @@
 import { mlsOwed, mlsReceiver, type MlsType, type MlsVerdict } from '../../../../commands/mls/answer.ts';
-import { mlsIssuedDecider, mlsIssuedStream, type MlsIssuedCommand } from '../../../../commands/mls/issued.ts';
+import { mlsIssuedDecider, mlsIssuedStream, type MlsIssuedCommand, type MlsIssuedState } from '../../../../commands/mls/issued.ts';
 import { stableUuid } from '../../../../commands/shared/stable-id.ts';
 import type { Core } from '../../../platform/core.ts';
 import type { EventMetadata } from '../../../platform/eventstore/port.ts';
@@ -55,9 +55,12 @@ export function issueCommand(document: AnsweredDocument, verdict: MlsVerdict, an
  * receipt), so the stream is not read: the answer is decided on no stream and written as its
  * start, and should one be there after all, that write conflicts and the caller's retry reads it.
  */
-export async function answerWrite(deps: Pick<Core, 'store' | 'ids'>, command: MlsIssuedCommand, metadata: EventMetadata, firstAnswer = false): Promise<Write | null> {
+export async function answerWrite(deps: Pick<Core, 'store' | 'ids'>, command: MlsIssuedCommand, metadata: EventMetadata, firstAnswer = false): Promise<AnswerWrite | null> {
   const streamId = mlsIssuedStream(command.type === 'IssueMls' ? command.referenced_instance_id : '');
   const { state, revision } = firstAnswer ? { state: mlsIssuedDecider.initialState, revision: -1 } : await readAndFold(deps.store, streamId, mlsIssuedDecider);
   const events = mlsIssuedDecider.decide(command, state);
-  return events.length === 0 ? null : { streamId, events: toNewEvents(deps, events, metadata), at: { revision } };
+  return events.length === 0 ? null : { streamId, events: toNewEvents(deps, events, metadata), at: { revision }, after: events.reduce(mlsIssuedDecider.evolve, state) };
 }
+
+/** The answer's write, and the state it leaves (held for its send attempt once written: keepIssuedMls). */
+export type AnswerWrite = Write & { after: MlsIssuedState };

@@ -4,6 +4,7 @@ import type { MlsIssued } from '../../../../events/mls.ts';
 import type { Core } from '../../../platform/core.ts';
 import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
+import { heldMls } from './held.ts';
 import { defineReactor, type Reactor } from '../../../platform/reactors/reactor.ts';
 import type { Scheduled, ScheduleHandler } from '../../../platform/schedule/index.ts';
 import { MLS_DOCUMENT_TYPE_ID, MLS_PROCESS_ID } from '../peppol/identifiers.ts';
@@ -56,7 +57,8 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
   return {
     kind: MLS_SEND,
     async run(work, signal) {
-      const { state, revision } = await readAndFold(deps.store, work.key, mlsIssuedDecider);
+      const held = heldMls(deps.store);
+      const { state, revision } = held.get(work.key) ?? await readAndFold(deps.store, work.key, mlsIssuedDecider);
       if (state.status !== 'issued' || state.sending !== 'pending' || !state.issued.mls) return null;
       const now = deps.clock.now().getTime();
       const first = Date.parse(state.issued.issued_at) + deps.firstDelayMs(state.issued.document_type_id);
@@ -65,7 +67,13 @@ export function mlsAttempts(deps: Deps): ScheduleHandler {
       if (due && due.getTime() > now) return due;
       const { mls } = state.issued;
       // the outcome is decided on the stream as read above (read again only if someone wrote it meanwhile)
-      const record = streamInTurn(deps, work.key, mlsIssuedDecider, { state, revision }, { metadata: systemMetadata('mls-send', work.ref || undefined), retry: { onVersionConflict: 3 } });
+      const inTurn = streamInTurn(deps, work.key, mlsIssuedDecider, { state, revision }, { metadata: systemMetadata('mls-send', work.ref || undefined), retry: { onVersionConflict: 3 } });
+      const record = async (command: Parameters<typeof inTurn>[0]) => {
+        const handled = await inTurn(command);
+        if (handled.state.status === 'issued' && handled.state.sending === 'pending') held.advance(work.key, { state: handled.state, revision: handled.version });
+        else held.drop(work.key);
+        return handled;
+      };
       const at = () => deps.clock.now().toISOString();
       const send = async (to: string, document: string) => {
         const envelope = wrapInSbdh({

@@ -6,6 +6,7 @@ import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import type { MlsMatcher } from '../../delivery/index.ts';
 import { systemMetadata } from '../../invoices/index.ts';
+import { documentWritten, heldDocument } from './held.ts';
 
 /**
  * Corner 5's MLS on a SAPI-SK document's tax data document (its C2 filing): AP or AB acknowledges
@@ -17,11 +18,13 @@ export function sapiFsMlsMatcher(deps: Pick<Core, 'store' | 'ids' | 'readModels'
     const documentId = await sapiDocumentIdByFsSubmission(deps.readModels, mls.referenced_instance_id);
     if (!documentId) return null;
     const rejected = mls.response_code === 'RE';
+    const known = heldDocument(deps.store, documentId);
     const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, {
       type: 'RecordSapiFsVerdict', fs_submission_id: mls.referenced_instance_id, outcome: rejected ? 'rejected' : 'acknowledged', tdd_uuid: mls.referenced_instance_id,
       mls_response_code: mls.response_code, at: receivedAt,
       reasons: rejected ? rejectionReasons(mls.description, mls.issues) : null,
-    }, { metadata: systemMetadata('sapi-fs-mls', mls.id), expected: { retry: { onVersionConflict: 20 } } });
+    }, { metadata: systemMetadata('sapi-fs-mls', mls.id), expected: known ? { known, retry: { onVersionConflict: 20 } } : { retry: { onVersionConflict: 20 } } });
+    documentWritten(deps.store, documentId, handled);
     return { kind: 'sapi_fs_filing', id: documentId, applied: handled.events.length > 0 };
   };
 }

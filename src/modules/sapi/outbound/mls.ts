@@ -5,6 +5,7 @@ import type { Core } from '../../../platform/core.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
 import type { MlsMatcher } from '../../delivery/index.ts';
 import { systemMetadata } from '../../invoices/index.ts';
+import { documentWritten, heldDocument } from './held.ts';
 
 /** A document's stream may be written by its Peppol and FS steps at the same moment: decided again on a lost race. */
 const RETRIES = 20;
@@ -21,10 +22,12 @@ export function sapiMlsMatcher(deps: Pick<Core, 'store' | 'ids' | 'readModels' |
     // the document's row is written at acceptance (the send waits for it), long before its message can be answered
     const documentId = await sapiDocumentIdByMessage(deps.readModels, mls.referenced_instance_id);
     if (!documentId) return null;
+    const known = heldDocument(deps.store, documentId);
     const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, {
       type: 'ApplySapiMls', peppol_message_id: mls.referenced_instance_id, mls_id: mls.id, response_code: mls.response_code, description: mls.description,
       issues: mls.issues, received_at: receivedAt,
-    }, { metadata: systemMetadata('sapi-mls-received', mls.id), expected: { retry: { onVersionConflict: RETRIES } } });
+    }, { metadata: systemMetadata('sapi-mls-received', mls.id), expected: known ? { known, retry: { onVersionConflict: RETRIES } } : { retry: { onVersionConflict: RETRIES } } });
+    documentWritten(deps.store, documentId, handled);
     return { kind: 'sapi_document', id: documentId, applied: handled.events.length > 0 };
   };
 }

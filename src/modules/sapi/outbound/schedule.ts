@@ -1,8 +1,7 @@
 import { sapiDocumentDecider, type SapiDocumentState } from '../../../../commands/sapi/document.ts';
 import { type AttemptFailure, type RetryPolicy } from '../../../../commands/invoices/delivery-retries.ts';
-import { sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
+import { sapiDocumentStream } from '../../../../events/sapi-documents.ts';
 import { systemMetadata } from '../../invoices/index.ts';
-import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 import { streamInTurn } from '../../../platform/handling/stream-in-turn.ts';
 import { afterEffect } from '../../../platform/reactors/fault.ts';
 import { derivedId } from '../../../platform/reactors/reactor.ts';
@@ -13,6 +12,7 @@ import {
   SK_TAX_DATA_DOCUMENT_TYPE_ID, TAX_AUTHORITY, TAX_REPORTING_PROCESS_ID, TddBuildError, wrapInSbdh,
 } from '../../delivery/index.ts';
 import type { SapiDeps } from '../deps.ts';
+import { documentWritten, loadDocument } from './held.ts';
 
 export const SAPI_PEPPOL_ATTEMPT = 'sapi-peppol-attempt';
 export const SAPI_FS_FILING = 'sapi-fs-filing';
@@ -31,17 +31,14 @@ interface Options {
   deadlineMs: number;
 }
 
-/** A document's stream: its state and the accepted event (the payload lives only there). */
-async function load(deps: Pick<SapiDeps, 'store'>, documentId: string) {
-  const folded = await readAndFold(deps.store, sapiDocumentStream(documentId), sapiDocumentDecider);
-  const first = folded.events[0];
-  const accepted = first?.type === 'SapiDocumentAccepted' ? (first.data as SapiDocumentAccepted['data']) : null;
-  return { state: folded.state, revision: folded.revision, accepted };
-}
-
-/** Records a step's outcomes on the document's stream, decided on the state it read and then on what each left. */
+/** Records a step's outcomes on the document's stream, decided on the state it read and then on what each left (held for the next step). */
 function recorder(deps: SapiDeps, documentId: string, component: string, ref: string, read: { state: SapiDocumentState; revision: number }) {
-  return streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, { metadata: systemMetadata(component, ref || undefined), retry: { onVersionConflict: 20 } });
+  const on = streamInTurn(deps, sapiDocumentStream(documentId), sapiDocumentDecider, read, { metadata: systemMetadata(component, ref || undefined), retry: { onVersionConflict: 20 } });
+  return async (command: Parameters<typeof on>[0]) => {
+    const handled = await on(command);
+    documentWritten(deps.store, documentId, handled);
+    return handled;
+  };
 }
 
 const early = (due: string | null | undefined, now: Date) => (due && Date.parse(due) > now.getTime() ? new Date(due) : null);
@@ -66,12 +63,16 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
   const peppol: ScheduleHandler = {
     kind: SAPI_PEPPOL_ATTEMPT,
     async run(work, signal) {
-      const { state, revision, accepted } = await load(deps, work.key);
+      const { state, revision, accepted } = await loadDocument(deps.store, work.key);
       if (!state || !accepted || state.status === 'SENT' || state.status === 'FAILED') return null;
       const later = early(state.peppol_next_attempt_at, deps.clock.now());
       if (later) return later;
       const on = recorder(deps, work.key, 'sapi-peppol-delivery', work.ref, { state, revision });
-      await on({ type: 'StartSapiProcessing', at: at() });
+      // decided on a held state, which may be behind: what the append proved current says whether a send is still to make
+      const started = await on({ type: 'StartSapiProcessing', at: at() });
+      if (started.state?.status !== 'PROCESSING') return null;
+      const notYet = early(started.state.peppol_next_attempt_at, deps.clock.now());
+      if (notYet) return notYet;
       const m = accepted.metadata;
       const documentTypeId = documentTypeFor(accepted.document_root);
       let envelope: string;
@@ -106,7 +107,7 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
   const filing: ScheduleHandler = {
     kind: SAPI_FS_FILING,
     async run(work, signal) {
-      const { state, revision, accepted } = await load(deps, work.key);
+      const { state, revision, accepted } = await loadDocument(deps.store, work.key);
       if (!state || !accepted || state.fs.status !== 'NOT_SUBMITTED') return null;
       const later = early(state.fs.next_attempt_at, deps.clock.now());
       if (later) return later;
@@ -151,7 +152,7 @@ export function sapiScheduleHandlers(deps: SapiDeps, options: Options): Schedule
   const verdicts: ScheduleHandler = {
     kind: SAPI_FS_VERDICT,
     async run(work) {
-      const { state, revision } = await load(deps, work.key);
+      const { state, revision } = await loadDocument(deps.store, work.key);
       const fs = state?.fs;
       if (!state || fs?.status !== 'SUBMITTED' || !fs.submission_id) return null;
       // documents filed before the filing time was kept run their deadline from their last change

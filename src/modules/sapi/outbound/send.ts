@@ -21,6 +21,7 @@ import { runIdempotently, type Outcome } from '../../idempotency/index.ts';
 import type { StoredAnswer } from '../../../../commands/idempotency/decider.ts';
 import type { EventMetadata } from '../../../platform/eventstore/port.ts';
 import { handleCommand } from '../../../platform/handling/command-handler.ts';
+import { keepDocument } from './held.ts';
 import { BILLING_PROCESS_ID, documentTypeFor } from '../../delivery/index.ts';
 import { Type } from '@sinclair/typebox';
 import type { SapiDeps } from '../deps.ts';
@@ -124,6 +125,8 @@ async function accept(deps: SapiDeps, actor: SapiActor, request: SendRequest, pa
     peppol_message_id: deps.ids.next(), overage, accepted_at: deps.clock.now().toISOString(),
   };
   const handled = await handleCommand(deps, sapiDocumentStream(documentId), sapiDocumentDecider, { type: 'AcceptSapiDocument', data }, { metadata, expected: { newStream: true } });
+  // the Peppol step decides on this rather than reading the payload back
+  if (handled.events.length > 0) keepDocument(deps.store, documentId, { state: handled.state, revision: handled.version }, data);
   // read-your-writes: a status right after the 202 finds the document
   if (handled.position) await deps.projections.caughtUp(handled.position, deps.config.readYourWritesTimeoutMs, [SAPI_DOCUMENTS]);
   return answerOf(data, data.accepted_at);
