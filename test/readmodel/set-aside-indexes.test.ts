@@ -62,7 +62,7 @@ describe('a rebuild sets read-model indexes aside and never loses them', functio
     expect(await db.query('SELECT * FROM projection_set_aside_indexes')).to.deep.equal([]);
   });
 
-  it('two runners building the set-aside indexes at once (each in its own transactions) build each once', async () => {
+  it('two runners building the set-aside indexes at once build each once', async () => {
     const all = await indexes();
     const runner = new ProjectionRunner(store, db, [invoiceRegister], log);
     await runner.reset(invoiceRegister, { setAsideIndexes: true });

@@ -7,7 +7,7 @@
  * caught up. Their definitions are kept in projection_set_aside_indexes meanwhile, so a rebuild
  * cut short (kill -9) leaves them there and the next start builds them again (restore).
  */
-import type { DataSource, EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 
 interface IndexRow {
   index_name: string;
@@ -38,32 +38,20 @@ export async function setAsideIndexes(tx: EntityManager, projector: string, tabl
   return indexes.length;
 }
 
-/**
- * Builds again every index set aside for `projector` (all projectors when null) and forgets them.
- * Each in a transaction of its own, all at once: CREATE INDEX on one table do not block each other,
- * so the server builds them side by side (and waits on one's writes while it sorts another), where
- * one after another they were a quarter of an invoice register rebuild. A row already gone was
- * built by another runner; one cut short stays recorded for the next start.
- */
-export async function restoreIndexes(db: Pick<DataSource, 'query' | 'transaction'>, projector: string | null): Promise<number> {
-  const rows: SetAside[] = await db.query(
-    'SELECT projector, index_name, definition FROM projection_set_aside_indexes WHERE $1::text IS NULL OR projector = $1',
-    [projector],
-  );
-  const built = await Promise.all(rows.map((row) => db.transaction(async (tx) => {
-    const key = [row.projector, row.index_name];
-    const still: unknown[] = await tx.query('SELECT 1 FROM projection_set_aside_indexes WHERE projector = $1 AND index_name = $2 FOR UPDATE', key);
-    if (still.length === 0) return 0;
-    const exists: unknown[] = await tx.query('SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = $2', [row.index_name, 'i']);
-    if (exists.length === 0) await tx.query(row.definition);
-    await tx.query('DELETE FROM projection_set_aside_indexes WHERE projector = $1 AND index_name = $2', key);
-    return 1;
-  })));
-  return built.reduce<number>((n, one) => n + one, 0);
-}
-
-interface SetAside extends IndexRow {
-  projector: string;
+/** Builds again every index set aside for `projector` (all projectors when null) and forgets them. */
+export async function restoreIndexes(db: { transaction<T>(run: (tx: EntityManager) => Promise<T>): Promise<T> }, projector: string | null): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows: IndexRow[] = await tx.query(
+      'SELECT index_name, definition FROM projection_set_aside_indexes WHERE $1::text IS NULL OR projector = $1 FOR UPDATE',
+      [projector],
+    );
+    for (const row of rows) {
+      const exists: unknown[] = await tx.query('SELECT 1 FROM pg_class WHERE relname = $1 AND relkind = $2', [row.index_name, 'i']);
+      if (exists.length === 0) await tx.query(row.definition);
+    }
+    if (rows.length > 0) await tx.query('DELETE FROM projection_set_aside_indexes WHERE $1::text IS NULL OR projector = $1', [projector]);
+    return rows.length;
+  });
 }
 
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
