@@ -10,6 +10,7 @@ import { invoiceRegister } from '../../projections/invoices/projector.ts';
 import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
 import { openReadModels } from '../../src/platform/readmodel/data-source.ts';
 import { ProjectionRunner } from '../../src/platform/readmodel/projection-runner.ts';
+import { restoreIndexes } from '../../src/platform/readmodel/set-aside-indexes.ts';
 import { freshDatabase, type TestDatabase } from '../support/database.ts';
 
 describe('a rebuild sets read-model indexes aside and never loses them', function () {
@@ -49,6 +50,24 @@ describe('a rebuild sets read-model indexes aside and never loses them', functio
     const next = new ProjectionRunner(store, db, [invoiceRegister], log);
     await next.start();
     await next.stop();
+    expect(await indexes()).to.deep.equal(all);
+    expect(await db.query('SELECT * FROM projection_set_aside_indexes')).to.deep.equal([]);
+  });
+
+  it('a rebuild ends with every index built again and none left recorded', async () => {
+    const all = await indexes();
+    const runner = new ProjectionRunner(store, db, [invoiceRegister], log);
+    await runner.rebuild(invoiceRegister);
+    expect(await indexes()).to.deep.equal(all);
+    expect(await db.query('SELECT * FROM projection_set_aside_indexes')).to.deep.equal([]);
+  });
+
+  it('two runners building the set-aside indexes at once build each once', async () => {
+    const all = await indexes();
+    const runner = new ProjectionRunner(store, db, [invoiceRegister], log);
+    await runner.reset(invoiceRegister, { setAsideIndexes: true });
+    const restored = await Promise.all([restoreIndexes(db, null), restoreIndexes(db, invoiceRegister.name)]);
+    expect(restored[0] + restored[1]).to.equal(all.length - 1); // every one but the primary key, by one of them
     expect(await indexes()).to.deep.equal(all);
     expect(await db.query('SELECT * FROM projection_set_aside_indexes')).to.deep.equal([]);
   });

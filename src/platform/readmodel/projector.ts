@@ -32,7 +32,8 @@ export interface Projector<E extends FollowedEvent = AnyEvent> {
    * `kept`, in a catch-up (a rebuild) only: what apply returned for the batch just before, once
    * that batch committed and nothing else moved the checkpoint since; undefined otherwise. A
    * projector may keep there the rows it wrote, so the next batch need not read them back. apply
-   * must not change it: a batch that fails is applied again from the same `kept` (or none).
+   * may change it in place and return it: the runner hands on only what a committed batch
+   * returned, and after a batch that failed gives the next none.
    */
   apply(events: readonly Recorded<E>[], tx: EntityManager, kept?: unknown): Promise<unknown>;
   /**
