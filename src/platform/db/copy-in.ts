@@ -1,74 +1,21 @@
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type pg from 'pg';
+import { from as copyFrom } from 'pg-copy-streams';
 
 /**
- * `COPY … FROM STDIN` (text format) through a pg client, which has no API for it: the statement
- * is a pg "submittable" that answers the server's CopyInResponse with `lines`, printed one chunk
- * at a time as the socket drains, so the client prints the next chunk while the server stores
- * the one before. Resolves with the rows the server copied.
+ * `COPY … FROM STDIN` (text format) in `client`'s current transaction, through pg-copy-streams
+ * (pg has no COPY API of its own): `lines` are printed one chunk at a time as the socket drains,
+ * so the client prints the next chunk while the server stores the one before. Resolves with the
+ * rows the server copied; a refused copy rejects with the server's error.
  *
  * PGlite behind pglite-socket cannot take COPY FROM STDIN (it ends the connection): read models
  * ask copierOf (readmodel/copy-rows.ts), which knows.
  */
-export function copyIn(client: pg.ClientBase, statement: string, lines: Iterable<Buffer>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    let failed = false;
-    let copied = 0;
-    const copy: CopySubmittable = {
-      text: statement,
-      submit: (connection) => connection.query(statement),
-      handleCopyInResponse: (connection) => {
-        void send(connection, lines, () => failed).catch((error: unknown) => {
-          // the server answers CopyFail with an error: handleError rejects with it
-          connection.sendCopyFail(error instanceof Error ? error.message : String(error));
-        });
-      },
-      handleCommandComplete: (message) => {
-        copied = Number(/\d+$/.exec(message.text)?.[0] ?? 0);
-      },
-      // pg's last call for a statement that failed (it forgets the statement before ReadyForQuery)
-      handleError: (error) => {
-        failed = true;
-        reject(error instanceof Error ? error : new Error(String(error)));
-      },
-      handleReadyForQuery: () => resolve(copied),
-      handleRowDescription: () => undefined,
-      handleDataRow: () => undefined,
-      handleEmptyQuery: () => undefined,
-    };
-    (client as unknown as { query(submittable: CopySubmittable): void }).query(copy);
-  });
-}
-
-/** What pg's client calls on a query it runs (lib/client.js); only these matter for a COPY FROM. */
-interface CopySubmittable {
-  text: string;
-  submit(connection: CopyConnection): void;
-  handleCopyInResponse(connection: CopyConnection): void;
-  handleCommandComplete(message: { text: string }): void;
-  handleError(error: unknown): void;
-  handleReadyForQuery(): void;
-  handleRowDescription(): void;
-  handleDataRow(): void;
-  handleEmptyQuery(): void;
-}
-
-interface CopyConnection {
-  query(text: string): void;
-  sendCopyFromChunk(chunk: Buffer): void;
-  endCopyFrom(): void;
-  sendCopyFail(message: string): void;
-  stream: NodeJS.WritableStream & { writableNeedDrain?: boolean };
-}
-
-/** Sends `lines`, until the server has refused the copy (it drops what comes after). */
-async function send(connection: CopyConnection, lines: Iterable<Buffer>, refused: () => boolean): Promise<void> {
-  for (const chunk of lines) {
-    if (refused()) return;
-    connection.sendCopyFromChunk(chunk);
-    // the server reads no faster than it stores: wait for it rather than buffer the whole load
-    if (connection.stream.writableNeedDrain) await new Promise((resolve) => connection.stream.once('drain', resolve));
-  }
-  connection.endCopyFrom();
+export async function copyIn(client: pg.ClientBase, statement: string, lines: Iterable<Buffer>): Promise<number> {
+  const copy = client.query(copyFrom(statement));
+  await pipeline(Readable.from(lines, { objectMode: false }), copy);
+  return copy.rowCount ?? 0;
 }
 
 /**
