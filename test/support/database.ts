@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../../src/platform/db/embedded.ts';
+import { newClusterImage } from '../../src/platform/db/embedded-server.ts';
 import { createEventStore, type EventStore } from '../../src/platform/eventstore/index.ts';
 
 export interface TestDatabase {
@@ -10,6 +11,9 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
+/** One new cluster per test process (initdb once), which every suite's in-memory PGlite starts from. */
+let clusterImage: Promise<Uint8Array<ArrayBuffer>> | undefined;
+
 /**
  * A fresh, empty database for one suite. Without DATABASE_URL: an in-memory PGlite served over a
  * socket. With it: a new database on that server, dropped afterwards, so suites never see each
@@ -18,7 +22,8 @@ export interface TestDatabase {
 export async function freshDatabase(): Promise<TestDatabase> {
   const url = process.env.DATABASE_URL;
   if (!url) {
-    const embedded = await startEmbeddedPostgres();
+    clusterImage ??= newClusterImage();
+    const embedded = await startEmbeddedPostgres(undefined, { image: await clusterImage });
     return { kind: 'pglite', connectionString: embedded.connectionString, drop: () => embedded.close() };
   }
   const name = `svc_test_${randomBytes(6).toString('hex')}`;

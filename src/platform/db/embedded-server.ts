@@ -52,13 +52,14 @@ class PgliteParsingOnBaseline extends PGlite {
 const SHARED_BUFFERS = 'shared_buffers=16MB';
 
 /**
- * PGlite served on a loopback port, in the calling thread (the embedded-database worker's).
- * `dataDir` undefined keeps the database in memory.
+ * PGlite in the calling thread. `dataDir` undefined keeps the database in memory; `image` (from
+ * newClusterImage) is a new cluster it starts from instead of making one.
  */
-async function createPglite(dataDir: string | undefined): Promise<PGlite> {
+async function createPglite(dataDir: string | undefined, image?: Uint8Array<ArrayBuffer>): Promise<PGlite> {
   // one options object: the constructor takes a directory first only as a string
   const db = new PgliteParsingOnBaseline({
     dataDir,
+    ...(image ? { loadDataDir: new Blob([image]) } : {}),
     // pg_trgm: read models search substrings (invoice numbers, names) through trigram indexes
     extensions: { pg_trgm },
     // Postgres zeroes its shared buffers at every start, in WebAssembly: 128 MB (the default) cost
@@ -83,9 +84,24 @@ export async function initialisePglite(dataDir: string): Promise<void> {
   await db.close();
 }
 
-export async function servePglite(dataDir: string | undefined): Promise<ServedPglite> {
+/**
+ * A new cluster as an image (an uncompressed tar of its files) that an in-memory PGlite starts from
+ * instead of running initdb: about a third of the CPU of a start (1.5 s against 4 s). For processes
+ * that start many empty databases: the test suites make one image and start each suite's from it.
+ */
+export async function newClusterImage(): Promise<Uint8Array<ArrayBuffer>> {
+  const db = await createPglite(undefined);
+  try {
+    return new Uint8Array(await (await db.dumpDataDir('none')).arrayBuffer());
+  } finally {
+    await db.close();
+  }
+}
+
+/** PGlite served on a loopback port, in the calling thread (the embedded-database worker's); see createPglite. */
+export async function servePglite(dataDir: string | undefined, image?: Uint8Array<ArrayBuffer>): Promise<ServedPglite> {
   const db = await withWasmOptimisingPutOff(async () => {
-    const started = await createPglite(dataDir);
+    const started = await createPglite(dataDir, image);
     // The event store's migration runs a DO block at every start: PL/pgSQL (a WebAssembly module
     // of its own, ~0.2 s) loads here, while the service is still loading its code.
     await started.exec("LOAD 'plpgsql'").catch(async (error: unknown) => {

@@ -7,6 +7,8 @@ import { servePglite } from './embedded-server.ts';
 /** What the thread is given: PGlite's directory, undefined for an in-memory database (a new cluster is made beforehand: embedded-initdb.ts). */
 export interface EmbeddedWorkerData {
   dataDir: string | undefined;
+  /** an in-memory database's new cluster, made beforehand (newClusterImage) */
+  image?: Uint8Array<ArrayBuffer>;
 }
 /** What it answers: once started (or not), and once closed after a 'close' message. */
 export type EmbeddedWorkerMessage =
@@ -27,7 +29,7 @@ const failed = (error: unknown): EmbeddedWorkerMessage =>
 const closing = new Promise<void>((resolve) => port.once('message', () => resolve()));
 const data = workerData as EmbeddedWorkerData;
 try {
-  const served = await servePglite(data.dataDir);
+  const served = await servePglite(data.dataDir, data.image);
   post({ kind: 'ready', port: served.port });
   // PGlite's start and the queries of a busy spell leave this thread's young generation large
   const stopReleasing = releaseWhenIdle(releaseHeap);

@@ -60,13 +60,13 @@ async function initialiseCluster(dataDir: string): Promise<void> {
  * talks to it through `pg` exactly as it would to a real Postgres: one code path. Its own thread,
  * because starting PGlite (compiling its WebAssembly, starting Postgres) is about a second of CPU
  * that the service's start would otherwise wait for on its one thread; and queries then run beside
- * the service's JavaScript. `dataDir` undefined keeps the database in memory (tests). PGlite runs
+ * the service's JavaScript. `dataDir` undefined keeps the database in memory (tests), made from `options.image` (newClusterImage) when given. PGlite runs
  * one transaction at a time: a query on a second connection waits until the open transaction on
  * another connection ends. A start that fails (a damaged data directory) rejects.
  */
-export async function startEmbeddedPostgres(dataDir?: string): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(dataDir?: string, options: { image?: Uint8Array<ArrayBuffer> } = {}): Promise<EmbeddedPostgres> {
   if (dataDir !== undefined && !existsSync(path.join(dataDir, 'PG_VERSION'))) await initialiseCluster(dataDir);
-  const worker = new Worker(WORKER, { workerData: { dataDir } satisfies EmbeddedWorkerData });
+  const worker = new Worker(WORKER, { workerData: { dataDir, image: options.image } satisfies EmbeddedWorkerData });
   let started: EmbeddedWorkerMessage;
   try {
     started = await answer(worker);
