@@ -54,3 +54,13 @@ export class HeldStates<State, Extra> {
     this.bytes -= before.bytes;
   }
 }
+
+/** One HeldStates per event store, made on first use: two services in one process (the tests' instances) each hold their own. */
+export function heldPerStore<State, Extra>(bounds: { entries: number; bytes: number }): (store: object) => HeldStates<State, Extra> {
+  const byStore = new WeakMap<object, HeldStates<State, Extra>>();
+  return (store) => {
+    let held = byStore.get(store);
+    if (!held) byStore.set(store, (held = new HeldStates(bounds)));
+    return held;
+  };
+}

@@ -1,7 +1,7 @@
 import type { MlsIssuedState } from '../../../../commands/mls/issued.ts';
 import type { EventStore } from '../../../platform/eventstore/port.ts';
 import type { Known } from '../../../platform/handling/command-handler.ts';
-import { HeldStates } from '../../../platform/handling/held-states.ts';
+import { heldPerStore, type HeldStates } from '../../../platform/handling/held-states.ts';
 
 /**
  * An answer's MLS stream as the receipt that issued it left it: its send attempt decides on it
@@ -9,16 +9,7 @@ import { HeldStates } from '../../../platform/handling/held-states.ts';
  * TDDs'). Held until sent; a held state may be behind another instance's write, which its append
  * at that revision shows as a conflict (see HeldStates).
  */
-const BOUNDS = { entries: 1000, bytes: 16 * 1024 * 1024 };
-
-// one per event store: two services in one process (the tests' instances) each hold their own
-const byStore = new WeakMap<object, HeldStates<MlsIssuedState, null>>();
-
-export function heldMls(store: EventStore): HeldStates<MlsIssuedState, null> {
-  let held = byStore.get(store);
-  if (!held) byStore.set(store, (held = new HeldStates(BOUNDS)));
-  return held;
-}
+export const heldMls: (store: EventStore) => HeldStates<MlsIssuedState, null> = heldPerStore({ entries: 1000, bytes: 16 * 1024 * 1024 });
 
 /** The held state of an issued MLS as its receipt wrote it (`bytes`: its documents' length). */
 export function keepIssuedMls(store: EventStore, streamId: string, known: Known<MlsIssuedState>): void {

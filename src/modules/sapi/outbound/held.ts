@@ -2,7 +2,7 @@ import { sapiDocumentDecider, type SapiDocumentState } from '../../../../command
 import { sapiDocumentStream, type SapiDocumentAccepted } from '../../../../events/sapi-documents.ts';
 import type { EventStore } from '../../../platform/eventstore/port.ts';
 import type { Handled, Known } from '../../../platform/handling/command-handler.ts';
-import { HeldStates } from '../../../platform/handling/held-states.ts';
+import { heldPerStore } from '../../../platform/handling/held-states.ts';
 import { readAndFold } from '../../../platform/handling/read-and-fold.ts';
 
 type Accepted = SapiDocumentAccepted['data'];
@@ -13,16 +13,7 @@ type Accepted = SapiDocumentAccepted['data'];
  * it in turn, and each read the whole stream, payload and all, before (four reads per send). A
  * document whose legs are done is let go. Bounds: a few hundred documents in flight, 32 MB of payloads.
  */
-const BOUNDS = { entries: 1000, bytes: 32 * 1024 * 1024 };
-
-// one per event store: two services in one process (the tests' instances) each hold their own
-const byStore = new WeakMap<object, HeldStates<SapiDocumentState, Accepted>>();
-
-function heldOf(store: object): HeldStates<SapiDocumentState, Accepted> {
-  let held = byStore.get(store);
-  if (!held) byStore.set(store, (held = new HeldStates(BOUNDS)));
-  return held;
-}
+const heldOf = heldPerStore<SapiDocumentState, Accepted>({ entries: 1000, bytes: 32 * 1024 * 1024 });
 
 const done = (state: SapiDocumentState) =>
   !!state && (state.fs.status === 'ACKNOWLEDGED' || state.fs.status === 'FAILED') && (state.status === 'FAILED' || !!state.mls);
